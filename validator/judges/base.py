@@ -1,0 +1,142 @@
+"""The one interface every judge implements, and the shared machinery of prompt judges:
+reply cache, retries with backoff, reply parsing."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+import warnings
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from ..index import Evidence
+from ..prompts import build_prompt
+from ..verdicts import BY_CACHE, BY_FALLBACK, BY_LLM, INVALID, Verdict, parse_reply
+
+
+@runtime_checkable
+class Judge(Protocol):
+    """Decides whether ``claim`` is backed by ``evidence``. Must be safe to call from threads."""
+
+    def judge(
+        self, claim: str, evidence: Sequence[Evidence], question: str | None = None
+    ) -> Verdict: ...
+
+
+class JudgeAuthError(RuntimeError):
+    """The judge's credentials were refused: retrying cannot help, so validation stops."""
+
+
+_TRANSIENT_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}
+_AUTH_STATUS = {401, 403}
+_PERMANENT_STATUS = {400, 404, 413, 422}
+
+
+def _status(error: BaseException) -> int | None:
+    status = getattr(error, "status_code", None)
+    return status if isinstance(status, int) else None
+
+
+def _retry_after(error: BaseException) -> float | None:
+    response = getattr(error, "response", None)
+    headers = getattr(response, "headers", None)
+    try:
+        value = headers.get("retry-after") if headers is not None else None
+        return float(value) if value is not None else None
+    except (TypeError, ValueError, AttributeError):
+        return None
+
+
+class ReplyCache:
+    """A bounded, thread-safe LRU from prompt to parsed verdict."""
+
+    def __init__(self, max_entries: int = 4096):
+        self.max_entries = max_entries
+        self._entries: OrderedDict[str, tuple[str, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, prompt: str) -> tuple[str, str] | None:
+        with self._lock:
+            found = self._entries.get(prompt)
+            if found is not None:
+                self._entries.move_to_end(prompt)
+            return found
+
+    def put(self, prompt: str, parsed: tuple[str, str]) -> None:
+        if self.max_entries <= 0:
+            return
+        with self._lock:
+            self._entries[prompt] = parsed
+            self._entries.move_to_end(prompt)
+            while len(self._entries) > self.max_entries:
+                self._entries.popitem(last=False)
+
+
+class PromptJudge:
+    """A judge that sends a prompt to a model and reads a verdict from the reply.
+
+    Subclasses implement ``complete(prompt) -> str``. Transient failures (timeouts, refused
+    connections, 429 and 5xx answers) are retried ``max_retries`` times with exponential
+    backoff that honours ``Retry-After``; a refused credential raises ``JudgeAuthError`` at once;
+    anything else that keeps failing yields an INVALID verdict decided by fallback.
+    """
+
+    def __init__(self, max_retries: int = 2, backoff: float = 0.5, cache_size: int = 4096):
+        self.max_retries = max_retries
+        self.backoff = backoff
+        self.cache = ReplyCache(cache_size)
+        self.calls = 0  # completions attempted, for benchmarks and metadata
+
+    def complete(self, prompt: str) -> str:
+        raise NotImplementedError
+
+    def judge(
+        self, claim: str, evidence: Sequence[Evidence], question: str | None = None
+    ) -> Verdict:
+        prompt = build_prompt(claim, evidence, question)
+        cached = self.cache.get(prompt)
+        if cached is not None:
+            return Verdict(cached[0], cached[1], how=BY_CACHE)
+        reply = self._complete_with_retries(prompt)
+        if isinstance(reply, BaseException):
+            return Verdict(INVALID, f"the judge failed: {type(reply).__name__}: {reply}",
+                           how=BY_FALLBACK)
+        label, reason = parse_reply(reply)
+        if label == INVALID:
+            return Verdict(INVALID, reason, how=BY_FALLBACK)
+        self.cache.put(prompt, (label, reason))
+        return Verdict(label, reason, how=BY_LLM)
+
+    def _complete_with_retries(self, prompt: str) -> str | BaseException:
+        for attempt in range(self.max_retries + 1):
+            try:
+                self.calls += 1
+                return self.complete(prompt)
+            except Exception as error:  # noqa: BLE001 - every failure is classified below
+                status = _status(error)
+                if status in _AUTH_STATUS or type(error).__name__ in (
+                    "AuthenticationError",
+                    "PermissionDeniedError",
+                ):
+                    raise JudgeAuthError(
+                        f"the judge refused the credentials ({type(error).__name__}: {error}). "
+                        "Set the provider's API key (for example OPENAI_API_KEY) or pass "
+                        "api_key in llm_kwargs."
+                    ) from error
+                if status in _PERMANENT_STATUS or attempt == self.max_retries:
+                    warnings.warn(
+                        f"judge call failed after {attempt + 1} attempt(s): "
+                        f"{type(error).__name__}: {error}",
+                        stacklevel=2,
+                    )
+                    return error
+                time.sleep(self._delay(attempt, error, status))
+        raise AssertionError("unreachable")  # the loop always returns or raises
+
+    def _delay(self, attempt: int, error: BaseException, status: int | None) -> float:
+        hinted = _retry_after(error) if status in _TRANSIENT_STATUS else None
+        if hinted is not None:
+            return min(hinted, 30.0)
+        return min(self.backoff * 2**attempt, 30.0) * (0.5 + random.random() / 2)

@@ -1,0 +1,31 @@
+"""Any LiteLLM model as a judge: OpenAI, Anthropic, Ollama, a llama.cpp server, ..."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import PromptJudge
+
+
+class LiteLLMJudge(PromptJudge):
+    """Sends the prompt as one user message to ``model`` through ``litellm.completion``.
+
+    ``llm_kwargs`` go to every call: ``api_base``, ``api_key``, ``temperature``, ``timeout``...
+    LiteLLM's own retries are off; ``PromptJudge`` retries with backoff instead.
+    """
+
+    def __init__(self, model: str, llm_kwargs: dict[str, Any] | None = None, **options):
+        super().__init__(**options)
+        self.model = model
+        self.llm_kwargs = {"temperature": 0, "timeout": 60, **(llm_kwargs or {})}
+
+    def complete(self, prompt: str) -> str:
+        import litellm  # imported on first use: it is slow to import
+
+        response = litellm.completion(
+            model=self.model,
+            messages=[{"role": "user", "content": prompt}],
+            num_retries=0,
+            **self.llm_kwargs,
+        )
+        return response.choices[0].message.content or ""

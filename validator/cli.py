@@ -33,6 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--model", metavar="NAME",
                        help="a LiteLLM model as the judge (default: the local heuristic judge)")
     check.add_argument("--api-base", metavar="URL", help="the model server's base URL")
+    check.add_argument("--api-key", metavar="KEY",
+                       help="the model's API key (default: the provider's variable, e.g. "
+                       "OPENAI_API_KEY; any value for a local server that checks none)")
     check.add_argument("--question", help="the question the text answers")
     check.add_argument("--top-k", type=int, default=3, help="evidence chunks per sentence")
     check.add_argument("--chunk-strategy", choices=CHUNK_STRATEGIES, default="sentence")
@@ -51,10 +54,11 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, UnicodeDecodeError) as error:
         parser.error(f"cannot read input: {error}")
 
-    from . import LocalJudge, ProvenanceLLM  # heavy: after parsing, so --help is instant
+    from . import JudgeAuthError, LocalJudge, ProvenanceLLM  # heavy: after parsing
 
     judge = args.model if args.model else LocalJudge()
-    llm_kwargs = {"api_base": args.api_base} if args.api_base else None
+    llm_kwargs = {key: value for key, value in
+                  (("api_base", args.api_base), ("api_key", args.api_key)) if value}
     try:
         validator = ProvenanceLLM(llm_callable=judge, top_k=args.top_k, on_fail="noop",
                                   llm_kwargs=llm_kwargs)
@@ -69,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
         result = validator.validate(text, metadata)
     except ValueError as error:
         parser.error(str(error))
+    except JudgeAuthError as error:
+        print(f"provenance: {error}", file=sys.stderr)
+        return 2
     sentences = result.metadata["sentences"]
     summary = result.metadata["groundedness"]
     passed = result.outcome == "pass"

@@ -40,13 +40,27 @@ def _status(error: BaseException) -> int | None:
 
 
 def _retry_after(error: BaseException) -> float | None:
-    response = getattr(error, "response", None)
-    headers = getattr(response, "headers", None)
-    try:
-        value = headers.get("retry-after") if headers is not None else None
-        return float(value) if value is not None else None
-    except (TypeError, ValueError, AttributeError):
-        return None
+    """Seconds the server asked us to wait, from the error's response headers if any."""
+    candidates = (
+        getattr(error, "litellm_response_headers", None),  # LiteLLM keeps the real ones here
+        getattr(error, "headers", None),
+        getattr(getattr(error, "response", None), "headers", None),
+    )
+    for headers in candidates:
+        try:
+            value = headers.get("retry-after") if headers is not None else None
+            if value is not None:
+                return max(0.0, float(value))
+        except (TypeError, ValueError, AttributeError):
+            continue
+    return None
+
+
+def _names_auth(error: BaseException) -> bool:
+    # LiteLLM reports a key missing on our side as an InternalServerError; no retry helps.
+    return type(error).__name__ in ("AuthenticationError", "PermissionDeniedError") or (
+        "missing credentials" in str(error).lower()
+    )
 
 
 class ReplyCache:
@@ -116,10 +130,7 @@ class PromptJudge:
                 return self.complete(prompt)
             except Exception as error:  # noqa: BLE001 - every failure is classified below
                 status = _status(error)
-                if status in _AUTH_STATUS or type(error).__name__ in (
-                    "AuthenticationError",
-                    "PermissionDeniedError",
-                ):
+                if status in _AUTH_STATUS or _names_auth(error):
                     raise JudgeAuthError(
                         f"the judge refused the credentials ({type(error).__name__}: {error}). "
                         "Set the provider's API key (for example OPENAI_API_KEY) or pass "

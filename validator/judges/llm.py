@@ -22,6 +22,7 @@ class LiteLLMJudge(PromptJudge):
     def complete(self, prompt: str) -> str:
         import litellm  # imported on first use: it is slow to import
 
+        litellm.suppress_debug_info = True  # no "Give Feedback" banner on every error
         response = litellm.completion(
             model=self.model,
             messages=[{"role": "user", "content": prompt}],

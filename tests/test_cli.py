@@ -1,0 +1,75 @@
+"""The `provenance check` command on the bundled example, offline."""
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO
+
+from validator import cli
+
+EXAMPLE = [
+    "check",
+    "--source", str(REPO / "examples/eiffel_history.txt"),
+    "--source", str(REPO / "examples/eiffel_visiting.txt"),
+]
+
+
+def test_text_report_and_exit_status(capsys):
+    code = cli.main(EXAMPLE + ["--text", str(REPO / "examples/answer.txt")])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "local heuristic" in out
+    assert "[SUPPORTED] The tower has three levels open to visitors." in out
+    assert "[CONTRADICTED] About 9 million people visit it each year." in out
+    assert "[UNSUPPORTED] It was painted gold for the 2024 Olympic Games." in out
+    assert "About 6 million people visit the tower" in out  # best evidence is shown
+
+
+def test_json_report_from_stdin(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("The tower has three levels open to visitors."))
+    code = cli.main(EXAMPLE + ["--text", "-", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert report["passed"] is True and report["heuristic"] is True
+    [sentence] = report["sentences"]
+    assert sentence["verdict"] == "supported"
+    assert report["sources"][sentence["evidence"][0]["source"]].endswith("eiffel_visiting.txt")
+
+
+def test_model_flag_uses_litellm(capsys, chat_server):
+    server = chat_server(lambda prompt: '{"reason": "p1", "verdict": "supported"}')
+    code = cli.main(EXAMPLE + ["--text", str(REPO / "examples/answer.txt"), "--json",
+                               "--model", "openai/local", "--api-base", server.url,
+                               "--api-key", "sk-local"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["heuristic"] is False
+    assert len(server.requests) == len(report["sentences"]) == 5
+    assert server.requests[0]["auth"] == "Bearer sk-local"
+
+
+def test_missing_key_fails_fast_with_a_clear_message(chat_server, monkeypatch, capsys):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    server = chat_server(lambda prompt: "yes")
+    code = cli.main(EXAMPLE + ["--text", str(REPO / "examples/answer.txt"),
+                               "--model", "openai/local", "--api-base", server.url])
+    assert code == 2
+    assert "API key" in capsys.readouterr().err
+
+
+def test_missing_file_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["check", "--source", "nope.txt", "--text", "-"])
+    assert exit_.value.code == 2
+    assert "cannot read input" in capsys.readouterr().err
+
+
+def test_help_is_fast_and_imports_nothing_heavy():
+    probe = ("import sys; from validator import cli\n"
+             "try:\n    cli.main(['--help'])\nexcept SystemExit: pass\n"
+             "print('torch' in sys.modules, 'sentence_transformers' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          cwd=REPO, timeout=120)
+    assert done.stdout.strip().endswith("False False")

@@ -154,7 +154,7 @@ def _hub_validator(split):
     except ImportError:
         print("the hub validator is not installed: pip install --no-deps "
               "guardrails-ai-provenance-llm (or pass --skip-hub)", file=sys.stderr)
-        raise SystemExit(2)
+        raise SystemExit(2) from None
     import guardrails.utils.docs_utils as docs_utils  # the hub chunks sources with it
 
     shim = types.SimpleNamespace(sent_tokenize=lambda text: [s.text for s in split(text)])

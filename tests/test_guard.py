@@ -103,9 +103,8 @@ def test_streaming_validates_sentence_by_sentence(meta):
     judge = ScriptedJudge()
 
     def llm_api(*, messages=None, **kwargs):
-        for piece in ["The Eiffel ", "Tower is in Paris. The Eiffel Tower was ",
-                      "painted gold in 2024. It houses ", "the Mona Lisa."]:
-            yield piece
+        yield from ["The Eiffel ", "Tower is in Paris. The Eiffel Tower was ",
+                    "painted gold in 2024. It houses ", "the Mona Lisa."]
 
     guard = guard_with("fix", judge)
     chunks = list(guard(llm_api, messages=[{"role": "user", "content": "Paris?"}],

@@ -234,3 +234,14 @@ def test_one_index_build_when_threads_race(scripted):
     for thread in threads:
         thread.join()
     assert embedder.texts_embedded == 7 + 8  # chunks once, then one sentence per call
+
+
+def test_hub_positional_arguments_and_registration():
+    from guardrails.validator_base import validators_registry
+
+    validator = ProvenanceLLM("full", lambda p: "yes", 2, "noop")
+    assert validator._validation_method == "full" and validator._top_k == 2
+    assert validators_registry["provenance-guard/provenance_llm"] is ProvenanceLLM
+    # Guardrails rebuilds validators from their kwargs: every init argument is kept.
+    assert {"validation_method", "llm_callable", "top_k", "max_concurrency"} <= set(
+        validator.get_args())

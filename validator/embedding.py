@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Protocol
 
 import numpy as np
@@ -47,7 +47,7 @@ class SentenceTransformerEmbedder:
         return np.ascontiguousarray(vectors, dtype=np.float32).reshape(len(texts), -1)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _model_lock(name: str) -> threading.Lock:
     # Torch already uses every core for one batch; concurrent encodes only thrash.
     return threading.Lock()

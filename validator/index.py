@@ -51,8 +51,8 @@ class SourceIndex:
             )
         scores, ids = self._index.search(queries, min(k, len(self.chunks)))
         return [
-            [_evidence(self.chunks[i], float(s)) for i, s in zip(row_ids, row_scores) if i >= 0]
-            for row_ids, row_scores in zip(ids, scores)
+            [_evidence(self.chunks[i], float(s)) for i, s in zip(row_ids, row_scores, strict=True) if i >= 0]
+            for row_ids, row_scores in zip(ids, scores, strict=True)
         ]
 
 
@@ -85,17 +85,18 @@ class IndexCache:
                 hit = self._lookup(key)
                 if hit is not None:
                     return hit
-            chunks = chunk_sources(sources, strategy, size, overlap)
-            vectors = embedder.embed([c.text for c in chunks]) if chunks else None
-            index = SourceIndex(chunks, vectors) if chunks else SourceIndex([], np.zeros((0, 0)))
+            try:
+                index = build_index(sources, strategy, size, overlap, embedder)
+            finally:
+                with self._lock:
+                    self._building.pop(key, None)
             with self._lock:
-                self.embedded_chunks += len(chunks)
+                self.embedded_chunks += len(index.chunks)
                 # Keep the embedder alive with the entry: its key may be an object id.
                 self._entries[key] = (index, embedder)
                 self._entries.move_to_end(key)
                 while len(self._entries) > self.max_entries:
                     self._entries.popitem(last=False)
-                self._building.pop(key, None)
             return index
 
     def _lookup(self, key: str) -> SourceIndex | None:
@@ -108,6 +109,15 @@ class IndexCache:
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+
+
+def build_index(
+    sources: list[str], strategy: str, size: int, overlap: int, embedder: Embedder
+) -> SourceIndex:
+    chunks = chunk_sources(sources, strategy, size, overlap)
+    if not chunks:
+        return SourceIndex([], np.zeros((0, 0), dtype=np.float32))
+    return SourceIndex(chunks, embedder.embed([c.text for c in chunks]))
 
 
 def content_key(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from guardrails.validator_base import (
@@ -18,10 +19,11 @@ from guardrails.validator_base import (
     register_validator,
 )
 
+from .chunking import check_chunking
 from .embedding import DEFAULT_MODEL, FunctionEmbedder, SentenceTransformerEmbedder
 from .index import INDEX_CACHE, Evidence
 from .judges import Judge, make_judge
-from .report import SentenceResult, build_metadata, fix_value, failure_message
+from .report import SentenceResult, build_metadata, failure_message, fix_value
 from .retrieval import check_sources, query_function_evidence
 from .splitting import Sentence, split_sentences, stream_chunks
 from .verdicts import BY_FALLBACK, INVALID, UNSUPPORTED, Verdict
@@ -127,14 +129,14 @@ class ProvenanceLLM(Validator):
             raise ValueError(f"metadata['question'] must be a string; got {type(question).__name__}.")
 
         sentences = self._units(value)
-        retrieve = self._retriever(metadata)
+        retrieval = self._retrieval(metadata)  # checks the metadata even for an empty text
         if not sentences:
             return PassResult(metadata=build_metadata(metadata, [], sources_given=True))
-        evidence = retrieve(sentences)
+        evidence_for = retrieval.prepare(sentences)
 
         def decide(i: int) -> SentenceResult:
-            items = evidence[i] if isinstance(evidence, list) else evidence(sentences[i])
-            if not items and retrieve.no_sources:
+            items = evidence_for(i)
+            if retrieval.no_sources:
                 verdict = Verdict(UNSUPPORTED, "no sources were given", 0.0, BY_FALLBACK)
             else:
                 verdict = self._judge.judge(sentences[i].text, items, question)
@@ -151,14 +153,14 @@ class ProvenanceLLM(Validator):
             )
         failing = [r for r in results if not r.passes(pass_on_invalid)]
         result_metadata = build_metadata(
-            metadata, results, sources_given=not retrieve.no_sources,
+            metadata, results, sources_given=not retrieval.no_sources,
             pass_on_invalid=pass_on_invalid,
         )
         if not failing:
             return PassResult(metadata=result_metadata)
         return FailResult(
             metadata=result_metadata,
-            error_message=failure_message(failing, no_sources=retrieve.no_sources),
+            error_message=failure_message(failing, no_sources=retrieval.no_sources),
             fix_value=fix_value(value, [r.sentence for r in failing]),
             error_spans=[
                 ErrorSpan(start=r.sentence.start, end=r.sentence.end, reason=r.summary())
@@ -175,7 +177,7 @@ class ProvenanceLLM(Validator):
         start = value.index(stripped)
         return [Sentence(stripped, start, start + len(stripped))]
 
-    def _retriever(self, metadata: dict[str, Any]) -> _Retriever:
+    def _retrieval(self, metadata: dict[str, Any]) -> _Retrieval:
         query_function = metadata.get("query_function")
         if query_function is not None:
             if metadata.get("sources") is not None:
@@ -188,7 +190,13 @@ class ProvenanceLLM(Validator):
                     "metadata['query_function'] must be callable as query_function(text=..., "
                     f"k=...); got {type(query_function).__name__}."
                 )
-            return _Retriever(lambda s: query_function_evidence(query_function, s.text, self._top_k))
+
+            def per_sentence(sentences: Sequence[Sentence]) -> Callable[[int], list[Evidence]]:
+                # called from the judging threads, so user retrieval runs concurrently too
+                return lambda i: query_function_evidence(query_function, sentences[i].text,
+                                                         self._top_k)
+
+            return _Retrieval(per_sentence)
         if "sources" not in metadata or metadata["sources"] is None:
             raise ValueError(
                 "ProvenanceLLM needs metadata['sources'] (a list of strings) or "
@@ -199,18 +207,19 @@ class ProvenanceLLM(Validator):
         strategy = metadata.get("chunk_strategy", "full")
         size = metadata.get("chunk_size", 5)
         overlap = metadata.get("chunk_overlap", 2)
+        check_chunking(strategy, size, overlap)
+        if not sources:
+            return _Retrieval(lambda sentences: lambda i: [], no_sources=True)
         embed_function = metadata.get("embed_function")
         embedder = self._embedder if embed_function is None else FunctionEmbedder(embed_function)
-        if not sources:
-            return _Retriever(lambda sentences: [[] for _ in sentences], batch=True,
-                              no_sources=True)
         index = INDEX_CACHE.get(sources, strategy, size, overlap, embedder)
 
-        def search(sentences: Sequence[Sentence]) -> list[list[Evidence]]:
-            queries = embedder.embed([s.text for s in sentences])
-            return index.search(queries, self._top_k)
+        def batched(sentences: Sequence[Sentence]) -> Callable[[int], list[Evidence]]:
+            # all sentences in one embedding batch and one FAISS search
+            found = index.search(embedder.embed([s.text for s in sentences]), self._top_k)
+            return found.__getitem__
 
-        return _Retriever(search, batch=True)
+        return _Retrieval(batched)
 
     def _map(self, function: Callable, items: range) -> list:
         workers = min(self._max_concurrency, len(items))
@@ -220,17 +229,12 @@ class ProvenanceLLM(Validator):
             return list(pool.map(function, items))
 
 
-class _Retriever:
-    """Evidence for sentences: either all at once (one embedding batch, one FAISS search) or
-    per sentence (a user's query_function, called from the judging threads)."""
+@dataclass(frozen=True)
+class _Retrieval:
+    """How evidence is found: ``prepare(sentences)`` returns ``evidence_for(i)``."""
 
-    def __init__(self, function: Callable, batch: bool = False, no_sources: bool = False):
-        self.function = function
-        self.batch = batch
-        self.no_sources = no_sources
-
-    def __call__(self, sentences: Sequence[Sentence]):
-        return self.function(sentences) if self.batch else self.function
+    prepare: Callable[[Sequence[Sentence]], Callable[[int], list[Evidence]]]
+    no_sources: bool = False
 
 
 def _check_count(name: str, value: object, minimum: int = 1) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 # Lower-case, without the final period. Punkt treats "<abbrev>." as not ending a sentence.
 _ABBREVIATIONS = """
@@ -109,7 +110,7 @@ def _blocks(text: str) -> list[tuple[int, int]]:
                 cuts.add(offset)
         offset += len(line) + 1
     ordered = sorted(cuts)
-    return [(a, b) for a, b in zip(ordered, ordered[1:]) if b > a]
+    return [(a, b) for a, b in pairwise(ordered) if b > a]
 
 
 def _refine(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -123,7 +124,7 @@ def _refine(text: str, start: int, end: int) -> list[tuple[int, int]]:
         for match in _CJK_END.finditer(piece):
             cuts.add(match.end())
     ordered = sorted(cuts)
-    return [(start + a, start + b) for a, b in zip(ordered, ordered[1:]) if b > a]
+    return [(start + a, start + b) for a, b in pairwise(ordered) if b > a]
 
 
 def _trimmed(text: str, start: int, end: int) -> Sentence | None:

@@ -89,10 +89,9 @@ class LocalJudge:
         if not evidence:
             return Verdict(UNSUPPORTED, "no evidence was retrieved", 0.0, BY_LOCAL)
         context = " ".join(e.text for e in evidence)
-        if question:  # a short answer is read together with the question it answers
-            claim_words = _content_words(claim) - _content_words(question)
-        else:
-            claim_words = _content_words(claim)
+        claim_words = _content_words(claim)
+        if question:  # a short answer is read with its question: the question's words are given
+            claim_words -= _content_words(question)
         context_words = _content_words(context)
         coverage = len(claim_words & context_words) / len(claim_words) if claim_words else 1.0
         similarity = max((e.similarity or 0.0) for e in evidence)

@@ -101,7 +101,6 @@ class PromptJudge:
         self.max_retries = max_retries
         self.backoff = backoff
         self.cache = ReplyCache(cache_size)
-        self.calls = 0  # completions attempted, for benchmarks and metadata
 
     def complete(self, prompt: str) -> str:
         raise NotImplementedError
@@ -126,7 +125,6 @@ class PromptJudge:
     def _complete_with_retries(self, prompt: str) -> str | BaseException:
         for attempt in range(self.max_retries + 1):
             try:
-                self.calls += 1
                 return self.complete(prompt)
             except Exception as error:  # noqa: BLE001 - every failure is classified below
                 status = _status(error)

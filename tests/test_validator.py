@@ -245,3 +245,9 @@ def test_hub_positional_arguments_and_registration():
     # Guardrails rebuilds validators from their kwargs: every init argument is kept.
     assert {"validation_method", "llm_callable", "top_k", "max_concurrency"} <= set(
         validator.get_args())
+
+
+def test_empty_output_embeds_no_sources(scripted):
+    embedder = ToyEmbedder()
+    result = ProvenanceLLM(llm_callable=scripted).validate("  ", metadata(embedder))
+    assert isinstance(result, PassResult) and embedder.calls == 0

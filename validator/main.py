@@ -131,7 +131,9 @@ class ProvenanceLLM(Validator):
         sentences = self._units(value)
         retrieval = self._retrieval(metadata)  # checks the metadata even for an empty text
         if not sentences:
-            return PassResult(metadata=build_metadata(metadata, [], sources_given=True))
+            return PassResult(
+                metadata=build_metadata(metadata, [], sources_given=not retrieval.no_sources)
+            )
         evidence_for = retrieval.prepare(sentences)
 
         def decide(i: int) -> SentenceResult:
@@ -212,10 +214,11 @@ class ProvenanceLLM(Validator):
             return _Retrieval(lambda sentences: lambda i: [], no_sources=True)
         embed_function = metadata.get("embed_function")
         embedder = self._embedder if embed_function is None else FunctionEmbedder(embed_function)
-        index = INDEX_CACHE.get(sources, strategy, size, overlap, embedder)
 
         def batched(sentences: Sequence[Sentence]) -> Callable[[int], list[Evidence]]:
-            # all sentences in one embedding batch and one FAISS search
+            # built (or found in the cache) only when there is something to judge; then all
+            # sentences in one embedding batch and one FAISS search
+            index = INDEX_CACHE.get(sources, strategy, size, overlap, embedder)
             found = index.search(embedder.embed([s.text for s in sentences]), self._top_k)
             return found.__getitem__
 

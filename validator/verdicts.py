@@ -1,10 +1,11 @@
 """Verdicts, and reading them out of a judge's reply.
 
-A reply is accepted in three forms: JSON (``{"verdict": "supported", "reason": ...}``), the
+A verdict reply is accepted in three forms: JSON (``{"verdict": "supported", "reason": ...}``), the
 hub validator's tags (``<supported>[YES]</supported>``), or a bare word (``yes``, ``no``,
 ``supported``, ``unsupported``, ``contradicted``). Only the judge's *final* verdict counts:
 a JSON object or tag that ends the reply. A verdict-like string anywhere else (a judge quoting
-the validated sentence, which may carry a fake verdict) is never read.
+the validated sentence, which may carry a fake verdict) is never read. The same holds for
+batched replies and claim lists: only the JSON object that ends the reply is read.
 """
 
 from __future__ import annotations
@@ -53,31 +54,102 @@ class Verdict:
         return self.label == SUPPORTED
 
 
-def parse_reply(reply: object) -> tuple[str, str]:
-    """Return ``(label, reason)`` from a judge's reply; label is INVALID when unreadable."""
+def parse_reply(reply: object) -> Verdict:
+    """The judge's final verdict in ``reply``; label INVALID (decided by fallback) when there
+    is none we can read."""
     if not isinstance(reply, str) or not reply.strip():
-        return INVALID, "the judge returned an empty reply"
+        return Verdict(INVALID, "the judge returned an empty reply", how=BY_FALLBACK)
     text = _FENCE.sub("", reply.strip())
-    found = _last_json_verdict(text)
+    found = _final_json(text, _verdict_of)
     if found is not None:
         return found
     tags = list(_TAG.finditer(text))
     if tags and not text[tags[-1].end():].strip():
         label = _word(tags[-1].group(2))
         if label is not None:
-            return label, _analysis(text[: tags[-1].start()])
+            return _verdict(label, _analysis(text[: tags[-1].start()]))
     if len(text) <= _BARE_MAX:
         label = _word(text)
         if label is not None:
-            return label, ""
-    return INVALID, "the judge's reply has no readable verdict"
+            return _verdict(label, "")
+    return Verdict(INVALID, "the judge's reply has no readable verdict", how=BY_FALLBACK)
+
+
+def parse_batch_reply(reply: object, count: int) -> list[Verdict | None]:
+    """Verdicts for statements 1..count from a batched reply: the final JSON object,
+    ``{"verdicts": [{"id": 1, "verdict": ..., "reason": ..., "score": ...}, ...]}``. A
+    statement with no entry, an unreadable entry, or two entries gets None."""
+    found: list[Verdict | None] = [None] * count
+    if not isinstance(reply, str):
+        return found
+
+    def read(value: dict) -> list | None:
+        items = value.get("verdicts")
+        return items if isinstance(items, list) else None
+
+    items = _final_json(_FENCE.sub("", reply.strip()), read) or []
+    seen: set[int] = set()
+    for item in items:
+        number = item.get("id") if isinstance(item, dict) else None
+        if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= count:
+            continue
+        verdict = _verdict_of(item)
+        found[number - 1] = None if number in seen else verdict
+        seen.add(number)
+    return found
+
+
+MAX_CLAIMS = 12  # claims read from one sentence; more is a runaway reply
+MAX_CLAIM_CHARS = 1000
+
+
+def parse_claims(reply: object) -> list[str] | None:
+    """The claims in a decomposition reply (final JSON object ``{"claims": [...]}``), or None
+    when there is no usable list (then the sentence is judged whole)."""
+    if not isinstance(reply, str):
+        return None
+
+    def read(value: dict) -> list[str] | None:
+        claims = value.get("claims")
+        if not isinstance(claims, list):
+            return None
+        cleaned = [c.strip() for c in claims if isinstance(c, str) and c.strip()]
+        return cleaned or None
+
+    claims = _final_json(_FENCE.sub("", reply.strip()), read)
+    if claims is None or len(claims) > MAX_CLAIMS or any(len(c) > MAX_CLAIM_CHARS for c in claims):
+        return None
+    return claims
 
 
 def _word(text: str) -> str | None:
     return _WORDS.get("".join(ch for ch in text.lower() if ch.isalpha()))
 
 
-def _last_json_verdict(text: str) -> tuple[str, str] | None:
+def _verdict(label: str, reason: str, score: object = None) -> Verdict:
+    if isinstance(score, (int, float)) and not isinstance(score, bool) and 0 <= score <= 1:
+        value = float(score)
+    else:  # no score, or not one we can trust: the label's own
+        value = 1.0 if label == SUPPORTED else 0.0
+    return Verdict(label, reason, value, BY_LLM)
+
+
+def _verdict_of(value: dict) -> Verdict | None:
+    raw = next((value[k] for k in ("verdict", "supported", "label") if k in value), None)
+    if isinstance(raw, bool):
+        label = SUPPORTED if raw else UNSUPPORTED
+    else:
+        label = _word(raw) if isinstance(raw, str) else None
+    if label is None:
+        return None
+    reason = value.get("reason", "")
+    return _verdict(label, reason if isinstance(reason, str) else json.dumps(reason),
+                    value.get("score"))
+
+
+def _final_json(text: str, read):
+    """``read(obj)`` of the JSON object that ends ``text`` (the last one ``read`` accepts),
+    or None. An object followed by more text is never read."""
     decoder = json.JSONDecoder()
     position = text.rfind("{")
     while position != -1:
@@ -86,14 +158,9 @@ def _last_json_verdict(text: str) -> tuple[str, str] | None:
         except json.JSONDecodeError:
             value, end = None, position
         if isinstance(value, dict) and not text[end:].strip():
-            raw = next((value[k] for k in ("verdict", "supported", "label") if k in value), None)
-            if isinstance(raw, bool):
-                label = SUPPORTED if raw else UNSUPPORTED
-            else:
-                label = _word(raw) if isinstance(raw, str) else None
-            if label is not None:
-                reason = value.get("reason", "")
-                return label, reason if isinstance(reason, str) else json.dumps(reason)
+            found = read(value)
+            if found is not None:
+                return found
         position = text.rfind("{", 0, position)
     return None
 

@@ -9,11 +9,20 @@ import time
 import warnings
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
 from ..index import Evidence
-from ..prompts import build_prompt
-from ..verdicts import BY_CACHE, BY_FALLBACK, BY_LLM, INVALID, Verdict, parse_reply
+from ..prompts import build_batch_prompt, build_claims_prompt, build_prompt
+from ..verdicts import (
+    BY_CACHE,
+    BY_FALLBACK,
+    INVALID,
+    Verdict,
+    parse_batch_reply,
+    parse_claims,
+    parse_reply,
+)
 
 
 @runtime_checkable
@@ -23,6 +32,25 @@ class Judge(Protocol):
     def judge(
         self, claim: str, evidence: Sequence[Evidence], question: str | None = None
     ) -> Verdict: ...
+
+
+@runtime_checkable
+class BatchJudge(Protocol):
+    """A judge that can also decide several claims in one call (``batch_size`` > 1)."""
+
+    def judge_batch(
+        self, items: Sequence[tuple[str, Sequence[Evidence]]], question: str | None = None
+    ) -> list[Verdict]: ...
+
+
+@runtime_checkable
+class ClaimExtractor(Protocol):
+    """A judge that can break a sentence into atomic claims (``validation_method="claim"``).
+    Returns None when it cannot; the sentence is then judged whole."""
+
+    def extract_claims(
+        self, sentence: str, answer: str, question: str | None = None
+    ) -> list[str] | None: ...
 
 
 class JudgeAuthError(RuntimeError):
@@ -64,21 +92,21 @@ def _names_auth(error: BaseException) -> bool:
 
 
 class ReplyCache:
-    """A bounded, thread-safe LRU from prompt to parsed verdict."""
+    """A bounded, thread-safe LRU from prompt to what was read from its reply."""
 
     def __init__(self, max_entries: int = 4096):
         self.max_entries = max_entries
-        self._entries: OrderedDict[str, tuple[str, str]] = OrderedDict()
+        self._entries: OrderedDict[str, object] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, prompt: str) -> tuple[str, str] | None:
+    def get(self, prompt: str) -> object | None:
         with self._lock:
             found = self._entries.get(prompt)
             if found is not None:
                 self._entries.move_to_end(prompt)
             return found
 
-    def put(self, prompt: str, parsed: tuple[str, str]) -> None:
+    def put(self, prompt: str, parsed: object) -> None:
         if self.max_entries <= 0:
             return
         with self._lock:
@@ -111,16 +139,49 @@ class PromptJudge:
         prompt = build_prompt(claim, evidence, question)
         cached = self.cache.get(prompt)
         if cached is not None:
-            return Verdict(cached[0], cached[1], how=BY_CACHE)
+            return replace(cached, how=BY_CACHE)
         reply = self._complete_with_retries(prompt)
         if isinstance(reply, BaseException):
-            return Verdict(INVALID, f"the judge failed: {type(reply).__name__}: {reply}",
-                           how=BY_FALLBACK)
-        label, reason = parse_reply(reply)
-        if label == INVALID:
-            return Verdict(INVALID, reason, how=BY_FALLBACK)
-        self.cache.put(prompt, (label, reason))
-        return Verdict(label, reason, how=BY_LLM)
+            return _failed(reply)
+        verdict = parse_reply(reply)
+        if verdict.label != INVALID:
+            self.cache.put(prompt, verdict)
+        return verdict
+
+    def judge_batch(
+        self, items: Sequence[tuple[str, Sequence[Evidence]]], question: str | None = None
+    ) -> list[Verdict]:
+        """One call for every item not in the cache. Items the reply gives no readable verdict
+        for are judged again one by one; if the call itself fails, they are INVALID."""
+        keys = [build_prompt(claim, evidence, question) for claim, evidence in items]
+        found: list[Verdict | None] = []
+        for key in keys:
+            cached = self.cache.get(key)
+            found.append(None if cached is None else replace(cached, how=BY_CACHE))
+        pending = [i for i, verdict in enumerate(found) if verdict is None]
+        if len(pending) > 1:
+            reply = self._complete_with_retries(build_batch_prompt([items[i] for i in pending],
+                                                                   question))
+            if isinstance(reply, BaseException):
+                return [verdict or _failed(reply) for verdict in found]
+            for i, verdict in zip(pending, parse_batch_reply(reply, len(pending)), strict=True):
+                if verdict is not None and verdict.label != INVALID:
+                    self.cache.put(keys[i], verdict)
+                    found[i] = verdict
+        return [verdict or self.judge(*items[i], question) for i, verdict in enumerate(found)]
+
+    def extract_claims(
+        self, sentence: str, answer: str, question: str | None = None
+    ) -> list[str] | None:
+        prompt = build_claims_prompt(sentence, answer, question)
+        cached = self.cache.get(prompt)
+        if cached is not None:
+            return list(cached)
+        reply = self._complete_with_retries(prompt)
+        claims = None if isinstance(reply, BaseException) else parse_claims(reply)
+        if claims is not None:
+            self.cache.put(prompt, tuple(claims))
+        return claims
 
     def _complete_with_retries(self, prompt: str) -> str | BaseException:
         for attempt in range(self.max_retries + 1):
@@ -149,3 +210,7 @@ class PromptJudge:
         if hinted is not None:
             return min(hinted, 30.0)
         return min(self.backoff * 2**attempt, 30.0) * (0.5 + random.random() / 2)
+
+
+def _failed(error: BaseException) -> Verdict:
+    return Verdict(INVALID, f"the judge failed: {type(error).__name__}: {error}", how=BY_FALLBACK)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,9 +40,16 @@ class SourceIndex:
         self._index = faiss.IndexFlatIP(self.dimension) if len(chunks) else None
         if self._index is not None:
             self._index.add(vectors)
+        self._chunk_ids: dict[int, list[int]] = {}  # source index -> ids of its chunks
+        for i, chunk in enumerate(chunks):
+            self._chunk_ids.setdefault(chunk.source, []).append(i)
 
-    def search(self, queries: np.ndarray, k: int) -> list[list[Evidence]]:
-        """The ``k`` most similar chunks for each query row, best first, in one FAISS call."""
+    def search(
+        self, queries: np.ndarray, k: int, within: Sequence[frozenset[int] | None] | None = None
+    ) -> list[list[Evidence]]:
+        """The ``k`` most similar chunks for each query row, best first. ``within[i]``, when
+        given and not None, limits row ``i`` to the chunks of those source indexes (a cited
+        sentence is checked against the sources it cites). One FAISS call per distinct limit."""
         if self._index is None or len(queries) == 0:
             return [[] for _ in range(len(queries))]
         if queries.shape[1] != self.dimension:
@@ -49,9 +57,32 @@ class SourceIndex:
                 f"the sentences were embedded with dimension {queries.shape[1]} but the sources "
                 f"with {self.dimension}; the embedder must return one fixed dimension."
             )
-        scores, ids = self._index.search(queries, min(k, len(self.chunks)))
+        within = [None] * len(queries) if within is None else list(within)
+        found: list[list[Evidence]] = [[] for _ in range(len(queries))]
+        for limit in dict.fromkeys(within):
+            rows = [i for i, row_limit in enumerate(within) if row_limit == limit]
+            for row, hits in zip(rows, self._search(queries[rows], k, limit), strict=True):
+                found[row] = hits
+        return found
+
+    def _search(self, queries: np.ndarray, k: int, limit: frozenset[int] | None):
+        import faiss
+
+        selector = None  # held here while FAISS uses it: SWIG does not keep it alive
+        if limit is None:
+            params, available = None, len(self.chunks)
+        else:
+            ids = np.array(sorted(i for s in limit for i in self._chunk_ids.get(s, ())),
+                           dtype=np.int64)
+            if len(ids) == 0:
+                return [[] for _ in range(len(queries))]
+            selector = faiss.IDSelectorBatch(ids)
+            params, available = faiss.SearchParameters(sel=selector), len(ids)
+        scores, ids = self._index.search(queries, min(k, available), params=params)
+        del selector
         return [
-            [_evidence(self.chunks[i], float(s)) for i, s in zip(row_ids, row_scores, strict=True) if i >= 0]
+            [_evidence(self.chunks[i], float(s)) for i, s in zip(row_ids, row_scores, strict=True)
+             if i >= 0]
             for row_ids, row_scores in zip(ids, scores, strict=True)
         ]
 

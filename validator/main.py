@@ -7,7 +7,6 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
 from guardrails.validator_base import (
@@ -19,16 +18,35 @@ from guardrails.validator_base import (
     register_validator,
 )
 
-from .chunking import check_chunking
-from .embedding import DEFAULT_MODEL, FunctionEmbedder, SentenceTransformerEmbedder
-from .index import INDEX_CACHE, Evidence
+from .citations import (
+    CITATION_MODES,
+    MISCITED,
+    MISSING,
+    NONE,
+    OK,
+    OUT_OF_RANGE,
+    UNCHECKED,
+    Cited,
+    is_factual,
+    read_citations,
+    sources_of,
+)
+from .embedding import DEFAULT_MODEL, SentenceTransformerEmbedder
 from .judges import Judge, make_judge
-from .report import SentenceResult, build_metadata, failure_message, fix_value
-from .retrieval import check_sources, query_function_evidence
+from .judging import Cascade, Decided, decide, extract_claims
+from .report import (
+    CitationCheck,
+    ClaimResult,
+    SentenceResult,
+    build_metadata,
+    failure_message,
+    fix_value,
+)
+from .retrieval import plan_retrieval
 from .splitting import Sentence, split_sentences, stream_chunks
-from .verdicts import BY_FALLBACK, INVALID, UNSUPPORTED, Verdict
+from .verdicts import BY_FALLBACK, INVALID, SUPPORTED, UNSUPPORTED, Verdict
 
-VALIDATION_METHODS = ("sentence", "full")
+VALIDATION_METHODS = ("sentence", "claim", "full")
 
 
 @register_validator(name="provenance-guard/provenance_llm", data_type="string")
@@ -75,6 +93,11 @@ class ProvenanceLLM(Validator):
         embedding_model: str = DEFAULT_MODEL,
         llm_kwargs: dict[str, Any] | None = None,
         pass_on_invalid: bool = False,
+        fail_on_unsupported: bool = True,
+        citations: str = "auto",
+        cascade_contradictions: bool = False,
+        cascade_verbatim: bool = False,
+        batch_size: int = 1,
         **kwargs,
     ):
         super().__init__(
@@ -88,6 +111,11 @@ class ProvenanceLLM(Validator):
             embedding_model=embedding_model,
             llm_kwargs=llm_kwargs,
             pass_on_invalid=pass_on_invalid,
+            fail_on_unsupported=fail_on_unsupported,
+            citations=citations,
+            cascade_contradictions=cascade_contradictions,
+            cascade_verbatim=cascade_verbatim,
+            batch_size=batch_size,
             **kwargs,
         )
         if validation_method not in VALIDATION_METHODS:
@@ -95,13 +123,22 @@ class ProvenanceLLM(Validator):
                 f"validation_method must be one of {', '.join(VALIDATION_METHODS)}; "
                 f"got {validation_method!r}."
             )
+        if citations not in CITATION_MODES:
+            raise ValueError(
+                f"citations must be one of {', '.join(CITATION_MODES)}; got {citations!r}."
+            )
         _check_count("top_k", top_k)
+        _check_count("batch_size", batch_size)
         _check_count("max_concurrency", max_concurrency)
         _check_count("max_retries", max_retries, minimum=0)
         self._validation_method = validation_method
         self._top_k = top_k
         self._max_concurrency = max_concurrency
         self._pass_on_invalid = bool(pass_on_invalid)
+        self._fail_on_unsupported = bool(fail_on_unsupported)
+        self._citations = citations
+        self._cascade = Cascade(bool(cascade_contradictions), bool(cascade_verbatim))
+        self._batch_size = batch_size
         self._judge = make_judge(
             llm_callable, llm_kwargs, max_retries=max_retries, cache_size=cache_size
         )
@@ -129,22 +166,40 @@ class ProvenanceLLM(Validator):
             raise ValueError(f"metadata['question'] must be a string; got {type(question).__name__}.")
 
         sentences = self._units(value)
-        retrieval = self._retrieval(metadata)  # checks the metadata even for an empty text
+        # checked even for an empty text; nothing is embedded until there is a claim to judge
+        retrieval = plan_retrieval(metadata, self._embedder, self._top_k, self._map)
+        facts = {"sources_given": not retrieval.no_sources, "pass_on_invalid": pass_on_invalid,
+                 "fail_on_unsupported": self._fail_on_unsupported, "citation_mode": self._citations,
+                 "unit": "claim" if self._validation_method == "claim" else "sentence"}
         if not sentences:
-            return PassResult(
-                metadata=build_metadata(metadata, [], sources_given=not retrieval.no_sources)
-            )
-        evidence_for = retrieval.prepare(sentences)
+            return PassResult(metadata=build_metadata(metadata, [], judge_calls_saved=0, **facts))
 
-        def decide(i: int) -> SentenceResult:
-            items = evidence_for(i)
-            if retrieval.no_sources:
-                verdict = Verdict(UNSUPPORTED, "no sources were given", 0.0, BY_FALLBACK)
-            else:
-                verdict = self._judge.judge(sentences[i].text, items, question)
-            return SentenceResult(sentences[i], verdict, items)
+        cited = [read_citations(s.text) if self._citations != "off" else Cited((), s.text)
+                 for s in sentences]
+        claims = self._claims([c.text for c in cited], value, question)
+        within = [self._within(c, retrieval.source_count) for c in cited]
+        owner = [i for i, texts in enumerate(claims) for _ in texts]  # claim -> its sentence
+        texts = [text for sentence_claims in claims for text in sentence_claims]
+        evidence = retrieval.find(texts, [within[i] for i in owner])
+        if retrieval.no_sources:
+            verdicts = [Verdict(UNSUPPORTED, "no sources were given", 0.0, BY_FALLBACK)] * len(texts)
+            saved = 0
+        else:
+            decided = self._decide(texts, evidence, question)
+            verdicts, saved = decided.verdicts, decided.saved_calls
+        uncited = self._uncited_support(texts, verdicts, [within[i] for i in owner], retrieval,
+                                        question)
 
-        results = self._map(decide, range(len(sentences)))
+        results = []
+        for i, sentence in enumerate(sentences):
+            mine = [n for n, o in enumerate(owner) if o == i]
+            results.append(SentenceResult(
+                sentence,
+                [ClaimResult(texts[n], verdicts[n], evidence[n]) for n in mine],
+                self._citation_check(cited[i], retrieval.source_count,
+                                     sorted({s for n in mine for s in uncited[n]})),
+                split_into_claims=self._validation_method == "claim",
+            ))
         invalid = [r for r in results if r.verdict.label == INVALID]
         if invalid:
             warnings.warn(
@@ -153,11 +208,8 @@ class ProvenanceLLM(Validator):
                 f"{pass_on_invalid}).",
                 stacklevel=2,
             )
-        failing = [r for r in results if not r.passes(pass_on_invalid)]
-        result_metadata = build_metadata(
-            metadata, results, sources_given=not retrieval.no_sources,
-            pass_on_invalid=pass_on_invalid,
-        )
+        failing = [r for r in results if not r.passes(pass_on_invalid, self._fail_on_unsupported)]
+        result_metadata = build_metadata(metadata, results, judge_calls_saved=saved, **facts)
         if not failing:
             return PassResult(metadata=result_metadata)
         return FailResult(
@@ -171,7 +223,7 @@ class ProvenanceLLM(Validator):
         )
 
     def _units(self, value: str) -> list[Sentence]:
-        if self._validation_method == "sentence":
+        if self._validation_method != "full":
             return split_sentences(value)
         stripped = value.strip()
         if not stripped:
@@ -179,65 +231,63 @@ class ProvenanceLLM(Validator):
         start = value.index(stripped)
         return [Sentence(stripped, start, start + len(stripped))]
 
-    def _retrieval(self, metadata: dict[str, Any]) -> _Retrieval:
-        query_function = metadata.get("query_function")
-        if query_function is not None:
-            if metadata.get("sources") is not None:
-                warnings.warn(
-                    "metadata has both 'query_function' and 'sources'; using query_function.",
-                    stacklevel=3,
-                )
-            if not callable(query_function):
-                raise ValueError(
-                    "metadata['query_function'] must be callable as query_function(text=..., "
-                    f"k=...); got {type(query_function).__name__}."
-                )
+    def _claims(self, sentences: list[str], answer: str, question: str | None) -> list[list[str]]:
+        """What each sentence's verdicts are about: its atomic claims in claim mode (the
+        sentence itself where the judge gives none), else the sentence."""
+        if self._validation_method != "claim":
+            return [[s] for s in sentences]
+        found = extract_claims(self._judge, sentences, answer, question, self._map)
+        return [claims or [sentence] for sentence, claims in zip(sentences, found, strict=True)]
 
-            def per_sentence(sentences: Sequence[Sentence]) -> Callable[[int], list[Evidence]]:
-                # called from the judging threads, so user retrieval runs concurrently too
-                return lambda i: query_function_evidence(query_function, sentences[i].text,
-                                                         self._top_k)
+    def _decide(self, texts: list[str], evidence: list, question: str | None) -> Decided:
+        return decide(self._judge, texts, evidence, question, cascade=self._cascade,
+                      batch_size=self._batch_size, run=self._map)
 
-            return _Retrieval(per_sentence)
-        if "sources" not in metadata or metadata["sources"] is None:
-            raise ValueError(
-                "ProvenanceLLM needs metadata['sources'] (a list of strings) or "
-                "metadata['query_function'] (text, k -> chunks). Pass one of them, e.g. "
-                "guard.validate(text, metadata={'sources': [...]})."
-            )
-        sources = check_sources(metadata["sources"])
-        strategy = metadata.get("chunk_strategy", "full")
-        size = metadata.get("chunk_size", 5)
-        overlap = metadata.get("chunk_overlap", 2)
-        check_chunking(strategy, size, overlap)
-        if not sources:
-            return _Retrieval(lambda sentences: lambda i: [], no_sources=True)
-        embed_function = metadata.get("embed_function")
-        embedder = self._embedder if embed_function is None else FunctionEmbedder(embed_function)
+    def _within(self, cited: Cited, source_count: int | None) -> frozenset[int] | None:
+        if not cited.numbers or source_count is None:
+            return None
+        return sources_of(cited, source_count)[0]
 
-        def batched(sentences: Sequence[Sentence]) -> Callable[[int], list[Evidence]]:
-            # built (or found in the cache) only when there is something to judge; then all
-            # sentences in one embedding batch and one FAISS search
-            index = INDEX_CACHE.get(sources, strategy, size, overlap, embedder)
-            found = index.search(embedder.embed([s.text for s in sentences]), self._top_k)
-            return found.__getitem__
+    def _uncited_support(self, texts, verdicts, within, retrieval, question) -> list[set[int]]:
+        """For each claim its cited sources do not support: the (1-based) numbers of uncited
+        sources that do, found by judging it again against them."""
+        found: list[set[int]] = [set() for _ in texts]
+        again = [n for n, verdict in enumerate(verdicts)
+                 if within[n] is not None and verdict.label == UNSUPPORTED
+                 and len(within[n]) < (retrieval.source_count or 0)]
+        if not again:
+            return found
+        others = [frozenset(range(retrieval.source_count)) - within[n] for n in again]
+        evidence = retrieval.find([texts[n] for n in again], others)
+        decided = self._decide([texts[n] for n in again], evidence, question)
+        for n, verdict, items in zip(again, decided.verdicts, evidence, strict=True):
+            if verdict.label == SUPPORTED and items and items[0].source is not None:
+                found[n] = {items[0].source + 1}  # the uncited source that matches best
+        return found
 
-        return _Retrieval(batched)
+    def _citation_check(self, cited: Cited, source_count: int | None,
+                        uncited_support: list[int]) -> CitationCheck:
+        if self._citations == "off":
+            return CitationCheck((), NONE)
+        if not cited.numbers:
+            required = self._citations == "required" and is_factual(cited.text)
+            return CitationCheck((), MISSING if required else NONE)
+        if source_count is None:
+            return CitationCheck(cited.numbers, UNCHECKED)
+        out_of_range = sources_of(cited, source_count)[1]
+        if out_of_range:
+            return CitationCheck(cited.numbers, OUT_OF_RANGE, out_of_range=out_of_range)
+        if uncited_support:
+            return CitationCheck(cited.numbers, MISCITED, tuple(uncited_support))
+        return CitationCheck(cited.numbers, OK)
 
-    def _map(self, function: Callable, items: range) -> list:
+    def _map(self, function: Callable, items: Sequence) -> list:
+        items = list(items)
         workers = min(self._max_concurrency, len(items))
         if workers <= 1:
-            return [function(i) for i in items]
+            return [function(item) for item in items]
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="provenance") as pool:
             return list(pool.map(function, items))
-
-
-@dataclass(frozen=True)
-class _Retrieval:
-    """How evidence is found: ``prepare(sentences)`` returns ``evidence_for(i)``."""
-
-    prepare: Callable[[Sequence[Sentence]], Callable[[int], list[Evidence]]]
-    no_sources: bool = False
 
 
 def _check_count(name: str, value: object, minimum: int = 1) -> None:

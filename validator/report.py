@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .citations import FAILING, MISCITED, MISSING, OK, OUT_OF_RANGE
 from .index import Evidence
 from .splitting import Sentence
 from .verdicts import CONTRADICTED, INVALID, SUPPORTED, UNSUPPORTED, Verdict
@@ -19,46 +20,126 @@ PARTIAL_THRESHOLD = 0.5
 
 
 @dataclass(frozen=True)
-class SentenceResult:
-    sentence: Sentence
+class ClaimResult:
+    """One verdict: about a whole sentence, or about one atomic claim of it."""
+
+    text: str
     verdict: Verdict
     evidence: list[Evidence]
 
-    def passes(self, pass_on_invalid: bool) -> bool:
-        return self.verdict.passed or (self.verdict.label == INVALID and pass_on_invalid)
+    def as_dict(self) -> dict:
+        return {"text": self.text, **_verdict_dict(self.verdict),
+                "evidence": _evidence_dicts(self.evidence)}
+
+
+@dataclass(frozen=True)
+class CitationCheck:
+    cited: tuple[int, ...]  # the numbers as written: [1] is sources[0]
+    status: str  # see validator.citations
+    uncited_support: tuple[int, ...] = ()  # numbers of sources it should have cited
+    out_of_range: tuple[int, ...] = ()
+
+    def as_dict(self) -> dict:
+        return {"cited": list(self.cited), "status": self.status,
+                "uncited_support": list(self.uncited_support),
+                "out_of_range": list(self.out_of_range)}
+
+    def problem(self) -> str | None:
+        if self.status == MISCITED:
+            return (f"cites {_numbers(self.cited)}, which do not support it; "
+                    f"{_numbers(self.uncited_support)} would")
+        if self.status == MISSING:
+            return "cites no source"
+        if self.status == OUT_OF_RANGE:
+            return f"cites {_numbers(self.out_of_range)}, which is not a source"
+        return None
+
+
+@dataclass(frozen=True)
+class SentenceResult:
+    sentence: Sentence
+    claims: list[ClaimResult]  # one, the sentence itself, unless validation_method="claim"
+    citation: CitationCheck
+    split_into_claims: bool = False
+
+    @property
+    def verdict(self) -> Verdict:
+        """The sentence's verdict from its claims': the worst label wins (contradicted, then
+        unsupported, then invalid); the score is the lowest."""
+        worst = min(self.claims, key=lambda c: _SEVERITY[c.verdict.label]).verdict
+        if len(self.claims) == 1:
+            return worst
+        scores = [c.verdict.score for c in self.claims if c.verdict.score is not None]
+        failing = [c for c in self.claims if c.verdict.label != SUPPORTED]
+        reason = "; ".join(f"{c.text!r}: {c.verdict.label}"
+                           + (f" ({c.verdict.reason})" if c.verdict.reason else "")
+                           for c in failing) or "every claim is supported"
+        return Verdict(worst.label, reason, min(scores) if scores else None, worst.how)
+
+    @property
+    def evidence(self) -> list[Evidence]:
+        merged = {}
+        for claim in self.claims:
+            for e in claim.evidence:
+                key = (e.source, e.start, e.end, e.text)
+                if key not in merged or (e.similarity or 0) > (merged[key].similarity or 0):
+                    merged[key] = e
+        return sorted(merged.values(), key=lambda e: -(e.similarity or 0))
+
+    def passes(self, pass_on_invalid: bool, fail_on_unsupported: bool = True) -> bool:
+        if self.citation.status in FAILING:
+            return False
+        label = self.verdict.label
+        return (label == SUPPORTED or (label == INVALID and pass_on_invalid)
+                or (label == UNSUPPORTED and not fail_on_unsupported))
 
     def summary(self) -> str:
-        reason = f": {self.verdict.reason}" if self.verdict.reason else ""
-        return f"{self.verdict.label}{reason}"
+        verdict = self.verdict
+        problem = self.citation.problem()
+        reason = "; ".join(p for p in (problem, verdict.reason) if p)
+        label = self.citation.status if problem else verdict.label
+        return f"{label}: {reason}" if reason else label
 
     def as_dict(self) -> dict:
         return {
             "text": self.sentence.text,
             "start": self.sentence.start,
             "end": self.sentence.end,
-            "verdict": self.verdict.label,
-            "score": self.verdict.score,
-            "reason": self.verdict.reason,
-            "decided_by": self.verdict.how,
-            "evidence": [
-                {
-                    "text": e.text,
-                    "source": e.source,
-                    "start": e.start,
-                    "end": e.end,
-                    "similarity": None if e.similarity is None else round(e.similarity, 4),
-                }
-                for e in self.evidence
-            ],
+            **_verdict_dict(self.verdict),
+            "evidence": _evidence_dicts(self.evidence),
+            "citation": self.citation.as_dict(),
+            "claims": [c.as_dict() for c in self.claims] if self.split_into_claims else None,
         }
 
 
-def groundedness(results: list[SentenceResult]) -> dict:
-    counts = {label: 0 for label in (SUPPORTED, UNSUPPORTED, CONTRADICTED, INVALID)}
-    for result in results:
-        counts[result.verdict.label] += 1
-    judged = len(results) - counts[INVALID]
-    faithfulness = counts[SUPPORTED] / judged if judged else None
+_SEVERITY = {CONTRADICTED: 0, UNSUPPORTED: 1, INVALID: 2, SUPPORTED: 3}
+
+
+def _verdict_dict(verdict: Verdict) -> dict:
+    return {"verdict": verdict.label, "score": verdict.score, "reason": verdict.reason,
+            "decided_by": verdict.how}
+
+
+def _evidence_dicts(evidence: list[Evidence]) -> list[dict]:
+    return [
+        {"text": e.text, "source": e.source, "start": e.start, "end": e.end,
+         "similarity": None if e.similarity is None else round(e.similarity, 4)}
+        for e in evidence
+    ]
+
+
+def _numbers(numbers: tuple[int, ...]) -> str:
+    return "".join(f"[{n}]" for n in numbers)
+
+
+def groundedness(results: list[SentenceResult], by_claim: bool = False) -> dict:
+    """Counts per verdict, the faithfulness score (supported / judged, over claims when the
+    sentences were split into claims, as RAGAS does) and the groundedness level."""
+    counts = _counts(r.verdict for r in results)
+    claim_counts = _counts(c.verdict for r in results for c in r.claims) if by_claim else None
+    basis = claim_counts if by_claim else counts
+    judged = sum(basis.values()) - basis[INVALID]
+    faithfulness = basis[SUPPORTED] / judged if judged else None
     if counts[CONTRADICTED]:
         level = CONTRADICTORY
     elif faithfulness is None:
@@ -70,17 +151,31 @@ def groundedness(results: list[SentenceResult]) -> dict:
     else:
         level = UNGROUNDED
     return {"faithfulness": faithfulness, "level": level, "counts": counts,
-            "sentences": len(results)}
+            "sentences": len(results), "claim_counts": claim_counts}
 
 
-def build_metadata(
-    caller: dict, results: list[SentenceResult], sources_given: bool, pass_on_invalid: bool = False
-) -> dict:
+def _counts(verdicts) -> dict[str, int]:
+    counts = {label: 0 for label in (SUPPORTED, UNSUPPORTED, CONTRADICTED, INVALID)}
+    for verdict in verdicts:
+        counts[verdict.label] += 1
+    return counts
+
+
+def build_metadata(caller: dict, results: list[SentenceResult], **facts) -> dict:
     """A new dict: the caller's keys (Guardrails hands a result's metadata to the next
-    validator) plus ``sentences`` and ``groundedness``. The caller's dict is never changed."""
-    summary = groundedness(results)
-    summary["sources_given"] = sources_given
-    summary["pass_on_invalid"] = pass_on_invalid
+    validator) plus ``sentences`` and ``groundedness``. The caller's dict is never changed.
+    ``facts`` (sources_given, pass_on_invalid, ...) are added to ``groundedness``."""
+    by_claim = any(r.split_into_claims for r in results)
+    summary = groundedness(results, by_claim)
+    decided = {}
+    for claim in (c for r in results for c in r.claims):
+        decided[claim.verdict.how] = decided.get(claim.verdict.how, 0) + 1
+    summary["decided_by"] = decided
+    summary["citations"] = {
+        status: sum(r.citation.status == status for r in results)
+        for status in (OK, MISCITED, MISSING, OUT_OF_RANGE)
+    }
+    summary.update(facts)
     return {**caller, "sentences": [r.as_dict() for r in results], "groundedness": summary}
 
 

@@ -1,11 +1,82 @@
-"""Checks on what the caller passes for retrieval: ``sources`` and ``query_function``."""
+"""Retrieval: evidence for each claim, from ``sources`` (chunked, embedded once into a cached
+FAISS index, searched in one batch) or from the caller's ``query_function``; and the checks
+on what the caller passes for either."""
 
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from .index import Evidence
+from .chunking import check_chunking
+from .embedding import Embedder, FunctionEmbedder
+from .index import INDEX_CACHE, Evidence
+
+Within = frozenset[int] | None  # the source indexes a claim's evidence must come from
+
+
+@dataclass(frozen=True)
+class Retrieval:
+    """``find(texts, within)`` returns each text's evidence. ``source_count`` is the number of
+    sources (None with a query_function, whose chunks have no source numbers)."""
+
+    find: Callable[[Sequence[str], Sequence[Within]], list[list[Evidence]]]
+    source_count: int | None
+
+    @property
+    def no_sources(self) -> bool:
+        return self.source_count == 0
+
+
+def plan_retrieval(
+    metadata: dict[str, Any], embedder: Embedder, top_k: int, run: Callable
+) -> Retrieval:
+    """Check the metadata's retrieval keys and return how evidence will be found. Nothing is
+    embedded until ``find`` is called."""
+    query_function = metadata.get("query_function")
+    if query_function is not None:
+        if metadata.get("sources") is not None:
+            warnings.warn(
+                "metadata has both 'query_function' and 'sources'; using query_function.",
+                stacklevel=4,
+            )
+        if not callable(query_function):
+            raise ValueError(
+                "metadata['query_function'] must be callable as query_function(text=..., "
+                f"k=...); got {type(query_function).__name__}."
+            )
+
+        def ask(texts: Sequence[str], within: Sequence[Within]) -> list[list[Evidence]]:
+            # concurrently: a user's retrieval is often a network call
+            return run(lambda text: query_function_evidence(query_function, text, top_k), texts)
+
+        return Retrieval(ask, None)
+    if "sources" not in metadata or metadata["sources"] is None:
+        raise ValueError(
+            "ProvenanceLLM needs metadata['sources'] (a list of strings) or "
+            "metadata['query_function'] (text, k -> chunks). Pass one of them, e.g. "
+            "guard.validate(text, metadata={'sources': [...]})."
+        )
+    sources = check_sources(metadata["sources"])
+    strategy = metadata.get("chunk_strategy", "full")
+    size = metadata.get("chunk_size", 5)
+    overlap = metadata.get("chunk_overlap", 2)
+    check_chunking(strategy, size, overlap)
+    embed_function = metadata.get("embed_function")
+    if embed_function is not None:
+        embedder = FunctionEmbedder(embed_function)
+
+    def search(texts: Sequence[str], within: Sequence[Within]) -> list[list[Evidence]]:
+        if not sources or not texts:
+            return [[] for _ in texts]
+        # built (or found in the cache) only now that there is something to judge; then all
+        # texts in one embedding batch and one FAISS search per distinct `within`
+        index = INDEX_CACHE.get(sources, strategy, size, overlap, embedder)
+        return index.search(embedder.embed(list(texts)), top_k, within)
+
+    return Retrieval(search, len(sources))
 
 
 def check_sources(sources: object) -> list[str]:

@@ -39,6 +39,8 @@ _CJK_END = re.compile(r"[。！？!?]+(?![」』”’）)])")
 _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _TERMINAL = re.compile(r"[.!?。！？…:;][\"'”’)\]]*\s*$")
 _HAS_WORD = re.compile(r"\w")
+# Citation markers after a sentence's stop ("Paris.[1] It...") belong to that sentence.
+_LEADING_CITATIONS = re.compile(r"(?:\[\d{1,4}(?:\s*(?:[,;]|–|-)\s*\d{1,4})*\][ \t]*)+")
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,7 @@ def split_sentences(text: str) -> list[Sentence]:
                 sentence = _trimmed(text, c, d)
                 if sentence is not None:
                     sentences.append(sentence)
-    return sentences
+    return _attach_citations(text, sentences)
 
 
 def stream_chunks(accumulated: str) -> list[str]:
@@ -125,6 +127,21 @@ def _refine(text: str, start: int, end: int) -> list[tuple[int, int]]:
             cuts.add(match.end())
     ordered = sorted(cuts)
     return [(start + a, start + b) for a, b in pairwise(ordered) if b > a]
+
+
+def _attach_citations(text: str, sentences: list[Sentence]) -> list[Sentence]:
+    attached: list[Sentence] = []
+    for sentence in sentences:
+        markers = _LEADING_CITATIONS.match(sentence.text)
+        if markers is None or not attached or "\n" in text[attached[-1].end : sentence.start]:
+            attached.append(sentence)
+            continue
+        end = sentence.start + len(markers.group().rstrip())
+        attached[-1] = Sentence(text[attached[-1].start : end], attached[-1].start, end)
+        rest = _trimmed(text, sentence.start + markers.end(), sentence.end)
+        if rest is not None:
+            attached.append(rest)
+    return attached
 
 
 def _trimmed(text: str, start: int, end: int) -> Sentence | None:

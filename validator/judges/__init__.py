@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .base import Judge, JudgeAuthError, PromptJudge
+from .base import BatchJudge, ClaimExtractor, Judge, JudgeAuthError, PromptJudge
 from .function import CallableJudge
 from .heuristic import LocalJudge
 from .llm import LiteLLMJudge
 
 __all__ = [
+    "BatchJudge",
     "CallableJudge",
+    "ClaimExtractor",
     "Judge",
     "JudgeAuthError",
     "LiteLLMJudge",

@@ -29,8 +29,22 @@ _STATEMENT = re.compile(r"BEGIN STATEMENT>>\n(.*?)\n<<", re.DOTALL)
 _PASSAGES = re.compile(r"BEGIN PASSAGES>>\n(.*?)\n<<", re.DOTALL)
 
 
+_BATCH_ITEM = re.compile(
+    r"BEGIN PASSAGES FOR (\d+)>>\n(.*?)\n<<[^\n]*\n<<[^\n]*BEGIN STATEMENT \1>>\n(.*?)\n<<", re.DOTALL)
+_SENTENCE = re.compile(r"BEGIN SENTENCE>>\n(.*?)\n<<", re.DOTALL)
+
+
 def statement_of(prompt: str) -> str:
     return _STATEMENT.search(prompt).group(1)
+
+
+def batch_items(prompt: str) -> list[tuple[int, str, str]]:
+    """(number, passages, statement) of each statement in a batched prompt."""
+    return [(int(n), passages, statement) for n, passages, statement in _BATCH_ITEM.findall(prompt)]
+
+
+def sentence_of(prompt: str) -> str:
+    return _SENTENCE.search(prompt).group(1)
 
 
 def passages_of(prompt: str) -> str:
@@ -39,15 +53,20 @@ def passages_of(prompt: str) -> str:
 
 class ScriptedJudge:
     """A ``prompt -> reply`` callable. Says "supported" when ``rule(statement, passages)`` is
-    true, "unsupported" otherwise; records every statement and can sleep like an API."""
+    true, "unsupported" otherwise (``rule`` may also return a verdict word); records every
+    statement and can sleep like an API. Batched prompts get one JSON entry per statement;
+    claim prompts get ``claims(sentence)`` (default: the sentence itself)."""
 
-    def __init__(self, rule=None, latency: float = 0.0, reply=None):
+    def __init__(self, rule=None, latency: float = 0.0, reply=None, claims=None):
         self.rule = rule or (lambda statement, passages: statement.lower().rstrip(".") in
                              passages.lower())
         self.latency = latency
         self.reply = reply
+        self.claims = claims or (lambda sentence: [sentence])
         self.statements: list[str] = []
         self.prompts: list[str] = []
+        self.batches: list[list[str]] = []
+        self.sentences: list[str] = []
         self.in_flight = 0
         self.max_in_flight = 0
         self._lock = threading.Lock()
@@ -57,18 +76,35 @@ class ScriptedJudge:
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
             self.prompts.append(prompt)
-            self.statements.append(statement_of(prompt))
+            if "BEGIN SENTENCE>>" in prompt:
+                self.sentences.append(sentence_of(prompt))
+            elif "BEGIN STATEMENT 1>>" in prompt:
+                self.batches.append([statement for _, _, statement in batch_items(prompt)])
+            else:
+                self.statements.append(statement_of(prompt))
         try:
             if self.latency:
                 time.sleep(self.latency)
             if self.reply is not None:
                 return self.reply(prompt) if callable(self.reply) else self.reply
-            supported = self.rule(statement_of(prompt), passages_of(prompt))
-            verdict = "supported" if supported else "unsupported"
+            if "BEGIN SENTENCE>>" in prompt:
+                return "Claims:\n" + json.dumps({"claims": self.claims(sentence_of(prompt))})
+            if "BEGIN STATEMENT 1>>" in prompt:
+                entries = [{"id": n, "reason": "scripted", "verdict": self._verdict(s, p)}
+                           for n, p, s in batch_items(prompt)]
+                return "Batch.\n" + json.dumps({"verdicts": entries})
+            verdict = self._verdict(statement_of(prompt), passages_of(prompt))
             return f'Looked at the passages.\n{{"reason": "scripted", "verdict": "{verdict}"}}'
         finally:
             with self._lock:
                 self.in_flight -= 1
+
+
+    def _verdict(self, statement: str, passages: str) -> str:
+        answer = self.rule(statement, passages)
+        if isinstance(answer, str):
+            return answer
+        return "supported" if answer else "unsupported"
 
 
 class ToyEmbedder:

@@ -209,6 +209,19 @@ def _overlap(said: Facts, part: Facts) -> float:
     return len(said.words & part.words) / len(considered) if considered else 0.0
 
 
+_REFUSAL_WORDS = re.compile(
+    r"\b(?:documents?|sources?|passages?|context|information|references?|says?|states?|"
+    r"mentions?|answers?|gives?|contains?|provides?|specif(?:y|ies)|available|provided)\b",
+    re.IGNORECASE,
+)
+
+
+def refusal_topic(text: str) -> str:
+    """What a refusal says is not answered: "No document says how tall it is" -> "No how tall
+    it is"."""
+    return _REFUSAL_WORDS.sub(" ", text)
+
+
 def is_refusal(text: str) -> bool:
     """A sentence that says the sources hold no answer ("No document says ...")."""
     return _REFUSAL.search(text) is not None

@@ -35,7 +35,7 @@ class LocalJudge:
         if not evidence:
             return Verdict(UNSUPPORTED, "no evidence was retrieved", 0.0, BY_LOCAL)
         if rules.is_refusal(claim):
-            return self._refusal(question or claim, evidence)
+            return self._refusal(question or rules.refusal_topic(claim), evidence)
         found = rules.check(claim, evidence)
         if found.contradiction:
             return Verdict(CONTRADICTED, found.contradiction, round(min(found.coverage, 0.2), 3),

@@ -1,0 +1,109 @@
+"""The rule-based checker and the local judge built on it."""
+
+import pytest
+
+from validator import LocalJudge
+from validator.index import Evidence
+from validator.rules import check, is_refusal, read_facts
+from validator.verdicts import BY_LOCAL, CONTRADICTED, SUPPORTED, UNSUPPORTED
+
+PASSAGE = ("The Eiffel Tower is in Paris. It was opened on 31 March 1889. It is 330 metres tall. "
+           "About 7 million people visit it every year. Tickets cost $35.")
+
+
+def ev(text=PASSAGE, similarity=0.7):
+    return [Evidence(text, 0, 0, len(text), similarity)]
+
+
+@pytest.mark.parametrize("text,value,unit", [
+    ("It cost $1.5 million.", 1_500_000, "usd"),
+    ("It cost 2 billion euros.", 2e9, "eur"),
+    ("Growth was 4.5% last year.", 4.5, "%"),
+    ("It is 1,083 feet tall.", 1083, "foot"),
+    ("The road is 12 km long.", 12, "kilometre"),
+    ("There are three lifts.", 3, "lift"),
+])
+def test_quantities_are_read_with_scale_and_unit(text, value, unit):
+    [quantity] = read_facts(text).quantities
+    assert quantity.value == pytest.approx(value) and quantity.unit == unit
+
+
+def test_ranges_dates_names_negation_are_read():
+    facts = read_facts("Between 5 and 7 km of track opened on March 3rd, 1901 in Lyon, not in Nice.")
+    assert [(q.value, q.unit) for q in facts.quantities] == [(5, "kilometre"), (7, "kilometre")]
+    assert facts.years == {1901} and facts.months == {3} and facts.days == {(3, 3)}
+    assert set(facts.names.values()) == {"Lyon", "Nice"} and facts.negated
+    assert read_facts("May I say it may rain?").months == frozenset()  # the verb, not the month
+
+
+@pytest.mark.parametrize("claim,kind", [
+    ("It is 300 metres tall.", "value"),  # changed number, same unit
+    ("It was opened on 31 March 1899.", "value"),  # changed year
+    ("It was opened on 30 March 1889.", "value"),  # changed day
+    ("It was opened on 31 May 1889.", "value"),  # changed month
+    ("Tickets cost $45.", "value"),  # changed price
+    ("The Eiffel Tower is in Berlin.", "name"),  # swapped place
+    ("The Eiffel Tower is not in Paris.", "negation"),
+])
+def test_contradictions_are_found_and_named(claim, kind):
+    found = check(claim, ev())
+    assert found.contradiction_kind == kind, found
+    assert found.clear_contradiction == (kind == "value")
+    assert not found.verbatim
+
+
+@pytest.mark.parametrize("claim", [
+    "It is 330 metres tall.",
+    "About 7 million people visit it every year.",
+    "Roughly 7.2 million people visit it every year.",  # hedged: within 10%
+    "It opened in 1889.",
+])
+def test_matching_values_are_not_contradictions(claim):
+    found = check(claim, ev())
+    assert found.contradiction is None and not found.missing_values, found
+
+
+def test_values_of_another_unit_or_absent_are_missing_not_contradicted():
+    found = check("It is 1,083 feet tall.", ev())
+    assert found.contradiction is None and found.missing_values == ("1,083 feet",)
+    found = check("It was painted gold in 2024.", ev("Tickets cost $35."))
+    assert found.contradiction is None and "2024" in found.missing_values
+
+
+def test_verbatim_ignores_case_punctuation_and_citation_markers():
+    assert check("it is 330 metres tall [1]", ev()).verbatim
+    assert not check("It is 330 metres tall and gold.", ev()).verbatim
+    assert not check("It is tall.", ev()).verbatim  # too short to count
+
+
+def test_refusals_are_recognised():
+    assert is_refusal("None of the documents says when it closed.")
+    assert is_refusal("The sources do not mention the architect.")
+    assert not is_refusal("No visitors were allowed in 1890.")
+
+
+@pytest.mark.parametrize("claim,label", [
+    ("The Eiffel Tower is in Paris.", SUPPORTED),
+    ("It is 330 metres tall.", SUPPORTED),
+    ("It is 300 metres tall.", CONTRADICTED),
+    ("The Eiffel Tower is in Berlin.", CONTRADICTED),
+    ("It was painted gold for the 2024 Olympic Games.", UNSUPPORTED),
+    ("The tower was designed by Gustave Eiffel.", UNSUPPORTED),
+])
+def test_local_judge(claim, label):
+    verdict = LocalJudge().judge(claim, ev())
+    assert verdict.label == label, verdict
+    assert verdict.how == BY_LOCAL and 0 <= verdict.score <= 1 and verdict.reason
+
+
+def test_local_judge_reads_a_short_answer_with_its_question():
+    judge = LocalJudge()
+    evidence = ev("Scott Derrickson is an American director.")
+    assert judge.judge("American", evidence, "What nationality is Scott Derrickson?").passed
+    assert not judge.judge("French", evidence, "What nationality is Scott Derrickson?").passed
+
+
+def test_local_judge_on_refusals():
+    judge = LocalJudge()
+    assert judge.judge("No document says who painted it.", ev("Tickets cost $35.")).passed
+    assert not judge.judge("No document says how tall the Eiffel Tower is.", ev()).passed

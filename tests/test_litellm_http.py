@@ -78,3 +78,18 @@ def test_bad_request_is_not_retried_and_falls_back(chat_server):
     assert isinstance(result, FailResult)
     assert len(server.requests) == 1
     assert result.metadata["sentences"][0]["decided_by"] == "fallback"
+
+
+def test_claims_and_batched_verdicts_over_http(chat_server):
+    from conftest import ScriptedJudge
+
+    scripted = ScriptedJudge(claims=lambda s: [s.replace("It ", "The Eiffel Tower ")])
+    server = chat_server(scripted)  # the same replies, now sent over HTTP
+    guard = Guard().use(validator_for(server, validation_method="claim", batch_size=8,
+                                      on_fail="noop"))
+    outcome = guard.validate(f"{GOOD} It is 330 metres tall. {BAD}", metadata=meta())
+    assert outcome.validation_passed is False
+    kinds = ["claims" if "BEGIN SENTENCE>>" in r["body"]["messages"][0]["content"] else "batch"
+             for r in server.requests]
+    assert kinds == ["claims"] * 3 + ["batch"]  # 3 extractions, then one call for 3 claims
+    assert scripted.batches == [[GOOD, "The Eiffel Tower is 330 metres tall.", BAD]]

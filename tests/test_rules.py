@@ -107,3 +107,17 @@ def test_local_judge_on_refusals():
     judge = LocalJudge()
     assert judge.judge("No document says who painted it.", ev("Tickets cost $35.")).passed
     assert not judge.judge("No document says how tall the Eiffel Tower is.", ev()).passed
+
+
+def test_product_codes_are_words_not_numbers():
+    assert read_facts("The X200 router has 4 ports.").quantities[0].value == 4
+    assert len(read_facts("The X200 router has 4 ports.").quantities) == 1
+
+
+def test_a_value_stated_elsewhere_in_the_evidence_is_not_contradicted():
+    evidence = [Evidence("Curie won the Nobel Prize in Physics in 1903.", 0, 0, 45, 0.7),
+                Evidence("In 1911 she won a second Nobel Prize, in Chemistry.", 1, 0, 51, 0.7)]
+    assert check("In 1911 Curie won a second Nobel Prize.", evidence).contradiction is None
+    # ...but a unitless 6 elsewhere does not excuse "six ports" against "four ports"
+    evidence = [Evidence("It supports Wi-Fi 6 and has four Ethernet ports.", 0, 0, 48, 0.9)]
+    assert check("It has six Ethernet ports.", evidence).contradiction_kind == "value"

@@ -64,8 +64,8 @@ _HEDGES = ("about", "around", "approximately", "roughly", "nearly", "almost", "s
            "just under", "an estimated", "estimated")
 _NEGATIONS = frozenset("not no never none neither nor without cannot nobody nothing".split())
 
-_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
-_TOKEN = re.compile(r"[$€£¥]|\d+(?:,\d{3})*(?:\.\d+)?(?:st|nd|rd|th)?|[^\W\d_]+(?:['’][^\W\d_]+)?|%|\S")
+_WORD = re.compile(r"[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?")  # "X200" is one word
+_TOKEN = re.compile(r"[$€£¥]|\d+(?:,\d{3})*(?:\.\d+)?(?:st|nd|rd|th)?|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?|%|\S")
 _NUMERIC = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?$")
 _RANGE_WORDS = frozenset(("-", "–", "—", "to", "and"))
 _CITATION = re.compile(r"\[\d+(?:\s*[,;–-]\s*\d+)*\]")
@@ -88,6 +88,11 @@ class Quantity:
     def same_value(self, other: Quantity) -> bool:
         tolerance = HEDGED_TOLERANCE if self.hedged or other.hedged else RELATIVE_TOLERANCE
         return abs(self.value - other.value) <= tolerance * max(abs(self.value), abs(other.value))
+
+    def matches(self, other: Quantity) -> bool:
+        """The same value, in the same unit (or one of the two has none)."""
+        units_agree = self.unit is None or other.unit is None or self.unit == other.unit
+        return units_agree and self.same_value(other)
 
     def comparable(self, other: Quantity) -> bool:
         return self.unit is not None and self.unit == other.unit
@@ -176,7 +181,7 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
     similarity = max((e.similarity or 0.0 for e in evidence), default=0.0)
 
     missing_values = [q.text for q in said.quantities
-                      if not any(q.same_value(other) for other in everything.quantities)]
+                      if not any(q.matches(other) for other in everything.quantities)]
     missing_values += [str(y) for y in sorted(said.years - everything.years)]
     missing_values += [MONTHS[m - 1].title() for m in sorted(said.months - everything.months)]
     missing_values += [f"{MONTHS[m - 1].title()} {d}" for m, d in sorted(said.days - everything.days)
@@ -189,7 +194,7 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
     for overlap, n in ranked:
         if overlap < CONTRADICTION_COVERAGE:
             break
-        contradiction = _conflict(said, parts[n], overlap)
+        contradiction = _conflict(said, parts[n], overlap, everything)
         if contradiction:
             break
     target = normalise(claim)
@@ -238,24 +243,26 @@ _REFUSAL = re.compile(
 )
 
 
-def _conflict(said: Facts, chunk: Facts, overlap: float) -> tuple[str, str] | None:
+def _conflict(said: Facts, chunk: Facts, overlap: float, everything: Facts) -> tuple[str, str] | None:
+    """How ``chunk`` (one evidence sentence that states most of the claim) conflicts with it.
+    A value or name the evidence states anywhere is not in conflict."""
     for q in said.quantities:
         rivals = [o for o in chunk.quantities if q.comparable(o)]
-        if rivals and not any(q.same_value(o) for o in rivals):
+        if rivals and not any(q.same_value(o) and q.unit == o.unit for o in everything.quantities):
             return "value", f"the evidence gives {rivals[0].text} where the claim says {q.text}"
-    if said.years and chunk.years and not said.years & chunk.years:
+    if said.years and chunk.years and not said.years & everything.years:
         return "value", (f"the evidence gives the year {min(chunk.years)} where the claim says "
                          f"{min(said.years)}")
-    if said.months and chunk.months and not said.months & chunk.months:
+    if said.months and chunk.months and not said.months & everything.months:
         return "value", (f"the evidence gives {MONTHS[min(chunk.months) - 1].title()} where the "
                          f"claim says {MONTHS[min(said.months) - 1].title()}")
     for (month, day) in said.days:
         rivals = sorted(d for m, d in chunk.days if m == month)
-        if rivals and day not in rivals:
+        if rivals and (month, day) not in everything.days:
             return "value", (f"the evidence gives {MONTHS[month - 1].title()} {rivals[0]} where "
                              f"the claim says {MONTHS[month - 1].title()} {day}")
     for name_stem, before in said.name_slots.items():
-        if name_stem in chunk.names or name_stem in chunk.words:
+        if name_stem in everything.names or name_stem in everything.words:
             continue
         rivals = [chunk.names[s] for s, b in chunk.name_slots.items()
                   if b == before and s not in said.names]

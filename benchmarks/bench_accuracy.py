@@ -1,0 +1,83 @@
+"""Accuracy per case type on the labelled groundedness suite, with any judge.
+
+By default the judge is the offline LocalJudge (the rule-based checker), and the embedder the
+default all-MiniLM-L6-v2: no network. With ``--model`` the judge is any LiteLLM model
+(``--api-base`` for a local server such as Ollama or llama.cpp). Prints, per case type: cases,
+outcome accuracy (the text passes or fails as labelled) and sentence accuracy (each sentence's
+verdict, and citation status where one is labelled, as labelled); then the balanced accuracy of
+pass/fail over all cases.
+
+    python benchmarks/bench_accuracy.py                       # offline judge
+    python benchmarks/bench_accuracy.py --cascade             # LLM judge with rules first
+    python benchmarks/bench_accuracy.py --model ollama/llama3 --api-base http://localhost:11434
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import validator  # noqa: F401 - first: offline settings before guardrails is imported
+from validator import LocalJudge, ProvenanceLLM
+from validator.evaluation import accuracy_by_type, balanced_accuracy, load_cases, run_case
+
+SUITE = Path(__file__).resolve().parents[1] / "tests" / "data" / "groundedness_suite.jsonl"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--suite", type=Path, default=SUITE, help="JSONL of labelled cases")
+    parser.add_argument("--model", help="a LiteLLM model name; default: the offline LocalJudge")
+    parser.add_argument("--api-base")
+    parser.add_argument("--api-key")
+    parser.add_argument("--method", choices=("sentence", "claim"), default="sentence")
+    parser.add_argument("--cascade", action="store_true",
+                        help="rules first: clear contradictions and verbatim sentences skip the LLM")
+    parser.add_argument("--batch-size", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the table as JSON")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.model:
+        llm_kwargs = {k: v for k, v in (("api_base", args.api_base), ("api_key", args.api_key)) if v}
+        judge, name = args.model, args.model
+    else:
+        llm_kwargs, judge, name = None, LocalJudge(), "LocalJudge (offline rule-based checker)"
+
+    def make_validator(options: dict) -> ProvenanceLLM:
+        return ProvenanceLLM(llm_callable=judge, llm_kwargs=llm_kwargs,
+                             validation_method=args.method, cascade_contradictions=args.cascade,
+                             cascade_verbatim=args.cascade, batch_size=args.batch_size, **options)
+
+    cases = load_cases(args.suite)
+    started = time.perf_counter()
+    outcomes = [run_case(make_validator, case) for case in cases]
+    elapsed = time.perf_counter() - started
+    table = accuracy_by_type(outcomes)
+    balanced = balanced_accuracy(outcomes)
+    if args.json:
+        print(json.dumps({"judge": name, "table": table, "balanced_accuracy": balanced}, indent=2))
+        return 0
+    print(f"judge: {name}; suite: {args.suite.name}, {len(cases)} cases; {elapsed:.1f} s")
+    print(f"{'case type':<22}{'cases':>6}{'outcome acc':>13}{'sentence acc':>14}")
+    for kind, row in table.items():
+        if kind == "all":
+            continue
+        print(f"{kind:<22}{row['cases']:>6}{row['outcome_accuracy']:>13.0%}"
+              f"{row['sentence_accuracy']:>14.0%}")
+    row = table["all"]
+    print(f"{'all':<22}{row['cases']:>6}{row['outcome_accuracy']:>13.0%}{row['sentence_accuracy']:>14.0%}")
+    print(f"balanced accuracy (pass/fail): {balanced:.0%}")
+    wrong = [o for o in outcomes if not o.outcome_correct]
+    if wrong:
+        print("wrong outcome: " + ", ".join(o.case.id for o in wrong))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -73,3 +73,20 @@ def test_help_is_fast_and_imports_nothing_heavy():
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           cwd=REPO, timeout=120)
     assert done.stdout.strip().endswith("False False")
+
+
+def test_citations_and_allow_unsupported(capsys, monkeypatch):
+    # [2] is eiffel_visiting.txt, which says nothing about 1889: the history file does
+    text = "The tower was built as the centrepiece of the 1889 World's Fair [2]."
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    code = cli.main(EXAMPLE + ["--text", "-", "--allow-unsupported"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "citation: miscited; source [1] supports it" in out
+
+
+def test_allow_unsupported_passes_gaps_but_not_contradictions(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("It was painted gold for the 2024 Olympic Games."))
+    assert cli.main(EXAMPLE + ["--text", "-", "--allow-unsupported"]) == 0
+    monkeypatch.setattr(sys, "stdin", io.StringIO("About 9 million people visit it each year."))
+    assert cli.main(EXAMPLE + ["--text", "-", "--allow-unsupported"]) == 1

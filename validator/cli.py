@@ -41,6 +41,19 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--chunk-strategy", choices=CHUNK_STRATEGIES, default="sentence")
     check.add_argument("--chunk-size", type=int, default=3)
     check.add_argument("--chunk-overlap", type=int, default=1)
+    check.add_argument("--method", choices=("sentence", "claim", "full"), default="sentence",
+                       help="what is judged: each sentence, each atomic claim (needs --model), "
+                       "or the whole text")
+    check.add_argument("--citations", choices=("auto", "required", "off"), default="auto",
+                       help="[1], [2] in the text refer to the --source files in order; "
+                       "'required': every factual sentence must cite one")
+    check.add_argument("--cascade", action="store_true",
+                       help="with --model: rule checks first; clear contradictions and "
+                       "verbatim sentences are decided without an LLM call")
+    check.add_argument("--batch-size", type=int, default=1,
+                       help="with --model: sentences judged per LLM call")
+    check.add_argument("--allow-unsupported", action="store_true",
+                       help="only contradicted sentences (and citation errors) fail")
     check.add_argument("--json", action="store_true", help="print a machine-readable report")
     return parser
 
@@ -60,8 +73,12 @@ def main(argv: list[str] | None = None) -> int:
     llm_kwargs = {key: value for key, value in
                   (("api_base", args.api_base), ("api_key", args.api_key)) if value}
     try:
-        validator = ProvenanceLLM(llm_callable=judge, top_k=args.top_k, on_fail="noop",
-                                  llm_kwargs=llm_kwargs)
+        validator = ProvenanceLLM(
+            llm_callable=judge, top_k=args.top_k, on_fail="noop", llm_kwargs=llm_kwargs,
+            validation_method=args.method, citations=args.citations,
+            cascade_contradictions=args.cascade, cascade_verbatim=args.cascade,
+            batch_size=args.batch_size, fail_on_unsupported=not args.allow_unsupported,
+        )
         metadata = {
             "sources": sources,
             "chunk_strategy": args.chunk_strategy,
@@ -98,6 +115,13 @@ def _print_text(sentences: list[dict], summary: dict, args: argparse.Namespace) 
     print(f"judge: {args.model}" if args.model else LOCAL_JUDGE_NOTE)
     for sentence in sentences:
         print(f"\n[{sentence['verdict'].upper()}] {sentence['text']}")
+        citation = sentence["citation"]
+        if citation["status"] not in ("none", "ok"):
+            print(f"    citation: {citation['status'].replace('_', ' ')}"
+                  + (f"; source {citation['uncited_support']} supports it"
+                     if citation["uncited_support"] else ""))
+        for claim in sentence["claims"] or []:
+            print(f"    claim [{claim['verdict']}]: {claim['text']}")
         if sentence["reason"]:
             print(f"    why: {sentence['reason']}")
         if sentence["evidence"]:
@@ -113,6 +137,8 @@ def _print_text(sentences: list[dict], summary: dict, args: argparse.Namespace) 
         f"({counts['unsupported']} unsupported, {counts['contradicted']} contradicted); "
         f"faithfulness {score}, groundedness {summary['level']}"
     )
+    if summary["judge_calls_saved"]:
+        print(f"{summary['judge_calls_saved']} judge call(s) saved by the rule checks")
 
 
 def _clip(text: str, limit: int = 200) -> str:

@@ -54,11 +54,14 @@ class ProvenanceLLM(Validator):
     """Checks that every sentence of a text is supported by the sources it was given.
 
     A drop-in replacement for the hub's ``guardrails/provenance_llm``: same arguments, same
-    metadata keys, same outcomes, plus per-sentence verdicts, reasons and evidence in the
-    result's metadata.
+    metadata keys, same outcomes, plus per-sentence verdicts, reasons, scores, evidence,
+    citations and claims in the result's metadata (``sentences``, ``groundedness``; the README
+    documents the schema).
 
     Args:
-        validation_method: ``"sentence"`` judges each sentence; ``"full"`` the whole text once.
+        validation_method: ``"sentence"`` judges each sentence; ``"claim"`` breaks each sentence
+            into atomic claims with the judge's model and judges each; ``"full"`` the whole
+            text once.
         llm_callable: the judge. A LiteLLM model name (``"gpt-4o-mini"``,
             ``"anthropic/claude-3-5-haiku-latest"``, ``"ollama/llama3"``...), a callable
             ``prompt -> reply``, or a judge object such as ``LocalJudge()`` (offline heuristic).
@@ -72,6 +75,16 @@ class ProvenanceLLM(Validator):
         llm_kwargs: extra arguments for every ``litellm.completion`` call (``api_base``,
             ``api_key``, ``temperature``, ``timeout``...).
         pass_on_invalid: default for the metadata key of the same name.
+        fail_on_unsupported: whether a sentence the sources do not settle fails (else only
+            contradicted sentences and citation errors fail).
+        citations: ``"auto"`` checks ``[1]``-style markers (numbered in the order of
+            ``sources``) when present; ``"required"`` also fails factual sentences without
+            one; ``"off"`` treats them as text.
+        cascade_contradictions: the rule checker marks a claim whose evidence gives another
+            number or date as contradicted, without a judge call.
+        cascade_verbatim: the rule checker passes a claim a passage states word for word,
+            without a judge call.
+        batch_size: claims judged per LLM call (1: one call each).
 
     Metadata keys (as in the hub):
         ``query_function(text=..., k=...)``: returns chunk strings or ``(chunk, score)`` pairs;

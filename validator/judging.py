@@ -84,8 +84,14 @@ def decide(
 def extract_claims(
     judge: Judge, sentences: Sequence[str], answer: str, question: str | None, run: Mapper
 ) -> list[list[str] | None]:
-    """Each sentence's atomic claims from the judge, or None where it gave none (the sentence
-    is then judged whole). A judge that cannot extract claims gives None for all."""
+    """Each sentence's atomic claims from the judge, or None where it gave none, or claims that
+    drop a number, date or name of the sentence (the sentence is then judged whole). A judge
+    that cannot extract claims gives None for all."""
     if not isinstance(judge, ClaimExtractor):
         return [None] * len(sentences)
-    return run(lambda sentence: judge.extract_claims(sentence, answer, question), sentences)
+
+    def extract(sentence: str) -> list[str] | None:
+        claims = judge.extract_claims(sentence, answer, question)
+        return claims if claims and rules.keeps_facts(sentence, claims) else None
+
+    return run(extract, sentences)

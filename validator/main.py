@@ -189,7 +189,7 @@ class ProvenanceLLM(Validator):
 
         cited = [read_citations(s.text) if self._citations != "off" else Cited((), s.text)
                  for s in sentences]
-        claims = self._claims([c.text for c in cited], value, question)
+        claims = self._claims([c.text for c in cited], value, question, retrieval.no_sources)
         within = [self._within(c, retrieval.source_count) for c in cited]
         owner = [i for i, texts in enumerate(claims) for _ in texts]  # claim -> its sentence
         texts = [text for sentence_claims in claims for text in sentence_claims]
@@ -244,10 +244,11 @@ class ProvenanceLLM(Validator):
         start = value.index(stripped)
         return [Sentence(stripped, start, start + len(stripped))]
 
-    def _claims(self, sentences: list[str], answer: str, question: str | None) -> list[list[str]]:
+    def _claims(self, sentences: list[str], answer: str, question: str | None,
+                no_sources: bool) -> list[list[str]]:
         """What each sentence's verdicts are about: its atomic claims in claim mode (the
         sentence itself where the judge gives none), else the sentence."""
-        if self._validation_method != "claim":
+        if self._validation_method != "claim" or no_sources:  # nothing to judge claims against
             return [[s] for s in sentences]
         found = extract_claims(self._judge, sentences, answer, question, self._map)
         return [claims or [sentence] for sentence, claims in zip(sentences, found, strict=True)]

@@ -175,7 +175,7 @@ def read_facts(text: str) -> Facts:
 def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
     """Compare ``claim`` with its evidence chunks, sentence by sentence."""
     said = read_facts(claim)
-    parts = [read_facts(s.text) for e in evidence for s in split_sentences(e.text)]
+    parts = [facts for e in evidence for facts in _sentence_facts(e.text)]
     everything = _union(parts)
     coverage = len(said.words & everything.words) / len(said.words) if said.words else 1.0
     similarity = max((e.similarity or 0.0 for e in evidence), default=0.0)
@@ -204,6 +204,23 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
     kind, why = contradiction or (None, None)
     return Findings(round(coverage, 4), similarity, tuple(missing_values), tuple(missing_names),
                     why, kind, verbatim and contradiction is None)
+
+
+@lru_cache(maxsize=1024)
+def _sentence_facts(chunk: str) -> tuple[Facts, ...]:
+    return tuple(read_facts(s.text) for s in split_sentences(chunk))
+
+
+def keeps_facts(sentence: str, claims: Sequence[str]) -> bool:
+    """Whether ``claims`` together keep every number, date and name of ``sentence``: claims
+    that drop one cannot stand for it (a manipulated sentence may ask the claim extractor to
+    leave its false part out)."""
+    said = read_facts(sentence)
+    kept = _union([read_facts(claim) for claim in claims])
+    values = all(any(q.matches(k) for k in kept.quantities) for q in said.quantities)
+    names = said.names.keys() <= kept.names.keys() | kept.words
+    return (values and names and said.years <= kept.years and said.months <= kept.months
+            and said.days <= kept.days)
 
 
 def _overlap(said: Facts, part: Facts) -> float:

@@ -203,9 +203,12 @@ class ProvenanceLLM(Validator):
         uncited = self._uncited_support(texts, verdicts, [within[i] for i in owner], retrieval,
                                         question)
 
+        claims_of: list[list[int]] = [[] for _ in sentences]
+        for n, i in enumerate(owner):
+            claims_of[i].append(n)
         results = []
         for i, sentence in enumerate(sentences):
-            mine = [n for n, o in enumerate(owner) if o == i]
+            mine = claims_of[i]
             results.append(SentenceResult(
                 sentence,
                 [ClaimResult(texts[n], verdicts[n], evidence[n]) for n in mine],

@@ -302,3 +302,9 @@ def test_no_claim_extraction_without_sources():
     judge = ScriptedJudge()
     outcome, result = run(GOOD, judge, meta(sources=[]), validation_method="claim")
     assert outcome.validation_passed is False and judge.prompts == []
+
+
+def test_a_sentence_of_markers_only_is_judged_as_written():
+    judge = ScriptedJudge()
+    outcome, _ = run(f"[2]\n\n{GOOD}", judge)
+    assert judge.statements[0] == "[2]" and outcome.validation_passed is False

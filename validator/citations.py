@@ -50,8 +50,10 @@ def read_citations(sentence: str) -> Cited:
                 numbers.extend(range(ends[0], ends[1] + 1))
             else:
                 numbers.extend(ends)
-    text = _MARKER.sub("", sentence).strip()
-    return Cited(tuple(dict.fromkeys(numbers)), re.sub(r"\s+([.,;:!?])", r"\1", text))
+    text = re.sub(r"\s+([.,;:!?])", r"\1", _MARKER.sub("", sentence).strip())
+    if not any(ch.isalnum() for ch in text):  # markers and nothing else: judge it as written
+        return Cited(tuple(dict.fromkeys(numbers)), sentence)
+    return Cited(tuple(dict.fromkeys(numbers)), text)
 
 
 def is_factual(sentence: str) -> bool:

@@ -305,6 +305,6 @@ def test_no_claim_extraction_without_sources():
 
 
 def test_a_sentence_of_markers_only_is_judged_as_written():
-    judge = ScriptedJudge()
+    judge = ScriptedJudge(lambda s, p: s == GOOD)
     outcome, _ = run(f"[2]\n\n{GOOD}", judge)
     assert judge.statements[0] == "[2]" and outcome.validation_passed is False

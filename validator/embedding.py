@@ -13,6 +13,8 @@ from typing import Protocol
 
 import numpy as np
 
+from .splitting import safe_text
+
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
 
@@ -38,7 +40,7 @@ class SentenceTransformerEmbedder:
         model = _load_model(self.model_name)
         with _model_lock(self.model_name):
             vectors = model.encode(
-                list(texts),
+                [safe_text(t) for t in texts],
                 batch_size=self.batch_size,
                 convert_to_numpy=True,
                 normalize_embeddings=True,
@@ -92,7 +94,7 @@ class FunctionEmbedder:
         self.key = ("function", id(function))
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        texts = list(texts)
+        texts = [safe_text(t) for t in texts]
         raw = self.function(texts)
         return check_vectors(raw, len(texts), "metadata['embed_function']")
 

@@ -78,13 +78,18 @@ class SourceIndex:
                 return [[] for _ in range(len(queries))]
             selector = faiss.IDSelectorBatch(ids)
             params, available = faiss.SearchParameters(sel=selector), len(ids)
-        scores, ids = self._index.search(queries, min(k, available), params=params)
+        # twice k, so that k distinct texts remain when sources repeat one another
+        scores, ids = self._index.search(queries, min(2 * k, available), params=params)
         del selector
-        return [
-            [_evidence(self.chunks[i], float(s)) for i, s in zip(row_ids, row_scores, strict=True)
-             if i >= 0]
-            for row_ids, row_scores in zip(ids, scores, strict=True)
-        ]
+        found = []
+        for row_ids, row_scores in zip(ids, scores, strict=True):
+            seen, row = set(), []
+            for i, score in zip(row_ids, row_scores, strict=True):
+                if i >= 0 and self.chunks[i].text not in seen and len(row) < k:
+                    seen.add(self.chunks[i].text)
+                    row.append(_evidence(self.chunks[i], float(score)))
+            found.append(row)
+        return found
 
 
 def _evidence(chunk: Chunk, similarity: float) -> Evidence:

@@ -14,9 +14,13 @@ from dataclasses import dataclass
 from . import rules
 from .index import Evidence
 from .judges import BatchJudge, ClaimExtractor, Judge
-from .verdicts import BY_LOCAL, CONTRADICTED, SUPPORTED, UNSUPPORTED, Verdict
+from .verdicts import BY_FALLBACK, BY_LOCAL, CONTRADICTED, INVALID, SUPPORTED, UNSUPPORTED, Verdict
 
-Mapper = Callable[[Callable, Sequence], list]  # runs a function over items, concurrently
+# run(function, items, on_timeout): the function over the items, concurrently; an item not
+# done by the validation's deadline gets on_timeout(item) (None: wait as long as it takes)
+Mapper = Callable[..., list]
+LATE = Verdict(INVALID, "the judge gave no verdict before the validation's deadline", None,
+               BY_FALLBACK)
 
 
 @dataclass(frozen=True)
@@ -70,12 +74,14 @@ def decide(
     if batch_size > 1 and isinstance(judge, BatchJudge) and len(pending) > 1:
         groups = [pending[n : n + batch_size] for n in range(0, len(pending), batch_size)]
         answers = run(lambda group: judge.judge_batch(
-            [(claims[i], evidence[i]) for i in group], question), groups)
+            [(claims[i], evidence[i]) for i in group], question), groups,
+            lambda group: [LATE] * len(group))
         for group, answer in zip(groups, answers, strict=True):
             for i, verdict in zip(group, answer, strict=True):
                 verdicts[i] = verdict
     else:
-        answers = run(lambda i: judge.judge(claims[i], evidence[i], question), pending)
+        answers = run(lambda i: judge.judge(claims[i], evidence[i], question), pending,
+                      lambda i: LATE)
         for i, verdict in zip(pending, answers, strict=True):
             verdicts[i] = verdict
     return Decided(verdicts, saved)
@@ -94,4 +100,4 @@ def extract_claims(
         claims = judge.extract_claims(sentence, answer, question)
         return claims if claims and rules.keeps_facts(sentence, claims) else None
 
-    return run(extract, sentences)
+    return run(extract, sentences, lambda sentence: None)

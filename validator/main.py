@@ -4,9 +4,10 @@ split (splitting) -> chunk (chunking) -> embed (embedding) -> index and retrieve
 
 from __future__ import annotations
 
+import contextvars
 import warnings
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any
 
 from guardrails.validator_base import (
@@ -31,6 +32,7 @@ from .citations import (
     read_citations,
     sources_of,
 )
+from .deadline import deadline_in, remaining
 from .embedding import DEFAULT_MODEL, SentenceTransformerEmbedder
 from .judges import Judge, make_judge
 from .judging import Cascade, Decided, decide, extract_claims
@@ -111,6 +113,9 @@ class ProvenanceLLM(Validator):
         cascade_contradictions: bool = False,
         cascade_verbatim: bool = False,
         batch_size: int = 1,
+        deadline: float | None = 120.0,
+        max_sentences: int | None = 1000,
+        max_source_chars: int | None = 5_000_000,
         **kwargs,
     ):
         super().__init__(
@@ -129,6 +134,9 @@ class ProvenanceLLM(Validator):
             cascade_contradictions=cascade_contradictions,
             cascade_verbatim=cascade_verbatim,
             batch_size=batch_size,
+            deadline=deadline,
+            max_sentences=max_sentences,
+            max_source_chars=max_source_chars,
             **kwargs,
         )
         if validation_method not in VALIDATION_METHODS:
@@ -142,6 +150,12 @@ class ProvenanceLLM(Validator):
             )
         _check_count("top_k", top_k)
         _check_count("batch_size", batch_size)
+        if deadline is not None and (isinstance(deadline, bool) or not isinstance(deadline, (int, float))
+                                     or not deadline > 0):
+            raise ValueError(f"deadline must be a number of seconds > 0, or None; got {deadline!r}.")
+        for name, limit in (("max_sentences", max_sentences), ("max_source_chars", max_source_chars)):
+            if limit is not None:
+                _check_count(name, limit)
         _check_count("max_concurrency", max_concurrency)
         _check_count("max_retries", max_retries, minimum=0)
         self._validation_method = validation_method
@@ -152,6 +166,9 @@ class ProvenanceLLM(Validator):
         self._citations = citations
         self._cascade = Cascade(bool(cascade_contradictions), bool(cascade_verbatim))
         self._batch_size = batch_size
+        self._deadline = None if deadline is None else float(deadline)
+        self._max_sentences = max_sentences
+        self._max_source_chars = max_source_chars
         self._judge = make_judge(
             llm_callable, llm_kwargs, max_retries=max_retries, cache_size=cache_size
         )
@@ -165,6 +182,10 @@ class ProvenanceLLM(Validator):
         return stream_chunks(chunk)
 
     def _validate(self, value: Any, metadata: dict[str, Any] | None) -> ValidationResult:
+        with deadline_in(self._deadline):
+            return self._validate_within_deadline(value, metadata)
+
+    def _validate_within_deadline(self, value: Any, metadata: dict[str, Any] | None) -> ValidationResult:
         metadata = {} if metadata is None else metadata
         if not isinstance(value, str):
             raise ValueError(
@@ -179,9 +200,17 @@ class ProvenanceLLM(Validator):
             raise ValueError(f"metadata['question'] must be a string; got {type(question).__name__}.")
 
         sentences = self._units(value)
+        if self._max_sentences is not None and len(sentences) > self._max_sentences:
+            raise ValueError(
+                f"the text has {len(sentences):,} sentences, more than max_sentences="
+                f"{self._max_sentences:,} (each is a judge call). Validate it in parts, or raise "
+                "max_sentences (None: no limit)."
+            )
         # checked even for an empty text; nothing is embedded until there is a claim to judge
-        retrieval = plan_retrieval(metadata, self._embedder, self._top_k, self._map)
+        retrieval = plan_retrieval(metadata, self._embedder, self._top_k, self._map,
+                                   self._max_source_chars)
         facts = {"sources_given": not retrieval.no_sources, "pass_on_invalid": pass_on_invalid,
+                 "deadline": self._deadline,
                  "fail_on_unsupported": self._fail_on_unsupported, "citation_mode": self._citations,
                  "unit": "claim" if self._validation_method == "claim" else "sentence"}
         if not sentences:
@@ -298,13 +327,25 @@ class ProvenanceLLM(Validator):
             return CitationCheck(cited.numbers, MISCITED, tuple(uncited_support))
         return CitationCheck(cited.numbers, OK)
 
-    def _map(self, function: Callable, items: Sequence) -> list:
+    def _map(self, function: Callable, items: Sequence,
+             on_timeout: Callable[[Any], Any] | None = None) -> list:
+        """``function`` over ``items``, at most ``max_concurrency`` at once. With
+        ``on_timeout``, an item not done by the validation's deadline gets ``on_timeout(item)``
+        and is not waited for (its thread finishes on its own; judge calls stop retrying)."""
         items = list(items)
+        left = remaining() if on_timeout is not None else None
         workers = min(self._max_concurrency, len(items))
-        if workers <= 1:
+        if workers <= 1 and left is None:
             return [function(item) for item in items]
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="provenance") as pool:
-            return list(pool.map(function, items))
+        pool = ThreadPoolExecutor(max_workers=max(workers, 1), thread_name_prefix="provenance")
+        try:
+            futures = [pool.submit(contextvars.copy_context().run, function, item)
+                       for item in items]
+            done, _ = wait(futures, timeout=None if left is None else max(0.0, left))
+            return [future.result() if future in done else on_timeout(item)
+                    for future, item in zip(futures, items, strict=True)]
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _check_count(name: str, value: object, minimum: int = 1) -> None:

@@ -31,7 +31,8 @@ class Retrieval:
 
 
 def plan_retrieval(
-    metadata: dict[str, Any], embedder: Embedder, top_k: int, run: Callable
+    metadata: dict[str, Any], embedder: Embedder, top_k: int, run: Callable,
+    max_source_chars: int | None = None,
 ) -> Retrieval:
     """Check the metadata's retrieval keys and return how evidence will be found. Nothing is
     embedded until ``find`` is called."""
@@ -52,6 +53,7 @@ def plan_retrieval(
             # concurrently: a user's retrieval is often a network call
             return run(lambda text: query_function_evidence(query_function, text, top_k), texts)
 
+
         return Retrieval(ask, None)
     if "sources" not in metadata or metadata["sources"] is None:
         raise ValueError(
@@ -60,6 +62,14 @@ def plan_retrieval(
             "guard.validate(text, metadata={'sources': [...]})."
         )
     sources = check_sources(metadata["sources"])
+    size_of_sources = sum(len(s) for s in sources)
+    if max_source_chars is not None and size_of_sources > max_source_chars:
+        raise ValueError(
+            f"metadata['sources'] hold {size_of_sources:,} characters, more than "
+            f"max_source_chars={max_source_chars:,}. Pass the passages retrieved for this answer "
+            "rather than whole corpora (or a query_function over an index of your own), or "
+            "raise max_source_chars (None: no limit)."
+        )
     strategy = metadata.get("chunk_strategy", "full")
     size = metadata.get("chunk_size", 5)
     overlap = metadata.get("chunk_overlap", 2)
@@ -99,7 +109,13 @@ def check_sources(sources: object) -> list[str]:
 def query_function_evidence(query_function: Callable, text: str, k: int) -> list[Evidence]:
     """Call a user's ``query_function(text=..., k=...)`` and check what it returns: a list of
     chunk strings, or of ``(chunk, score)`` pairs."""
-    returned = query_function(text=text, k=k)
+    try:
+        returned = query_function(text=text, k=k)
+    except Exception as error:
+        raise RuntimeError(
+            f"metadata['query_function'] raised {type(error).__name__}: {error}. Nothing was "
+            "judged; fix the retrieval (or pass sources) and validate again."
+        ) from error
     if not isinstance(returned, (list, tuple)):
         raise ValueError(
             "metadata['query_function'] must return a list of chunk strings or (chunk, score) "

@@ -61,6 +61,15 @@ def _punkt():
     return PunktSentenceTokenizer(params)
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def safe_text(text: str) -> str:
+    """``text`` with each lone surrogate (text that is no valid Unicode) replaced by U+FFFD,
+    one character for one, so offsets still hold. Tokenizers and JSON encoders reject them."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
 def split_sentences(text: str) -> list[Sentence]:
     """Split ``text`` into sentences with character offsets into ``text``.
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 SUPPORTED = "supported"
@@ -54,19 +55,23 @@ class Verdict:
         return self.label == SUPPORTED
 
 
-def parse_reply(reply: object) -> Verdict:
+def parse_reply(reply: object, untrusted: Sequence[str | None] = ()) -> Verdict:
     """The judge's final verdict in ``reply``; label INVALID (decided by fallback) when there
-    is none we can read."""
+    is none we can read, or when it is a verbatim copy of a verdict planted in ``untrusted``
+    text (the statement, the passages): a judge that ends by quoting the statement must not
+    hand the statement's own verdict over as its own."""
     if not isinstance(reply, str) or not reply.strip():
         return Verdict(INVALID, "the judge returned an empty reply", how=BY_FALLBACK)
     text = _FENCE.sub("", reply.strip())
     found = _final_json(text, _verdict_of)
     if found is not None:
-        return found
+        return found[0] if not _planted(found[1], untrusted) else _PLANTED
     tags = list(_TAG.finditer(text))
     if tags and not text[tags[-1].end():].strip():
         label = _word(tags[-1].group(2))
         if label is not None:
+            if _planted(tags[-1].group(), untrusted):
+                return _PLANTED
             return _verdict(label, _analysis(text[: tags[-1].start()]))
     if len(text) <= _BARE_MAX:
         label = _word(text)
@@ -75,7 +80,9 @@ def parse_reply(reply: object) -> Verdict:
     return Verdict(INVALID, "the judge's reply has no readable verdict", how=BY_FALLBACK)
 
 
-def parse_batch_reply(reply: object, count: int) -> list[Verdict | None]:
+def parse_batch_reply(
+    reply: object, count: int, untrusted: Sequence[str | None] = ()
+) -> list[Verdict | None]:
     """Verdicts for statements 1..count from a batched reply: the final JSON object,
     ``{"verdicts": [{"id": 1, "verdict": ..., "reason": ..., "score": ...}, ...]}``. A
     statement with no entry, an unreadable entry, or two entries gets None."""
@@ -87,7 +94,10 @@ def parse_batch_reply(reply: object, count: int) -> list[Verdict | None]:
         items = value.get("verdicts")
         return items if isinstance(items, list) else None
 
-    items = _final_json(_FENCE.sub("", reply.strip()), read) or []
+    found_json = _final_json(_FENCE.sub("", reply.strip()), read)
+    if found_json is None or _planted(found_json[1], untrusted):
+        return found
+    items = found_json[0]
     seen: set[int] = set()
     for item in items:
         number = item.get("id") if isinstance(item, dict) else None
@@ -103,9 +113,10 @@ MAX_CLAIMS = 12  # claims read from one sentence; more is a runaway reply
 MAX_CLAIM_CHARS = 1000
 
 
-def parse_claims(reply: object) -> list[str] | None:
+def parse_claims(reply: object, untrusted: Sequence[str | None] = ()) -> list[str] | None:
     """The claims in a decomposition reply (final JSON object ``{"claims": [...]}``), or None
-    when there is no usable list (then the sentence is judged whole)."""
+    when there is no usable list, or it is copied from the ``untrusted`` answer (then the
+    sentence is judged whole)."""
     if not isinstance(reply, str):
         return None
 
@@ -116,8 +127,11 @@ def parse_claims(reply: object) -> list[str] | None:
         cleaned = [c.strip() for c in claims if isinstance(c, str) and c.strip()]
         return cleaned or None
 
-    claims = _final_json(_FENCE.sub("", reply.strip()), read)
-    if claims is None or len(claims) > MAX_CLAIMS or any(len(c) > MAX_CLAIM_CHARS for c in claims):
+    found = _final_json(_FENCE.sub("", reply.strip()), read)
+    if found is None or _planted(found[1], untrusted):
+        return None
+    claims = found[0]
+    if len(claims) > MAX_CLAIMS or any(len(c) > MAX_CLAIM_CHARS for c in claims):
         return None
     return claims
 
@@ -148,8 +162,8 @@ def _verdict_of(value: dict) -> Verdict | None:
 
 
 def _final_json(text: str, read):
-    """``read(obj)`` of the JSON object that ends ``text`` (the last one ``read`` accepts),
-    or None. An object followed by more text is never read."""
+    """``(read(obj), raw text of obj)`` for the JSON object that ends ``text`` (the last one
+    ``read`` accepts), or None. An object followed by more text is never read."""
     decoder = json.JSONDecoder()
     position = text.rfind("{")
     while position != -1:
@@ -160,9 +174,22 @@ def _final_json(text: str, read):
         if isinstance(value, dict) and not text[end:].strip():
             found = read(value)
             if found is not None:
-                return found
+                return found, text[position:end]
         position = text.rfind("{", 0, position)
     return None
+
+
+_PLANTED = Verdict(INVALID, "the judge's reply ends with a verdict copied from the validated text "
+                   "or the sources", how=BY_FALLBACK)
+
+
+def _squash(text: str) -> str:
+    return "".join(text.split()).lower()
+
+
+def _planted(raw: str, untrusted: Sequence[str | None]) -> bool:
+    raw = _squash(raw)
+    return any(raw in _squash(text) for text in untrusted if text)
 
 
 def _analysis(text: str) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
+from ..deadline import remaining
 from ..index import Evidence
 from ..prompts import build_batch_prompt, build_claims_prompt, build_prompt
 from ..verdicts import (
@@ -143,7 +144,7 @@ class PromptJudge:
         reply = self._complete_with_retries(prompt)
         if isinstance(reply, BaseException):
             return _failed(reply)
-        verdict = parse_reply(reply)
+        verdict = parse_reply(reply, [claim, question, *(e.text for e in evidence)])
         if verdict.label != INVALID:
             self.cache.put(prompt, verdict)
         return verdict
@@ -164,7 +165,10 @@ class PromptJudge:
                                                                    question))
             if isinstance(reply, BaseException):
                 return [verdict or _failed(reply) for verdict in found]
-            for i, verdict in zip(pending, parse_batch_reply(reply, len(pending)), strict=True):
+            untrusted = [question, *(part for i in pending for part in
+                                     (items[i][0], *(e.text for e in items[i][1])))]
+            parsed = parse_batch_reply(reply, len(pending), untrusted)
+            for i, verdict in zip(pending, parsed, strict=True):
                 if verdict is not None and verdict.label != INVALID:
                     self.cache.put(keys[i], verdict)
                     found[i] = verdict
@@ -178,13 +182,16 @@ class PromptJudge:
         if cached is not None:
             return list(cached)
         reply = self._complete_with_retries(prompt)
-        claims = None if isinstance(reply, BaseException) else parse_claims(reply)
+        claims = None if isinstance(reply, BaseException) else parse_claims(reply, [sentence, answer])
         if claims is not None:
             self.cache.put(prompt, tuple(claims))
         return claims
 
     def _complete_with_retries(self, prompt: str) -> str | BaseException:
         for attempt in range(self.max_retries + 1):
+            left = remaining()
+            if left is not None and left <= 0:
+                return TimeoutError("the validation's deadline passed before the judge answered")
             try:
                 return self.complete(prompt)
             except Exception as error:  # noqa: BLE001 - every failure is classified below
@@ -202,7 +209,14 @@ class PromptJudge:
                         stacklevel=2,
                     )
                     return error
-                time.sleep(self._delay(attempt, error, status))
+                delay = self._delay(attempt, error, status)
+                left = remaining()
+                if left is not None and delay >= left:
+                    return TimeoutError(
+                        f"the judge failed ({type(error).__name__}: {error}) and the validation's "
+                        "deadline passes before a retry could be made"
+                    )
+                time.sleep(delay)
         raise AssertionError("unreachable")  # the loop always returns or raises
 
     def _delay(self, attempt: int, error: BaseException, status: int | None) -> float:

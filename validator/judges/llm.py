@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..deadline import remaining
 from .base import PromptJudge
 
 
@@ -23,10 +24,14 @@ class LiteLLMJudge(PromptJudge):
         import litellm  # imported on first use: it is slow to import
 
         litellm.suppress_debug_info = True  # no "Give Feedback" banner on every error
+        kwargs = dict(self.llm_kwargs)
+        left = remaining()
+        if left is not None:  # no call may outlive the validation's deadline
+            kwargs["timeout"] = max(0.01, min(left, kwargs.get("timeout") or left))
         response = litellm.completion(
             model=self.model,
             messages=[{"role": "user", "content": prompt}],
             num_retries=0,
-            **self.llm_kwargs,
+            **kwargs,
         )
         return response.choices[0].message.content or ""

@@ -155,7 +155,10 @@ class ChatServer:
     """A local OpenAI-compatible chat server on 127.0.0.1 with scripted replies and faults.
 
     ``reply(prompt) -> str`` writes the answer; ``faults`` is a list consumed one per request
-    of HTTP status codes (with optional headers) to answer with before replying normally.
+    before replying normally: ``(status, headers)`` answers with that HTTP status, and
+    ``("slow", s)`` waits s seconds then replies, ``("trickle", s)`` sends the reply a byte at
+    a time over s seconds, ``("malformed", _)`` sends a 200 whose body is not JSON,
+    ``("empty", _)`` a reply with empty content.
     """
 
     def __init__(self, reply):
@@ -172,23 +175,29 @@ class ChatServer:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 server.requests.append({"path": self.path, "body": body,
                                         "auth": self.headers.get("Authorization")})
-                if server.faults:
-                    status, headers = server.faults.pop(0)
-                    payload = json.dumps({"error": {"message": f"scripted {status}",
-                                                    "type": "scripted", "code": status}})
-                    self._send(status, payload, headers)
+                fault, detail = server.faults.pop(0) if server.faults else (None, None)
+                if isinstance(fault, int):
+                    payload = json.dumps({"error": {"message": f"scripted {fault}",
+                                                    "type": "scripted", "code": fault}})
+                    self._send(fault, payload, detail)
                     return
+                if fault == "malformed":
+                    self._send(200, '{"id": "chatcmpl-test", "choices": [', {})
+                    return
+                if fault == "slow":
+                    time.sleep(detail)
                 prompt = body["messages"][-1]["content"]
+                content = "" if fault == "empty" else server.reply(prompt)
                 payload = json.dumps({
                     "id": "chatcmpl-test", "object": "chat.completion", "created": 0,
                     "model": body.get("model", "test"),
                     "choices": [{"index": 0, "finish_reason": "stop",
-                                 "message": {"role": "assistant", "content": server.reply(prompt)}}],
+                                 "message": {"role": "assistant", "content": content}}],
                     "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
                 })
-                self._send(200, payload, {})
+                self._send(200, payload, {}, trickle=detail if fault == "trickle" else 0)
 
-            def _send(self, status, payload, headers):
+            def _send(self, status, payload, headers, trickle=0.0):
                 data = payload.encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -196,7 +205,16 @@ class ChatServer:
                 for key, value in headers.items():
                     self.send_header(key, value)
                 self.end_headers()
-                self.wfile.write(data)
+                if not trickle:
+                    self.wfile.write(data)
+                    return
+                try:
+                    for byte in data:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        time.sleep(trickle / len(data))
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up, as it should
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"

@@ -95,7 +95,13 @@ class FunctionEmbedder:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         texts = [safe_text(t) for t in texts]
-        raw = self.function(texts)
+        try:
+            raw = self.function(texts)
+        except Exception as error:
+            raise RuntimeError(
+                f"metadata['embed_function'] raised {type(error).__name__}: {error}. Nothing was "
+                "judged; fix the embedder (or leave embed_function out for the default model)."
+            ) from error
         return check_vectors(raw, len(texts), "metadata['embed_function']")
 
 

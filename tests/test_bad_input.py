@@ -1,0 +1,177 @@
+"""The bad-input corpus: every case has a defined result, a clear error naming the problem
+and the fix, or a documented outcome. Never an exception from deep inside numpy, FAISS,
+tokenizers or LiteLLM; never a silent pass."""
+
+import warnings
+
+import numpy as np
+import pytest
+from conftest import SOURCES, ScriptedJudge, ToyEmbedder
+from guardrails.validator_base import FailResult, PassResult
+
+from validator import ProvenanceLLM
+
+GOOD = "The Eiffel Tower is in Paris."
+
+
+def meta(**extra):
+    return {"sources": SOURCES, "embed_function": ToyEmbedder(), "chunk_strategy": "sentence",
+            "chunk_size": 1, "chunk_overlap": 0, **extra}
+
+
+def check(value, metadata, **options):
+    return ProvenanceLLM(llm_callable=ScriptedJudge(), **options).validate(value, metadata)
+
+
+class Error:
+    """Expect ``kind`` raised with a message matching every pattern."""
+
+    def __init__(self, kind, *patterns):
+        self.kind, self.patterns = kind, patterns
+
+
+PASS, FAIL = "pass", "fail"
+BIG = "The Eiffel Tower is in Paris. " * 350_000  # 10.5 MB
+MANY = " ".join(f"Sentence number {i} is here." for i in range(5000))
+
+
+def nan_embedder(texts):
+    return np.full((len(texts), 4), np.nan)
+
+
+def dims_by_call():
+    calls = []
+
+    def embed(texts):
+        calls.append(1)
+        return np.ones((len(texts), 8 if len(calls) == 1 else 16))
+
+    return embed
+
+
+def raising(*args, **kwargs):
+    raise ConnectionError("vector store is down")
+
+
+CASES = [
+    # the validated value
+    ("value is an int", lambda: check(42, meta()), Error(ValueError, "validates text", "int")),
+    ("value is None", lambda: check(None, meta()), Error(ValueError, "NoneType")),
+    ("value is bytes", lambda: check(b"Paris.", meta()), Error(ValueError, "bytes", "str")),
+    ("value is a dict", lambda: check({"a": 1}, meta()), Error(ValueError, "dict")),
+    ("value is a list", lambda: check([GOOD], meta()), Error(ValueError, "list")),
+    ("value is empty", lambda: check("", meta()), PASS),
+    ("value is whitespace", lambda: check(" \n\t ", meta()), PASS),
+    ("value has no letters or digits", lambda: check("😀 — ✨", meta()), PASS),
+    ("control characters", lambda: check(f"\x00\x07{GOOD}\x1b", meta()), FAIL),
+    ("control characters around a supported sentence",
+     lambda: check(f"{GOOD}\n\x0c", meta()), PASS),
+    ("lone surrogate in the text", lambda: check(f"The tower \ud800 is tall. {GOOD}", meta()), FAIL),
+    ("right-to-left text", lambda: check("برج إيفل في باريس. מגדל אייפל.", meta()), FAIL),
+    ("emoji in a sentence", lambda: check("The Eiffel Tower 🗼 is in Paris.", meta()), FAIL),
+    ("metadata is None", lambda: check(GOOD, None), Error(ValueError, "sources", "query_function")),
+    ("metadata is a list", lambda: check(GOOD, [SOURCES]), Error(ValueError, "metadata must be a dict")),
+    # sources
+    ("sources is None", lambda: check(GOOD, meta(sources=None)), Error(ValueError, "sources")),
+    ("sources is bytes", lambda: check(GOOD, meta(sources=b"x")),
+     Error(ValueError, "list of strings", "bytes")),
+    ("sources is a dict", lambda: check(GOOD, meta(sources={"a": "b"})),
+     Error(ValueError, "list of strings", "dict")),
+    ("sources is a string", lambda: check(GOOD, meta(sources=SOURCES[0])),
+     Error(ValueError, "list of strings", "str")),
+    ("sources is a nested list", lambda: check(GOOD, meta(sources=[SOURCES])),
+     Error(ValueError, r"sources'\]\[0\]", "list")),
+    ("a source is None", lambda: check(GOOD, meta(sources=[SOURCES[0], None])),
+     Error(ValueError, r"\[1\]", "NoneType")),
+    ("a source is bytes", lambda: check(GOOD, meta(sources=[b"Paris"])), Error(ValueError, "bytes")),
+    ("sources is empty", lambda: check(GOOD, meta(sources=[])), FAIL),
+    ("the only source is empty", lambda: check(GOOD, meta(sources=[""])), FAIL),
+    ("the only source is whitespace", lambda: check(GOOD, meta(sources=["  \n "])), FAIL),
+    ("duplicate sources", lambda: check(GOOD, meta(sources=[SOURCES[0]] * 3)), PASS),
+    ("lone surrogate in a source", lambda: check(GOOD, meta(sources=[SOURCES[0] + " \udfff"])), PASS),
+    ("a 10 MB source is refused by default", lambda: check(GOOD, meta(sources=[BIG])),
+     Error(ValueError, "max_source_chars", "10,500,000")),
+    ("a 10 MB source with the limit lifted",
+     lambda: check(GOOD, meta(sources=[BIG], chunk_strategy="char", chunk_size=3000),
+                   max_source_chars=None), PASS),
+    ("a 5,000-sentence output is refused by default", lambda: check(MANY, meta()),
+     Error(ValueError, "max_sentences", "5,000")),
+    ("a 5,000-sentence output with the limit lifted",
+     lambda: check(MANY, meta(), max_sentences=None, deadline=None), FAIL),
+    # embed_function
+    ("embed_function returns NaN", lambda: check(GOOD, meta(embed_function=nan_embedder)),
+     Error(ValueError, "NaN")),
+    ("embed_function returns a flat list", lambda: check(GOOD, meta(embed_function=lambda t: [0.1, 0.2])),
+     Error(ValueError, "one vector per text")),
+    ("embed_function changes dimension", lambda: check(GOOD, meta(embed_function=dims_by_call())),
+     Error(ValueError, "dimension")),
+    ("embed_function returns the wrong count",
+     lambda: check(GOOD, meta(embed_function=lambda t: np.ones((len(t) + 1, 4)))),
+     Error(ValueError, "one vector per text")),
+    ("embed_function returns None", lambda: check(GOOD, meta(embed_function=lambda t: None)),
+     Error(ValueError, "embed_function")),
+    ("embed_function returns strings", lambda: check(GOOD, meta(embed_function=lambda t: t)),
+     Error(ValueError, "not numeric")),
+    ("embed_function is not callable", lambda: check(GOOD, meta(embed_function="minilm")),
+     Error(ValueError, "callable")),
+    ("embed_function raises", lambda: check(GOOD, meta(embed_function=raising)),
+     Error(RuntimeError, "embed_function", "vector store is down")),
+    # query_function
+    ("query_function raises", lambda: check(GOOD, {"query_function": raising}),
+     Error(RuntimeError, "query_function", "ConnectionError")),
+    ("query_function returns None", lambda: check(GOOD, {"query_function": lambda text, k: None}),
+     Error(ValueError, "query_function", "NoneType")),
+    ("query_function returns ints", lambda: check(GOOD, {"query_function": lambda text, k: [1, 2]}),
+     Error(ValueError, "int at position 0")),
+    ("query_function returns bad pairs",
+     lambda: check(GOOD, {"query_function": lambda text, k: [("chunk", "high")]}),
+     Error(ValueError, "pair")),
+    ("query_function is not callable", lambda: check(GOOD, {"query_function": "search"}),
+     Error(ValueError, "callable")),
+    ("query_function returns nothing", lambda: check(GOOD, {"query_function": lambda text, k: []}),
+     FAIL),
+    # settings
+    ("top_k larger than the number of chunks", lambda: check(GOOD, meta(), top_k=500), PASS),
+    ("top_k is 0", lambda: check(GOOD, meta(), top_k=0), Error(ValueError, "top_k")),
+    ("top_k is a string", lambda: check(GOOD, meta(), top_k="3"), Error(ValueError, "top_k")),
+    ("unknown validation_method", lambda: check(GOOD, meta(), validation_method="paragraph"),
+     Error(ValueError, "sentence, claim, full")),
+    ("unknown citations mode", lambda: check(GOOD, meta(), citations="strict"),
+     Error(ValueError, "auto, required, off")),
+    ("negative deadline", lambda: check(GOOD, meta(), deadline=-1), Error(ValueError, "deadline")),
+    ("batch_size 0", lambda: check(GOOD, meta(), batch_size=0), Error(ValueError, "batch_size")),
+    ("unknown chunk_strategy", lambda: check(GOOD, meta(chunk_strategy="page")),
+     Error(ValueError, "chunk_strategy")),
+    ("chunk_size 0", lambda: check(GOOD, meta(chunk_size=0)), Error(ValueError, "chunk_size")),
+    ("question is not a string", lambda: check(GOOD, meta(question=["who?"])),
+     Error(ValueError, "question")),
+    ("llm_callable is a number", lambda: ProvenanceLLM(llm_callable=3), Error(ValueError, "llm_callable")),
+]
+
+
+def test_the_corpus_has_at_least_40_cases():
+    assert len(CASES) >= 40
+
+
+@pytest.mark.parametrize("run,expected", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_bad_input(run, expected):
+    if isinstance(expected, Error):
+        with pytest.raises(expected.kind) as raised:
+            run()
+        for pattern in expected.patterns:
+            assert raised.match(pattern)
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = run()
+    assert isinstance(result, PassResult if expected == PASS else FailResult), result
+    for sentence in result.metadata["sentences"]:
+        assert sentence["verdict"] in ("supported", "unsupported", "contradicted", "invalid")
+
+
+def test_lone_surrogates_reach_the_real_embedder_safely():
+    # tokenizers reject lone surrogates deep inside; the default embedder gets U+FFFD instead
+    validator = ProvenanceLLM(llm_callable=ScriptedJudge())
+    result = validator.validate(f"The tower \ud800 is tall. {GOOD}",
+                                {"sources": [SOURCES[0] + " \udfff"]})
+    assert [s["text"] for s in result.metadata["sentences"]][0] == "The tower \ud800 is tall."

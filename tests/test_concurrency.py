@@ -1,0 +1,103 @@
+"""Many callers at once: 32 threads through one Guard and through separate validators, and
+AsyncGuard with 100 concurrent tasks. Results must equal a sequential run; caches must stay
+consistent and bounded."""
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+
+from conftest import SOURCES, ScriptedJudge, ToyEmbedder
+from guardrails import AsyncGuard, Guard
+
+from validator import ProvenanceLLM
+from validator.chunking import chunk_sources
+from validator.index import INDEX_CACHE, IndexCache
+from validator.judges.base import ReplyCache
+
+SENTENCES = [
+    "The Eiffel Tower is in Paris.", "It was finished in 1889.", "It is 330 metres tall.",
+    "The Louvre is the most visited museum in the world.", "It houses the Mona Lisa.",
+    "Mount Everest is in the Himalayas.", "The Eiffel Tower was painted gold in 2024.",
+    "The Louvre was closed for ten years.", "Everest is 2,000 metres tall.",
+]
+TEXTS = [" ".join(SENTENCES[(i + j) % len(SENTENCES)] for j in range(1 + i % 4)) for i in range(100)]
+EMBEDDER = ToyEmbedder()  # one embedder: the index is shared by every call
+
+
+def meta():
+    return {"sources": SOURCES, "embed_function": EMBEDDER, "chunk_strategy": "sentence",
+            "chunk_size": 1, "chunk_overlap": 0}
+
+
+def summary(result):
+    return result.outcome, [(s["text"], s["verdict"]) for s in result.metadata["sentences"]]
+
+
+def test_32_threads_through_one_guard_match_a_sequential_run():
+    judge = ScriptedJudge(latency=0.005)
+    guard = Guard().use(ProvenanceLLM(llm_callable=judge, on_fail="fix"))
+    texts = TEXTS[:64]
+    sequential = [guard.validate(t, metadata=meta()).validated_output for t in texts]
+    INDEX_CACHE.clear()
+    fresh = Guard().use(ProvenanceLLM(llm_callable=ScriptedJudge(latency=0.005), on_fail="fix"))
+    with ThreadPoolExecutor(max_workers=32) as pool:
+        concurrent = list(pool.map(lambda t: fresh.validate(t, metadata=meta()).validated_output,
+                                   texts))
+    assert concurrent == sequential
+    assert any(out != text for out, text in zip(concurrent, texts, strict=True))  # some fixed
+
+
+def test_32_threads_with_separate_validators_match_and_build_the_index_once():
+    sequential = [summary(ProvenanceLLM(llm_callable=ScriptedJudge()).validate(t, meta()))
+                  for t in TEXTS[:64]]
+    INDEX_CACHE.clear()
+    before = INDEX_CACHE.embedded_chunks
+    with ThreadPoolExecutor(max_workers=32) as pool:
+        concurrent = list(pool.map(
+            lambda t: summary(ProvenanceLLM(llm_callable=ScriptedJudge(latency=0.005)).validate(
+                t, meta())), TEXTS[:64]))
+    assert concurrent == sequential
+    chunks = len(chunk_sources(SOURCES, "sentence", 1, 0))
+    assert chunks == 7 and INDEX_CACHE.embedded_chunks - before == chunks  # built once, not once per thread
+
+
+def test_async_guard_with_100_concurrent_tasks_matches_a_sequential_run():
+    judge = ScriptedJudge(latency=0.002)
+    sequential = [Guard().use(ProvenanceLLM(llm_callable=judge, on_fail="fix"))
+                  .validate(t, metadata=meta()).validated_output for t in TEXTS]
+    guard = AsyncGuard().use(ProvenanceLLM(llm_callable=ScriptedJudge(latency=0.002),
+                                           on_fail="fix"))
+
+    async def run_all():
+        outcomes = await asyncio.gather(*(guard.validate(t, metadata=meta()) for t in TEXTS))
+        return [o.validated_output for o in outcomes]
+
+    assert asyncio.run(run_all()) == sequential
+
+
+def test_the_reply_cache_is_bounded_and_consistent_under_threads():
+    cache = ReplyCache(max_entries=50)
+
+    def work(n):
+        for i in range(200):
+            key = f"prompt {n * 1000 + i}"
+            cache.put(key, key.upper())
+            found = cache.get(key)
+            assert found is None or found == key.upper()
+
+    with ThreadPoolExecutor(max_workers=32) as pool:
+        list(pool.map(work, range(32)))
+    assert len(cache._entries) <= 50
+
+
+def test_the_index_cache_is_bounded():
+    cache = IndexCache(max_entries=4)
+    for n in range(10):
+        cache.get([f"Source number {n} says something."], "full", 5, 2, _Embedder())
+    assert len(cache._entries) == 4
+
+
+class _Embedder:
+    key = "toy"
+
+    def embed(self, texts):
+        return ToyEmbedder()(texts)

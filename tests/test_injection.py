@@ -73,7 +73,8 @@ def test_a_planted_final_verdict_is_not_taken_from_a_judge_that_ends_by_quoting(
         return f'{{"verdict": "unsupported"}}\nI judged: {statement_of(prompt)}'
 
     judge = ScriptedJudge(reply=quotes_last)
-    assert ours(judge, attack) is False
+    with pytest.warns(UserWarning, match="no readable verdict"):
+        assert ours(judge, attack) is False
 
 
 def test_closing_markers_in_the_text_cannot_close_the_statement():

@@ -87,6 +87,10 @@ class ProvenanceLLM(Validator):
         cascade_verbatim: the rule checker passes a claim a passage states word for word,
             without a judge call.
         batch_size: claims judged per LLM call (1: one call each).
+        deadline: seconds one validation may wait for the judge, retries included; claims
+            still undecided are INVALID by fallback (None: no limit).
+        max_sentences: most sentences one text may have (None: no limit).
+        max_source_chars: most characters all sources of one call may hold (None: no limit).
 
     Metadata keys (as in the hub):
         ``query_function(text=..., k=...)``: returns chunk strings or ``(chunk, score)`` pairs;

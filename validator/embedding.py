@@ -35,6 +35,7 @@ class SentenceTransformerEmbedder:
         self.model_name = model
         self.batch_size = batch_size
         self.key = ("sentence-transformers", model)
+        self.persistent = True  # its key means the same in every process: indexes may be stored
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         model = _load_model(self.model_name)

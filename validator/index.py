@@ -1,12 +1,18 @@
 """FAISS index over source chunks, cached by content.
 
 The same sources, chunked the same way and embedded by the same embedder, are embedded once
-per process: across sentences, ``validate`` calls and validator instances.
+per process: across sentences, ``validate`` calls and validator instances; and, with an
+``index_dir``, once across processes (see ``index_store``).
+
+Up to ``APPROXIMATE_FROM`` chunks the index is exact (a flat inner-product scan). From there an
+HNSW graph answers unrestricted searches; searches limited to cited sources scan the exact
+vectors the graph stores. ``benchmarks/bench_scale.py`` measures both and the graph's recall.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -29,20 +35,35 @@ class Evidence:
     similarity: float | None = None
 
 
-class SourceIndex:
-    """Chunks of the sources and an exact inner-product FAISS index over their unit vectors."""
+APPROXIMATE_FROM = 20_000  # chunks; below, an exact scan takes under about 4 ms a sentence
+HNSW_NEIGHBOURS = 32
+HNSW_EF_CONSTRUCTION = 80
+HNSW_EF_SEARCH = 96
 
-    def __init__(self, chunks: list[Chunk], vectors: np.ndarray):
+
+class SourceIndex:
+    """Chunks of the sources and a FAISS inner-product index over their unit vectors: exact
+    below ``APPROXIMATE_FROM`` chunks, HNSW from there (``approximate`` forces either)."""
+
+    def __init__(self, chunks: list[Chunk], vectors: np.ndarray | None,
+                 approximate: bool | None = None, faiss_index=None):
         import faiss
 
         self.chunks = chunks
-        self.dimension = int(vectors.shape[1]) if len(chunks) else 0
-        self._index = faiss.IndexFlatIP(self.dimension) if len(chunks) else None
-        if self._index is not None:
-            self._index.add(vectors)
+        if faiss_index is None and len(chunks):
+            faiss_index = _new_faiss_index(vectors, approximate)
+        self._index = faiss_index if len(chunks) else None
+        self.dimension = int(self._index.d) if self._index is not None else 0
+        self.approximate = isinstance(self._index, faiss.IndexHNSW)
+        # exact vectors for searches limited to some sources: the graph's own storage
+        self._exact = faiss.downcast_index(self._index.storage) if self.approximate else self._index
         self._chunk_ids: dict[int, list[int]] = {}  # source index -> ids of its chunks
         for i, chunk in enumerate(chunks):
             self._chunk_ids.setdefault(chunk.source, []).append(i)
+
+    @property
+    def faiss_index(self):
+        return self._index
 
     def search(
         self, queries: np.ndarray, k: int, within: Sequence[frozenset[int] | None] | None = None
@@ -69,8 +90,11 @@ class SourceIndex:
         import faiss
 
         selector = None  # held here while FAISS uses it: SWIG does not keep it alive
+        index = self._index
         if limit is None:
             params, available = None, len(self.chunks)
+            if self.approximate:
+                params = faiss.SearchParametersHNSW(efSearch=max(HNSW_EF_SEARCH, 4 * k))
         else:
             ids = np.array(sorted(i for s in limit for i in self._chunk_ids.get(s, ())),
                            dtype=np.int64)
@@ -78,8 +102,9 @@ class SourceIndex:
                 return [[] for _ in range(len(queries))]
             selector = faiss.IDSelectorBatch(ids)
             params, available = faiss.SearchParameters(sel=selector), len(ids)
+            index = self._exact
         # twice k, so that k distinct texts remain when sources repeat one another
-        scores, ids = self._index.search(queries, min(2 * k, available), params=params)
+        scores, ids = index.search(queries, min(2 * k, available), params=params)
         del selector
         found = []
         for row_ids, row_scores in zip(ids, scores, strict=True):
@@ -90,6 +115,21 @@ class SourceIndex:
                     row.append(_evidence(self.chunks[i], float(score)))
             found.append(row)
         return found
+
+
+def _new_faiss_index(vectors: np.ndarray, approximate: bool | None):
+    import faiss
+
+    count, dimension = vectors.shape
+    if approximate is None:
+        approximate = count >= APPROXIMATE_FROM
+    if approximate:
+        index = faiss.IndexHNSWFlat(dimension, HNSW_NEIGHBOURS, faiss.METRIC_INNER_PRODUCT)
+        index.hnsw.efConstruction = HNSW_EF_CONSTRUCTION
+    else:
+        index = faiss.IndexFlatIP(dimension)
+    index.add(np.ascontiguousarray(vectors, dtype=np.float32))
+    return index
 
 
 def _evidence(chunk: Chunk, similarity: float) -> Evidence:
@@ -108,8 +148,11 @@ class IndexCache:
         self.embedded_chunks = 0  # how many chunk embeddings this cache has computed
 
     def get(
-        self, sources: list[str], strategy: str, size: int, overlap: int, embedder: Embedder
+        self, sources: list[str], strategy: str, size: int, overlap: int, embedder: Embedder,
+        directory: str | os.PathLike | None = None,
     ) -> SourceIndex:
+        """The index of ``sources``: from memory, else from ``directory`` (when given and the
+        embedder is known by name, not by object), else built (and stored there)."""
         key = content_key(sources, strategy, size, overlap, embedder.key)
         with self._lock:
             hit = self._lookup(key)
@@ -121,13 +164,22 @@ class IndexCache:
                 hit = self._lookup(key)
                 if hit is not None:
                     return hit
+            from .index_store import IndexStore
+
+            store = IndexStore(directory) if directory and getattr(embedder, "persistent",
+                                                                   False) else None
             try:
-                index = build_index(sources, strategy, size, overlap, embedder)
+                index = store.load(key) if store else None
+                built = index is None
+                if built:
+                    index = build_index(sources, strategy, size, overlap, embedder)
+                    if store:
+                        store.save(key, index)
             finally:
                 with self._lock:
                     self._building.pop(key, None)
             with self._lock:
-                self.embedded_chunks += len(index.chunks)
+                self.embedded_chunks += len(index.chunks) if built else 0
                 # Keep the embedder alive with the entry: its key may be an object id.
                 self._entries[key] = (index, embedder)
                 self._entries.move_to_end(key)

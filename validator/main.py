@@ -5,6 +5,7 @@ split (splitting) -> chunk (chunking) -> embed (embedding) -> index and retrieve
 from __future__ import annotations
 
 import contextvars
+import os
 import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
@@ -91,6 +92,8 @@ class ProvenanceLLM(Validator):
             still undecided are INVALID by fallback (None: no limit).
         max_sentences: most sentences one text may have (None: no limit).
         max_source_chars: most characters all sources of one call may hold (None: no limit).
+        index_dir: a directory where source indexes are stored by content and reloaded, so a
+            large corpus is embedded once across processes (default embedder only).
 
     Metadata keys (as in the hub):
         ``query_function(text=..., k=...)``: returns chunk strings or ``(chunk, score)`` pairs;
@@ -120,6 +123,7 @@ class ProvenanceLLM(Validator):
         deadline: float | None = 120.0,
         max_sentences: int | None = 1000,
         max_source_chars: int | None = 5_000_000,
+        index_dir: str | None = None,
         **kwargs,
     ):
         super().__init__(
@@ -141,6 +145,7 @@ class ProvenanceLLM(Validator):
             deadline=deadline,
             max_sentences=max_sentences,
             max_source_chars=max_source_chars,
+            index_dir=index_dir,
             **kwargs,
         )
         if validation_method not in VALIDATION_METHODS:
@@ -173,6 +178,7 @@ class ProvenanceLLM(Validator):
         self._deadline = None if deadline is None else float(deadline)
         self._max_sentences = max_sentences
         self._max_source_chars = max_source_chars
+        self._index_dir = None if index_dir is None else os.fspath(index_dir)
         self._judge = make_judge(
             llm_callable, llm_kwargs, max_retries=max_retries, cache_size=cache_size
         )
@@ -212,7 +218,7 @@ class ProvenanceLLM(Validator):
             )
         # checked even for an empty text; nothing is embedded until there is a claim to judge
         retrieval = plan_retrieval(metadata, self._embedder, self._top_k, self._map,
-                                   self._max_source_chars)
+                                   self._max_source_chars, self._index_dir)
         facts = {"sources_given": not retrieval.no_sources, "pass_on_invalid": pass_on_invalid,
                  "deadline": self._deadline,
                  "fail_on_unsupported": self._fail_on_unsupported, "citation_mode": self._citations,

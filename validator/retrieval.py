@@ -5,6 +5,7 @@ on what the caller passes for either."""
 from __future__ import annotations
 
 import numbers
+import os
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ class Retrieval:
 
 def plan_retrieval(
     metadata: dict[str, Any], embedder: Embedder, top_k: int, run: Callable,
-    max_source_chars: int | None = None,
+    max_source_chars: int | None = None, index_dir: str | os.PathLike | None = None,
 ) -> Retrieval:
     """Check the metadata's retrieval keys and return how evidence will be found. Nothing is
     embedded until ``find`` is called."""
@@ -83,7 +84,7 @@ def plan_retrieval(
             return [[] for _ in texts]
         # built (or found in the cache) only now that there is something to judge; then all
         # texts in one embedding batch and one FAISS search per distinct `within`
-        index = INDEX_CACHE.get(sources, strategy, size, overlap, embedder)
+        index = INDEX_CACHE.get(sources, strategy, size, overlap, embedder, index_dir)
         return index.search(embedder.embed(list(texts)), top_k, within)
 
     return Retrieval(search, len(sources))

@@ -1,0 +1,83 @@
+"""Indexes on disk (``index_dir``): a large corpus is embedded once, across processes.
+
+Each index is two files named by its content key: ``<key>.faiss`` (the FAISS index) and
+``<key>.json`` (format, key, the chunks and the SHA-256 of the ``.faiss`` file). Both are
+written to temporary files and renamed into place, the ``.json`` last, so a process killed
+while writing leaves either the previous complete pair or no ``.json``: a half-written index is
+never read. A pair that fails any check (unreadable or foreign JSON, checksum mismatch, FAISS
+cannot read it, sizes that disagree) is reported with a warning and rebuilt; a directory that
+cannot be written is reported and validation goes on from memory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from .chunking import Chunk
+from .index import SourceIndex
+
+FORMAT = 1
+
+
+class IndexStore:
+    def __init__(self, directory: str | os.PathLike):
+        self.directory = Path(directory)
+
+    def load(self, key: str) -> SourceIndex | None:
+        """The stored index for ``key``, or None when there is none (or none worth trusting)."""
+        meta_path = self.directory / f"{key}.json"
+        if not meta_path.exists():
+            return None
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            if meta.get("format") != FORMAT or meta.get("key") != key:
+                raise ValueError("written by another version, or for another index")
+            data = (self.directory / f"{key}.faiss").read_bytes()
+            if hashlib.sha256(data).hexdigest() != meta["sha256"]:
+                raise ValueError("its .faiss file does not match its checksum")
+            import faiss
+
+            index = faiss.deserialize_index(np.frombuffer(data, dtype=np.uint8))
+            chunks = [Chunk(text, source, start, end) for text, source, start, end in meta["chunks"]]
+            if index.ntotal != len(chunks):
+                raise ValueError(f"{index.ntotal} vectors for {len(chunks)} chunks")
+            return SourceIndex(chunks, None, faiss_index=index)
+        except (OSError, ValueError, KeyError, TypeError, RuntimeError) as error:
+            warnings.warn(f"the stored index {meta_path} is not usable ({error}); rebuilding it.",
+                          stacklevel=3)
+            return None
+
+    def save(self, key: str, index: SourceIndex) -> None:
+        if not index.chunks:
+            return
+        import faiss
+
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            data = faiss.serialize_index(index.faiss_index).tobytes()
+            meta = {"format": FORMAT, "key": key, "sha256": hashlib.sha256(data).hexdigest(),
+                    "chunks": [[c.text, c.source, c.start, c.end] for c in index.chunks]}
+            self._replace(f"{key}.faiss", data)
+            self._replace(f"{key}.json", json.dumps(meta).encode("ascii"))
+        except OSError as error:
+            warnings.warn(f"could not store the index in {self.directory} ({error}); it stays in "
+                          "memory only.", stacklevel=3)
+
+    def _replace(self, name: str, data: bytes) -> None:
+        handle, temporary = tempfile.mkstemp(dir=self.directory, prefix=f".{name}.", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as file:
+                file.write(data)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(temporary, self.directory / name)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise

@@ -248,7 +248,7 @@ def test_batched_judging_uses_one_call_per_batch():
     judge = ScriptedJudge(three_way)
     text = f"{GOOD} {TALL} {WRONG_HEIGHT} {GOLD} It houses the Mona Lisa."
     _, result = run(text, judge, batch_size=3)
-    assert [len(b) for b in judge.batches] == [3, 2] and judge.statements == []
+    assert sorted(len(b) for b in judge.batches) == [2, 3] and judge.statements == []
     assert [s["verdict"] for s in result["sentences"]] == [
         "supported", "supported", "contradicted", "unsupported", "supported"]
 

@@ -62,29 +62,33 @@ def decide(
     batch_size: int,
     run: Mapper,
 ) -> Decided:
-    verdicts: list[Verdict | None] = [None] * len(claims)
-    saved = 0
-    for i, (claim, found) in enumerate(zip(claims, evidence, strict=True)):
+    """A verdict for each claim. Each worker takes its claims' evidence as it arrives (the
+    first are judged while later ones are still being embedded), then: no evidence ->
+    unsupported; a rule decision (cascade) -> no call; else the judge, alone or in a batch."""
+
+    def before_the_judge(i: int) -> tuple[Verdict | None, bool]:
+        """A verdict that needs no judge call, and whether it saved one (the cascade's)."""
+        found = evidence[i]
         if not found:
-            verdicts[i] = Verdict(UNSUPPORTED, "no evidence was found for it", 0.0, BY_LOCAL)
-            continue
-        verdicts[i] = cascade.decide(claim, found)
-        saved += verdicts[i] is not None
-    pending = [i for i, verdict in enumerate(verdicts) if verdict is None]
-    if batch_size > 1 and isinstance(judge, BatchJudge) and len(pending) > 1:
-        groups = [pending[n : n + batch_size] for n in range(0, len(pending), batch_size)]
-        answers = run(lambda group: judge.judge_batch(
-            [(claims[i], evidence[i]) for i in group], question), groups,
-            lambda group: [LATE] * len(group))
-        for group, answer in zip(groups, answers, strict=True):
-            for i, verdict in zip(group, answer, strict=True):
-                verdicts[i] = verdict
-    else:
-        answers = run(lambda i: judge.judge(claims[i], evidence[i], question), pending,
-                      lambda i: LATE)
-        for i, verdict in zip(pending, answers, strict=True):
-            verdicts[i] = verdict
-    return Decided(verdicts, saved)
+            return Verdict(UNSUPPORTED, "no evidence was found for it", 0.0, BY_LOCAL), False
+        ruled = cascade.decide(claims[i], found)
+        return ruled, ruled is not None
+
+    def group(indexes: list[int]) -> list[tuple[Verdict, bool]]:
+        early = {i: before_the_judge(i) for i in indexes}
+        pending = [i for i in indexes if early[i][0] is None]
+        if len(pending) > 1:
+            asked = judge.judge_batch([(claims[i], evidence[i]) for i in pending], question)
+        else:
+            asked = [judge.judge(claims[i], evidence[i], question) for i in pending]
+        late = dict(zip(pending, asked, strict=True))
+        return [early[i] if early[i][0] is not None else (late[i], False) for i in indexes]
+
+    size = batch_size if batch_size > 1 and isinstance(judge, BatchJudge) else 1
+    groups = [list(range(n, min(n + size, len(claims)))) for n in range(0, len(claims), size)]
+    answers = run(group, groups, lambda indexes: [(LATE, False)] * len(indexes))
+    decided = [answer for answers_of_group in answers for answer in answers_of_group]
+    return Decided([verdict for verdict, _ in decided], sum(saved for _, saved in decided))
 
 
 def extract_claims(

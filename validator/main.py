@@ -232,7 +232,7 @@ class ProvenanceLLM(Validator):
         within = [self._within(c, retrieval.source_count) for c in cited]
         owner = [i for i, texts in enumerate(claims) for _ in texts]  # claim -> its sentence
         texts = [text for sentence_claims in claims for text in sentence_claims]
-        evidence = retrieval.find(texts, [within[i] for i in owner])
+        evidence = retrieval.find(texts, [within[i] for i in owner], self._max_concurrency)
         if retrieval.no_sources:
             verdicts = [Verdict(UNSUPPORTED, "no sources were given", 0.0, BY_FALLBACK)] * len(texts)
             saved = 0
@@ -250,7 +250,7 @@ class ProvenanceLLM(Validator):
             mine = claims_of[i]
             results.append(SentenceResult(
                 sentence,
-                [ClaimResult(texts[n], verdicts[n], evidence[n]) for n in mine],
+                [ClaimResult(texts[n], verdicts[n], evidence.peek(n)) for n in mine],
                 self._citation_check(cited[i], retrieval.source_count,
                                      sorted({s for n in mine for s in uncited[n]})),
                 split_into_claims=self._validation_method == "claim",
@@ -314,9 +314,10 @@ class ProvenanceLLM(Validator):
         if not again:
             return found
         others = [frozenset(range(retrieval.source_count)) - within[n] for n in again]
-        evidence = retrieval.find([texts[n] for n in again], others)
+        evidence = retrieval.find([texts[n] for n in again], others, self._max_concurrency)
         decided = self._decide([texts[n] for n in again], evidence, question)
-        for n, verdict, items in zip(again, decided.verdicts, evidence, strict=True):
+        for m, (n, verdict) in enumerate(zip(again, decided.verdicts, strict=True)):
+            items = evidence.peek(m)
             if verdict.label == SUPPORTED and items and items[0].source is not None:
                 found[n] = {items[0].source + 1}  # the uncited source that matches best
         return found

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numbers
 import os
+import threading
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -18,12 +19,61 @@ from .index import INDEX_CACHE, Evidence
 Within = frozenset[int] | None  # the source indexes a claim's evidence must come from
 
 
+class Found:
+    """Evidence for a list of texts, computed as it is needed: ``found[i]`` waits for (or
+    computes) text i's evidence; ``peek(i)`` gives it if already there, else ``[]``.
+
+    With ``sources``, a background thread embeds and searches the texts a group at a time, in
+    order, so the judge can start on the first group while the next ones are embedded. With a
+    ``query_function``, each text's evidence is fetched by the thread that asks for it."""
+
+    def __init__(self, count: int, compute: Callable[[list[int]], list[list[Evidence]]],
+                 group: int | None = None):
+        self._compute = compute
+        self._found: list[list[Evidence] | None] = [None] * count
+        self._error: BaseException | None = None
+        self._group = group
+        if group is not None and count:
+            self._ready = [threading.Event() for _ in range(0, count, group)]
+            threading.Thread(target=self._produce, daemon=True, name="provenance-retrieval").start()
+
+    def __len__(self) -> int:
+        return len(self._found)
+
+    def __getitem__(self, i: int) -> list[Evidence]:
+        if self._group is None:
+            if self._found[i] is None:
+                self._found[i] = self._compute([i])[0]
+            return self._found[i]
+        self._ready[i // self._group].wait()
+        if self._error is not None:
+            raise self._error
+        return self._found[i]
+
+    def peek(self, i: int) -> list[Evidence]:
+        return self._found[i] or []
+
+    def _produce(self) -> None:
+        for g, ready in enumerate(self._ready):
+            indexes = list(range(g * self._group, min((g + 1) * self._group, len(self._found))))
+            try:
+                for i, evidence in zip(indexes, self._compute(indexes), strict=True):
+                    self._found[i] = evidence
+            except BaseException as error:  # noqa: BLE001 - handed to every waiting reader
+                self._error = error
+                for event in self._ready:
+                    event.set()
+                return
+            ready.set()
+
+
 @dataclass(frozen=True)
 class Retrieval:
-    """``find(texts, within)`` returns each text's evidence. ``source_count`` is the number of
-    sources (None with a query_function, whose chunks have no source numbers)."""
+    """``find(texts, within, group)`` returns each text's evidence as a ``Found``.
+    ``source_count`` is the number of sources (None with a query_function, whose chunks have no
+    source numbers)."""
 
-    find: Callable[[Sequence[str], Sequence[Within]], list[list[Evidence]]]
+    find: Callable[..., Found]
     source_count: int | None
 
     @property
@@ -50,10 +100,11 @@ def plan_retrieval(
                 f"k=...); got {type(query_function).__name__}."
             )
 
-        def ask(texts: Sequence[str], within: Sequence[Within]) -> list[list[Evidence]]:
-            # concurrently: a user's retrieval is often a network call
-            return run(lambda text: query_function_evidence(query_function, text, top_k), texts)
-
+        def ask(texts: Sequence[str], within: Sequence[Within], group: int = 8) -> Found:
+            # fetched by the judging threads, so user retrieval (often a network call) runs
+            # concurrently too
+            return Found(len(texts), lambda indexes: [
+                query_function_evidence(query_function, texts[i], top_k) for i in indexes])
 
         return Retrieval(ask, None)
     if "sources" not in metadata or metadata["sources"] is None:
@@ -79,13 +130,18 @@ def plan_retrieval(
     if embed_function is not None:
         embedder = FunctionEmbedder(embed_function)
 
-    def search(texts: Sequence[str], within: Sequence[Within]) -> list[list[Evidence]]:
-        if not sources or not texts:
-            return [[] for _ in texts]
-        # built (or found in the cache) only now that there is something to judge; then all
-        # texts in one embedding batch and one FAISS search per distinct `within`
-        index = INDEX_CACHE.get(sources, strategy, size, overlap, embedder, index_dir)
-        return index.search(embedder.embed(list(texts)), top_k, within)
+    def search(texts: Sequence[str], within: Sequence[Within], group: int = 8) -> Found:
+        if not sources:
+            return Found(len(texts), lambda indexes: [[] for _ in indexes])
+
+        def compute(indexes: list[int]) -> list[list[Evidence]]:
+            # the index is built (or found in the cache) only once there is something to judge;
+            # then each group of texts is one embedding batch and one FAISS search per limit
+            index = INDEX_CACHE.get(sources, strategy, size, overlap, embedder, index_dir)
+            vectors = embedder.embed([texts[i] for i in indexes])
+            return index.search(vectors, top_k, [within[i] for i in indexes])
+
+        return Found(len(texts), compute, group=max(1, group))
 
     return Retrieval(search, len(sources))
 

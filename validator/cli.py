@@ -30,37 +30,60 @@ def build_parser() -> argparse.ArgumentParser:
                        help="a source text file (repeat for several)")
     check.add_argument("--text", required=True, metavar="FILE",
                        help="the text to check, or - for standard input")
-    check.add_argument("--model", metavar="NAME",
-                       help="a LiteLLM model as the judge (default: the local heuristic judge)")
-    check.add_argument("--api-base", metavar="URL", help="the model server's base URL")
-    check.add_argument("--api-key", metavar="KEY",
-                       help="the model's API key (default: the provider's variable, e.g. "
-                       "OPENAI_API_KEY; any value for a local server that checks none)")
     check.add_argument("--question", help="the question the text answers")
-    check.add_argument("--top-k", type=int, default=3, help="evidence chunks per sentence")
-    check.add_argument("--chunk-strategy", choices=CHUNK_STRATEGIES, default="sentence")
-    check.add_argument("--chunk-size", type=int, default=3)
-    check.add_argument("--chunk-overlap", type=int, default=1)
-    check.add_argument("--method", choices=("sentence", "claim", "full"), default="sentence",
+    _judging_options(check)
+    check.add_argument("--json", action="store_true", help="print a machine-readable report")
+
+    evaluate = commands.add_parser(
+        "eval",
+        help="validate every sample of a JSONL data set, resumably",
+        description="Each line: {\"id\", \"output\", \"sources\": [...], \"question\" "
+        "(optional), \"label\" (optional: true/\"pass\" if grounded, false/\"fail\" if "
+        "not)}. Results are appended to --out as each sample finishes; run again to resume. "
+        "Prints a summary (and precision/recall/F1/balanced accuracy of detecting ungrounded "
+        "outputs where labels are given). Exit status: 0 when every sample was validated, 1 if "
+        "any could not be, 2 on a usage error, 130 when interrupted.",
+    )
+    evaluate.add_argument("data", metavar="DATA.jsonl")
+    evaluate.add_argument("--out", metavar="FILE",
+                          help="results JSONL (default: DATA.results.jsonl beside DATA)")
+    evaluate.add_argument("--concurrency", type=int, default=4, help="samples validated at once")
+    _judging_options(evaluate)
+    evaluate.add_argument("--json", action="store_true", help="print the summary as JSON")
+    return parser
+
+
+def _judging_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--model", metavar="NAME",
+                       help="a LiteLLM model as the judge (default: the local heuristic judge)")
+    command.add_argument("--api-base", metavar="URL", help="the model server's base URL")
+    command.add_argument("--api-key", metavar="KEY",
+                         help="the model's API key (default: the provider's variable, e.g. "
+                         "OPENAI_API_KEY; any value for a local server that checks none)")
+    command.add_argument("--top-k", type=int, default=3, help="evidence chunks per sentence")
+    command.add_argument("--chunk-strategy", choices=CHUNK_STRATEGIES, default="sentence")
+    command.add_argument("--chunk-size", type=int, default=3)
+    command.add_argument("--chunk-overlap", type=int, default=1)
+    command.add_argument("--method", choices=("sentence", "claim", "full"), default="sentence",
                        help="what is judged: each sentence, each atomic claim (needs --model), "
                        "or the whole text")
-    check.add_argument("--citations", choices=("auto", "required", "off"), default="auto",
+    command.add_argument("--citations", choices=("auto", "required", "off"), default="auto",
                        help="[1], [2] in the text refer to the --source files in order; "
                        "'required': every factual sentence must cite one")
-    check.add_argument("--cascade", action="store_true",
+    command.add_argument("--cascade", action="store_true",
                        help="with --model: rule checks first; clear contradictions and "
                        "verbatim sentences are decided without an LLM call")
-    check.add_argument("--batch-size", type=int, default=1,
+    command.add_argument("--batch-size", type=int, default=1,
                        help="with --model: sentences judged per LLM call")
-    check.add_argument("--allow-unsupported", action="store_true",
-                       help="only contradicted sentences (and citation errors) fail")
-    check.add_argument("--json", action="store_true", help="print a machine-readable report")
-    return parser
+    command.add_argument("--allow-unsupported", action="store_true",
+                         help="only contradicted sentences (and citation errors) fail")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "eval":
+        return _eval(args, parser)
     try:
         sources = [Path(path).read_text(encoding="utf-8") for path in args.source]
         text = sys.stdin.read() if args.text == "-" else Path(args.text).read_text(encoding="utf-8")
@@ -69,22 +92,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from . import JudgeAuthError, LocalJudge, ProvenanceLLM  # heavy: after parsing
 
-    judge = args.model if args.model else LocalJudge()
-    llm_kwargs = {key: value for key, value in
-                  (("api_base", args.api_base), ("api_key", args.api_key)) if value}
     try:
-        validator = ProvenanceLLM(
-            llm_callable=judge, top_k=args.top_k, on_fail="noop", llm_kwargs=llm_kwargs,
-            validation_method=args.method, citations=args.citations,
-            cascade_contradictions=args.cascade, cascade_verbatim=args.cascade,
-            batch_size=args.batch_size, fail_on_unsupported=not args.allow_unsupported,
-        )
-        metadata = {
-            "sources": sources,
-            "chunk_strategy": args.chunk_strategy,
-            "chunk_size": args.chunk_size,
-            "chunk_overlap": args.chunk_overlap,
-        }
+        validator = _validator(args, LocalJudge, ProvenanceLLM)
+        metadata = {"sources": sources, **_chunking(args)}
         if args.question:
             metadata["question"] = args.question
         result = validator.validate(text, metadata)
@@ -109,6 +119,95 @@ def main(argv: list[str] | None = None) -> int:
     else:
         _print_text(sentences, summary, args)
     return 0 if passed else 1
+
+
+def _validator(args: argparse.Namespace, local_judge, validator_class):
+    llm_kwargs = {key: value for key, value in
+                  (("api_base", args.api_base), ("api_key", args.api_key)) if value}
+    return validator_class(
+        llm_callable=args.model if args.model else local_judge(), top_k=args.top_k,
+        on_fail="noop", llm_kwargs=llm_kwargs, validation_method=args.method,
+        citations=args.citations, cascade_contradictions=args.cascade,
+        cascade_verbatim=args.cascade, batch_size=args.batch_size,
+        fail_on_unsupported=not args.allow_unsupported,
+    )
+
+
+def _chunking(args: argparse.Namespace) -> dict:
+    return {"chunk_strategy": args.chunk_strategy, "chunk_size": args.chunk_size,
+            "chunk_overlap": args.chunk_overlap}
+
+
+def _eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from .batch import load_samples, progress_bar, run_eval, summarise
+
+    try:
+        samples = load_samples(args.data)
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        parser.error(f"cannot read the data set: {error}")
+    out = Path(args.out) if args.out else Path(args.data).with_suffix(".results.jsonl")
+
+    from . import JudgeAuthError, LocalJudge, ProvenanceLLM  # heavy: after parsing
+
+    try:
+        validator = _validator(args, LocalJudge, ProvenanceLLM)
+    except ValueError as error:
+        parser.error(str(error))
+
+    def validate(sample) -> dict:
+        record = {"id": sample.id, "sample_hash": sample.digest, "label": sample.label}
+        metadata = {"sources": sample.sources, **_chunking(args)}
+        if sample.question:
+            metadata["question"] = sample.question
+        try:
+            result = validator.validate(sample.output, metadata)
+        except (ValueError, RuntimeError) as error:
+            if isinstance(error, JudgeAuthError):
+                raise
+            return {**record, "error": f"{type(error).__name__}: {error}"}
+        summary = result.metadata["groundedness"]
+        return {**record, "passed": result.outcome == "pass",
+                "faithfulness": summary["faithfulness"], "level": summary["level"],
+                "counts": summary["counts"], "sentences": result.metadata["sentences"]}
+
+    try:
+        records = run_eval(samples, validate, out, args.concurrency, progress_bar())
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: finished samples are in {out}; run the same command to resume.",
+              file=sys.stderr)
+        return 130
+    except JudgeAuthError as error:
+        print(f"provenance: {error}", file=sys.stderr)
+        return 2
+    errors = [r for r in records if "error" in r]
+    summary = summarise([r for r in records if "error" not in r])
+    summary["errors"] = len(errors)
+    summary["results"] = str(out)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        _print_summary(summary, errors)
+    return 1 if errors else 0
+
+
+def _print_summary(summary: dict, errors: list[dict]) -> None:
+    mean = summary["mean_faithfulness"]
+    failing = summary["failing_share"]
+    print(f"{summary['samples']} samples validated; mean faithfulness "
+          f"{'n/a' if mean is None else f'{mean:.3f}'}; failing "
+          f"{'n/a' if failing is None else f'{failing:.1%}'}")
+    print("levels: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["levels"].items())))
+    labelled = summary.get("labelled")
+    if labelled:
+        def show(x):
+            return "n/a" if x is None else f"{x:.3f}"
+
+        print(f"labelled {labelled['samples']}: detecting ungrounded outputs, precision "
+              f"{show(labelled['precision'])}, recall {show(labelled['recall'])}, F1 "
+              f"{show(labelled['f1'])}, balanced accuracy {show(labelled['balanced_accuracy'])}")
+    for record in errors:
+        print(f"error in {record['id']}: {record['error']}")
+    print(f"results: {summary['results']}")
 
 
 def _print_text(sentences: list[dict], summary: dict, args: argparse.Namespace) -> None:

@@ -1,0 +1,133 @@
+"""`provenance eval`: a data set through the validator, results written as they finish,
+resumed after Ctrl-C or a crash with nothing recomputed and nothing lost."""
+
+import json
+
+import pytest
+from conftest import REPO
+
+from validator import cli
+from validator.batch import finished, load_samples, run_eval, summarise
+
+HISTORY = (REPO / "examples/eiffel_history.txt").read_text()
+VISITING = (REPO / "examples/eiffel_visiting.txt").read_text()
+SAMPLES = [
+    {"id": "a", "output": "The tower has three levels open to visitors.", "label": True},
+    {"id": "b", "output": "It was painted gold for the 2024 Olympic Games.", "label": False},
+    {"id": "c", "output": "About 9 million people visit it each year.", "label": False},
+    {"id": "d", "output": "The Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars "
+                          "in Paris, France.", "label": "pass"},
+    {"id": "e", "output": "Visitors can take lifts to the summit.", "label": "supported"},
+    {"id": "f", "output": "The tower is made of solid gold.", "label": "hallucinated"},
+]
+
+
+def write_data(path, samples=SAMPLES):
+    path.write_text("".join(json.dumps({**s, "sources": [HISTORY, VISITING]}) + "\n"
+                            for s in samples))
+    return path
+
+
+def test_eval_command_writes_results_and_a_labelled_summary(tmp_path, capsys):
+    data = write_data(tmp_path / "data.jsonl")
+    code = cli.main(["eval", str(data), "--json"])
+    summary = json.loads(capsys.readouterr().out)
+    lines = (tmp_path / "data.results.jsonl").read_text().splitlines()
+    records = [json.loads(line) for line in lines]
+    assert code == 0 and sorted(r["id"] for r in records) == list("abcdef")
+    assert summary["samples"] == 6 and summary["errors"] == 0
+    labelled = summary["labelled"]
+    tp = sum(1 for r in records if not r["passed"] and r["label"] is False)
+    fp = sum(1 for r in records if not r["passed"] and r["label"] is True)
+    assert (labelled["true_positives"], labelled["false_positives"]) == (tp, fp)
+    assert labelled["precision"] == (tp / (tp + fp) if tp + fp else None)
+    assert summary["failing_share"] == sum(not r["passed"] for r in records) / 6
+    assert all(r["sentences"] for r in records)  # the per-sentence verdicts are kept
+
+
+def test_interrupted_run_resumes_without_recomputing(tmp_path):
+    samples = load_samples(write_data(tmp_path / "data.jsonl"))
+    out = tmp_path / "out.jsonl"
+    calls = []
+
+    def validate(sample, stop_at=None):
+        if stop_at is not None and len(calls) == stop_at:
+            raise KeyboardInterrupt
+        calls.append(sample.id)
+        return {"id": sample.id, "sample_hash": sample.digest, "passed": True,
+                "faithfulness": 1.0, "level": "fully", "label": sample.label}
+
+    with pytest.raises(KeyboardInterrupt):
+        run_eval(samples, lambda s: validate(s, stop_at=3), out, concurrency=1)
+    assert len(finished(out)) == 3
+    records = run_eval(samples, validate, out, concurrency=2)
+    assert sorted(calls) == sorted(s.id for s in samples)  # each sample validated once
+    assert [r["id"] for r in records] == [s.id for s in samples]
+
+
+def test_a_line_cut_short_by_a_crash_is_recomputed(tmp_path):
+    samples = load_samples(write_data(tmp_path / "data.jsonl"))
+    out = tmp_path / "out.jsonl"
+    done = {"id": "a", "sample_hash": samples[0].digest, "passed": True}
+    out.write_text(json.dumps(done) + "\n" + '{"id": "b", "sample_ha')
+    assert list(finished(out)) == ["a"]
+    assert out.read_text() == json.dumps(done) + "\n"  # the torn line is gone
+    seen = []
+    run_eval(samples, lambda s: seen.append(s.id) or {"id": s.id, "sample_hash": s.digest,
+                                                       "passed": True}, out)
+    assert "a" not in seen and "b" in seen
+    assert all(json.loads(line) for line in out.read_text().splitlines())
+
+
+def test_a_changed_sample_is_recomputed(tmp_path):
+    data = write_data(tmp_path / "data.jsonl")
+    out = tmp_path / "out.jsonl"
+    run_eval(load_samples(data), lambda s: {"id": s.id, "sample_hash": s.digest, "passed": True},
+             out)
+    changed = [dict(SAMPLES[0], output="Changed."), *SAMPLES[1:]]
+    seen = []
+    run_eval(load_samples(write_data(data, changed)),
+             lambda s: seen.append(s.id) or {"id": s.id, "sample_hash": s.digest, "passed": True},
+             out)
+    assert seen == ["a"]
+
+
+def test_a_bad_sample_is_reported_and_the_rest_validated(tmp_path, capsys):
+    data = tmp_path / "data.jsonl"
+    write_data(data, SAMPLES[:2])
+    with data.open("a") as file:
+        file.write(json.dumps({"id": "bad", "output": "x", "sources": [None]}) + "\n")
+    code = cli.main(["eval", str(data)])
+    out = capsys.readouterr().out
+    assert code == 1 and "error in bad" in out and "sources'][0]" in out
+    assert len((tmp_path / "data.results.jsonl").read_text().splitlines()) == 3
+
+
+@pytest.mark.parametrize("line,message", [
+    ("not json", "not JSON"),
+    ('{"output": "x"}', 'needs "output"'),
+    ('{"output": "x", "sources": [], "label": "maybe"}', "label"),
+])
+def test_unreadable_data_is_a_usage_error(tmp_path, line, message, capsys):
+    data = tmp_path / "data.jsonl"
+    data.write_text(line + "\n")
+    with pytest.raises(SystemExit) as raised:
+        cli.main(["eval", str(data)])
+    assert raised.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_summary_metrics():
+    records = [
+        {"passed": False, "label": False, "faithfulness": 0.0, "level": "ungrounded"},  # TP
+        {"passed": False, "label": True, "faithfulness": 0.5, "level": "partially"},  # FP
+        {"passed": True, "label": False, "faithfulness": 1.0, "level": "fully"},  # FN
+        {"passed": True, "label": True, "faithfulness": 1.0, "level": "fully"},  # TN
+        {"passed": True, "label": True, "faithfulness": 1.0, "level": "fully"},  # TN
+    ]
+    summary = summarise(records)
+    labelled = summary["labelled"]
+    assert summary["mean_faithfulness"] == pytest.approx(0.7)
+    assert summary["failing_share"] == 0.4 and summary["levels"]["fully"] == 3
+    assert labelled["precision"] == 0.5 and labelled["recall"] == 0.5
+    assert labelled["f1"] == 0.5
+    assert labelled["balanced_accuracy"] == pytest.approx((0.5 + 2 / 3) / 2)

@@ -1,0 +1,196 @@
+"""Batch evaluation (``provenance eval``): a validator over a JSONL data set, resumable.
+
+Input, one sample per line: ``{"id": ..., "output": "...", "sources": ["..."], "question":
+"..." (optional), "label": ... (optional)}``. ``label`` says whether the output is grounded:
+``true``/``"pass"``/``"supported"`` (it should pass) or ``false``/``"fail"``/``"unsupported"``/
+``"hallucinated"`` (it should fail). A sample without ``id`` is known by its line number.
+
+Results go to a JSONL file, one line per sample, written and flushed as each sample finishes,
+with a hash of the sample. Run again, samples whose result is there (same id, same hash) are
+skipped; a last line cut short by a crash is dropped and recomputed. Ctrl-C stops cleanly:
+what finished is kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+_TRUE = {"pass", "passes", "supported", "grounded", "faithful", "true", "yes", "1"}
+_FALSE = {"fail", "fails", "unsupported", "hallucinated", "hallucination", "ungrounded",
+          "false", "no", "0"}
+
+
+@dataclass(frozen=True)
+class Sample:
+    id: str
+    output: str
+    sources: list[str]
+    question: str | None
+    label: bool | None  # True: the output should pass
+    digest: str
+
+
+def load_samples(path: str | Path) -> list[Sample]:
+    samples, seen = [], set()
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{path}, line {number}"
+        try:
+            raw = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{where}: not JSON ({error}).") from None
+        if not isinstance(raw, dict) or not isinstance(raw.get("output"), str) or not isinstance(
+                raw.get("sources"), list):
+            raise ValueError(f"{where}: a sample needs \"output\" (a string) and \"sources\" (a "
+                             "list of strings).")
+        sample_id = str(raw.get("id", f"line:{number}"))
+        if sample_id in seen:
+            raise ValueError(f"{where}: id {sample_id!r} appears twice; ids must be unique.")
+        seen.add(sample_id)
+        question = raw.get("question")
+        samples.append(Sample(sample_id, raw["output"], raw["sources"],
+                              question if isinstance(question, str) else None,
+                              _label(raw.get("label"), where),
+                              hashlib.sha256(line.strip().encode("utf-8", "surrogatepass")).hexdigest()))
+    return samples
+
+
+def _label(value: Any, where: str) -> bool | None:
+    if value is None or isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise ValueError(f"{where}: label {value!r} is neither grounded (true, \"pass\", "
+                     "\"supported\") nor not (false, \"fail\", \"hallucinated\").")
+
+
+def finished(results_path: Path) -> dict[str, dict]:
+    """Results already written, by sample id. A last line cut short by a crash is removed from
+    the file, so that it is recomputed and the file stays one JSON object per line."""
+    if not results_path.exists():
+        return {}
+    done, good_bytes = {}, 0
+    with results_path.open("rb") as file:
+        for raw in file:
+            try:
+                record = json.loads(raw)
+            except (json.JSONDecodeError, UnicodeDecodeError):
+                break
+            if not raw.endswith(b"\n"):
+                break
+            done[record["id"]] = record
+            good_bytes += len(raw)
+    if good_bytes != results_path.stat().st_size:
+        with results_path.open("r+b") as file:
+            file.truncate(good_bytes)
+    return done
+
+
+def run_eval(
+    samples: list[Sample],
+    validate: Callable[[Sample], dict],
+    results_path: Path,
+    concurrency: int = 4,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[dict]:
+    """Validate every sample not already in ``results_path`` (same id and hash), ``concurrency``
+    at a time, appending each result as it finishes. Returns the results of all samples."""
+    done = {k: v for k, v in finished(results_path).items()}
+    todo = [s for s in samples if done.get(s.id, {}).get("sample_hash") != s.digest]
+    lock = threading.Lock()
+    count = len(samples) - len(todo)
+    if progress:
+        progress(count, len(samples))
+    results_path.parent.mkdir(parents=True, exist_ok=True)
+    with results_path.open("a", encoding="utf-8") as out, \
+            ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+        pending = set()
+        queue = iter(todo)
+        try:
+            for sample in _take(queue, concurrency):
+                pending.add(pool.submit(validate, sample))
+            while pending:
+                ready, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in ready:
+                    record = future.result()
+                    with lock:
+                        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+                        out.flush()
+                        os.fsync(out.fileno())
+                        done[record["id"]] = record
+                        count += 1
+                    if progress:
+                        progress(count, len(samples))
+                    for sample in _take(queue, 1):
+                        pending.add(pool.submit(validate, sample))
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+    return [done[s.id] for s in samples if s.id in done]
+
+
+def _take(iterator: Iterable, n: int) -> list:
+    taken = []
+    for item in iterator:
+        taken.append(item)
+        if len(taken) == n:
+            break
+    return taken
+
+
+def summarise(records: list[dict]) -> dict:
+    """Mean faithfulness, share failing, level histogram; with labels, detection of ungrounded
+    outputs (a failing validation is a positive): precision, recall, F1, balanced accuracy."""
+    scores = [r["faithfulness"] for r in records if r.get("faithfulness") is not None]
+    summary: dict[str, Any] = {
+        "samples": len(records),
+        "mean_faithfulness": sum(scores) / len(scores) if scores else None,
+        "failing_share": sum(not r["passed"] for r in records) / len(records) if records else None,
+        "levels": dict(Counter(str(r.get("level")) for r in records)),
+    }
+    labelled = [r for r in records if r.get("label") is not None]
+    if labelled:
+        tp = sum(1 for r in labelled if not r["passed"] and r["label"] is False)
+        fp = sum(1 for r in labelled if not r["passed"] and r["label"] is True)
+        fn = sum(1 for r in labelled if r["passed"] and r["label"] is False)
+        tn = sum(1 for r in labelled if r["passed"] and r["label"] is True)
+        precision = tp / (tp + fp) if tp + fp else None
+        recall = tp / (tp + fn) if tp + fn else None
+        specificity = tn / (tn + fp) if tn + fp else None
+        f1 = (2 * precision * recall / (precision + recall)
+              if precision and recall else (0.0 if precision == 0 or recall == 0 else None))
+        rates = [x for x in (recall, specificity) if x is not None]
+        summary["labelled"] = {
+            "samples": len(labelled), "true_positives": tp, "false_positives": fp,
+            "false_negatives": fn, "true_negatives": tn, "precision": precision,
+            "recall": recall, "f1": f1,
+            "balanced_accuracy": sum(rates) / len(rates) if rates else None,
+        }
+    return summary
+
+
+def progress_bar(stream=sys.stderr) -> Callable[[int, int], None]:
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = int(width * done / total) if total else width
+        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done == total:
+            stream.write("\n")
+        stream.flush()
+
+    return show

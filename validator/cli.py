@@ -50,6 +50,23 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--concurrency", type=int, default=4, help="samples validated at once")
     _judging_options(evaluate)
     evaluate.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+    meta = commands.add_parser(
+        "meta-eval",
+        help="measure a judge on labelled groundedness cases",
+        description="Runs the judge through the validator over labelled cases (default: the "
+        "project's suite) and prints pass rate per case type, the confusion matrix of sentence "
+        "verdicts, balanced accuracy, tokens, cost and latency.",
+    )
+    meta.add_argument("--cases", metavar="FILE", help="labelled cases JSONL (default: the suite)")
+    meta.add_argument("--model", metavar="NAME", help="a LiteLLM model (default: the local judge)")
+    meta.add_argument("--api-base", metavar="URL")
+    meta.add_argument("--api-key", metavar="KEY")
+    meta.add_argument("--template", metavar="FILE", help="the judge prompt template to measure")
+    meta.add_argument("--write-template", metavar="FILE",
+                      help="write the default template to FILE (to edit) and exit")
+    meta.add_argument("--concurrency", type=int, default=4, help="cases run at once")
+    meta.add_argument("--json", action="store_true")
     return parser
 
 
@@ -84,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "eval":
         return _eval(args, parser)
+    if args.command == "meta-eval":
+        return _meta_eval(args, parser)
     try:
         sources = [Path(path).read_text(encoding="utf-8") for path in args.source]
         text = sys.stdin.read() if args.text == "-" else Path(args.text).read_text(encoding="utf-8")
@@ -188,6 +207,61 @@ def _eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     else:
         _print_summary(summary, errors)
     return 1 if errors else 0
+
+
+def _meta_eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from .metaeval import SUITE
+
+    if args.write_template:
+        from .prompts import JUDGE_PROMPT
+
+        Path(args.write_template).write_text(JUDGE_PROMPT + "\n", encoding="utf-8")
+        print(f"wrote {args.write_template}; edit it and pass --template {args.write_template}")
+        return 0
+    from .evaluation import load_cases
+
+    cases_path = Path(args.cases) if args.cases else SUITE
+    try:
+        cases = load_cases(cases_path)
+        template = Path(args.template).read_text(encoding="utf-8") if args.template else None
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        parser.error(f"cannot read input: {error}")
+
+    from . import LiteLLMJudge, LocalJudge, ProvenanceLLM
+    from .metaeval import meta_evaluate
+
+    try:
+        if args.model:
+            llm_kwargs = {k: v for k, v in (("api_base", args.api_base), ("api_key", args.api_key))
+                          if v}
+            judge = LiteLLMJudge(args.model, llm_kwargs, template=template)
+        elif template:
+            parser.error("--template needs --model: the local judge uses no prompt")
+        else:
+            judge = LocalJudge()
+    except ValueError as error:
+        parser.error(str(error))
+    report = meta_evaluate(cases, lambda options: ProvenanceLLM(llm_callable=judge, **options),
+                           judge, args.concurrency)
+    report["judge"] = args.model or "local"
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print(f"judge: {report['judge']}; {report['cases']} cases from {cases_path}")
+    for kind, row in report["by_type"].items():
+        print(f"  {kind:<22} {row['cases']:>3} cases  pass rate {row['outcome_accuracy']:>5.0%}  "
+              f"sentences right {row['sentence_accuracy']:>5.0%}")
+    print(f"balanced accuracy (pass/fail): {report['balanced_accuracy']:.0%}")
+    print("confusion (expected -> verdict): " + "; ".join(
+        f"{expected}: " + ", ".join(f"{got} {n}" for got, n in row.items() if n)
+        for expected, row in report["confusion"].items()))
+    cost = report["cost_usd"]
+    latency = report["median_call_latency_s"]
+    print(f"judge calls {report['judge_calls']}, tokens {report['prompt_tokens']} in / "
+          f"{report['completion_tokens']} out, cost "
+          f"{'unknown (no price for this model)' if cost is None else f'${cost:.4f}'}, median call "
+          f"{'n/a' if latency is None else f'{latency:.2f} s'}, wall {report['wall_s']:.1f} s")
+    return 0
 
 
 def _print_summary(summary: dict, errors: list[dict]) -> None:

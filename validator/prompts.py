@@ -96,9 +96,38 @@ The text answers this question (short answers only make sense with it):
 """
 
 
-def build_prompt(statement: str, evidence: Sequence[Evidence], question: str | None = None) -> str:
+TEMPLATE_FIELDS = ("tag", "data_rule", "question_block", "passages", "statement", "verdicts")
+REQUIRED_FIELDS = ("passages", "statement")
+
+
+def check_template(template: str) -> str:
+    """``template`` if it is a usable judge prompt template, else ``ValueError`` naming the
+    problem. Fields: {tag}, {data_rule}, {question_block}, {passages}, {statement},
+    {verdicts}; literal braces are doubled."""
+    import string
+
+    try:
+        fields = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+    except ValueError as error:
+        raise ValueError(f"the judge template is not a valid format string ({error}); write "
+                         "literal braces as {{ and }}.") from None
+    unknown = sorted(fields - set(TEMPLATE_FIELDS))
+    missing = [f for f in REQUIRED_FIELDS if f not in fields]
+    if unknown or missing:
+        raise ValueError(
+            "the judge template " + "; ".join(
+                part for part in (f"has unknown fields {unknown}" if unknown else "",
+                                  f"lacks {missing}" if missing else "") if part)
+            + f". Fields: {', '.join('{' + f + '}' for f in TEMPLATE_FIELDS)}; literal braces "
+            "are written {{ and }}."
+        )
+    return template
+
+
+def build_prompt(statement: str, evidence: Sequence[Evidence], question: str | None = None,
+                 template: str | None = None) -> str:
     tag = _tag(statement, question, *(e.text for e in evidence))
-    return JUDGE_PROMPT.format(
+    return (template or JUDGE_PROMPT).format(
         tag=tag, data_rule=_DATA_RULE.format(tag=tag), question_block=_question(tag, question),
         passages=_passages(evidence), statement=safe_text(statement), verdicts=_VERDICTS,
     )

@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 
 from ..deadline import remaining
 from ..index import Evidence
-from ..prompts import build_batch_prompt, build_claims_prompt, build_prompt
+from ..prompts import build_batch_prompt, build_claims_prompt, build_prompt, check_template
 from ..verdicts import (
     BY_CACHE,
     BY_FALLBACK,
@@ -126,10 +126,12 @@ class PromptJudge:
     anything else that keeps failing yields an INVALID verdict decided by fallback.
     """
 
-    def __init__(self, max_retries: int = 2, backoff: float = 0.5, cache_size: int = 4096):
+    def __init__(self, max_retries: int = 2, backoff: float = 0.5, cache_size: int = 4096,
+                 template: str | None = None):
         self.max_retries = max_retries
         self.backoff = backoff
         self.cache = ReplyCache(cache_size)
+        self.template = None if template is None else check_template(template)
 
     def complete(self, prompt: str) -> str:
         raise NotImplementedError
@@ -137,7 +139,7 @@ class PromptJudge:
     def judge(
         self, claim: str, evidence: Sequence[Evidence], question: str | None = None
     ) -> Verdict:
-        prompt = build_prompt(claim, evidence, question)
+        prompt = build_prompt(claim, evidence, question, self.template)
         cached = self.cache.get(prompt)
         if cached is not None:
             return replace(cached, how=BY_CACHE)
@@ -154,7 +156,7 @@ class PromptJudge:
     ) -> list[Verdict]:
         """One call for every item not in the cache. Items the reply gives no readable verdict
         for are judged again one by one; if the call itself fails, they are INVALID."""
-        keys = [build_prompt(claim, evidence, question) for claim, evidence in items]
+        keys = [build_prompt(claim, evidence, question, self.template) for claim, evidence in items]
         found: list[Verdict | None] = []
         for key in keys:
             cached = self.cache.get(key)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any
 
 from ..deadline import remaining
@@ -19,6 +21,7 @@ class LiteLLMJudge(PromptJudge):
         super().__init__(**options)
         self.model = model
         self.llm_kwargs = {"temperature": 0, "timeout": 60, **(llm_kwargs or {})}
+        self.usage = Usage()
 
     def complete(self, prompt: str) -> str:
         import litellm  # imported on first use: it is slow to import
@@ -28,10 +31,40 @@ class LiteLLMJudge(PromptJudge):
         left = remaining()
         if left is not None:  # no call may outlive the validation's deadline
             kwargs["timeout"] = max(0.01, min(left, kwargs.get("timeout") or left))
+        started = time.perf_counter()
         response = litellm.completion(
             model=self.model,
             messages=[{"role": "user", "content": prompt}],
             num_retries=0,
             **kwargs,
         )
+        self.usage.add(response, time.perf_counter() - started)
         return response.choices[0].message.content or ""
+
+
+class Usage:
+    """Calls, tokens, cost (LiteLLM's accounting; None for models it has no price for) and
+    latency of a LiteLLM judge's successful calls. Thread-safe."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.calls = 0
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+        self.cost_usd: float | None = 0.0
+        self.latencies: list[float] = []
+
+    def add(self, response, seconds: float) -> None:
+        import litellm
+
+        usage = getattr(response, "usage", None)
+        try:
+            cost = float(litellm.completion_cost(completion_response=response))
+        except Exception:  # noqa: BLE001 - no price known for this model
+            cost = None
+        with self._lock:
+            self.calls += 1
+            self.prompt_tokens += getattr(usage, "prompt_tokens", 0) or 0
+            self.completion_tokens += getattr(usage, "completion_tokens", 0) or 0
+            self.cost_usd = None if cost is None or self.cost_usd is None else self.cost_usd + cost
+            self.latencies.append(seconds)

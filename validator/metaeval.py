@@ -1,0 +1,50 @@
+"""Judge meta-evaluation (``provenance meta-eval``): how good is a judge, on labelled cases?
+
+Runs a judge (a LiteLLM model with an editable prompt template, or the local judge) through the
+validator over labelled cases (the project's suite, or the user's JSONL in the same format;
+see ``validator.evaluation``) and reports the pass rate per case type, the confusion matrix of
+sentence verdicts, balanced accuracy, and the judge's tokens, cost and latency (LiteLLM's
+accounting). This is how to pick a cheaper judge with confidence.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from .evaluation import Case, accuracy_by_type, balanced_accuracy, run_case
+
+SUITE = Path(__file__).resolve().parent.parent / "tests" / "data" / "groundedness_suite.jsonl"
+LABELS = ("supported", "unsupported", "contradicted", "invalid")
+
+
+def meta_evaluate(cases: list[Case], make_validator: Callable[[dict], Any], judge: Any,
+                  concurrency: int = 4) -> dict:
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+        outcomes = list(pool.map(lambda case: run_case(make_validator, case), cases))
+    wall = time.perf_counter() - started
+    confusion = {expected: dict.fromkeys(LABELS, 0) for expected in LABELS}
+    for outcome in outcomes:
+        for i, expected in enumerate(outcome.case.sentences):
+            got = outcome.verdicts[i] if i < len(outcome.verdicts) else "invalid"
+            confusion[expected["verdict"]][got] += 1
+    usage = getattr(judge, "usage", None)
+    latencies = list(usage.latencies) if usage else []
+    return {
+        "cases": len(cases),
+        "by_type": accuracy_by_type(outcomes),
+        "balanced_accuracy": balanced_accuracy(outcomes),
+        "confusion": {k: v for k, v in confusion.items() if any(v.values())},
+        "judge_calls": usage.calls if usage else 0,
+        "prompt_tokens": usage.prompt_tokens if usage else 0,
+        "completion_tokens": usage.completion_tokens if usage else 0,
+        "cost_usd": usage.cost_usd if usage else 0.0,
+        "median_call_latency_s": statistics.median(latencies) if latencies else None,
+        "wall_s": round(wall, 3),
+        "wrong": [o.case.id for o in outcomes if not o.outcome_correct],
+    }

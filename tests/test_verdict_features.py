@@ -118,7 +118,7 @@ def test_claims_are_extracted_with_pronouns_resolved_and_judged_each():
     text = f"{GOOD} It is 330 metres tall and it was painted gold."
     outcome, result = run(text, judge, validation_method="claim")
     assert outcome.validation_passed is False
-    assert judge.sentences == [GOOD, "It is 330 metres tall and it was painted gold."]
+    assert sorted(judge.sentences) == sorted([GOOD, "It is 330 metres tall and it was painted gold."])
     assert "The Eiffel Tower is 330 metres tall." in judge.statements
     second = result["sentences"][1]
     assert [c["text"] for c in second["claims"]] == split_claims(second["text"])
@@ -177,7 +177,7 @@ def test_a_cited_sentence_is_judged_against_its_cited_source_only():
     assert {e["source"] for e in sentences[0]["evidence"]} == {0}
     assert {e["source"] for e in sentences[1]["evidence"]} == {1}
     assert [s["citation"]["status"] for s in sentences] == ["ok", "ok"]
-    assert judge.statements == [GOOD, "It houses the Mona Lisa."]  # markers are not judged
+    assert sorted(judge.statements) == sorted([GOOD, "It houses the Mona Lisa."])  # no markers
 
 
 def test_a_sentence_supported_only_by_a_source_it_does_not_cite_is_miscited():
@@ -307,4 +307,4 @@ def test_no_claim_extraction_without_sources():
 def test_a_sentence_of_markers_only_is_judged_as_written():
     judge = ScriptedJudge(lambda s, p: s == GOOD)
     outcome, _ = run(f"[2]\n\n{GOOD}", judge)
-    assert judge.statements[0] == "[2]" and outcome.validation_passed is False
+    assert "[2]" in judge.statements and outcome.validation_passed is False

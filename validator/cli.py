@@ -59,9 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         "verdicts, balanced accuracy, tokens, cost and latency.",
     )
     meta.add_argument("--cases", metavar="FILE", help="labelled cases JSONL (default: the suite)")
-    meta.add_argument("--model", metavar="NAME", help="a LiteLLM model (default: the local judge)")
-    meta.add_argument("--api-base", metavar="URL")
-    meta.add_argument("--api-key", metavar="KEY")
+    _model_options(meta)
     meta.add_argument("--template", metavar="FILE", help="the judge prompt template to measure")
     meta.add_argument("--write-template", metavar="FILE",
                       help="write the default template to FILE (to edit) and exit")
@@ -70,13 +68,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _judging_options(command: argparse.ArgumentParser) -> None:
+def _model_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--model", metavar="NAME",
-                       help="a LiteLLM model as the judge (default: the local heuristic judge)")
+                         help="a LiteLLM model as the judge (default: the local heuristic judge)")
     command.add_argument("--api-base", metavar="URL", help="the model server's base URL")
     command.add_argument("--api-key", metavar="KEY",
                          help="the model's API key (default: the provider's variable, e.g. "
                          "OPENAI_API_KEY; any value for a local server that checks none)")
+
+
+def _llm_kwargs(args: argparse.Namespace) -> dict:
+    return {key: value for key, value in (("api_base", args.api_base), ("api_key", args.api_key))
+            if value}
+
+
+def _judging_options(command: argparse.ArgumentParser) -> None:
+    _model_options(command)
     command.add_argument("--top-k", type=int, default=3, help="evidence chunks per sentence")
     command.add_argument("--chunk-strategy", choices=CHUNK_STRATEGIES, default="sentence")
     command.add_argument("--chunk-size", type=int, default=3)
@@ -141,11 +148,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _validator(args: argparse.Namespace, local_judge, validator_class):
-    llm_kwargs = {key: value for key, value in
-                  (("api_base", args.api_base), ("api_key", args.api_key)) if value}
     return validator_class(
         llm_callable=args.model if args.model else local_judge(), top_k=args.top_k,
-        on_fail="noop", llm_kwargs=llm_kwargs, validation_method=args.method,
+        on_fail="noop", llm_kwargs=_llm_kwargs(args), validation_method=args.method,
         citations=args.citations, cascade_contradictions=args.cascade,
         cascade_verbatim=args.cascade, batch_size=args.batch_size,
         fail_on_unsupported=not args.allow_unsupported,
@@ -232,9 +237,7 @@ def _meta_eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
 
     try:
         if args.model:
-            llm_kwargs = {k: v for k, v in (("api_base", args.api_base), ("api_key", args.api_key))
-                          if v}
-            judge = LiteLLMJudge(args.model, llm_kwargs, template=template)
+            judge = LiteLLMJudge(args.model, _llm_kwargs(args), template=template)
         elif template:
             parser.error("--template needs --model: the local judge uses no prompt")
         else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from .citations import FAILING, MISCITED, MISSING, OK, OUT_OF_RANGE
 from .index import Evidence
@@ -62,7 +63,7 @@ class SentenceResult:
     citation: CitationCheck
     split_into_claims: bool = False
 
-    @property
+    @cached_property
     def verdict(self) -> Verdict:
         """The sentence's verdict from its claims': the worst label wins (contradicted, then
         unsupported, then invalid); the score is the lowest."""
@@ -76,7 +77,7 @@ class SentenceResult:
                            for c in failing) or "every claim is supported"
         return Verdict(worst.label, reason, min(scores) if scores else None, worst.how)
 
-    @property
+    @cached_property
     def evidence(self) -> list[Evidence]:
         merged = {}
         for claim in self.claims:

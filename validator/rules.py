@@ -153,6 +153,7 @@ def content_words(text: str) -> frozenset[str]:
     )
 
 
+@lru_cache(maxsize=8192)
 def normalise(text: str) -> str:
     """Lower case, citation markers dropped, runs of anything but letters and digits one space."""
     text = _CITATION.sub(" ", text).lower().replace("’", "'")

@@ -94,10 +94,9 @@ def parse_batch_reply(
         items = value.get("verdicts")
         return items if isinstance(items, list) else None
 
-    found_json = _final_json(_FENCE.sub("", reply.strip()), read)
-    if found_json is None or _planted(found_json[1], untrusted):
+    items = final_object(reply, read, untrusted)
+    if items is None:
         return found
-    items = found_json[0]
     seen: set[int] = set()
     for item in items:
         number = item.get("id") if isinstance(item, dict) else None
@@ -127,10 +126,9 @@ def parse_claims(reply: object, untrusted: Sequence[str | None] = ()) -> list[st
         cleaned = [c.strip() for c in claims if isinstance(c, str) and c.strip()]
         return cleaned or None
 
-    found = _final_json(_FENCE.sub("", reply.strip()), read)
-    if found is None or _planted(found[1], untrusted):
+    claims = final_object(reply, read, untrusted)
+    if claims is None:
         return None
-    claims = found[0]
     if len(claims) > MAX_CLAIMS or any(len(c) > MAX_CLAIM_CHARS for c in claims):
         return None
     return claims
@@ -159,6 +157,16 @@ def _verdict_of(value: dict) -> Verdict | None:
     reason = value.get("reason", "")
     return _verdict(label, reason if isinstance(reason, str) else json.dumps(reason),
                     value.get("score"))
+
+
+def final_object(reply: str, read, untrusted: Sequence[str | None] = ()):
+    """``read(obj)`` for the JSON object that ends ``reply`` (code fences allowed), or None when
+    there is none ``read`` accepts, or when that object is a verbatim copy of text in
+    ``untrusted`` (planted there for a judge that ends its reply by quoting)."""
+    found = _final_json(_FENCE.sub("", reply.strip()), read)
+    if found is None or _planted(found[1], untrusted):
+        return None
+    return found[0]
 
 
 def _final_json(text: str, read):

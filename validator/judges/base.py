@@ -3,13 +3,18 @@ reply cache, retries with backoff, reply parsing."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import random
+import tempfile
 import threading
 import time
 import warnings
 from collections import OrderedDict
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from ..deadline import remaining
@@ -18,6 +23,7 @@ from ..prompts import build_batch_prompt, build_claims_prompt, build_prompt, che
 from ..verdicts import (
     BY_CACHE,
     BY_FALLBACK,
+    BY_LLM,
     INVALID,
     Verdict,
     parse_batch_reply,
@@ -117,6 +123,55 @@ class ReplyCache:
                 self._entries.popitem(last=False)
 
 
+class ReplyStore:
+    """Replies kept on disk, one small JSON file per (judge identity, prompt), so that a rerun
+    (another process, another day) pays for no call it already made. Only replies something
+    readable was found in are stored. Files are written to a temporary name and renamed; a
+    file that cannot be read is ignored (the call is made again) and rewritten."""
+
+    def __init__(self, directory: str | os.PathLike, identity: str):
+        self.directory = Path(directory)
+        self.identity = identity
+        self._warned = False
+
+    def _path(self, prompt: str) -> Path:
+        key = hashlib.sha256(f"{self.identity}\x00{prompt}".encode("utf-8", "surrogatepass"))
+        digest = key.hexdigest()
+        return self.directory / digest[:2] / f"{digest}.json"
+
+    def get(self, prompt: str) -> str | None:
+        try:
+            stored = json.loads(self._path(prompt).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        reply = stored.get("reply") if isinstance(stored, dict) else None
+        return reply if isinstance(reply, str) else None
+
+    def put(self, prompt: str, reply: str) -> None:
+        path = self._path(prompt)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                json.dump({"identity": self.identity, "reply": reply}, file)
+            os.replace(temporary, path)
+        except OSError as error:
+            if not self._warned:
+                self._warned = True
+                warnings.warn(f"cannot store judge replies in {self.directory} ({error}); "
+                              "going on without the disk cache", stacklevel=2)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What ``PromptJudge.ask`` read from a reply: ``value`` None when nothing readable came
+    back (``problem`` says why); ``how`` is BY_LLM, BY_CACHE or BY_FALLBACK."""
+
+    value: object | None
+    how: str
+    problem: str = ""
+
+
 class PromptJudge:
     """A judge that sends a prompt to a model and reads a verdict from the reply.
 
@@ -131,10 +186,27 @@ class PromptJudge:
         self.max_retries = max_retries
         self.backoff = backoff
         self.cache = ReplyCache(cache_size)
+        self.store: ReplyStore | None = None  # replies on disk; see LiteLLMJudge's cache_dir
         self.template = None if template is None else check_template(template)
 
     def complete(self, prompt: str) -> str:
         raise NotImplementedError
+
+    def ask(self, prompt: str, read: Callable[[str], object | None]) -> Answer:
+        """``read(reply)`` for ``prompt``, from the caches when there; a reply ``read`` finds
+        nothing in (None) is not cached. For prompts other than the verdict prompts (the
+        grounded-QA metrics, claims)."""
+        cached = self.cache.get(prompt)
+        if cached is not None:
+            return Answer(cached, BY_CACHE)
+        reply, how = self._reply(prompt)
+        if isinstance(reply, BaseException):
+            return Answer(None, BY_FALLBACK, f"the judge failed: {type(reply).__name__}: {reply}")
+        value = read(reply)
+        if value is None:
+            return Answer(None, BY_FALLBACK, "the judge's reply has nothing readable")
+        self._keep(prompt, reply, value)
+        return Answer(value, how)
 
     def judge(
         self, claim: str, evidence: Sequence[Evidence], question: str | None = None
@@ -143,12 +215,13 @@ class PromptJudge:
         cached = self.cache.get(prompt)
         if cached is not None:
             return replace(cached, how=BY_CACHE)
-        reply = self._complete_with_retries(prompt)
+        reply, how = self._reply(prompt)
         if isinstance(reply, BaseException):
             return _failed(reply)
         verdict = parse_reply(reply, [claim, question, *(e.text for e in evidence)])
         if verdict.label != INVALID:
-            self.cache.put(prompt, verdict)
+            verdict = replace(verdict, how=how)
+            self._keep(prompt, reply, verdict)
         return verdict
 
     def judge_batch(
@@ -163,15 +236,18 @@ class PromptJudge:
             found.append(None if cached is None else replace(cached, how=BY_CACHE))
         pending = [i for i, verdict in enumerate(found) if verdict is None]
         if len(pending) > 1:
-            reply = self._complete_with_retries(build_batch_prompt([items[i] for i in pending],
-                                                                   question))
+            prompt = build_batch_prompt([items[i] for i in pending], question)
+            reply, how = self._reply(prompt)
             if isinstance(reply, BaseException):
                 return [verdict or _failed(reply) for verdict in found]
             untrusted = [question, *(part for i in pending for part in
                                      (items[i][0], *(e.text for e in items[i][1])))]
             parsed = parse_batch_reply(reply, len(pending), untrusted)
+            if self.store is not None and any(v is not None and v.label != INVALID for v in parsed):
+                self.store.put(prompt, reply)
             for i, verdict in zip(pending, parsed, strict=True):
                 if verdict is not None and verdict.label != INVALID:
+                    verdict = replace(verdict, how=how)
                     self.cache.put(keys[i], verdict)
                     found[i] = verdict
         return [verdict or self.judge(*items[i], question) for i, verdict in enumerate(found)]
@@ -179,15 +255,24 @@ class PromptJudge:
     def extract_claims(
         self, sentence: str, answer: str, question: str | None = None
     ) -> list[str] | None:
-        prompt = build_claims_prompt(sentence, answer, question)
-        cached = self.cache.get(prompt)
-        if cached is not None:
-            return list(cached)
-        reply = self._complete_with_retries(prompt)
-        claims = None if isinstance(reply, BaseException) else parse_claims(reply, [sentence, answer])
-        if claims is not None:
-            self.cache.put(prompt, tuple(claims))
-        return claims
+        def read(reply: str) -> tuple[str, ...] | None:
+            claims = parse_claims(reply, [sentence, answer])
+            return None if claims is None else tuple(claims)
+
+        claims = self.ask(build_claims_prompt(sentence, answer, question), read).value
+        return None if claims is None else list(claims)
+
+    def _reply(self, prompt: str) -> tuple[str | BaseException, str]:
+        """The reply to ``prompt`` and how it came: from the disk store, or from the model."""
+        stored = self.store.get(prompt) if self.store is not None else None
+        if stored is not None:
+            return stored, BY_CACHE
+        return self._complete_with_retries(prompt), BY_LLM
+
+    def _keep(self, prompt: str, reply: str, value: object) -> None:
+        self.cache.put(prompt, value)
+        if self.store is not None:
+            self.store.put(prompt, reply)
 
     def _complete_with_retries(self, prompt: str) -> str | BaseException:
         for attempt in range(self.max_retries + 1):

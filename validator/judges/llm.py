@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import os
 import threading
 import time
 from typing import Any
 
 from ..deadline import remaining
-from .base import PromptJudge
+from .base import PromptJudge, ReplyStore
+
+_NOT_IDENTITY = {"api_key", "timeout", "num_retries", "max_retries"}
 
 
 class LiteLLMJudge(PromptJudge):
@@ -15,13 +19,21 @@ class LiteLLMJudge(PromptJudge):
 
     ``llm_kwargs`` go to every call: ``api_base``, ``api_key``, ``temperature``, ``timeout``...
     LiteLLM's own retries are off; ``PromptJudge`` retries with backoff instead.
+
+    ``cache_dir`` keeps readable replies on disk, keyed by the prompt, the model and the
+    settings that change a reply (not the key or the timeout): a rerun makes no call twice.
     """
 
-    def __init__(self, model: str, llm_kwargs: dict[str, Any] | None = None, **options):
+    def __init__(self, model: str, llm_kwargs: dict[str, Any] | None = None,
+                 cache_dir: str | os.PathLike | None = None, **options):
         super().__init__(**options)
         self.model = model
         self.llm_kwargs = {"temperature": 0, "timeout": 60, **(llm_kwargs or {})}
         self.usage = Usage()
+        if cache_dir is not None:
+            settings = {k: v for k, v in self.llm_kwargs.items() if k not in _NOT_IDENTITY}
+            self.store = ReplyStore(cache_dir, json.dumps([model, settings], sort_keys=True,
+                                                          default=repr))
 
     def complete(self, prompt: str) -> str:
         import litellm  # imported on first use: it is slow to import

@@ -1,9 +1,12 @@
 """Batch evaluation (``provenance eval``): a validator over a JSONL data set, resumable.
 
 Input, one sample per line: ``{"id": ..., "output": "...", "sources": ["..."], "question":
-"..." (optional), "label": ... (optional)}``. ``label`` says whether the output is grounded:
-``true``/``"pass"``/``"supported"`` (it should pass) or ``false``/``"fail"``/``"unsupported"``/
-``"hallucinated"`` (it should fail). A sample without ``id`` is known by its line number.
+"..." (optional), "label": ... (optional), "expected": "..." (optional)}``. ``label`` says
+whether the output is grounded: ``true``/``"pass"``/``"supported"`` (it should pass) or
+``false``/``"fail"``/``"unsupported"``/``"hallucinated"`` (it should fail). ``expected`` is a
+reference answer, used by the grounded-QA metrics. GroUSE's field names are read too
+(``actual_output``, ``references``, ``input``, ``expected_output``). A sample without ``id`` is
+known by its line number.
 
 Results go to a JSONL file, one line per sample, written and flushed as each sample finishes,
 with a hash of the sample. Run again, samples whose result is there (same id, same hash) are
@@ -38,6 +41,11 @@ class Sample:
     question: str | None
     label: bool | None  # True: the output should pass
     digest: str
+    expected: str | None = None
+
+
+_ALIASES = {"actual_output": "output", "references": "sources", "input": "question",
+            "expected_output": "expected"}
 
 
 def load_samples(path: str | Path) -> list[Sample]:
@@ -50,6 +58,8 @@ def load_samples(path: str | Path) -> list[Sample]:
             raw = json.loads(line)
         except json.JSONDecodeError as error:
             raise ValueError(f"{where}: not JSON ({error}).") from None
+        if isinstance(raw, dict):
+            raw = {**{_ALIASES[k]: v for k, v in raw.items() if k in _ALIASES}, **raw}
         if not isinstance(raw, dict) or not isinstance(raw.get("output"), str) or not isinstance(
                 raw.get("sources"), list):
             raise ValueError(f"{where}: a sample needs \"output\" (a string) and \"sources\" (a "
@@ -58,11 +68,12 @@ def load_samples(path: str | Path) -> list[Sample]:
         if sample_id in seen:
             raise ValueError(f"{where}: id {sample_id!r} appears twice; ids must be unique.")
         seen.add(sample_id)
-        question = raw.get("question")
+        question, expected = raw.get("question"), raw.get("expected")
         samples.append(Sample(sample_id, raw["output"], raw["sources"],
                               question if isinstance(question, str) else None,
                               _label(raw.get("label"), where),
-                              hashlib.sha256(line.strip().encode("utf-8", "surrogatepass")).hexdigest()))
+                              hashlib.sha256(line.strip().encode("utf-8", "surrogatepass")).hexdigest(),
+                              expected if isinstance(expected, str) and expected.strip() else None))
     return samples
 
 
@@ -106,11 +117,14 @@ def run_eval(
     results_path: Path,
     concurrency: int = 4,
     progress: Callable[[int, int], None] | None = None,
+    complete: Callable[[dict], bool] = lambda record: True,
 ) -> list[dict]:
-    """Validate every sample not already in ``results_path`` (same id and hash), ``concurrency``
-    at a time, appending each result as it finishes. Returns the results of all samples."""
+    """Validate every sample not already in ``results_path`` (same id and hash, and
+    ``complete(record)``: a result lacking what this run adds is redone), ``concurrency`` at a
+    time, appending each result as it finishes. Returns the results of all samples."""
     done = {k: v for k, v in finished(results_path).items()}
-    todo = [s for s in samples if done.get(s.id, {}).get("sample_hash") != s.digest]
+    todo = [s for s in samples
+            if done.get(s.id, {}).get("sample_hash") != s.digest or not complete(done[s.id])]
     lock = threading.Lock()
     count = len(samples) - len(todo)
     if progress:
@@ -184,7 +198,10 @@ def summarise(records: list[dict]) -> dict:
     return summary
 
 
-def progress_bar(stream=sys.stderr) -> Callable[[int, int], None]:
+def progress_bar(stream=None) -> Callable[[int, int], None]:
+    """A one-line bar on ``stream`` (default: whatever ``sys.stderr`` is when it is made)."""
+    stream = stream or sys.stderr
+
     def show(done: int, total: int) -> None:
         width = 30
         filled = int(width * done / total) if total else width

@@ -48,6 +48,14 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--out", metavar="FILE",
                           help="results JSONL (default: DATA.results.jsonl beside DATA)")
     evaluate.add_argument("--concurrency", type=int, default=4, help="samples validated at once")
+    evaluate.add_argument("--grounded-qa", action="store_true",
+                          help="also GroUSE's grounded-QA metrics (answer relevancy, "
+                          "completeness, usefulness, positive acceptance, negative rejection; "
+                          "faithfulness is ours). Needs --model and a question in every sample; "
+                          "an \"expected\" answer is used when given")
+    evaluate.add_argument("--no-cache", action="store_true",
+                          help="with --model: keep no judge replies on disk (default: kept in "
+                          "--cache-dir, or RESULTS.cache beside the results)")
     _judging_options(evaluate)
     evaluate.add_argument("--json", action="store_true", help="print the summary as JSON")
 
@@ -101,6 +109,9 @@ def _judging_options(command: argparse.ArgumentParser) -> None:
                        help="with --model: sentences judged per LLM call")
     command.add_argument("--allow-unsupported", action="store_true",
                          help="only contradicted sentences (and citation errors) fail")
+    command.add_argument("--cache-dir", metavar="DIR",
+                         help="with --model: keep the judge's replies in DIR; a rerun makes no "
+                         "call twice")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -116,10 +127,10 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, UnicodeDecodeError) as error:
         parser.error(f"cannot read input: {error}")
 
-    from . import JudgeAuthError, LocalJudge, ProvenanceLLM  # heavy: after parsing
+    from . import JudgeAuthError, ProvenanceLLM  # heavy: after parsing
 
     try:
-        validator = _validator(args, LocalJudge, ProvenanceLLM)
+        validator = _validator(args, _judge(args, args.cache_dir), ProvenanceLLM)
         metadata = {"sources": sources, **_chunking(args)}
         if args.question:
             metadata["question"] = args.question
@@ -147,10 +158,20 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if passed else 1
 
 
-def _validator(args: argparse.Namespace, local_judge, validator_class):
+def _judge(args: argparse.Namespace, cache_dir: str | Path | None):
+    """The judge the options name: a LiteLLM model (replies kept in ``cache_dir`` if given),
+    or the local heuristic judge."""
+    from . import LiteLLMJudge, LocalJudge
+
+    if args.model:
+        return LiteLLMJudge(args.model, _llm_kwargs(args), cache_dir=cache_dir)
+    return LocalJudge()
+
+
+def _validator(args: argparse.Namespace, judge, validator_class):
     return validator_class(
-        llm_callable=args.model if args.model else local_judge(), top_k=args.top_k,
-        on_fail="noop", llm_kwargs=_llm_kwargs(args), validation_method=args.method,
+        llm_callable=judge, top_k=args.top_k,
+        on_fail="noop", validation_method=args.method,
         citations=args.citations, cascade_contradictions=args.cascade,
         cascade_verbatim=args.cascade, batch_size=args.batch_size,
         fail_on_unsupported=not args.allow_unsupported,
@@ -170,11 +191,22 @@ def _eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except (OSError, UnicodeDecodeError, ValueError) as error:
         parser.error(f"cannot read the data set: {error}")
     out = Path(args.out) if args.out else Path(args.data).with_suffix(".results.jsonl")
+    if args.grounded_qa:
+        if not args.model:
+            parser.error("--grounded-qa needs an LLM judge: pass --model NAME (the local judge "
+                         "cannot rate relevancy or completeness)")
+        unasked = [s.id for s in samples if not s.question]
+        if unasked:
+            parser.error(f"--grounded-qa needs a \"question\" in every sample; {len(unasked)} "
+                         f"have none (first: {', '.join(unasked[:5])})")
+    cache_dir = None if args.no_cache else Path(args.cache_dir or f"{out}.cache")
 
-    from . import JudgeAuthError, LocalJudge, ProvenanceLLM  # heavy: after parsing
+    from . import JudgeAuthError, ProvenanceLLM  # heavy: after parsing
+    from .grounded_qa import grade
 
     try:
-        validator = _validator(args, LocalJudge, ProvenanceLLM)
+        judge = _judge(args, cache_dir)
+        validator = _validator(args, judge, ProvenanceLLM)
     except ValueError as error:
         parser.error(str(error))
 
@@ -190,12 +222,22 @@ def _eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 raise
             return {**record, "error": f"{type(error).__name__}: {error}"}
         summary = result.metadata["groundedness"]
-        return {**record, "passed": result.outcome == "pass",
-                "faithfulness": summary["faithfulness"], "level": summary["level"],
-                "counts": summary["counts"], "sentences": result.metadata["sentences"]}
+        passed = result.outcome == "pass"
+        record.update(passed=passed, faithfulness=summary["faithfulness"], level=summary["level"],
+                      counts=summary["counts"], sentences=result.metadata["sentences"])
+        if args.grounded_qa:
+            why = ("every sentence is supported by the references" if passed
+                   else result.error_message)
+            metrics = grade(judge, sample.question, sample.output, sample.sources, passed, why,
+                            sample.expected)
+            record["grounded_qa"] = {name: metric.as_dict() for name, metric in metrics.items()}
+        return record
+
+    def complete(record: dict) -> bool:
+        return not args.grounded_qa or "grounded_qa" in record or "error" in record
 
     try:
-        records = run_eval(samples, validate, out, args.concurrency, progress_bar())
+        records = run_eval(samples, validate, out, args.concurrency, progress_bar(), complete)
     except KeyboardInterrupt:
         print(f"\ninterrupted: finished samples are in {out}; run the same command to resume.",
               file=sys.stderr)
@@ -207,6 +249,11 @@ def _eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     summary = summarise([r for r in records if "error" not in r])
     summary["errors"] = len(errors)
     summary["results"] = str(out)
+    if args.grounded_qa:
+        from .grounded_qa import summarise as summarise_qa
+
+        summary["grounded_qa"] = summarise_qa([r["grounded_qa"] for r in records
+                                               if "grounded_qa" in r])
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -282,6 +329,14 @@ def _print_summary(summary: dict, errors: list[dict]) -> None:
         print(f"labelled {labelled['samples']}: detecting ungrounded outputs, precision "
               f"{show(labelled['precision'])}, recall {show(labelled['recall'])}, F1 "
               f"{show(labelled['f1'])}, balanced accuracy {show(labelled['balanced_accuracy'])}")
+    qa = summary.get("grounded_qa")
+    if qa:
+        print("grounded QA (GroUSE; mean over the samples each applies to):")
+        for name, row in qa.items():
+            mean = "n/a" if row["mean"] is None else f"{row['mean']:.2f}"
+            scale = "1-5" if name in ("answer_relevancy", "completeness") else "0-1"
+            print(f"  {name:<20} {mean:>5} ({scale})  scored {row['scored']}, null {row['null']}, "
+                  f"failed {row['failed']}")
     for record in errors:
         print(f"error in {record['id']}: {record['error']}")
     print(f"results: {summary['results']}")

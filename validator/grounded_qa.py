@@ -1,0 +1,174 @@
+"""GroUSE's grounded-QA metrics: how good an answer written from reference documents is.
+
+Six metrics per sample (question, references, answer, optionally an expected answer):
+
+- ``answer_relevancy`` (1-5, judge): how much of the answer bears on the question;
+- ``completeness`` (1-5, judge): how much of what the references say in answer it gives;
+- ``faithfulness`` (0/1, ours): 1 when our validator passes the answer against the references,
+  citations included (a ``[2]`` that points at the wrong document fails it);
+- ``usefulness`` (0/1, judge): for an answer that says no document answers, whether the other
+  information it gives helps;
+- ``positive_acceptance`` (0/1): the references answer the question and the answer does too;
+- ``negative_rejection`` (0/1): the references do not answer it and the answer says so.
+
+A metric that does not apply is null, by GroUSE's rules: no relevancy for an answer that says no
+document answers (a refusal); no completeness when the references hold no answer; usefulness
+only for refusals that give other information; no faithfulness for a refusal that says nothing
+else; positive acceptance only when the references answer the question, negative rejection
+only when they do not. A metric the judge gave no readable reply for is ``failed``, never a
+guess; the metrics that depend on it are failed too.
+
+The prompts are ours (``prompts.py``); the judge is any ``PromptJudge`` (a LiteLLM model, a
+callable), whose caches (memory, and disk with ``cache_dir``) serve repeated prompts.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .judges.base import PromptJudge
+from .prompts import COMPLETENESS_TASK, RELEVANCY_TASK, USEFULNESS_TASK, build_qa_prompt
+from .verdicts import final_object
+
+METRICS = ("answer_relevancy", "completeness", "faithfulness", "usefulness",
+           "positive_acceptance", "negative_rejection")
+
+SCORED = "scored"
+NULL = "null"  # the metric does not apply to this sample (GroUSE's null rules)
+FAILED = "failed"  # the judge gave no readable reply; no value is guessed
+
+
+@dataclass(frozen=True)
+class Metric:
+    score: int | None
+    status: str
+    reason: str = ""
+    how: str = ""  # the judge's: llm, cache, fallback; "validator" or "rule" for ours
+
+    def as_dict(self) -> dict:
+        return {"score": self.score, "status": self.status, "reason": self.reason, "how": self.how}
+
+
+def _scored(value: int, reason: str, how: str) -> Metric:
+    return Metric(value, SCORED, reason, how)
+
+
+def _null(reason: str, how: str = "rule") -> Metric:
+    return Metric(None, NULL, reason, how)
+
+
+def _failed(reason: str, how: str = "fallback") -> Metric:
+    return Metric(None, FAILED, reason, how)
+
+
+def grade(
+    judge: PromptJudge,
+    question: str,
+    answer: str,
+    references: Sequence[str],
+    faithful: bool,
+    faithfulness_reason: str = "",
+    expected: str | None = None,
+) -> dict[str, Metric]:
+    """The six metrics for one sample. ``faithful`` is our validator's outcome on ``answer``
+    against ``references`` (the caller ran it, with citations checked)."""
+    if not isinstance(judge, PromptJudge):
+        raise ValueError("the grounded-QA metrics need an LLM judge (a LiteLLM model name or a "
+                         f"prompt -> reply callable); got {type(judge).__name__}.")
+    untrusted = [question, answer, expected, *references]
+
+    relevancy = _ask(judge, build_qa_prompt(RELEVANCY_TASK, question, answer, None, expected),
+                     _Reader("refuses", "relevancy", range(1, 6), True, untrusted))
+    completeness = _ask(judge, build_qa_prompt(COMPLETENESS_TASK, question, answer, references,
+                                               expected),
+                        _Reader("references_answer", "completeness", range(1, 6), False, untrusted))
+
+    if relevancy.status == FAILED:
+        usefulness = _failed("depends on answer relevancy, which failed")
+        faithfulness = _failed("depends on answer relevancy, which failed")
+    elif relevancy.status == NULL:  # the answer refuses: is what else it says of use?
+        usefulness = _ask(judge, build_qa_prompt(USEFULNESS_TASK, question, answer, None, expected),
+                          _Reader("adds_information", "usefulness", range(0, 2), False, untrusted))
+        if usefulness.status == NULL:
+            faithfulness = _null("the answer only says that no document answers")
+        elif usefulness.status == FAILED:
+            faithfulness = _failed("depends on usefulness, which failed")
+        else:
+            faithfulness = _scored(int(faithful), faithfulness_reason, "validator")
+    else:
+        usefulness = _null("usefulness is rated only for answers that say no document answers")
+        faithfulness = _scored(int(faithful), faithfulness_reason, "validator")
+
+    acceptance, rejection = _acceptance_and_rejection(relevancy, completeness)
+    return {"answer_relevancy": relevancy, "completeness": completeness,
+            "faithfulness": faithfulness, "usefulness": usefulness,
+            "positive_acceptance": acceptance, "negative_rejection": rejection}
+
+
+def _acceptance_and_rejection(relevancy: Metric, completeness: Metric) -> tuple[Metric, Metric]:
+    """Answerable (completeness rated) and answered (relevancy rated) decide both: an
+    answerable question should be answered, an unanswerable one refused."""
+    if FAILED in (relevancy.status, completeness.status):
+        failed = _failed("depends on answer relevancy and completeness, one of which failed")
+        return failed, failed
+    refused = relevancy.status == NULL
+    if completeness.status == SCORED:  # the references answer the question
+        return (_scored(int(not refused), "the references answer the question; the answer "
+                        + ("says none does" if refused else "answers it"), "rule"),
+                _null("the references answer the question"))
+    return (_null("the references do not answer the question"),
+            _scored(int(refused), "the references do not answer the question; the answer "
+                    + ("says so" if refused else "answers anyway"), "rule"))
+
+
+class _Reader:
+    """Reads ``{"reason", <flag>: bool, <score>: int | null}`` and applies the null rule: the
+    score is null exactly when the flag equals ``null_when``. A reply that breaks the rule
+    both ways (a score where null is due, or null where a score is due) is settled by the
+    flag when it says null, and is unreadable when it lacks a due score."""
+
+    def __init__(self, flag: str, field: str, allowed: range, null_when: bool, untrusted):
+        self.flag, self.field, self.allowed, self.null_when = flag, field, allowed, null_when
+        self.untrusted = untrusted
+
+    def __call__(self, reply: str) -> tuple[int | None, str] | None:
+        return final_object(reply, self._read, self.untrusted)
+
+    def _read(self, value: dict) -> tuple[int | None, str] | None:
+        flag, score = value.get(self.flag), value.get(self.field)
+        reason = value.get("reason", "")
+        reason = reason if isinstance(reason, str) else json.dumps(reason)
+        if not isinstance(flag, bool):
+            return None
+        if flag == self.null_when:
+            return None, reason
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or score != int(score):
+            return None
+        return (int(score), reason) if int(score) in self.allowed else None
+
+
+def _ask(judge: PromptJudge, prompt: str, reader: _Reader) -> Metric:
+    answer = judge.ask(prompt, reader)
+    if answer.value is None:
+        return _failed(answer.problem, answer.how)
+    score, reason = answer.value
+    return _null(reason, answer.how) if score is None else _scored(score, reason, answer.how)
+
+
+def summarise(records: Sequence[dict[str, Any]]) -> dict[str, dict]:
+    """Per metric over the samples' ``grounded_qa`` dicts: mean of the scored values, and how
+    many were scored, null and failed. No mean of the six: they are on different scales."""
+    summary = {}
+    for metric in METRICS:
+        values = [r[metric] for r in records if metric in r]
+        scores = [v["score"] for v in values if v["status"] == SCORED]
+        summary[metric] = {
+            "mean": sum(scores) / len(scores) if scores else None,
+            SCORED: len(scores),
+            NULL: sum(v["status"] == NULL for v in values),
+            FAILED: sum(v["status"] == FAILED for v in values),
+        }
+    return summary

@@ -33,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--question", help="the question the text answers")
     _judging_options(check)
     check.add_argument("--json", action="store_true", help="print a machine-readable report")
+    check.add_argument("--html", metavar="FILE", help="also write the report as one HTML page")
 
     evaluate = commands.add_parser(
         "eval",
@@ -58,6 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "--cache-dir, or RESULTS.cache beside the results)")
     _judging_options(evaluate)
     evaluate.add_argument("--json", action="store_true", help="print the summary as JSON")
+    evaluate.add_argument("--html", metavar="FILE",
+                          help="also write a report page: summary chart and every sample")
 
     meta = commands.add_parser(
         "meta-eval",
@@ -143,6 +146,12 @@ def main(argv: list[str] | None = None) -> int:
     sentences = result.metadata["sentences"]
     summary = result.metadata["groundedness"]
     passed = result.outcome == "pass"
+    if args.html:
+        from .html_report import Output, render_check
+
+        page = render_check(Output("1", "Checked text", text, sentences, summary, args.source,
+                                   args.question), args.model or "local heuristic")
+        _write_html(args.html, page, parser)
     if args.json:
         report = {
             "passed": passed,
@@ -254,11 +263,42 @@ def _eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
         summary["grounded_qa"] = summarise_qa([r["grounded_qa"] for r in records
                                                if "grounded_qa" in r])
+    if args.html:
+        _write_html(args.html, _eval_page(samples, records, summary, args), parser)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
         _print_summary(summary, errors)
     return 1 if errors else 0
+
+
+def _eval_page(samples, records: list[dict], summary: dict, args: argparse.Namespace) -> str:
+    from .html_report import Output, render_eval
+
+    by_id = {r["id"]: r for r in records}
+    outputs = []
+    for number, sample in enumerate(samples, 1):
+        record = by_id.get(sample.id)
+        if record is None:
+            continue
+        label = {True: "labelled grounded", False: "labelled ungrounded"}.get(sample.label, "")
+        outcome = "" if "error" in record else ("passes" if record["passed"] else "fails")
+        title = " · ".join(part for part in (sample.id, outcome, label) if part)
+        outputs.append(Output(
+            str(number), title, sample.output, record.get("sentences", []),
+            None if "error" in record else {"faithfulness": record["faithfulness"],
+                                            "level": record["level"], "counts": record["counts"]},
+            [f"source {i}" for i in range(1, len(sample.sources) + 1)], sample.question,
+            record.get("error"), record.get("grounded_qa")))
+    return render_eval(outputs, summary, args.model or "local heuristic", args.data)
+
+
+def _write_html(path: str, page: str, parser: argparse.ArgumentParser) -> None:
+    try:
+        Path(path).write_text(page, encoding="utf-8")
+    except OSError as error:
+        parser.error(f"cannot write the HTML report: {error}")
+    print(f"report: {path}", file=sys.stderr)
 
 
 def _meta_eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

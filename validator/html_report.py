@@ -40,6 +40,7 @@ summary { cursor: pointer; }
 .evidence { margin: .3rem 0 .3rem 1rem; font-size: .93rem; }
 .evidence q { display: block; color: #333; }
 .evidence .where { color: #666; font-size: .85rem; }
+.charts { display: flex; flex-wrap: wrap; gap: 1rem 2rem; }
 table { border-collapse: collapse; } td, th { padding: .2rem .6rem; text-align: left; }
 .error { color: #a00; }
 """

@@ -1,0 +1,191 @@
+"""The HTML report opened in a real headless browser (Debian's chromium): the highlighted
+sentences, their evidence opened by the page's own script, the batch charts, hostile text shown
+and never run, no network reference. A screenshot is saved (and checked for the highlight
+colours); set PROVENANCE_SCREENSHOT_DIR to keep it.
+
+Without chromium these tests skip, unless PROVENANCE_BROWSER_REQUIRED is set (``.ci/run`` sets
+it and installs chromium), where a missing browser fails them."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from validator import cli
+
+pytestmark = pytest.mark.slow  # the real default embedder, and a browser
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# Flags for a root user on a machine with no network: no sandbox, no background connections.
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--hide-scrollbars"]
+
+EIFFEL = "The Eiffel Tower is in Paris. It was finished in 1889. It is 330 metres tall."
+LOUVRE = "The Louvre is the most visited museum in the world. It houses the Mona Lisa."
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture
+def browser(tmp_path):
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("PROVENANCE_BROWSER_REQUIRED"):
+            pytest.fail("chromium is missing: install Debian's package (apt-get install -y chromium)")
+        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+
+    def run(*args):
+        done = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", *args],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout
+
+    return run
+
+
+class Page(HTMLParser):
+    """The elements of a DOM dump: (tag, attributes, text inside), in document order."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.elements: list[tuple[str, dict, list[str]]] = []
+        self._open: list[tuple[str, dict, list[str]]] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        element = (tag, dict(attrs), [])
+        self.elements.append(element)
+        if tag not in ("meta", "rect", "img", "br", "input", "link"):
+            self._open.append(element)
+
+    def handle_endtag(self, tag):
+        while self._open:
+            if self._open.pop()[0] == tag:
+                break
+
+    def handle_data(self, data):
+        for _, _, text in self._open:
+            text.append(data)
+
+    def all(self, tag, css=None):
+        return [(a, "".join(t)) for name, a, t in self.elements if name == tag
+                and (css is None or css in (a.get("class") or "").split())]
+
+
+def _check_report(tmp_path) -> Path:
+    (tmp_path / "eiffel.txt").write_text(EIFFEL)
+    (tmp_path / "louvre.txt").write_text(LOUVRE)
+    (tmp_path / "answer.txt").write_text(
+        f"The Eiffel Tower is in Paris [1]. It was finished in 1899.\nIt is {HOSTILE} 300 metres "
+        "tall. The Louvre houses the Mona Lisa [1].")
+    report = tmp_path / "report.html"
+    code = cli.main(["check", "--source", str(tmp_path / "eiffel.txt"), "--source",
+                     str(tmp_path / "louvre.txt"), "--text", str(tmp_path / "answer.txt"),
+                     "--html", str(report)])
+    assert code == 1  # some sentences fail
+    return report
+
+
+def test_the_check_report_in_a_browser(tmp_path, browser, capsys):
+    report = _check_report(tmp_path)
+    source = report.read_text()
+    for external in ("http://", "https://", "<link", "<img", "url(", "@import"):
+        assert external not in source, external  # self-contained; hostile text is escaped
+    assert not re.search(r"<[a-z]+[^>]*\ssrc=", source)  # no tag loads anything
+
+    # the address names sentence 2: the page's script opens its evidence, as a click does
+    page = Page(browser("--dump-dom", f"{report.as_uri()}#o1-s2"))
+    marks = [(a["class"].split()[1], text) for a, text in page.all("a", "s")]
+    assert marks == [
+        ("v-supported", "The Eiffel Tower is in Paris [1]."),
+        ("v-contradicted", "It was finished in 1899."),
+        ("v-unsupported", f"It is {HOSTILE} 300 metres tall."),
+        ("v-unsupported", "The Louvre houses the Mona Lisa [1]."),
+    ]
+    assert page.all("img") == []  # shown as text, never made an element
+    details = {a["id"]: (a, text) for a, text in page.all("details")}
+    assert list(details) == ["o1-s1", "o1-s2", "o1-s3", "o1-s4"]
+    opened = [key for key, (attrs, _) in details.items() if "open" in attrs]
+    assert opened == ["o1-s2"]
+    contradicted = details["o1-s2"][1]
+    assert "1889" in contradicted and "eiffel.txt" in contradicted  # reason and evidence
+    assert "finished in 1889" in contradicted
+    assert "miscited" in details["o1-s4"][1] and "louvre.txt would support it" in details["o1-s4"][1]
+
+    shot = tmp_path / "report.png"
+    browser(f"--screenshot={shot}", "--window-size=1000,900", f"{report.as_uri()}#o1-s4")
+    _assert_colours(shot, {"supported": (0xC8, 0xEC, 0xC9), "contradicted": (0xFF, 0xB3, 0xB3),
+                           "unsupported": (0xFF, 0xE0, 0x8A)})
+    _keep(shot, "check-report.png")
+
+
+def test_the_eval_report_with_its_charts_in_a_browser(tmp_path, browser, capsys):
+    rows = [
+        {"id": "grounded", "output": "The Eiffel Tower was finished in 1889 [1]. It is 330 "
+         "metres tall.", "sources": [EIFFEL, LOUVRE], "question": "When?", "label": True},
+        {"id": "wrong-year", "output": "The Eiffel Tower was finished in 1899. It is 330 metres "
+         "tall.", "sources": [EIFFEL], "label": False},
+        {"id": "</h2><script>alert(1)</script>", "output": "Mount Everest is in Nepal.",
+         "sources": [LOUVRE], "label": False},
+    ]
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    report = tmp_path / "eval.html"
+    assert cli.main(["eval", str(data), "--html", str(report), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    by_id = {r["id"]: r for r in map(json.loads, data.with_suffix(".results.jsonl").open())}
+    results = [by_id[row["id"]] for row in rows]  # the file is in order of completion
+
+    page = Page(browser("--dump-dom", report.as_uri()))
+    assert len(page.all("script")) == 1  # ours; the hostile id is text
+    bars = {(a["data-label"], a["data-value"]) for a, _ in page.all("rect", "bar")}
+    failing = round(summary["failing_share"] * 3)
+    assert {("pass", str(3 - failing)), ("fail", str(failing))} <= bars
+    for level, count in summary["levels"].items():
+        assert (level, str(count)) in bars
+    titles = [text for _, text in page.all("h2")]
+    assert [t.split(" · ")[0] for t in titles if " · " in t] == [r["id"] for r in rows]
+    marks = page.all("a", "s")
+    assert len(marks) == sum(len(r["sentences"]) for r in results)
+    verdicts = [a["class"].split()[1] for a, _ in marks]
+    assert verdicts == [f"v-{s['verdict']}" for r in results for s in
+                        sorted(r["sentences"], key=lambda s: s["start"])]
+    assert "v-contradicted" in verdicts and "v-supported" in verdicts
+
+    shot = tmp_path / "eval.png"
+    browser(f"--screenshot={shot}", "--window-size=1000,1100", report.as_uri())
+    _assert_colours(shot, {"chart green": (0x5C, 0xB8, 0x5F), "chart red": (0xD9, 0x53, 0x4F)})
+    _keep(shot, "eval-report.png")
+
+
+def _assert_colours(png: Path, colours: dict[str, tuple[int, int, int]]) -> None:
+    from PIL import Image
+
+    with Image.open(png) as image:
+        present = {pixel for _, pixel in image.convert("RGB").getcolors(maxcolors=1 << 20)}
+    for name, rgb in colours.items():
+        assert rgb in present, f"no {name} pixels in the screenshot"
+
+
+def _keep(shot: Path, name: str) -> None:
+    target = os.environ.get("PROVENANCE_SCREENSHOT_DIR")
+    if target:
+        Path(target).mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, Path(target) / name)
+
+
+def test_offsets_that_overlap_or_run_past_the_text_still_render_every_character():
+    from validator.html_report import Output, render_check
+
+    text = "One. Two. Three <b>."
+    sentences = [{"text": "One.", "start": 0, "end": 4, "verdict": "supported"},
+                 {"text": "One. Two.", "start": 0, "end": 9, "verdict": "weird"},
+                 {"text": "Three <b>.", "start": 10, "end": 99, "verdict": "unsupported"}]
+    page = render_check(Output("1", "t", text, sentences, None, []), "judge")
+    body = re.sub(r"<[^>]+>", "", page.split("<div class=text>")[1].split("</div>")[0])
+    assert body.replace("&lt;", "<").replace("&gt;", ">") == text
+    assert "v-invalid" in page  # an unknown verdict is shown as invalid, not as a class we made up

@@ -209,7 +209,7 @@ _FILL = {"v-supported": "#5cb85f", "v-unsupported": "#e0a800", "v-contradicted":
 
 def _bars(title: str, rows: Sequence[tuple[str, float, float, str]], decimals: int = 0) -> str:
     """A horizontal bar chart as inline SVG: (label, value, full scale, class) per bar."""
-    width, bar_height, label_width = 520, 22, 170
+    width, bar_height, label_width = 440, 22, 170
     height = bar_height * len(rows) + 30
     body = [f"<svg class=chart role=img aria-label='{escape(title)}' width={width} "
             f"height={height}>"

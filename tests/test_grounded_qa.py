@@ -97,7 +97,7 @@ def test_each_metric_and_its_null_rule_on_the_four_cells_and_a_miscitation(
         tmp_path, chat_server, capsys):
     server = chat_server(grader)
     data = _data(tmp_path)
-    assert _run(data, server) == 0
+    assert _run(data, server, "--html", str(tmp_path / "report.html")) == 0
     summary = json.loads(capsys.readouterr().out)
     records = _records(data.with_suffix(".results.jsonl"))
     for sample_id, expected in EXPECTED.items():
@@ -115,6 +115,11 @@ def test_each_metric_and_its_null_rule_on_the_four_cells_and_a_miscitation(
     assert qa["positive_acceptance"]["mean"] == pytest.approx(2 / 3)
     assert qa["negative_rejection"]["mean"] == pytest.approx(1 / 2)
     assert qa["faithfulness"]["mean"] == pytest.approx(2 / 4)
+    # the report charts the means and tabulates each sample's metrics
+    page = (tmp_path / "report.html").read_text()
+    bars = dict(re.findall(r"data-label='([^']*)' data-value='([^']*)'", page))
+    assert bars["answer relevancy"] == "5.00" and bars["negative rejection"] == "0.50"
+    assert page.count("<table class=qa>") == len(SAMPLES)
     # the expected answer reaches the judge
     assert any("BEGIN EXPECTED ANSWER>>\n1889; 330 metres." in r["body"]["messages"][0]["content"]
                for r in server.requests)
@@ -228,3 +233,23 @@ def test_a_judge_without_prompts_is_refused():
 
     with pytest.raises(ValueError, match="need an LLM judge"):
         grade(LocalJudge(), "q", "a", ["r"], True)
+
+
+def test_an_unwritable_cache_is_warned_about_once_and_grading_goes_on(tmp_path, chat_server):
+    import warnings
+
+    from validator import LiteLLMJudge
+
+    server = chat_server(grader)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    judge = LiteLLMJudge("openai/judge", {"api_base": server.url, "api_key": "sk-test"},
+                         cache_dir=blocker / "replies")
+    sample = SAMPLES[0]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        metrics = grade(judge, sample["input"], sample["actual_output"], sample["references"],
+                        True, "", sample["expected_output"])
+    assert metrics["answer_relevancy"].score == 5 and metrics["completeness"].score == 5
+    stored = [w for w in caught if "cannot store judge replies" in str(w.message)]
+    assert len(stored) == 1 and len(server.requests) == 2

@@ -178,6 +178,9 @@ def test_usage_errors_are_named(tmp_path, capsys):
         cli.main(["eval", str(_data(tmp_path, unasked)), "--grounded-qa", "--model", "openai/x"])
     err = capsys.readouterr().err
     assert raised.value.code == 2 and "2 have none (first: answered, refused-wrongly)" in err
+    with pytest.raises(SystemExit) as raised:
+        cli.main(["eval", str(data), "--cache-dir", str(tmp_path / "replies")])
+    assert raised.value.code == 2 and "--cache-dir keeps an LLM judge's replies" in capsys.readouterr().err
 
 
 def _grade_with(reply, answer="It was finished in 1889 [1].", faithful=True):

@@ -120,6 +120,8 @@ def _judging_options(command: argparse.ArgumentParser) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "cache_dir", None) and not args.model:
+        parser.error("--cache-dir keeps an LLM judge's replies: it needs --model NAME")
     if args.command == "eval":
         return _eval(args, parser)
     if args.command == "meta-eval":

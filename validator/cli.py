@@ -373,10 +373,12 @@ def _print_summary(summary: dict, errors: list[dict]) -> None:
               f"{show(labelled['f1'])}, balanced accuracy {show(labelled['balanced_accuracy'])}")
     qa = summary.get("grounded_qa")
     if qa:
+        from .grounded_qa import TOP_SCORE
+
         print("grounded QA (GroUSE; mean over the samples each applies to):")
         for name, row in qa.items():
             mean = "n/a" if row["mean"] is None else f"{row['mean']:.2f}"
-            scale = "1-5" if name in ("answer_relevancy", "completeness") else "0-1"
+            scale = f"1-{TOP_SCORE[name]}" if name in TOP_SCORE else "0-1"
             print(f"  {name:<20} {mean:>5} ({scale})  scored {row['scored']}, null {row['null']}, "
                   f"failed {row['failed']}")
     for record in errors:

@@ -35,6 +35,7 @@ from .verdicts import final_object
 
 METRICS = ("answer_relevancy", "completeness", "faithfulness", "usefulness",
            "positive_acceptance", "negative_rejection")
+TOP_SCORE = {"answer_relevancy": 5, "completeness": 5}  # the others are 0/1
 
 SCORED = "scored"
 NULL = "null"  # the metric does not apply to this sample (GroUSE's null rules)
@@ -81,10 +82,12 @@ def grade(
     untrusted = [question, answer, expected, *references]
 
     relevancy = _ask(judge, build_qa_prompt(RELEVANCY_TASK, question, answer, None, expected),
-                     _Reader("refuses", "relevancy", range(1, 6), True, untrusted))
+                     _Reader("refuses", "relevancy", range(1, TOP_SCORE["answer_relevancy"] + 1), True,
+                             untrusted))
     completeness = _ask(judge, build_qa_prompt(COMPLETENESS_TASK, question, answer, references,
                                                expected),
-                        _Reader("references_answer", "completeness", range(1, 6), False, untrusted))
+                        _Reader("references_answer", "completeness",
+                                range(1, TOP_SCORE["completeness"] + 1), False, untrusted))
 
     if relevancy.status == FAILED:
         usefulness = _failed("depends on answer relevancy, which failed")

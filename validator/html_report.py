@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from .grounded_qa import TOP_SCORE
+
 VERDICTS = ("supported", "unsupported", "contradicted", "invalid")
 LEVELS = ("fully", "partially", "ungrounded", "contradictory", "None")
 
@@ -188,7 +190,7 @@ def _summary(summary: dict) -> str:
     if qa:
         charts.append(_bars("Grounded QA (GroUSE), mean", [
             (name.replace("_", " "), row["mean"] or 0.0,
-             5.0 if name in ("answer_relevancy", "completeness") else 1.0, "v-supported")
+             float(TOP_SCORE.get(name, 1)), "v-supported")
             for name, row in qa.items()], decimals=2))
     table = ""
     labelled = summary.get("labelled")

@@ -122,7 +122,7 @@ def run_eval(
     """Validate every sample not already in ``results_path`` (same id and hash, and
     ``complete(record)``: a result lacking what this run adds is redone), ``concurrency`` at a
     time, appending each result as it finishes. Returns the results of all samples."""
-    done = {k: v for k, v in finished(results_path).items()}
+    done = finished(results_path)
     todo = [s for s in samples
             if done.get(s.id, {}).get("sample_hash") != s.digest or not complete(done[s.id])]
     lock = threading.Lock()

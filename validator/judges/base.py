@@ -201,7 +201,7 @@ class PromptJudge:
             return Answer(cached, BY_CACHE)
         reply, how = self._reply(prompt)
         if isinstance(reply, BaseException):
-            return Answer(None, BY_FALLBACK, f"the judge failed: {type(reply).__name__}: {reply}")
+            return Answer(None, BY_FALLBACK, _failure(reply))
         value = read(reply)
         if value is None:
             return Answer(None, BY_FALLBACK, "the judge's reply has nothing readable")
@@ -313,5 +313,9 @@ class PromptJudge:
         return min(self.backoff * 2**attempt, 30.0) * (0.5 + random.random() / 2)
 
 
+def _failure(error: BaseException) -> str:
+    return f"the judge failed: {type(error).__name__}: {error}"
+
+
 def _failed(error: BaseException) -> Verdict:
-    return Verdict(INVALID, f"the judge failed: {type(error).__name__}: {error}", how=BY_FALLBACK)
+    return Verdict(INVALID, _failure(error), how=BY_FALLBACK)

@@ -192,10 +192,11 @@ class PromptJudge:
     def complete(self, prompt: str) -> str:
         raise NotImplementedError
 
-    def ask(self, prompt: str, read: Callable[[str], object | None]) -> Answer:
-        """``read(reply)`` for ``prompt``, from the caches when there; a reply ``read`` finds
-        nothing in (None) is not cached. For prompts other than the verdict prompts (the
-        grounded-QA metrics, claims)."""
+    def ask(self, prompt: str, read: Callable[[str], object | None],
+            keep: Callable[[object], bool] = lambda value: True) -> Answer:
+        """``read(reply)`` for ``prompt``, from the caches when there. A value ``keep`` refuses
+        is returned (``how`` BY_FALLBACK) but not cached; a reply ``read`` finds nothing in
+        (None) gives no value. Every prompt but the batched one goes through here."""
         cached = self.cache.get(prompt)
         if cached is not None:
             return Answer(cached, BY_CACHE)
@@ -205,24 +206,22 @@ class PromptJudge:
         value = read(reply)
         if value is None:
             return Answer(None, BY_FALLBACK, "the judge's reply has nothing readable")
+        if not keep(value):
+            return Answer(value, BY_FALLBACK)
         self._keep(prompt, reply, value)
         return Answer(value, how)
 
     def judge(
         self, claim: str, evidence: Sequence[Evidence], question: str | None = None
     ) -> Verdict:
-        prompt = build_prompt(claim, evidence, question, self.template)
-        cached = self.cache.get(prompt)
-        if cached is not None:
-            return replace(cached, how=BY_CACHE)
-        reply, how = self._reply(prompt)
-        if isinstance(reply, BaseException):
-            return _failed(reply)
-        verdict = parse_reply(reply, [claim, question, *(e.text for e in evidence)])
-        if verdict.label != INVALID:
-            verdict = replace(verdict, how=how)
-            self._keep(prompt, reply, verdict)
-        return verdict
+        untrusted = [claim, question, *(e.text for e in evidence)]
+        answer = self.ask(build_prompt(claim, evidence, question, self.template),
+                          lambda reply: parse_reply(reply, untrusted),
+                          keep=lambda verdict: verdict.label != INVALID)
+        if answer.value is None:  # the call failed (parse_reply always gives a verdict)
+            return Verdict(INVALID, answer.problem, how=BY_FALLBACK)
+        verdict = answer.value
+        return verdict if verdict.label == INVALID else replace(verdict, how=answer.how)
 
     def judge_batch(
         self, items: Sequence[tuple[str, Sequence[Evidence]]], question: str | None = None

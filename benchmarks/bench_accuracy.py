@@ -26,9 +26,9 @@ import sys
 import time
 from pathlib import Path
 
-import validator  # noqa: F401 - first: offline settings before guardrails is imported
-from validator import LocalJudge, ProvenanceLLM
-from validator.evaluation import accuracy_by_type, balanced_accuracy, load_cases, run_case
+import provenance_guard  # noqa: F401 - first: offline settings before guardrails is imported
+from provenance_guard import LocalJudge, ProvenanceLLM
+from provenance_guard.evaluation import accuracy_by_type, balanced_accuracy, load_cases, run_case
 
 SUITE = Path(__file__).resolve().parents[1] / "tests" / "data" / "groundedness_suite.jsonl"
 HALUEVAL = (Path(__file__).resolve().parents[2] / "shared" / "data" / "halueval-qa-sample"

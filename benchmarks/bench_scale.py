@@ -40,8 +40,8 @@ def unit(rows: np.ndarray) -> np.ndarray:
 
 
 def sweep(sizes: list[int], queries: int, k: int, dim: int) -> list[dict]:
-    from validator.chunking import Chunk
-    from validator.index import SourceIndex
+    from provenance_guard.chunking import Chunk
+    from provenance_guard.index import SourceIndex
 
     rng = np.random.default_rng(0)
     rows = []
@@ -77,9 +77,9 @@ def sweep(sizes: list[int], queries: int, k: int, dim: int) -> list[dict]:
 
 
 def throughput(data: Path, count: int) -> dict:
-    from validator import split_sentences
-    from validator.embedding import SentenceTransformerEmbedder, _load_model
-    from validator.index import build_index
+    from provenance_guard import split_sentences
+    from provenance_guard.embedding import SentenceTransformerEmbedder, _load_model
+    from provenance_guard.index import build_index
 
     records = [json.loads(line) for line in data.read_text().splitlines()]
     sources = [r["knowledge"] for r in records]
@@ -143,8 +143,8 @@ def int8_candidate(model, texts: list[str], fp32_s: float) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    import validator  # noqa: F401 - offline settings first
-    from validator.index import APPROXIMATE_FROM
+    import provenance_guard  # noqa: F401 - offline settings first
+    from provenance_guard.index import APPROXIMATE_FROM
 
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"approximate index (HNSW) from {APPROXIMATE_FROM:,} chunks; dim {args.dim}, k {args.k}, "

@@ -77,10 +77,10 @@ def main(argv: list[str] | None = None) -> int:
     if not args.data.exists():
         build_parser().error(f"no data at {args.data}")
 
-    import validator  # noqa: F401 - before guardrails: no network at import
-    from validator import ProvenanceLLM, split_sentences
-    from validator.embedding import SentenceTransformerEmbedder
-    from validator.index import INDEX_CACHE
+    import provenance_guard  # noqa: F401 - before guardrails: no network at import
+    from provenance_guard import ProvenanceLLM, split_sentences
+    from provenance_guard.embedding import SentenceTransformerEmbedder
+    from provenance_guard.index import INDEX_CACHE
 
     records = [json.loads(line) for line in args.data.read_text().splitlines()]
     per = args.per_source

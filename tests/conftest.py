@@ -22,7 +22,7 @@ _HOME = tempfile.mkdtemp(prefix="provenance-test-home-")
 Path(_HOME, ".guardrailsrc").write_text("enable_metrics=false\n")
 os.environ["HOME"] = _HOME
 
-import validator  # noqa: E402,F401 - first, so the offline settings apply before guardrails
+import provenance_guard  # noqa: E402,F401 - first, so the offline settings apply before guardrails
 
 REPO = Path(__file__).resolve().parent.parent
 _STATEMENT = re.compile(r"BEGIN STATEMENT>>\n(.*?)\n<<", re.DOTALL)
@@ -144,7 +144,7 @@ def scripted():
 
 @pytest.fixture(autouse=True)
 def fresh_index_cache():
-    from validator.index import INDEX_CACHE
+    from provenance_guard.index import INDEX_CACHE
 
     INDEX_CACHE.clear()
     yield

@@ -9,7 +9,7 @@ import pytest
 from conftest import SOURCES, ScriptedJudge, ToyEmbedder
 from guardrails.validator_base import FailResult, PassResult
 
-from validator import ProvenanceLLM
+from provenance_guard import ProvenanceLLM
 
 GOOD = "The Eiffel Tower is in Paris."
 

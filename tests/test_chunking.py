@@ -1,6 +1,6 @@
 import pytest
 
-from validator.chunking import chunk_sources
+from provenance_guard.chunking import chunk_sources
 
 TEXT = "One two three. Four five six. Seven eight nine. Ten eleven."
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 from conftest import REPO
 
-from validator import cli
+from provenance_guard import cli
 
 EXAMPLE = [
     "check",
@@ -67,7 +67,7 @@ def test_missing_file_is_a_usage_error(capsys):
 
 
 def test_help_is_fast_and_imports_nothing_heavy():
-    probe = ("import sys; from validator import cli\n"
+    probe = ("import sys; from provenance_guard import cli\n"
              "try:\n    cli.main(['--help'])\nexcept SystemExit: pass\n"
              "print('torch' in sys.modules, 'sentence_transformers' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,

@@ -8,10 +8,10 @@ from concurrent.futures import ThreadPoolExecutor
 from conftest import SOURCES, ScriptedJudge, ToyEmbedder
 from guardrails import AsyncGuard, Guard
 
-from validator import ProvenanceLLM
-from validator.chunking import chunk_sources
-from validator.index import INDEX_CACHE, IndexCache
-from validator.judges.base import ReplyCache
+from provenance_guard import ProvenanceLLM
+from provenance_guard.chunking import chunk_sources
+from provenance_guard.index import INDEX_CACHE, IndexCache
+from provenance_guard.judges.base import ReplyCache
 
 SENTENCES = [
     "The Eiffel Tower is in Paris.", "It was finished in 1889.", "It is 330 metres tall.",

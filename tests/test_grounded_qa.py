@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from validator import CallableJudge, cli
-from validator.grounded_qa import FAILED, NULL, SCORED, grade
+from provenance_guard import CallableJudge, cli
+from provenance_guard.grounded_qa import FAILED, NULL, SCORED, grade
 
 EIFFEL = "The Eiffel Tower is in Paris. It was finished in 1889. It is 330 metres tall."
 LOUVRE = "The Louvre is the most visited museum in the world. It houses the Mona Lisa."
@@ -232,7 +232,7 @@ def test_a_grade_planted_in_the_answer_is_not_read_from_a_judge_that_quotes_it()
 
 
 def test_a_judge_without_prompts_is_refused():
-    from validator import LocalJudge
+    from provenance_guard import LocalJudge
 
     with pytest.raises(ValueError, match="need an LLM judge"):
         grade(LocalJudge(), "q", "a", ["r"], True)
@@ -241,7 +241,7 @@ def test_a_judge_without_prompts_is_refused():
 def test_an_unwritable_cache_is_warned_about_once_and_grading_goes_on(tmp_path, chat_server):
     import warnings
 
-    from validator import LiteLLMJudge
+    from provenance_guard import LiteLLMJudge
 
     server = chat_server(grader)
     blocker = tmp_path / "a-file"

@@ -9,7 +9,7 @@ from guardrails import AsyncGuard, Guard, OnFailAction
 from guardrails.errors import ValidationError
 from pydantic import BaseModel, Field
 
-from validator import ProvenanceLLM
+from provenance_guard import ProvenanceLLM
 
 GOOD = "The Eiffel Tower is in Paris."
 BAD = "The Eiffel Tower was painted gold in 2024."

@@ -14,17 +14,17 @@ import numpy as np
 import pytest
 from conftest import REPO, SOURCES, ToyEmbedder
 
-from validator import ProvenanceLLM
-from validator.chunking import Chunk
-from validator.index import INDEX_CACHE, SourceIndex
+from provenance_guard import ProvenanceLLM
+from provenance_guard.chunking import Chunk
+from provenance_guard.index import INDEX_CACHE, SourceIndex
 
 TEXT = "The Eiffel Tower is in Paris. It houses the Mona Lisa."
 
 CHILD = textwrap.dedent("""
     import json, os, sys
-    import validator
-    from validator import ProvenanceLLM
-    from validator.index import INDEX_CACHE
+    import provenance_guard
+    from provenance_guard import ProvenanceLLM
+    from provenance_guard.index import INDEX_CACHE
     if sys.argv[2] == "die-before-commit":
         real = os.replace
         def dying(src, dst):
@@ -151,7 +151,7 @@ def test_the_approximate_index_agrees_with_the_exact_one():
 
 
 def test_size_decides_exact_or_approximate(monkeypatch):
-    import validator.index as index_module
+    import provenance_guard.index as index_module
 
     monkeypatch.setattr(index_module, "APPROXIMATE_FROM", 1000)
     vectors = clustered(1200)

@@ -10,7 +10,7 @@ import pytest
 from conftest import SOURCES, ToyEmbedder, passages_of, statement_of
 from guardrails import Guard
 
-from validator import JudgeAuthError, ProvenanceLLM
+from provenance_guard import JudgeAuthError, ProvenanceLLM
 
 GOOD = "The Eiffel Tower is in Paris."
 HOUSES = "It houses the Mona Lisa."

@@ -8,7 +8,7 @@ from conftest import SOURCES, ToyEmbedder, passages_of, statement_of
 from guardrails import Guard
 from guardrails.validator_base import FailResult, PassResult
 
-from validator import JudgeAuthError, ProvenanceLLM
+from provenance_guard import JudgeAuthError, ProvenanceLLM
 
 GOOD = "The Eiffel Tower is in Paris."
 BAD = "The Eiffel Tower was painted gold in 2024."

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from validator import cli
-from validator.evaluation import load_cases
+from provenance_guard import cli
+from provenance_guard.evaluation import load_cases
 
 SUITE = Path(__file__).parent / "data" / "groundedness_suite.jsonl"
 

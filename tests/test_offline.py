@@ -16,9 +16,9 @@ CHILD = textwrap.dedent("""
             attempts.append(f"{event} {args!r}"[:200])
     sys.addaudithook(hook)
 
-    import validator
+    import provenance_guard
     from guardrails import Guard
-    from validator import ProvenanceLLM
+    from provenance_guard import ProvenanceLLM
     after_import = list(attempts)
 
     sources = ["The Eiffel Tower is in Paris. It was finished in 1889."]

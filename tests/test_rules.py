@@ -2,10 +2,10 @@
 
 import pytest
 
-from validator import LocalJudge
-from validator.index import Evidence
-from validator.rules import check, is_refusal, read_facts
-from validator.verdicts import BY_LOCAL, CONTRADICTED, SUPPORTED, UNSUPPORTED
+from provenance_guard import LocalJudge
+from provenance_guard.index import Evidence
+from provenance_guard.rules import check, is_refusal, read_facts
+from provenance_guard.verdicts import BY_LOCAL, CONTRADICTED, SUPPORTED, UNSUPPORTED
 
 PASSAGE = ("The Eiffel Tower is in Paris. It was opened on 31 March 1889. It is 330 metres tall. "
            "About 7 million people visit it every year. Tickets cost $35.")

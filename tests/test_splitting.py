@@ -1,6 +1,6 @@
 import pytest
 
-from validator.splitting import split_sentences, stream_chunks
+from provenance_guard.splitting import split_sentences, stream_chunks
 
 CASES = [
     ("abbreviations", "Dr. Smith met Mrs. Jones at 3 p.m. on Monday. They talked.",

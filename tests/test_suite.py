@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from conftest import ScriptedJudge, passages_of, statement_of
 
-from validator import ProvenanceLLM
-from validator.citations import read_citations
-from validator.evaluation import accuracy_by_type, load_cases, run_case
-from validator.splitting import split_sentences
+from provenance_guard import ProvenanceLLM
+from provenance_guard.citations import read_citations
+from provenance_guard.evaluation import accuracy_by_type, load_cases, run_case
+from provenance_guard.splitting import split_sentences
 
 SUITE = Path(__file__).parent / "data" / "groundedness_suite.jsonl"
 CASES = load_cases(SUITE)

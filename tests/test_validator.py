@@ -8,8 +8,8 @@ import pytest
 from conftest import SOURCES, ScriptedJudge, ToyEmbedder
 from guardrails.validator_base import FailResult, PassResult
 
-from validator import ProvenanceLLM
-from validator.index import INDEX_CACHE
+from provenance_guard import ProvenanceLLM
+from provenance_guard.index import INDEX_CACHE
 
 GOOD = "The Eiffel Tower is in Paris."
 BAD = "The Eiffel Tower was painted gold in 2024."
@@ -183,7 +183,7 @@ def test_a_judge_that_keeps_failing_falls_back_to_pass_on_invalid(toy_embedder):
 
 
 def test_judge_is_chosen_once_at_init():
-    from validator import CallableJudge, LiteLLMJudge, LocalJudge
+    from provenance_guard import CallableJudge, LiteLLMJudge, LocalJudge
 
     assert isinstance(ProvenanceLLM(llm_callable="gpt-4o-mini").judge, LiteLLMJudge)
     assert isinstance(ProvenanceLLM(llm_callable=lambda p: "yes").judge, CallableJudge)

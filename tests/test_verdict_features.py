@@ -8,7 +8,7 @@ import pytest
 from conftest import SOURCES, ScriptedJudge, ToyEmbedder, statement_of
 from guardrails import Guard
 
-from validator import ProvenanceLLM
+from provenance_guard import ProvenanceLLM
 
 GOOD = "The Eiffel Tower is in Paris."
 TALL = "It is 330 metres tall."

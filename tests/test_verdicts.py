@@ -1,6 +1,6 @@
 import pytest
 
-from validator.verdicts import CONTRADICTED, INVALID, SUPPORTED, UNSUPPORTED, parse_reply
+from provenance_guard.verdicts import CONTRADICTED, INVALID, SUPPORTED, UNSUPPORTED, parse_reply
 
 
 @pytest.mark.parametrize("reply,label", [

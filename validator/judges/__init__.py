@@ -10,6 +10,8 @@ from .function import CallableJudge
 from .heuristic import LocalJudge
 from .llm import LiteLLMJudge
 
+LOCAL = "local"  # llm_callable naming the offline judge
+
 __all__ = [
     "BatchJudge",
     "CallableJudge",
@@ -26,13 +28,17 @@ __all__ = [
 def make_judge(
     llm_callable: str | Callable | Judge, llm_kwargs: dict[str, Any] | None = None, **options
 ) -> Judge:
-    """A judge object is used as is; a string is a LiteLLM model name; a callable takes a
-    prompt and returns the reply text."""
+    """A judge object is used as is; ``"local"`` is the offline rule-based judge (a string, so a
+    guard's configuration serialises); any other string is a LiteLLM model name; a callable
+    takes a prompt and returns the reply text."""
     if isinstance(llm_callable, Judge):
         return llm_callable
     if isinstance(llm_callable, str):
         if not llm_callable.strip():
-            raise ValueError("llm_callable must not be an empty string; name a LiteLLM model.")
+            raise ValueError("llm_callable must not be an empty string; name a LiteLLM model, "
+                             f"or {LOCAL!r} for the offline judge.")
+        if llm_callable == LOCAL:
+            return LocalJudge()
         return LiteLLMJudge(llm_callable, llm_kwargs, **options)
     if callable(llm_callable):
         return CallableJudge(llm_callable, **options)

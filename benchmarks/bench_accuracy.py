@@ -28,9 +28,14 @@ from pathlib import Path
 
 import provenance_guard  # noqa: F401 - first: offline settings before guardrails is imported
 from provenance_guard import LocalJudge, ProvenanceLLM
-from provenance_guard.evaluation import accuracy_by_type, balanced_accuracy, load_cases, run_case
+from provenance_guard.evaluation.suite import (
+    SUITE,  # noqa: E402
+    accuracy_by_type,
+    balanced_accuracy,
+    load_cases,
+    run_case,
+)
 
-SUITE = Path(__file__).resolve().parents[1] / "tests" / "data" / "groundedness_suite.jsonl"
 HALUEVAL = (Path(__file__).resolve().parents[2] / "shared" / "data" / "halueval-qa-sample"
             / "qa_one-turn_data.jsonl")
 

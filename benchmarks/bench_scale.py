@@ -40,8 +40,8 @@ def unit(rows: np.ndarray) -> np.ndarray:
 
 
 def sweep(sizes: list[int], queries: int, k: int, dim: int) -> list[dict]:
-    from provenance_guard.chunking import Chunk
     from provenance_guard.index import SourceIndex
+    from provenance_guard.types import Chunk
 
     rng = np.random.default_rng(0)
     rows = []
@@ -54,7 +54,7 @@ def sweep(sizes: list[int], queries: int, k: int, dim: int) -> list[dict]:
         # a query is a stored chunk reworded (plus noise): it should find that chunk and the
         # closest chunks of its topic
         asked = unit(vectors[picks] + 0.3 * unit(rng.standard_normal((queries, dim))))
-        chunks = [Chunk(f"chunk {i}", 0, i, i + 1) for i in range(n)]
+        chunks = [Chunk(f"chunk {i}", i, i + 1, 0) for i in range(n)]
         row = {"chunks": n}
         results = {}
         for kind in ("exact", "approximate"):
@@ -80,6 +80,7 @@ def throughput(data: Path, count: int) -> dict:
     from provenance_guard import split_sentences
     from provenance_guard.embedding import SentenceTransformerEmbedder, _load_model
     from provenance_guard.index import build_index
+    from provenance_guard.settings import Chunking
 
     records = [json.loads(line) for line in data.read_text().splitlines()]
     sources = [r["knowledge"] for r in records]
@@ -102,7 +103,7 @@ def throughput(data: Path, count: int) -> dict:
                      normalize_embeddings=True, show_progress_bar=False)
         raw.append(time.perf_counter() - started)
         started = time.perf_counter()
-        index = build_index(sources, "sentence", 1, 0, embedder)
+        index = build_index(sources, Chunking("sentence", 1, 0), embedder)
         ours.append(time.perf_counter() - started)
     assert len(index.chunks) == taken
     raw_s, ours_s = statistics.median(raw), statistics.median(ours)

@@ -1,6 +1,6 @@
 import pytest
-
 from provenance_guard.chunking import chunk_sources
+from provenance_guard.settings import Chunking, check_chunking
 
 TEXT = "One two three. Four five six. Seven eight nine. Ten eleven."
 
@@ -8,14 +8,14 @@ TEXT = "One two three. Four five six. Seven eight nine. Ten eleven."
 @pytest.mark.parametrize("strategy", ["full", "sentence", "word", "char", "token"])
 def test_chunks_are_slices_of_their_source(strategy):
     sources = [TEXT, "Another source here."]
-    chunks = chunk_sources(sources, strategy, size=3, overlap=1)
+    chunks = chunk_sources(sources, Chunking(strategy, 3, 1))
     assert chunks
     for chunk in chunks:
         assert sources[chunk.source][chunk.start:chunk.end] == chunk.text
 
 
 def test_sentence_windows_overlap():
-    chunks = chunk_sources([TEXT], "sentence", size=2, overlap=1)
+    chunks = chunk_sources([TEXT], Chunking("sentence", 2, 1))
     assert [c.text for c in chunks] == [
         "One two three. Four five six.",
         "Four five six. Seven eight nine.",
@@ -30,8 +30,8 @@ def test_full_is_the_hub_default_and_keeps_each_source_whole():
 
 
 def test_word_and_token_units_differ_on_punctuation():
-    assert [c.text for c in chunk_sources(["a,b c"], "word", 1, 0)] == ["a,b", "c"]
-    assert [c.text for c in chunk_sources(["a,b c"], "token", 1, 0)] == ["a", ",", "b", "c"]
+    assert [c.text for c in chunk_sources(["a,b c"], Chunking("word", 1, 0))] == ["a,b", "c"]
+    assert [c.text for c in chunk_sources(["a,b c"], Chunking("token", 1, 0))] == ["a", ",", "b", "c"]
 
 
 @pytest.mark.parametrize("strategy,size,overlap,key", [
@@ -40,11 +40,11 @@ def test_word_and_token_units_differ_on_punctuation():
 ])
 def test_bad_settings_name_the_key(strategy, size, overlap, key):
     with pytest.raises(ValueError, match=key):
-        chunk_sources([TEXT], strategy, size, overlap)
+        check_chunking(strategy, size, overlap)
 
 
 def test_unknown_strategy_lists_the_valid_ones():
     with pytest.raises(ValueError) as error:
-        chunk_sources([TEXT], "paragraph")
+        check_chunking("paragraph", 5, 2)
     for name in ("full", "sentence", "word", "char", "token"):
         assert name in str(error.value)

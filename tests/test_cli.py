@@ -7,7 +7,6 @@ import sys
 
 import pytest
 from conftest import REPO
-
 from provenance_guard import cli
 
 EXAMPLE = [

@@ -7,11 +7,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 from conftest import SOURCES, ScriptedJudge, ToyEmbedder
 from guardrails import AsyncGuard, Guard
-
 from provenance_guard import ProvenanceLLM
 from provenance_guard.chunking import chunk_sources
 from provenance_guard.index import INDEX_CACHE, IndexCache
-from provenance_guard.judges.base import ReplyCache
+from provenance_guard.judges.reply_cache import ReplyCache
+from provenance_guard.settings import Chunking
 
 SENTENCES = [
     "The Eiffel Tower is in Paris.", "It was finished in 1889.", "It is 330 metres tall.",
@@ -56,7 +56,7 @@ def test_32_threads_with_separate_validators_match_and_build_the_index_once():
             lambda t: summary(ProvenanceLLM(llm_callable=ScriptedJudge(latency=0.005)).validate(
                 t, meta())), TEXTS[:64]))
     assert concurrent == sequential
-    chunks = len(chunk_sources(SOURCES, "sentence", 1, 0))
+    chunks = len(chunk_sources(SOURCES, Chunking("sentence", 1, 0)))
     assert chunks == 7 and INDEX_CACHE.embedded_chunks - before == chunks  # built once, not once per thread
 
 
@@ -86,18 +86,19 @@ def test_the_reply_cache_is_bounded_and_consistent_under_threads():
 
     with ThreadPoolExecutor(max_workers=32) as pool:
         list(pool.map(work, range(32)))
-    assert len(cache._entries) <= 50
+    assert len(cache) <= 50
 
 
 def test_the_index_cache_is_bounded():
     cache = IndexCache(max_entries=4)
     for n in range(10):
-        cache.get([f"Source number {n} says something."], "full", 5, 2, _Embedder())
-    assert len(cache._entries) == 4
+        cache.get([f"Source number {n} says something."], Chunking(), _Embedder())
+    assert len(cache) == 4
 
 
 class _Embedder:
     key = "toy"
+    persistent = False
 
     def embed(self, texts):
         return ToyEmbedder()(texts)

@@ -5,9 +5,8 @@ import json
 
 import pytest
 from conftest import REPO
-
 from provenance_guard import cli
-from provenance_guard.batch import finished, load_samples, run_eval, summarise
+from provenance_guard.evaluation.datasets import finished, load_samples, run_eval, summarise
 
 HISTORY = (REPO / "examples/eiffel_history.txt").read_text()
 VISITING = (REPO / "examples/eiffel_visiting.txt").read_text()

@@ -8,9 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from provenance_guard import CallableJudge, cli
-from provenance_guard.grounded_qa import FAILED, NULL, SCORED, grade
+from provenance_guard.evaluation.grounded_qa import FAILED, NULL, SCORED, grade
 
 EIFFEL = "The Eiffel Tower is in Paris. It was finished in 1889. It is 330 metres tall."
 LOUVRE = "The Louvre is the most visited museum in the world. It houses the Mona Lisa."
@@ -108,7 +107,7 @@ def test_each_metric_and_its_null_rule_on_the_four_cells_and_a_miscitation(
             assert metrics[name]["status"] == (NULL if score is None else SCORED), (sample_id, name)
     # the miscitation is ours: the validator found the sentence in the source it did not cite
     miscited = records["miscited"]
-    assert miscited["grounded_qa"]["faithfulness"]["how"] == "validator"
+    assert miscited["grounded_qa"]["faithfulness"]["decided_by"] == "validator"
     assert miscited["sentences"][0]["citation"]["status"] == "miscited"
     qa = summary["grounded_qa"]
     assert qa["answer_relevancy"] == {"mean": 5.0, "scored": 3, "null": 2, "failed": 0}
@@ -142,9 +141,9 @@ def test_replies_are_cached_on_disk_across_runs_and_a_damaged_entry_is_redone(
     first = _records(tmp_path / "first.jsonl")
     second = _records(tmp_path / "second.jsonl")
     assert {k: v["grounded_qa"] for k, v in first.items()} == {
-        k: {name: {**m, "how": first[k]["grounded_qa"][name]["how"]} for name, m in
+        k: {name: {**m, "decided_by": first[k]["grounded_qa"][name]["decided_by"]} for name, m in
             v["grounded_qa"].items()} for k, v in second.items()}
-    assert any(m["how"] == "cache" for r in second.values() for m in r["grounded_qa"].values())
+    assert any(m["decided_by"] == "cache" for r in second.values() for m in r["grounded_qa"].values())
     capsys.readouterr()
     assert _run(data, server, "--out", str(tmp_path / "third.jsonl"), "--no-cache") == 0
     assert len(server.requests) == 2 * calls + 1  # nothing kept, everything asked again

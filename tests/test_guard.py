@@ -7,9 +7,8 @@ import pytest
 from conftest import SOURCES, ScriptedJudge, ToyEmbedder
 from guardrails import AsyncGuard, Guard, OnFailAction
 from guardrails.errors import ValidationError
-from pydantic import BaseModel, Field
-
 from provenance_guard import ProvenanceLLM
+from pydantic import BaseModel, Field
 
 GOOD = "The Eiffel Tower is in Paris."
 BAD = "The Eiffel Tower was painted gold in 2024."

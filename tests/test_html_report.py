@@ -15,7 +15,6 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-
 from provenance_guard import cli
 
 pytestmark = pytest.mark.slow  # the real default embedder, and a browser
@@ -179,7 +178,7 @@ def _keep(shot: Path, name: str) -> None:
 
 
 def test_offsets_that_overlap_or_run_past_the_text_still_render_every_character():
-    from provenance_guard.html_report import Output, render_check
+    from provenance_guard.evaluation.html_report import Output, render_check
 
     text = "One. Two. Three <b>."
     sentences = [{"text": "One.", "start": 0, "end": 4, "verdict": "supported"},

@@ -13,10 +13,9 @@ import warnings
 import numpy as np
 import pytest
 from conftest import REPO, SOURCES, ToyEmbedder
-
 from provenance_guard import ProvenanceLLM
-from provenance_guard.chunking import Chunk
 from provenance_guard.index import INDEX_CACHE, SourceIndex
+from provenance_guard.types import Chunk
 
 TEXT = "The Eiffel Tower is in Paris. It houses the Mona Lisa."
 
@@ -134,7 +133,7 @@ def clustered(n, dim=64, seed=0):
 
 def test_the_approximate_index_agrees_with_the_exact_one():
     vectors = clustered(3000)
-    chunks = [Chunk(f"chunk {i}", i // 100, i, i + 1) for i in range(3000)]
+    chunks = [Chunk(f"chunk {i}", i, i + 1, i // 100) for i in range(3000)]
     exact = SourceIndex(chunks, vectors, approximate=False)
     approximate = SourceIndex(chunks, vectors, approximate=True)
     assert approximate.approximate and not exact.approximate
@@ -151,10 +150,10 @@ def test_the_approximate_index_agrees_with_the_exact_one():
 
 
 def test_size_decides_exact_or_approximate(monkeypatch):
-    import provenance_guard.index as index_module
+    import provenance_guard.index.faiss_index as index_module
 
     monkeypatch.setattr(index_module, "APPROXIMATE_FROM", 1000)
     vectors = clustered(1200)
-    chunks = [Chunk(f"c{i}", 0, i, i + 1) for i in range(1200)]
+    chunks = [Chunk(f"c{i}", i, i + 1, 0) for i in range(1200)]
     assert SourceIndex(chunks, vectors).approximate
     assert not SourceIndex(chunks[:999], vectors[:999]).approximate

@@ -2,14 +2,13 @@
 tokens, cost and latency; LiteLLM over real HTTP to the local server."""
 
 import json
-from pathlib import Path
 
 import pytest
-
 from provenance_guard import cli
-from provenance_guard.evaluation import load_cases
-
-SUITE = Path(__file__).parent / "data" / "groundedness_suite.jsonl"
+from provenance_guard.evaluation.suite import (
+    SUITE,  # noqa: E402
+    load_cases,
+)
 
 
 def small_suite(tmp_path, n=4):

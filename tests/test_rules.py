@@ -1,18 +1,17 @@
 """The rule-based checker and the local judge built on it."""
 
 import pytest
-
 from provenance_guard import LocalJudge
-from provenance_guard.index import Evidence
-from provenance_guard.rules import check, is_refusal, read_facts
-from provenance_guard.verdicts import BY_LOCAL, CONTRADICTED, SUPPORTED, UNSUPPORTED
+from provenance_guard.rules import check, read_facts
+from provenance_guard.types import BY_LOCAL, CONTRADICTED, SUPPORTED, UNSUPPORTED, Chunk, Evidence
+from provenance_guard.words import is_refusal
 
 PASSAGE = ("The Eiffel Tower is in Paris. It was opened on 31 March 1889. It is 330 metres tall. "
            "About 7 million people visit it every year. Tickets cost $35.")
 
 
 def ev(text=PASSAGE, similarity=0.7):
-    return [Evidence(text, 0, 0, len(text), similarity)]
+    return [Evidence.of(Chunk(text, 0, len(text), 0), similarity)]
 
 
 @pytest.mark.parametrize("text,value,unit", [
@@ -93,7 +92,7 @@ def test_refusals_are_recognised():
 def test_local_judge(claim, label):
     verdict = LocalJudge().judge(claim, ev())
     assert verdict.label == label, verdict
-    assert verdict.how == BY_LOCAL and 0 <= verdict.score <= 1 and verdict.reason
+    assert verdict.decided_by == BY_LOCAL and 0 <= verdict.score <= 1 and verdict.reason
 
 
 def test_local_judge_reads_a_short_answer_with_its_question():
@@ -115,9 +114,9 @@ def test_product_codes_are_words_not_numbers():
 
 
 def test_a_value_stated_elsewhere_in_the_evidence_is_not_contradicted():
-    evidence = [Evidence("Curie won the Nobel Prize in Physics in 1903.", 0, 0, 45, 0.7),
-                Evidence("In 1911 she won a second Nobel Prize, in Chemistry.", 1, 0, 51, 0.7)]
+    evidence = [Evidence("Curie won the Nobel Prize in Physics in 1903.", 0.7),
+                Evidence("In 1911 she won a second Nobel Prize, in Chemistry.", 0.7)]
     assert check("In 1911 Curie won a second Nobel Prize.", evidence).contradiction is None
     # ...but a unitless 6 elsewhere does not excuse "six ports" against "four ports"
-    evidence = [Evidence("It supports Wi-Fi 6 and has four Ethernet ports.", 0, 0, 48, 0.9)]
+    evidence = [Evidence("It supports Wi-Fi 6 and has four Ethernet ports.", 0.9)]
     assert check("It has six Ethernet ports.", evidence).contradiction_kind == "value"

@@ -1,5 +1,4 @@
 import pytest
-
 from provenance_guard.splitting import split_sentences, stream_chunks
 
 CASES = [

@@ -1,4 +1,4 @@
-"""The labelled groundedness suite (tests/data/groundedness_suite.jsonl) through the validator,
+"""The labelled groundedness suite (the suite the package ships) through the validator,
 with the real default embedder and a real FAISS index.
 
 An *oracle* judge stands in for a perfect LLM: it gives a sentence its labelled verdict only
@@ -11,17 +11,18 @@ benchmarks/bench_accuracy.py.
 """
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from conftest import ScriptedJudge, passages_of, statement_of
-
-from provenance_guard import ProvenanceLLM
-from provenance_guard.citations import read_citations
-from provenance_guard.evaluation import accuracy_by_type, load_cases, run_case
+from provenance_guard import ProvenanceLLM, citations
+from provenance_guard.evaluation.suite import (
+    SUITE,  # noqa: E402
+    accuracy_by_type,
+    load_cases,
+    run_case,
+)
 from provenance_guard.splitting import split_sentences
 
-SUITE = Path(__file__).parent / "data" / "groundedness_suite.jsonl"
 CASES = load_cases(SUITE)
 TYPES = ("paraphrase", "changed_number", "changed_date", "swapped_entity", "negation",
          "unsupported_addition", "partly_supported", "synthesis", "pronoun_reference",
@@ -29,7 +30,7 @@ TYPES = ("paraphrase", "changed_number", "changed_date", "swapped_entity", "nega
 
 
 def oracle(case):
-    expected = {read_citations(s.text).text: e
+    expected = {citations.read(s.text)[1]: e
                 for s, e in zip(split_sentences(case.output), case.sentences, strict=True)}
 
     def reply(prompt):

@@ -7,7 +7,6 @@ import time
 import pytest
 from conftest import SOURCES, ScriptedJudge, ToyEmbedder
 from guardrails.validator_base import FailResult, PassResult
-
 from provenance_guard import ProvenanceLLM
 from provenance_guard.index import INDEX_CACHE
 
@@ -130,7 +129,7 @@ def test_index_cache_is_bounded():
     validator = ProvenanceLLM(llm_callable=ScriptedJudge())
     for i in range(INDEX_CACHE.max_entries + 5):
         validator.validate(GOOD, {"sources": [f"source number {i}"], "embed_function": embedder})
-    assert len(INDEX_CACHE._entries) == INDEX_CACHE.max_entries
+    assert len(INDEX_CACHE) == INDEX_CACHE.max_entries
 
 
 def test_judge_calls_run_concurrently_and_bounded(toy_embedder):
@@ -240,7 +239,7 @@ def test_hub_positional_arguments_and_registration():
     from guardrails.validator_base import validators_registry
 
     validator = ProvenanceLLM("full", lambda p: "yes", 2, "noop")
-    assert validator._validation_method == "full" and validator._top_k == 2
+    assert validator.settings.validation_method == "full" and validator.settings.top_k == 2
     assert validators_registry["provenance-guard/provenance_llm"] is ProvenanceLLM
     # Guardrails rebuilds validators from their kwargs: every init argument is kept.
     assert {"validation_method", "llm_callable", "top_k", "max_concurrency"} <= set(

@@ -1,6 +1,6 @@
 import pytest
-
-from provenance_guard.verdicts import CONTRADICTED, INVALID, SUPPORTED, UNSUPPORTED, parse_reply
+from provenance_guard.judges.replies import parse_reply
+from provenance_guard.types import CONTRADICTED, INVALID, SUPPORTED, UNSUPPORTED
 
 
 @pytest.mark.parametrize("reply,label", [

@@ -27,11 +27,12 @@ _answer_guardrails_punkt_check()
 
 from .judges import CallableJudge, Judge, JudgeAuthError, LiteLLMJudge, LocalJudge  # noqa: E402
 from .main import ProvenanceLLM  # noqa: E402
-from .splitting import Sentence, split_sentences  # noqa: E402
-from .verdicts import Verdict  # noqa: E402
+from .splitting import split_sentences  # noqa: E402
+from .types import Evidence, Sentence, Verdict  # noqa: E402
 
 __all__ = [
     "CallableJudge",
+    "Evidence",
     "Judge",
     "JudgeAuthError",
     "LiteLLMJudge",

@@ -1,5 +1,5 @@
 """Citations in the output: ``[1]``, ``[2, 3]``, ``[1-3]``, ``[1][2]``, numbered in the order
-of ``sources`` (``[1]`` is ``sources[0]``).
+of ``sources`` (``[1]`` is ``sources[0]``). Pure: no retrieval, no judge.
 
 A cited sentence is judged against the sources it cites. When they do not support it but
 another source does, it is *mis-cited* (GroUSE's faithfulness). With ``citations="required"``,
@@ -9,22 +9,16 @@ a factual sentence that cites nothing fails.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from .rules import content_words, is_refusal
+from .types import MISCITED, MISSING, NONE, OK, OUT_OF_RANGE, UNCHECKED, Citation, Within
+from .words import content_words, is_refusal
 
 CITATION_MODES = ("auto", "required", "off")
 
-# Citation statuses, per sentence:
-NONE = "none"  # cites nothing, and nothing is required of it
-OK = "ok"  # cites sources, and they are what supports it (or it is not supported at all)
-MISCITED = "miscited"  # its cited sources don't support it; a source it does not cite does
-MISSING = "missing"  # a factual sentence without a citation, with citations="required"
-OUT_OF_RANGE = "out_of_range"  # cites a number that is not a source
-UNCHECKED = "unchecked"  # evidence came from query_function, which has no source numbers
-FAILING = frozenset((MISCITED, MISSING, OUT_OF_RANGE))
-
-_MARKER = re.compile(r"\s*\[(\d{1,4}(?:\s*(?:[,;]|–|-)\s*\d{1,4})*)\]")
+# The one citation-marker pattern (the splitter and the rule checker use it too).
+MARKER_PATTERN = r"\[(\d{1,4}(?:\s*[,;–-]\s*\d{1,4})*)\]"
+MARKER = re.compile(MARKER_PATTERN)
+_MARKER_WITH_SPACE = re.compile(r"\s*" + MARKER_PATTERN)
 _MAX_RANGE = 50  # "[1-100000]" is not a citation we expand
 _COURTESY = re.compile(
     r"^(?:sure|certainly|of course|great question|here (?:is|are)|i hope|hope this|let me know|"
@@ -33,27 +27,24 @@ _COURTESY = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class Cited:
-    """A sentence's citation numbers as written (1-based) and its text without the markers."""
-
-    numbers: tuple[int, ...]
-    text: str
-
-
-def read_citations(sentence: str) -> Cited:
+def read(sentence: str, mode: str = "auto") -> tuple[Citation, str]:
+    """The sentence's citation (the numbers as written, 1-based) and its text without the
+    markers, which is what the judge sees. With ``mode="off"`` markers are plain text."""
+    if mode == "off":
+        return Citation(), sentence
     numbers: list[int] = []
-    for match in _MARKER.finditer(sentence):
+    for match in _MARKER_WITH_SPACE.finditer(sentence):
         for part in re.split(r"\s*[,;]\s*", match.group(1)):
             ends = [int(n) for n in re.split(r"\s*[–-]\s*", part)]
             if len(ends) == 2 and 0 <= ends[1] - ends[0] < _MAX_RANGE:
                 numbers.extend(range(ends[0], ends[1] + 1))
             else:
                 numbers.extend(ends)
-    text = re.sub(r"\s+([.,;:!?])", r"\1", _MARKER.sub("", sentence).strip())
+    cited = Citation(tuple(dict.fromkeys(numbers)))
+    text = re.sub(r"\s+([.,;:!?])", r"\1", _MARKER_WITH_SPACE.sub("", sentence).strip())
     if not any(ch.isalnum() for ch in text):  # markers and nothing else: judge it as written
-        return Cited(tuple(dict.fromkeys(numbers)), sentence)
-    return Cited(tuple(dict.fromkeys(numbers)), text)
+        return cited, sentence
+    return cited, text
 
 
 def is_factual(sentence: str) -> bool:
@@ -65,8 +56,43 @@ def is_factual(sentence: str) -> bool:
     return any(ch.isdigit() for ch in text) or len(content_words(text)) >= 2
 
 
-def sources_of(cited: Cited, source_count: int) -> tuple[frozenset[int], tuple[int, ...]]:
-    """The 0-based source indexes a sentence cites, and the numbers it cites that are not
-    sources (0, or more than there are)."""
-    valid = frozenset(n - 1 for n in cited.numbers if 1 <= n <= source_count)
-    return valid, tuple(n for n in cited.numbers if not 1 <= n <= source_count)
+def within(citation: Citation, source_count: int | None) -> Within:
+    """The 0-based sources a cited sentence's evidence must come from (None: any source)."""
+    if not citation.cited or source_count is None:
+        return None
+    return frozenset(n - 1 for n in citation.cited if 1 <= n <= source_count)
+
+
+def check(citation: Citation, text: str, mode: str, source_count: int | None,
+          uncited_support: tuple[int, ...] = ()) -> Citation:
+    """The citation with its status: ``uncited_support`` are the numbers of uncited sources
+    found to support a sentence its cited sources do not (see ``deciding``)."""
+    if mode == "off":
+        return Citation()
+    if not citation.cited:
+        required = mode == "required" and is_factual(text)
+        return Citation((), MISSING if required else NONE)
+    if source_count is None:
+        return Citation(citation.cited, UNCHECKED)
+    out_of_range = tuple(n for n in citation.cited if not 1 <= n <= source_count)
+    if out_of_range:
+        return Citation(citation.cited, OUT_OF_RANGE, out_of_range=out_of_range)
+    if uncited_support:
+        return Citation(citation.cited, MISCITED, uncited_support)
+    return Citation(citation.cited, OK)
+
+
+def problem(citation: Citation) -> str | None:
+    """What is wrong with a failing citation, in words; None when nothing is."""
+    if citation.status == MISCITED:
+        return (f"cites {_numbers(citation.cited)}, which do not support it; "
+                f"{_numbers(citation.uncited_support)} would")
+    if citation.status == MISSING:
+        return "cites no source"
+    if citation.status == OUT_OF_RANGE:
+        return f"cites {_numbers(citation.out_of_range)}, which is not a source"
+    return None
+
+
+def _numbers(numbers: tuple[int, ...]) -> str:
+    return "".join(f"[{n}]" for n in numbers)

@@ -7,7 +7,9 @@ import json
 import sys
 from pathlib import Path
 
-from .chunking import CHUNK_STRATEGIES
+from .citations import CITATION_MODES
+from .settings import CHUNK_STRATEGIES, COMMAND_CHUNKING, VALIDATION_METHODS
+from .types import NONE, OK
 
 LOCAL_JUDGE_NOTE = (
     "judge: local heuristic (offline, no LLM configured; it compares words, numbers, dates and "
@@ -96,13 +98,14 @@ def _llm_kwargs(args: argparse.Namespace) -> dict:
 def _judging_options(command: argparse.ArgumentParser) -> None:
     _model_options(command)
     command.add_argument("--top-k", type=int, default=3, help="evidence chunks per sentence")
-    command.add_argument("--chunk-strategy", choices=CHUNK_STRATEGIES, default="sentence")
-    command.add_argument("--chunk-size", type=int, default=3)
-    command.add_argument("--chunk-overlap", type=int, default=1)
-    command.add_argument("--method", choices=("sentence", "claim", "full"), default="sentence",
+    command.add_argument("--chunk-strategy", choices=CHUNK_STRATEGIES,
+                         default=COMMAND_CHUNKING.strategy)
+    command.add_argument("--chunk-size", type=int, default=COMMAND_CHUNKING.size)
+    command.add_argument("--chunk-overlap", type=int, default=COMMAND_CHUNKING.overlap)
+    command.add_argument("--method", choices=VALIDATION_METHODS, default="sentence",
                        help="what is judged: each sentence, each atomic claim (needs --model), "
                        "or the whole text")
-    command.add_argument("--citations", choices=("auto", "required", "off"), default="auto",
+    command.add_argument("--citations", choices=CITATION_MODES, default="auto",
                        help="[1], [2] in the text refer to the --source files in order; "
                        "'required': every factual sentence must cite one")
     command.add_argument("--cascade", action="store_true",
@@ -149,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = result.metadata["groundedness"]
     passed = result.outcome == "pass"
     if args.html:
-        from .html_report import Output, render_check
+        from .evaluation.html_report import Output, render_check
 
         page = render_check(Output("1", "Checked text", text, sentences, summary, args.source,
                                    args.question), args.model or "local heuristic")
@@ -195,7 +198,7 @@ def _chunking(args: argparse.Namespace) -> dict:
 
 
 def _eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from .batch import load_samples, progress_bar, run_eval, summarise
+    from .evaluation.datasets import load_samples, progress_bar, run_eval, summarise
 
     try:
         samples = load_samples(args.data)
@@ -213,7 +216,7 @@ def _eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     cache_dir = None if args.no_cache else Path(args.cache_dir or f"{out}.cache")
 
     from . import JudgeAuthError, ProvenanceLLM  # heavy: after parsing
-    from .grounded_qa import grade
+    from .evaluation.grounded_qa import grade
 
     try:
         judge = _judge(args, cache_dir)
@@ -261,7 +264,7 @@ def _eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     summary["errors"] = len(errors)
     summary["results"] = str(out)
     if args.grounded_qa:
-        from .grounded_qa import summarise as summarise_qa
+        from .evaluation.grounded_qa import summarise as summarise_qa
 
         summary["grounded_qa"] = summarise_qa([r["grounded_qa"] for r in records
                                                if "grounded_qa" in r])
@@ -275,7 +278,7 @@ def _eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _eval_page(samples, records: list[dict], summary: dict, args: argparse.Namespace) -> str:
-    from .html_report import Output, render_eval
+    from .evaluation.html_report import Output, render_eval
 
     by_id = {r["id"]: r for r in records}
     outputs = []
@@ -304,15 +307,15 @@ def _write_html(path: str, page: str, parser: argparse.ArgumentParser) -> None:
 
 
 def _meta_eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from .metaeval import SUITE
+    from .evaluation.suite import SUITE
 
     if args.write_template:
-        from .prompts import JUDGE_PROMPT
+        from .judges.prompts import JUDGE_PROMPT
 
         Path(args.write_template).write_text(JUDGE_PROMPT + "\n", encoding="utf-8")
         print(f"wrote {args.write_template}; edit it and pass --template {args.write_template}")
         return 0
-    from .evaluation import load_cases
+    from .evaluation.suite import load_cases
 
     cases_path = Path(args.cases) if args.cases else SUITE
     try:
@@ -322,7 +325,7 @@ def _meta_eval(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         parser.error(f"cannot read input: {error}")
 
     from . import LiteLLMJudge, LocalJudge, ProvenanceLLM
-    from .metaeval import meta_evaluate
+    from .evaluation.meta import meta_evaluate
 
     try:
         if args.model:
@@ -373,7 +376,7 @@ def _print_summary(summary: dict, errors: list[dict]) -> None:
               f"{show(labelled['f1'])}, balanced accuracy {show(labelled['balanced_accuracy'])}")
     qa = summary.get("grounded_qa")
     if qa:
-        from .grounded_qa import TOP_SCORE
+        from .evaluation.grounded_qa import TOP_SCORE
 
         print("grounded QA (GroUSE; mean over the samples each applies to):")
         for name, row in qa.items():
@@ -391,7 +394,7 @@ def _print_text(sentences: list[dict], summary: dict, args: argparse.Namespace) 
     for sentence in sentences:
         print(f"\n[{sentence['verdict'].upper()}] {sentence['text']}")
         citation = sentence["citation"]
-        if citation["status"] not in ("none", "ok"):
+        if citation["status"] not in (NONE, OK):
             print(f"    citation: {citation['status'].replace('_', ' ')}"
                   + (f"; source {citation['uncited_support']} supports it"
                      if citation["uncited_support"] else ""))

@@ -1,7 +1,8 @@
 """Embedders: the default sentence-transformers model, and a user's ``embed_function``.
 
 Every embedder turns a list of texts into a float32 matrix of unit rows (so inner product is
-cosine similarity) and has a ``key`` that identifies it in the index cache.
+cosine similarity), has a ``key`` that identifies it in the index cache, and says whether that
+key means the same in every process (``persistent``: its indexes may be stored on disk).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
 
 class Embedder(Protocol):
-    key: object
+    key: object  # what identifies its vectors: same key, same vectors
+    persistent: bool  # the key means the same in another process (indexes may be stored)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
@@ -82,17 +84,18 @@ class FunctionEmbedder:
 
     Accepts anything ``numpy.asarray`` turns into an (n, d) array of finite numbers: a numpy
     array, a torch tensor, a list of lists.
+
+    A function's identity does not hold across processes, so its indexes are not stored under
+    ``index_dir``, unless it names its model with an ``embedding_key`` string attribute
+    (``embed.embedding_key = "my-model-v3"``): the same key must mean the same vectors.
     """
 
     def __init__(self, function: Callable):
-        if not callable(function):
-            raise ValueError(
-                "metadata['embed_function'] must be callable (list of str -> array of shape "
-                f"(n, dim)); got {type(function).__name__}."
-            )
         self.function = function
-        # The cache entry keeps a reference to the function, so its id cannot be reused.
-        self.key = ("function", id(function))
+        named = getattr(function, "embedding_key", None)
+        self.persistent = isinstance(named, str) and bool(named.strip())
+        # Unnamed, the cache entry keeps a reference to the function, so its id is not reused.
+        self.key = ("function", named) if self.persistent else ("function", id(function))
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         texts = [safe_text(t) for t in texts]

@@ -1,22 +1,17 @@
 """Retrieval: evidence for each claim, from ``sources`` (chunked, embedded once into a cached
-FAISS index, searched in one batch) or from the caller's ``query_function``; and the checks
-on what the caller passes for either."""
+FAISS index, searched in batches) or from the caller's ``query_function``."""
 
 from __future__ import annotations
 
 import numbers
-import os
 import threading
-import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
-from .chunking import check_chunking
 from .embedding import Embedder, FunctionEmbedder
-from .index import INDEX_CACHE, Evidence
-
-Within = frozenset[int] | None  # the source indexes a claim's evidence must come from
+from .index import INDEX_CACHE
+from .settings import Chunking, Request, Settings
+from .types import Claim, Evidence
 
 
 class Found:
@@ -67,100 +62,61 @@ class Found:
             ready.set()
 
 
-@dataclass(frozen=True)
-class Retrieval:
-    """``find(texts, within, group)`` returns each text's evidence as a ``Found``.
-    ``source_count`` is the number of sources (None with a query_function, whose chunks have no
-    source numbers)."""
+class Retriever(Protocol):
+    """Finds the evidence for claims. ``source_count`` is the number of sources (None when the
+    passages come with no source numbers, as from a query_function)."""
 
-    find: Callable[..., Found]
     source_count: int | None
 
-    @property
-    def no_sources(self) -> bool:
-        return self.source_count == 0
+    def find(self, claims: Sequence[Claim]) -> Found: ...
 
 
-def plan_retrieval(
-    metadata: dict[str, Any], embedder: Embedder, top_k: int, run: Callable,
-    max_source_chars: int | None = None, index_dir: str | os.PathLike | None = None,
-) -> Retrieval:
-    """Check the metadata's retrieval keys and return how evidence will be found. Nothing is
-    embedded until ``find`` is called."""
-    query_function = metadata.get("query_function")
-    if query_function is not None:
-        if metadata.get("sources") is not None:
-            warnings.warn(
-                "metadata has both 'query_function' and 'sources'; using query_function.",
-                stacklevel=4,
-            )
-        if not callable(query_function):
-            raise ValueError(
-                "metadata['query_function'] must be callable as query_function(text=..., "
-                f"k=...); got {type(query_function).__name__}."
-            )
+class SourceRetriever:
+    """Evidence from ``sources``: chunked and embedded once into a cached FAISS index (built
+    only once there is a claim to judge), then each group of claims is one embedding batch and
+    one FAISS search per source limit (``Claim.within``)."""
 
-        def ask(texts: Sequence[str], within: Sequence[Within], group: int = 8) -> Found:
-            # fetched by the judging threads, so user retrieval (often a network call) runs
-            # concurrently too
-            return Found(len(texts), lambda indexes: [
-                query_function_evidence(query_function, texts[i], top_k) for i in indexes])
+    def __init__(self, sources: list[str], chunking: Chunking, embedder: Embedder, top_k: int,
+                 index_dir: str | None = None, group: int = 8):
+        self.sources, self.chunking, self.embedder = sources, chunking, embedder
+        self.top_k, self.index_dir, self.group = top_k, index_dir, max(1, group)
+        self.source_count = len(sources)
 
-        return Retrieval(ask, None)
-    if "sources" not in metadata or metadata["sources"] is None:
-        raise ValueError(
-            "ProvenanceLLM needs metadata['sources'] (a list of strings) or "
-            "metadata['query_function'] (text, k -> chunks). Pass one of them, e.g. "
-            "guard.validate(text, metadata={'sources': [...]})."
-        )
-    sources = check_sources(metadata["sources"])
-    size_of_sources = sum(len(s) for s in sources)
-    if max_source_chars is not None and size_of_sources > max_source_chars:
-        raise ValueError(
-            f"metadata['sources'] hold {size_of_sources:,} characters, more than "
-            f"max_source_chars={max_source_chars:,}. Pass the passages retrieved for this answer "
-            "rather than whole corpora (or a query_function over an index of your own), or "
-            "raise max_source_chars (None: no limit)."
-        )
-    strategy = metadata.get("chunk_strategy", "full")
-    size = metadata.get("chunk_size", 5)
-    overlap = metadata.get("chunk_overlap", 2)
-    check_chunking(strategy, size, overlap)
-    embed_function = metadata.get("embed_function")
-    if embed_function is not None:
-        embedder = FunctionEmbedder(embed_function)
-
-    def search(texts: Sequence[str], within: Sequence[Within], group: int = 8) -> Found:
-        if not sources:
-            return Found(len(texts), lambda indexes: [[] for _ in indexes])
+    def find(self, claims: Sequence[Claim]) -> Found:
+        if not self.sources:
+            return Found(len(claims), lambda indexes: [[] for _ in indexes])
 
         def compute(indexes: list[int]) -> list[list[Evidence]]:
-            # the index is built (or found in the cache) only once there is something to judge;
-            # then each group of texts is one embedding batch and one FAISS search per limit
-            index = INDEX_CACHE.get(sources, strategy, size, overlap, embedder, index_dir)
-            vectors = embedder.embed([texts[i] for i in indexes])
-            return index.search(vectors, top_k, [within[i] for i in indexes])
+            index = INDEX_CACHE.get(self.sources, self.chunking, self.embedder, self.index_dir)
+            vectors = self.embedder.embed([claims[i].text for i in indexes])
+            return index.search(vectors, self.top_k, [claims[i].within for i in indexes])
 
-        return Found(len(texts), compute, group=max(1, group))
-
-    return Retrieval(search, len(sources))
+        return Found(len(claims), compute, group=self.group)
 
 
-def check_sources(sources: object) -> list[str]:
-    """Return ``sources`` as a list of strings, or raise ``ValueError`` naming the fix."""
-    if isinstance(sources, (str, bytes)) or not isinstance(sources, (list, tuple)):
-        raise ValueError(
-            "metadata['sources'] must be a list of strings; got "
-            f"{type(sources).__name__}. Pass the retrieved passages as a list, e.g. "
-            "{'sources': [passage_1, passage_2]}."
-        )
-    for i, source in enumerate(sources):
-        if not isinstance(source, str):
-            raise ValueError(
-                f"metadata['sources'][{i}] must be a string; got {type(source).__name__}. "
-                "Convert each passage to text before validating."
-            )
-    return list(sources)
+class QueryFunctionRetriever:
+    """Evidence from the caller's ``query_function(text=..., k=...)``, fetched by the judging
+    threads as they need it, so user retrieval (often a network call) runs concurrently too."""
+
+    source_count = None
+
+    def __init__(self, query_function: Callable, top_k: int):
+        self.query_function, self.top_k = query_function, top_k
+
+    def find(self, claims: Sequence[Claim]) -> Found:
+        return Found(len(claims), lambda indexes: [
+            query_function_evidence(self.query_function, claims[i].text, self.top_k)
+            for i in indexes])
+
+
+def retriever_for(request: Request, settings: Settings, embedder: Embedder) -> Retriever:
+    """The retriever a validation's metadata asks for. Nothing is embedded until ``find``."""
+    if request.query_function is not None:
+        return QueryFunctionRetriever(request.query_function, settings.top_k)
+    if request.embed_function is not None:
+        embedder = FunctionEmbedder(request.embed_function)
+    return SourceRetriever(request.sources, request.chunking, embedder, settings.top_k,
+                           settings.index_dir, group=settings.max_concurrency)
 
 
 def query_function_evidence(query_function: Callable, text: str, k: int) -> list[Evidence]:
@@ -188,7 +144,7 @@ def query_function_evidence(query_function: Callable, text: str, k: int) -> list
             and isinstance(item[0], str)
             and isinstance(item[1], numbers.Real)
         ):
-            evidence.append(Evidence(item[0], similarity=float(item[1])))
+            evidence.append(Evidence(item[0], float(item[1])))
         else:
             raise ValueError(
                 f"metadata['query_function'] returned {type(item).__name__} at position {i}; "

@@ -25,21 +25,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
 
-from .index import Evidence
+from .citations import MARKER
 from .splitting import split_sentences
+from .types import Evidence
+from .words import MONTH_OF, MONTHS, STOPWORDS, content_words, stem
 
-STOPWORDS = frozenset(
-    """a an the and or but if then of to in on at by for with from as is are was were be been
-    being it its this that these those he she they them his her their there here which who whom
-    whose what when where why how not no yes do does did has have had will would can could
-    should may might must shall about into over under than so such also very just only more most
-    some any all each both either neither one i you we our your my me us""".split()
-)
-MONTHS = (
-    "january february march april may june july august september october november december"
-).split()
-_MONTH_OF = {**{m: i for i, m in enumerate(MONTHS, 1)}, **{m[:3]: i for i, m in enumerate(MONTHS, 1)},
-             "sept": 9}
 _SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9,
           "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12}
 _CURRENCY = {"$": "usd", "us$": "usd", "usd": "usd", "dollar": "usd", "dollars": "usd",
@@ -64,11 +54,9 @@ _HEDGES = ("about", "around", "approximately", "roughly", "nearly", "almost", "s
            "just under", "an estimated", "estimated")
 _NEGATIONS = frozenset("not no never none neither nor without cannot nobody nothing".split())
 
-_WORD = re.compile(r"[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?")  # "X200" is one word
 _TOKEN = re.compile(r"[$€£¥]|\d+(?:,\d{3})*(?:\.\d+)?(?:st|nd|rd|th)?|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?|%|\S")
 _NUMERIC = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?$")
 _RANGE_WORDS = frozenset(("-", "–", "—", "to", "and"))
-_CITATION = re.compile(r"\[\d+(?:\s*[,;–-]\s*\d+)*\]")
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 
 RELATIVE_TOLERANCE = 0.005  # numbers this close are the same number (rounding)
@@ -138,32 +126,17 @@ class Findings:
         return found
 
 
-def stem(word: str) -> str:
-    word = word.lower().replace("’", "'")
-    for suffix in ("'s", "ies", "es", "s", "ing", "ed"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
-
-
-def content_words(text: str) -> frozenset[str]:
-    return frozenset(
-        stem(w) for w in _WORD.findall(text)
-        if w.lower() not in STOPWORDS and len(w) > 1 and w.lower() not in _MONTH_OF
-    )
-
-
 @lru_cache(maxsize=8192)
 def normalise(text: str) -> str:
     """Lower case, citation markers dropped, runs of anything but letters and digits one space."""
-    text = _CITATION.sub(" ", text).lower().replace("’", "'")
+    text = MARKER.sub(" ", text).lower().replace("’", "'")
     return " ".join(re.findall(r"[^\W_]+(?:'[^\W_]+)?", text))
 
 
 @lru_cache(maxsize=8192)
 def read_facts(text: str) -> Facts:
     """The facts of ``text``. Cached: evidence chunks come back for every claim."""
-    text = _CITATION.sub(" ", text)
+    text = MARKER.sub(" ", text)
     matches = list(_TOKEN.finditer(text))
     quantities, years, months, days = _quantities_and_dates(text, matches)
     names, slots = _names(text)
@@ -232,35 +205,6 @@ def _overlap(said: Facts, part: Facts) -> float:
     return len(said.words & part.words) / len(considered) if considered else 0.0
 
 
-_REFUSAL_WORDS = re.compile(
-    r"\b(?:documents?|sources?|passages?|context|information|references?|says?|states?|"
-    r"mentions?|answers?|gives?|contains?|provides?|specif(?:y|ies)|available|provided)\b",
-    re.IGNORECASE,
-)
-
-
-def refusal_topic(text: str) -> str:
-    """What a refusal says is not answered: "No document says how tall it is" -> "No how tall
-    it is"."""
-    return _REFUSAL_WORDS.sub(" ", text)
-
-
-def is_refusal(text: str) -> bool:
-    """A sentence that says the sources hold no answer ("No document says ...")."""
-    return _REFUSAL.search(text) is not None
-
-
-_REFUSAL = re.compile(
-    r"\b(?:no|none of the|neither of the)\s+(?:document|source|passage|context|information|"
-    r"reference)s?\b.*\b(?:say|says|state|states|mention|mentions|answer|answers|give|gives|"
-    r"contain|contains|provide|provides|specif(?:y|ies))\b"
-    r"|\b(?:do(?:es)?n't|do(?:es)? not|cannot|can't)\s+(?:say|state|mention|answer|specify|"
-    r"contain|provide)\b.*\b(?:document|source|passage|context)s?\b"
-    r"|\b(?:documents|sources|passages|context)\s+(?:do(?:es)? not|don't|doesn't)\b",
-    re.IGNORECASE,
-)
-
-
 def _conflict(said: Facts, chunk: Facts, overlap: float, everything: Facts) -> tuple[str, str] | None:
     """How ``chunk`` (one evidence sentence that states most of the claim) conflicts with it.
     A value or name the evidence states anywhere is not in conflict."""
@@ -319,8 +263,8 @@ def _number(token: str) -> float | None:
 def _quantities_and_dates(text: str, matches: list[re.Match]):
     tokens = [m.group() for m in matches]
     lowered = [t.lower() for t in tokens]
-    month_at = {i: _MONTH_OF[t.rstrip(".")] for i, t in enumerate(lowered)
-                if t.rstrip(".") in _MONTH_OF and (t != "may" or _day_near(tokens, i))}
+    month_at = {i: MONTH_OF[t.rstrip(".")] for i, t in enumerate(lowered)
+                if t.rstrip(".") in MONTH_OF and (t != "may" or _day_near(tokens, i))}
     days, used = set(), set()
     for i, month in month_at.items():
         for j in (i - 1, i + 1):  # "31 March", "March 31", "March 31st"
@@ -363,7 +307,7 @@ def _unit(word: str) -> str | None:
         return _CURRENCY[word]
     if word in _UNIT_ALIASES:
         return _UNIT_ALIASES[word]
-    if word.isalpha() and word not in STOPWORDS and word not in _MONTH_OF:
+    if word.isalpha() and word not in STOPWORDS and word not in MONTH_OF:
         return stem(word)
     return None
 
@@ -395,7 +339,7 @@ def _names(text: str) -> tuple[dict[str, str], dict[str, str]]:
         if n == 0 or previous.endswith((".", "!", "?", ":")):
             continue  # capitalised by grammar
         lowered = word.lower()
-        if lowered in STOPWORDS or lowered in _MONTH_OF:
+        if lowered in STOPWORDS or lowered in MONTH_OF:
             continue
         key = stem(word)
         names[key] = word

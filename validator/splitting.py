@@ -11,9 +11,11 @@ The same splitter chunks a Guardrails stream: see `stream_chunks`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
+
+from .citations import MARKER_PATTERN
+from .types import Sentence
 
 # Lower-case, without the final period. Punkt treats "<abbrev>." as not ending a sentence.
 _ABBREVIATIONS = """
@@ -40,16 +42,7 @@ _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _TERMINAL = re.compile(r"[.!?。！？…:;][\"'”’)\]]*\s*$")
 _HAS_WORD = re.compile(r"\w")
 # Citation markers after a sentence's stop ("Paris.[1] It...") belong to that sentence.
-_LEADING_CITATIONS = re.compile(r"(?:\[\d{1,4}(?:\s*(?:[,;]|–|-)\s*\d{1,4})*\][ \t]*)+")
-
-
-@dataclass(frozen=True)
-class Sentence:
-    """A sentence of a text and where it stands in it: ``text == source[start:end]``."""
-
-    text: str
-    start: int
-    end: int
+_LEADING_CITATIONS = re.compile(rf"(?:{MARKER_PATTERN}[ \t]*)+")
 
 
 @lru_cache(maxsize=1)
@@ -84,6 +77,17 @@ def split_sentences(text: str) -> list[Sentence]:
                 if sentence is not None:
                     sentences.append(sentence)
     return _attach_citations(text, sentences)
+
+
+def units(text: str, method: str) -> list[Sentence]:
+    """What is judged: each sentence, or (``method="full"``) the whole text as one unit."""
+    if method != "full":
+        return split_sentences(text)
+    stripped = text.strip()
+    if not stripped:
+        return []
+    start = text.index(stripped)
+    return [Sentence(stripped, start, start + len(stripped))]
 
 
 def stream_chunks(accumulated: str) -> list[str]:

@@ -1,14 +1,17 @@
-"""Judges: one interface (``Judge.judge``), three kinds. ``make_judge`` picks one, once."""
+"""Judges: one interface (``Judge.judge``), three kinds: a LiteLLM model, a callable (both prompt
+judges over a ``complete(prompt)`` transport) and the offline rule checker. ``make_judge``
+picks one, once, from what ``llm_callable`` is."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from .base import BatchJudge, ClaimExtractor, Judge, JudgeAuthError, PromptJudge
+from .base import BatchJudge, ClaimExtractor, Judge, JudgeAuthError
 from .function import CallableJudge
-from .heuristic import LocalJudge
-from .llm import LiteLLMJudge
+from .litellm_judge import LiteLLMJudge
+from .local import LocalJudge
+from .prompt_judge import PromptJudge
 
 LOCAL = "local"  # llm_callable naming the offline judge
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .base import PromptJudge
+from .prompt_judge import PromptJudge
 
 
 class CallableJudge(PromptJudge):

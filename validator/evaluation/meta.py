@@ -2,7 +2,7 @@
 
 Runs a judge (a LiteLLM model with an editable prompt template, or the local judge) through the
 validator over labelled cases (the project's suite, or the user's JSONL in the same format;
-see ``validator.evaluation``) and reports the pass rate per case type, the confusion matrix of
+see ``evaluation.suite``) and reports the pass rate per case type, the confusion matrix of
 sentence verdicts, balanced accuracy, and the judge's tokens, cost and latency (LiteLLM's
 accounting). This is how to pick a cheaper judge with confidence.
 """
@@ -13,13 +13,10 @@ import statistics
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
-from .evaluation import Case, accuracy_by_type, balanced_accuracy, run_case
-
-SUITE = Path(__file__).resolve().parent.parent / "tests" / "data" / "groundedness_suite.jsonl"
-LABELS = ("supported", "unsupported", "contradicted", "invalid")
+from ..types import INVALID, LABELS
+from .suite import Case, accuracy_by_type, balanced_accuracy, run_case
 
 
 def meta_evaluate(cases: list[Case], make_validator: Callable[[dict], Any], judge: Any,
@@ -31,7 +28,7 @@ def meta_evaluate(cases: list[Case], make_validator: Callable[[dict], Any], judg
     confusion = {expected: dict.fromkeys(LABELS, 0) for expected in LABELS}
     for outcome in outcomes:
         for i, expected in enumerate(outcome.case.sentences):
-            got = outcome.verdicts[i] if i < len(outcome.verdicts) else "invalid"
+            got = outcome.verdicts[i] if i < len(outcome.verdicts) else INVALID
             confusion[expected["verdict"]][got] += 1
     usage = getattr(judge, "usage", None)
     latencies = list(usage.latencies) if usage else []

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .. import rules
-from ..index import Evidence
-from ..verdicts import BY_LOCAL, CONTRADICTED, SUPPORTED, UNSUPPORTED, Verdict
+from ..types import BY_LOCAL, CONTRADICTED, SUPPORTED, UNSUPPORTED, Evidence, Verdict
+from ..words import is_refusal, refusal_topic
 
 
 class LocalJudge:
@@ -34,8 +34,8 @@ class LocalJudge:
     ) -> Verdict:
         if not evidence:
             return Verdict(UNSUPPORTED, "no evidence was retrieved", 0.0, BY_LOCAL)
-        if rules.is_refusal(claim):
-            return self._refusal(question or rules.refusal_topic(claim), evidence)
+        if is_refusal(claim):
+            return self._refusal(question or refusal_topic(claim), evidence)
         found = rules.check(claim, evidence)
         if found.contradiction:
             return Verdict(CONTRADICTED, found.contradiction, round(min(found.coverage, 0.2), 3),

@@ -1,24 +1,37 @@
-"""Deciding claims: the rules-first cascade, then the judge, one claim per call or in batches.
+"""Deciding: what the claims are, a verdict for each, and which uncited sources support a
+mis-cited one.
 
 A *claim* is what one verdict is about: a whole sentence, or (``validation_method="claim"``)
-one atomic claim of it. The cascade runs the rule-based checker first when asked to: a claim
-whose evidence gives another number or date for it is contradicted, and a claim a passage
-states word for word is supported, with no judge call.
+each atomic claim the judge's model finds in it. Each claim is decided by the rules-first
+cascade (when asked for: a claim whose evidence gives another number or date for it is
+contradicted, and a claim a passage states word for word is supported, with no judge call),
+else by the judge, one claim per call or in batches.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from . import rules
-from .index import Evidence
 from .judges import BatchJudge, ClaimExtractor, Judge
-from .verdicts import BY_FALLBACK, BY_LOCAL, CONTRADICTED, INVALID, SUPPORTED, UNSUPPORTED, Verdict
+from .retrieval import Found, Retriever
+from .runner import Mapper, Runner
+from .settings import Settings
+from .types import (
+    BY_FALLBACK,
+    BY_LOCAL,
+    CONTRADICTED,
+    INVALID,
+    SUPPORTED,
+    UNSUPPORTED,
+    Claim,
+    Evidence,
+    Verdict,
+    Within,
+)
 
-# run(function, items, on_timeout): the function over the items, concurrently; an item not
-# done by the validation's deadline gets on_timeout(item) (None: wait as long as it takes)
-Mapper = Callable[..., list]
+NO_SOURCES = Verdict(UNSUPPORTED, "no sources were given", 0.0, BY_FALLBACK)
 LATE = Verdict(INVALID, "the judge gave no verdict before the validation's deadline", None,
                BY_FALLBACK)
 
@@ -105,3 +118,54 @@ def extract_claims(
         return claims if claims and rules.keeps_facts(sentence, claims) else None
 
     return run(extract, sentences, lambda sentence: None)
+
+
+class Decider:
+    """The judge, the cascade and the runner, deciding the claims of one validation."""
+
+    def __init__(self, judge: Judge, settings: Settings, runner: Runner):
+        self.judge = judge
+        self.cascade = Cascade(settings.cascade_contradictions, settings.cascade_verbatim)
+        self.batch_size = settings.batch_size
+        self.split_into_claims = settings.by_claim
+        self.runner = runner
+
+    def claims(self, texts: Sequence[str], within: Sequence[Within], answer: str,
+               question: str | None, no_sources: bool) -> list[Claim]:
+        """Each sentence's claims, in order: its atomic claims in claim mode (the sentence
+        itself where the judge gives none), else the sentence. Without sources there is
+        nothing to judge claims against, so none are extracted."""
+        if not self.split_into_claims or no_sources:
+            return [Claim(text, i, within[i]) for i, text in enumerate(texts)]
+        found = extract_claims(self.judge, texts, answer, question, self.runner.map)
+        return [Claim(claim, i, within[i])
+                for i, (text, claims) in enumerate(zip(texts, found, strict=True))
+                for claim in (claims or [text])]
+
+    def decide(self, claims: Sequence[Claim], evidence: Found, question: str | None,
+               no_sources: bool = False) -> Decided:
+        if no_sources:
+            return Decided([NO_SOURCES] * len(claims), 0)
+        return decide(self.judge, [c.text for c in claims], evidence, question,
+                      cascade=self.cascade, batch_size=self.batch_size, run=self.runner.map)
+
+    def uncited_support(self, claims: Sequence[Claim], verdicts: Sequence[Verdict],
+                        retriever: Retriever, question: str | None,
+                        sentences: int) -> list[tuple[int, ...]]:
+        """For each sentence, the (1-based) numbers of uncited sources that support a claim of
+        it its cited sources do not: each such claim is judged again against the other
+        sources, and the one whose passage matches best is named."""
+        found: list[set[int]] = [set() for _ in range(sentences)]
+        count = retriever.source_count or 0
+        again = [replace(claim, within=frozenset(range(count)) - claim.within)
+                 for claim, verdict in zip(claims, verdicts, strict=True)
+                 if claim.within is not None and verdict.label == UNSUPPORTED
+                 and len(claim.within) < count]
+        if again:
+            evidence = retriever.find(again)
+            decided = self.decide(again, evidence, question)
+            for n, (claim, verdict) in enumerate(zip(again, decided.verdicts, strict=True)):
+                items = evidence.peek(n)
+                if verdict.label == SUPPORTED and items and items[0].source is not None:
+                    found[claim.sentence].add(items[0].source + 1)
+        return [tuple(sorted(numbers)) for numbers in found]

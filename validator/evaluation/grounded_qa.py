@@ -18,7 +18,7 @@ else; positive acceptance only when the references answer the question, negative
 only when they do not. A metric the judge gave no readable reply for is ``failed``, never a
 guess; the metrics that depend on it are failed too.
 
-The prompts are ours (``prompts.py``); the judge is any ``PromptJudge`` (a LiteLLM model, a
+The prompts are ours (``qa_prompts.py``); the judge is any ``PromptJudge`` (a LiteLLM model, a
 callable), whose caches (memory, and disk with ``cache_dir``) serve repeated prompts.
 """
 
@@ -29,9 +29,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .judges.base import PromptJudge
-from .prompts import COMPLETENESS_TASK, RELEVANCY_TASK, USEFULNESS_TASK, build_qa_prompt
-from .verdicts import final_object
+from ..judges.prompt_judge import PromptJudge
+from ..judges.replies import final_object
+from ..types import BY_FALLBACK
+from .qa_prompts import COMPLETENESS_TASK, RELEVANCY_TASK, USEFULNESS_TASK, build_qa_prompt
 
 METRICS = ("answer_relevancy", "completeness", "faithfulness", "usefulness",
            "positive_acceptance", "negative_rejection")
@@ -41,28 +42,32 @@ SCORED = "scored"
 NULL = "null"  # the metric does not apply to this sample (GroUSE's null rules)
 FAILED = "failed"  # the judge gave no readable reply; no value is guessed
 
+BY_VALIDATOR = "validator"  # faithfulness: this package's own verdict on the answer
+BY_RULE = "rule"  # GroUSE's null rules and acceptance/rejection, applied in code
+
 
 @dataclass(frozen=True)
 class Metric:
     score: int | None
     status: str
     reason: str = ""
-    how: str = ""  # the judge's: llm, cache, fallback; "validator" or "rule" for ours
+    decided_by: str = ""  # the judge's (llm, cache, fallback), or ours: validator, rule
 
     def as_dict(self) -> dict:
-        return {"score": self.score, "status": self.status, "reason": self.reason, "how": self.how}
+        return {"score": self.score, "status": self.status, "reason": self.reason,
+                "decided_by": self.decided_by}
 
 
-def _scored(value: int, reason: str, how: str) -> Metric:
-    return Metric(value, SCORED, reason, how)
+def _scored(value: int, reason: str, decided_by: str) -> Metric:
+    return Metric(value, SCORED, reason, decided_by)
 
 
-def _null(reason: str, how: str = "rule") -> Metric:
-    return Metric(None, NULL, reason, how)
+def _null(reason: str, decided_by: str = BY_RULE) -> Metric:
+    return Metric(None, NULL, reason, decided_by)
 
 
-def _failed(reason: str, how: str = "fallback") -> Metric:
-    return Metric(None, FAILED, reason, how)
+def _failed(reason: str, decided_by: str = BY_FALLBACK) -> Metric:
+    return Metric(None, FAILED, reason, decided_by)
 
 
 def grade(
@@ -100,10 +105,10 @@ def grade(
         elif usefulness.status == FAILED:
             faithfulness = _failed("depends on usefulness, which failed")
         else:
-            faithfulness = _scored(int(faithful), faithfulness_reason, "validator")
+            faithfulness = _scored(int(faithful), faithfulness_reason, BY_VALIDATOR)
     else:
         usefulness = _null("usefulness is rated only for answers that say no document answers")
-        faithfulness = _scored(int(faithful), faithfulness_reason, "validator")
+        faithfulness = _scored(int(faithful), faithfulness_reason, BY_VALIDATOR)
 
     acceptance, rejection = _acceptance_and_rejection(relevancy, completeness)
     return {"answer_relevancy": relevancy, "completeness": completeness,
@@ -120,11 +125,11 @@ def _acceptance_and_rejection(relevancy: Metric, completeness: Metric) -> tuple[
     refused = relevancy.status == NULL
     if completeness.status == SCORED:  # the references answer the question
         return (_scored(int(not refused), "the references answer the question; the answer "
-                        + ("says none does" if refused else "answers it"), "rule"),
+                        + ("says none does" if refused else "answers it"), BY_RULE),
                 _null("the references answer the question"))
     return (_null("the references do not answer the question"),
             _scored(int(refused), "the references do not answer the question; the answer "
-                    + ("says so" if refused else "answers anyway"), "rule"))
+                    + ("says so" if refused else "answers anyway"), BY_RULE))
 
 
 class _Reader:
@@ -156,9 +161,9 @@ class _Reader:
 def _ask(judge: PromptJudge, prompt: str, reader: _Reader) -> Metric:
     answer = judge.ask(prompt, reader)
     if answer.value is None:
-        return _failed(answer.problem, answer.how)
+        return _failed(answer.problem, answer.decided_by)
     score, reason = answer.value
-    return _null(reason, answer.how) if score is None else _scored(score, reason, answer.how)
+    return _null(reason, answer.decided_by) if score is None else _scored(score, reason, answer.decided_by)
 
 
 def summarise(records: Sequence[dict[str, Any]]) -> dict[str, dict]:

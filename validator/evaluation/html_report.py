@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from ..types import CONTRADICTORY, FULLY, INVALID, LABELS, LEVELS, NONE, PARTIALLY, UNGROUNDED
 from .grounded_qa import TOP_SCORE
 
-VERDICTS = ("supported", "unsupported", "contradicted", "invalid")
-LEVELS = ("fully", "partially", "ungrounded", "contradictory", "None")
+VERDICTS = LABELS
+CHART_LEVELS = (*LEVELS, "None")  # "None": nothing was judged
 
 _STYLE = """
 body { font: 15px/1.5 system-ui, sans-serif; margin: 2rem auto; max-width: 60rem; color: #222;
@@ -144,7 +145,7 @@ def _sentence(output: Output, n: int, sentence: dict) -> str:
     rows.append(f"<p class=meta>score {'n/a' if score is None else f'{score:.2f}'}"
                 f"{f' · decided by {escape(how)}' if how else ''}</p>")
     citation = sentence.get("citation") or {}
-    if citation.get("status") not in (None, "none"):
+    if citation.get("status") not in (None, NONE):
         status = escape(str(citation["status"]).replace("_", " "))
         cited = ", ".join(_source(output, n - 1) for n in citation.get("cited") or [])
         other = ", ".join(_source(output, n - 1) for n in citation.get("uncited_support") or [])
@@ -185,7 +186,7 @@ def _summary(summary: dict) -> str:
     levels = summary.get("levels", {})
     charts.append(_bars("Groundedness level", [
         (level, levels.get(level, 0), samples, _LEVEL_CLASS.get(level, "v-invalid"))
-        for level in LEVELS if level in levels or level != "None"]))
+        for level in CHART_LEVELS if level in levels or level != "None"]))
     qa = summary.get("grounded_qa")
     if qa:
         charts.append(_bars("Grounded QA (GroUSE), mean", [
@@ -203,8 +204,8 @@ def _summary(summary: dict) -> str:
             f"<div class=charts>{''.join(charts)}</div>{table}")
 
 
-_LEVEL_CLASS = {"fully": "v-supported", "partially": "v-unsupported",
-                "ungrounded": "v-unsupported", "contradictory": "v-contradicted"}
+_LEVEL_CLASS = {FULLY: "v-supported", PARTIALLY: "v-unsupported",
+                UNGROUNDED: "v-unsupported", CONTRADICTORY: "v-contradicted"}
 _FILL = {"v-supported": "#5cb85f", "v-unsupported": "#e0a800", "v-contradicted": "#d9534f",
          "v-invalid": "#999"}
 
@@ -230,7 +231,7 @@ def _bars(title: str, rows: Sequence[tuple[str, float, float, str]], decimals: i
 
 def _verdict(sentence: dict) -> str:
     verdict = sentence.get("verdict")
-    return verdict if verdict in VERDICTS else "invalid"
+    return verdict if verdict in VERDICTS else INVALID
 
 
 def _source(output: Output, index: int | None) -> str:

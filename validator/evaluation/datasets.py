@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..files import read_jsonl
+
 _TRUE = {"pass", "passes", "supported", "grounded", "faithful", "true", "yes", "1"}
 _FALSE = {"fail", "fails", "unsupported", "hallucinated", "hallucination", "ungrounded",
           "false", "no", "0"}
@@ -50,14 +52,7 @@ _ALIASES = {"actual_output": "output", "references": "sources", "input": "questi
 
 def load_samples(path: str | Path) -> list[Sample]:
     samples, seen = [], set()
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        where = f"{path}, line {number}"
-        try:
-            raw = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{where}: not JSON ({error}).") from None
+    for number, where, line, raw in read_jsonl(path):
         if isinstance(raw, dict):
             raw = {**{_ALIASES[k]: v for k, v in raw.items() if k in _ALIASES}, **raw}
         if not isinstance(raw, dict) or not isinstance(raw.get("output"), str) or not isinstance(

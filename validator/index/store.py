@@ -14,14 +14,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import warnings
 from pathlib import Path
 
 import numpy as np
 
-from .chunking import Chunk
-from .index import SourceIndex
+from ..files import atomic_write
+from ..types import Chunk
+from .faiss_index import SourceIndex
 
 FORMAT = 1
 
@@ -45,7 +45,7 @@ class IndexStore:
             import faiss
 
             index = faiss.deserialize_index(np.frombuffer(data, dtype=np.uint8))
-            chunks = [Chunk(text, source, start, end) for text, source, start, end in meta["chunks"]]
+            chunks = [Chunk(text, start, end, source) for text, source, start, end in meta["chunks"]]
             if index.ntotal != len(chunks):
                 raise ValueError(f"{index.ntotal} vectors for {len(chunks)} chunks")
             return SourceIndex(chunks, None, faiss_index=index)
@@ -64,20 +64,9 @@ class IndexStore:
             data = faiss.serialize_index(index.faiss_index).tobytes()
             meta = {"format": FORMAT, "key": key, "sha256": hashlib.sha256(data).hexdigest(),
                     "chunks": [[c.text, c.source, c.start, c.end] for c in index.chunks]}
-            self._replace(f"{key}.faiss", data)
-            self._replace(f"{key}.json", json.dumps(meta).encode("ascii"))
+            atomic_write(self.directory / f"{key}.faiss", data, durable=True)
+            atomic_write(self.directory / f"{key}.json", json.dumps(meta).encode("ascii"),
+                         durable=True)
         except OSError as error:
             warnings.warn(f"could not store the index in {self.directory} ({error}); it stays in "
                           "memory only.", stacklevel=3)
-
-    def _replace(self, name: str, data: bytes) -> None:
-        handle, temporary = tempfile.mkstemp(dir=self.directory, prefix=f".{name}.", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as file:
-                file.write(data)
-                file.flush()
-                os.fsync(file.fileno())
-            os.replace(temporary, self.directory / name)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise

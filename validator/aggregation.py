@@ -1,23 +1,36 @@
-"""Aggregation: per-sentence results, the result metadata, the failure message and the
-fixed value."""
+"""Aggregation: per-sentence results from their claims' verdicts, the result metadata (its
+schema is here and in the README), the failure message and the fixed value."""
 
 from __future__ import annotations
 
 import re
+import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
-from .citations import FAILING, MISCITED, MISSING, OK, OUT_OF_RANGE
-from .index import Evidence
-from .splitting import Sentence
-from .verdicts import CONTRADICTED, INVALID, SUPPORTED, UNSUPPORTED, Verdict
+from . import citations
+from .settings import Request, Settings
+from .types import (
+    CONTRADICTED,
+    CONTRADICTORY,
+    COUNTED_CITATIONS,
+    FULLY,
+    INVALID,
+    LABELS,
+    PARTIALLY,
+    SUPPORTED,
+    UNGROUNDED,
+    UNSUPPORTED,
+    Citation,
+    Claim,
+    Evidence,
+    Sentence,
+    Verdict,
+)
 
-# Groundedness levels, from the faithfulness score (supported / judged sentences):
-FULLY = "fully"  # every judged sentence is supported
-PARTIALLY = "partially"  # at least half are
-UNGROUNDED = "ungrounded"  # fewer than half are
-CONTRADICTORY = "contradictory"  # any sentence is contradicted, whatever the score
-PARTIAL_THRESHOLD = 0.5
+PARTIAL_THRESHOLD = 0.5  # faithfulness from which a text is partially grounded
 
 
 @dataclass(frozen=True)
@@ -34,33 +47,10 @@ class ClaimResult:
 
 
 @dataclass(frozen=True)
-class CitationCheck:
-    cited: tuple[int, ...]  # the numbers as written: [1] is sources[0]
-    status: str  # see validator.citations
-    uncited_support: tuple[int, ...] = ()  # numbers of sources it should have cited
-    out_of_range: tuple[int, ...] = ()
-
-    def as_dict(self) -> dict:
-        return {"cited": list(self.cited), "status": self.status,
-                "uncited_support": list(self.uncited_support),
-                "out_of_range": list(self.out_of_range)}
-
-    def problem(self) -> str | None:
-        if self.status == MISCITED:
-            return (f"cites {_numbers(self.cited)}, which do not support it; "
-                    f"{_numbers(self.uncited_support)} would")
-        if self.status == MISSING:
-            return "cites no source"
-        if self.status == OUT_OF_RANGE:
-            return f"cites {_numbers(self.out_of_range)}, which is not a source"
-        return None
-
-
-@dataclass(frozen=True)
 class SentenceResult:
     sentence: Sentence
     claims: list[ClaimResult]  # one, the sentence itself, unless validation_method="claim"
-    citation: CitationCheck
+    citation: Citation
     split_into_claims: bool = False
 
     @cached_property
@@ -75,7 +65,7 @@ class SentenceResult:
         reason = "; ".join(f"{c.text!r}: {c.verdict.label}"
                            + (f" ({c.verdict.reason})" if c.verdict.reason else "")
                            for c in failing) or "every claim is supported"
-        return Verdict(worst.label, reason, min(scores) if scores else None, worst.how)
+        return Verdict(worst.label, reason, min(scores) if scores else None, worst.decided_by)
 
     @cached_property
     def evidence(self) -> list[Evidence]:
@@ -88,7 +78,7 @@ class SentenceResult:
         return sorted(merged.values(), key=lambda e: -(e.similarity or 0))
 
     def passes(self, pass_on_invalid: bool, fail_on_unsupported: bool = True) -> bool:
-        if self.citation.status in FAILING:
+        if self.citation.fails:
             return False
         label = self.verdict.label
         return (label == SUPPORTED or (label == INVALID and pass_on_invalid)
@@ -96,7 +86,7 @@ class SentenceResult:
 
     def summary(self) -> str:
         verdict = self.verdict
-        problem = self.citation.problem()
+        problem = citations.problem(self.citation)
         reason = "; ".join(p for p in (problem, verdict.reason) if p)
         label = self.citation.status if problem else verdict.label
         return f"{label}: {reason}" if reason else label
@@ -108,17 +98,19 @@ class SentenceResult:
             "end": self.sentence.end,
             **_verdict_dict(self.verdict),
             "evidence": _evidence_dicts(self.evidence),
-            "citation": self.citation.as_dict(),
+            "citation": {"cited": list(self.citation.cited), "status": self.citation.status,
+                         "uncited_support": list(self.citation.uncited_support),
+                         "out_of_range": list(self.citation.out_of_range)},
             "claims": [c.as_dict() for c in self.claims] if self.split_into_claims else None,
         }
 
 
-_SEVERITY = {CONTRADICTED: 0, UNSUPPORTED: 1, INVALID: 2, SUPPORTED: 3}
+_SEVERITY = {CONTRADICTED: 0, UNSUPPORTED: 1, INVALID: 2, SUPPORTED: 3}  # worst first
 
 
 def _verdict_dict(verdict: Verdict) -> dict:
     return {"verdict": verdict.label, "score": verdict.score, "reason": verdict.reason,
-            "decided_by": verdict.how}
+            "decided_by": verdict.decided_by}
 
 
 def _evidence_dicts(evidence: list[Evidence]) -> list[dict]:
@@ -127,10 +119,6 @@ def _evidence_dicts(evidence: list[Evidence]) -> list[dict]:
          "similarity": None if e.similarity is None else round(e.similarity, 4)}
         for e in evidence
     ]
-
-
-def _numbers(numbers: tuple[int, ...]) -> str:
-    return "".join(f"[{n}]" for n in numbers)
 
 
 def groundedness(results: list[SentenceResult], by_claim: bool = False) -> dict:
@@ -156,7 +144,7 @@ def groundedness(results: list[SentenceResult], by_claim: bool = False) -> dict:
 
 
 def _counts(verdicts) -> dict[str, int]:
-    counts = {label: 0 for label in (SUPPORTED, UNSUPPORTED, CONTRADICTED, INVALID)}
+    counts = dict.fromkeys(LABELS, 0)
     for verdict in verdicts:
         counts[verdict.label] += 1
     return counts
@@ -170,11 +158,11 @@ def build_metadata(caller: dict, results: list[SentenceResult], **facts) -> dict
     summary = groundedness(results, by_claim)
     decided = {}
     for claim in (c for r in results for c in r.claims):
-        decided[claim.verdict.how] = decided.get(claim.verdict.how, 0) + 1
+        decided[claim.verdict.decided_by] = decided.get(claim.verdict.decided_by, 0) + 1
     summary["decided_by"] = decided
     summary["citations"] = {
         status: sum(r.citation.status == status for r in results)
-        for status in (OK, MISCITED, MISSING, OUT_OF_RANGE)
+        for status in COUNTED_CITATIONS
     }
     summary.update(facts)
     return {**caller, "sentences": [r.as_dict() for r in results], "groundedness": summary}
@@ -215,3 +203,44 @@ def fix_value(value: str, remove: list[Sentence]) -> str:
         position = end
     kept.append(value[position:])
     return re.sub(r"\n{3,}", "\n\n", "".join(kept)).strip()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one validation found; ``main`` turns it into Guardrails' result."""
+
+    metadata: dict[str, Any]
+    failing: list[SentenceResult]  # empty when the text passes
+    message: str = ""
+    fixed: str = ""
+
+
+def aggregate(request: Request, settings: Settings, sentences: Sequence[Sentence],
+              claims: Sequence[Claim], verdicts: Sequence[Verdict], evidence,
+              checked: Sequence[Citation], saved_calls: int) -> Outcome:
+    """Each sentence's result from its claims' verdicts and evidence (``evidence.peek(n)`` for
+    claim n) and its checked citation; the text passes when every sentence does."""
+    claims_of: list[list[ClaimResult]] = [[] for _ in sentences]
+    for n, (claim, verdict) in enumerate(zip(claims, verdicts, strict=True)):
+        claims_of[claim.sentence].append(ClaimResult(claim.text, verdict, evidence.peek(n)))
+    results = [SentenceResult(sentence, claims_of[i], checked[i], settings.by_claim)
+               for i, sentence in enumerate(sentences)]
+    invalid = sum(r.verdict.label == INVALID for r in results)
+    if invalid:
+        warnings.warn(
+            f"the judge gave no readable verdict for {invalid} sentence(s); counting them as "
+            f"{'supported' if request.pass_on_invalid else 'unsupported'} (pass_on_invalid="
+            f"{request.pass_on_invalid}).",
+            stacklevel=4,
+        )
+    facts = {"sources_given": not request.no_sources, "pass_on_invalid": request.pass_on_invalid,
+             "deadline": settings.deadline, "fail_on_unsupported": settings.fail_on_unsupported,
+             "citation_mode": settings.citations,
+             "unit": "claim" if settings.by_claim else "sentence"}
+    metadata = build_metadata(request.metadata, results, judge_calls_saved=saved_calls, **facts)
+    failing = [r for r in results
+               if not r.passes(request.pass_on_invalid, settings.fail_on_unsupported)]
+    if not failing:
+        return Outcome(metadata, [])
+    return Outcome(metadata, failing, failure_message(failing, no_sources=request.no_sources),
+                   fix_value(request.value, [r.sentence for r in failing]))

@@ -8,8 +8,9 @@ import threading
 import time
 from typing import Any
 
-from ..deadline import remaining
-from .base import PromptJudge, ReplyStore
+from ..runner import remaining
+from .prompt_judge import PromptJudge
+from .reply_cache import ReplyStore
 
 _NOT_IDENTITY = {"api_key", "timeout", "num_retries", "max_retries"}
 

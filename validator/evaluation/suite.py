@@ -10,18 +10,21 @@ A case is one JSON object per line:
 
 ``expected.sentences`` has one entry per sentence of ``output``: the verdict a correct judge
 reaches, the source snippets that decide it, and the citation status when there is one.
-``tests/data/groundedness_suite.jsonl`` is the suite this project ships.
+``SUITE`` (``evaluation/data/groundedness_suite.jsonl``, installed with the package) is the
+suite this project ships.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-DEFAULT_CHUNKING = {"chunk_strategy": "sentence", "chunk_size": 1, "chunk_overlap": 0}
+from ..files import read_jsonl
+from ..settings import SUITE_CHUNKING
+
+SUITE = Path(__file__).resolve().parent / "data" / "groundedness_suite.jsonl"
 
 
 @dataclass(frozen=True)
@@ -61,11 +64,8 @@ class CaseOutcome:
 
 def load_cases(path: str | Path) -> list[Case]:
     cases = []
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
+    for _, where, _, raw in read_jsonl(path):
         try:
-            raw = json.loads(line)
             expected = raw["expected"]
             cases.append(Case(
                 id=str(raw["id"]), type=str(raw["type"]), sources=list(raw["sources"]),
@@ -75,7 +75,7 @@ def load_cases(path: str | Path) -> list[Case]:
             ))
         except (ValueError, KeyError, TypeError) as error:
             raise ValueError(
-                f"{path}, line {number}: not a case ({type(error).__name__}: {error}). Each line "
+                f"{where}: not a case ({type(error).__name__}: {error}). Each line "
                 "needs id, type, sources, output and expected.passes / expected.sentences."
             ) from error
     return cases
@@ -85,7 +85,7 @@ def run_case(make_validator: Callable[[dict], Any], case: Case, **metadata) -> C
     """Validate ``case.output`` with ``make_validator(case.options)``; ``metadata`` adds keys
     (an ``embed_function``, chunking) to the case's sources and question."""
     validator = make_validator(case.options)
-    meta = {"sources": case.sources, **DEFAULT_CHUNKING, **metadata}
+    meta = {"sources": case.sources, **SUITE_CHUNKING.as_metadata(), **metadata}
     if case.question:
         meta["question"] = case.question
     result = validator.validate(case.output, meta)

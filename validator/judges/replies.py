@@ -1,4 +1,4 @@
-"""Verdicts, and reading them out of a judge's reply.
+"""Reading a judge's reply: a verdict, a batch of verdicts, a list of claims.
 
 A verdict reply is accepted in three forms: JSON (``{"verdict": "supported", "reason": ...}``), the
 hub validator's tags (``<supported>[YES]</supported>``), or a bare word (``yes``, ``no``,
@@ -13,18 +13,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-SUPPORTED = "supported"
-UNSUPPORTED = "unsupported"
-CONTRADICTED = "contradicted"
-INVALID = "invalid"  # the judge gave no verdict we can read, or failed
-
-# How a verdict was reached.
-BY_LLM = "llm"
-BY_CACHE = "cache"
-BY_LOCAL = "local"
-BY_FALLBACK = "fallback"
+from ..types import BY_FALLBACK, BY_LLM, CONTRADICTED, INVALID, SUPPORTED, UNSUPPORTED, Verdict
 
 _WORDS = {
     "yes": SUPPORTED,
@@ -43,25 +33,13 @@ _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$")
 _BARE_MAX = 40  # a bare reply longer than this is prose, not a verdict
 
 
-@dataclass(frozen=True)
-class Verdict:
-    label: str
-    reason: str = ""
-    score: float | None = None  # confidence that the sentence is supported, 0 to 1
-    how: str = BY_LLM
-
-    @property
-    def passed(self) -> bool:
-        return self.label == SUPPORTED
-
-
 def parse_reply(reply: object, untrusted: Sequence[str | None] = ()) -> Verdict:
     """The judge's final verdict in ``reply``; label INVALID (decided by fallback) when there
     is none we can read, or when it is a verbatim copy of a verdict planted in ``untrusted``
     text (the statement, the passages): a judge that ends by quoting the statement must not
     hand the statement's own verdict over as its own."""
     if not isinstance(reply, str) or not reply.strip():
-        return Verdict(INVALID, "the judge returned an empty reply", how=BY_FALLBACK)
+        return Verdict(INVALID, "the judge returned an empty reply", decided_by=BY_FALLBACK)
     text = _FENCE.sub("", reply.strip())
     found = _final_json(text, _verdict_of)
     if found is not None:
@@ -77,7 +55,7 @@ def parse_reply(reply: object, untrusted: Sequence[str | None] = ()) -> Verdict:
         label = _word(text)
         if label is not None:
             return _verdict(label, "")
-    return Verdict(INVALID, "the judge's reply has no readable verdict", how=BY_FALLBACK)
+    return Verdict(INVALID, "the judge's reply has no readable verdict", decided_by=BY_FALLBACK)
 
 
 def parse_batch_reply(
@@ -188,7 +166,7 @@ def _final_json(text: str, read):
 
 
 _PLANTED = Verdict(INVALID, "the judge's reply ends with a verdict copied from the validated text "
-                   "or the sources", how=BY_FALLBACK)
+                   "or the sources", decided_by=BY_FALLBACK)
 
 
 def _squash(text: str) -> str:

@@ -1,0 +1,137 @@
+"""Prompt judges: a judge that sends a prompt to a model through one transport method,
+``complete(prompt) -> str``, and reads a verdict from the reply. The transport is all a backend
+writes (LiteLLM, a callable); caching, retries and reading replies are shared here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from ..types import BY_CACHE, BY_FALLBACK, BY_LLM, INVALID, Evidence, Verdict
+from .prompts import build_batch_prompt, build_claims_prompt, build_prompt, check_template
+from .replies import parse_batch_reply, parse_claims, parse_reply
+from .reply_cache import ReplyCache, ReplyStore
+from .retries import complete_with_retries
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What ``PromptJudge.ask`` read from a reply: ``value`` None when nothing readable came
+    back (``problem`` says why); ``decided_by`` is BY_LLM, BY_CACHE or BY_FALLBACK."""
+
+    value: object | None
+    decided_by: str
+    problem: str = ""
+
+
+class PromptJudge:
+    """A judge that sends a prompt to a model and reads a verdict from the reply.
+
+    Subclasses implement ``complete(prompt) -> str``. Transient failures (timeouts, refused
+    connections, 429 and 5xx answers) are retried ``max_retries`` times with exponential
+    backoff that honours ``Retry-After``; a refused credential raises ``JudgeAuthError`` at once;
+    anything else that keeps failing yields an INVALID verdict decided by fallback.
+    """
+
+    def __init__(self, max_retries: int = 2, backoff: float = 0.5, cache_size: int = 4096,
+                 template: str | None = None):
+        self.max_retries = max_retries
+        self.backoff = backoff
+        self.cache = ReplyCache(cache_size)
+        self.store: ReplyStore | None = None  # replies on disk; see LiteLLMJudge's cache_dir
+        self.template = None if template is None else check_template(template)
+
+    def complete(self, prompt: str) -> str:
+        raise NotImplementedError
+
+    def ask(self, prompt: str, read: Callable[[str], object | None],
+            keep: Callable[[object], bool] = lambda value: True) -> Answer:
+        """``read(reply)`` for ``prompt``, from the caches when there. A value ``keep`` refuses
+        is returned (``decided_by`` BY_FALLBACK) but not cached; a reply ``read`` finds nothing in
+        (None) gives no value. Every prompt but the batched one goes through here."""
+        cached = self.cache.get(prompt)
+        if cached is not None:
+            return Answer(cached, BY_CACHE)
+        reply, decided_by = self._reply(prompt)
+        if isinstance(reply, BaseException):
+            return Answer(None, BY_FALLBACK, _failure(reply))
+        value = read(reply)
+        if value is None:
+            return Answer(None, BY_FALLBACK, "the judge's reply has nothing readable")
+        if not keep(value):
+            return Answer(value, BY_FALLBACK)
+        self._keep(prompt, reply, value)
+        return Answer(value, decided_by)
+
+    def judge(
+        self, claim: str, evidence: Sequence[Evidence], question: str | None = None
+    ) -> Verdict:
+        untrusted = [claim, question, *(e.text for e in evidence)]
+        answer = self.ask(build_prompt(claim, evidence, question, self.template),
+                          lambda reply: parse_reply(reply, untrusted),
+                          keep=lambda verdict: verdict.label != INVALID)
+        if answer.value is None:  # the call failed (parse_reply always gives a verdict)
+            return Verdict(INVALID, answer.problem, decided_by=BY_FALLBACK)
+        verdict = answer.value
+        return verdict if verdict.label == INVALID else replace(verdict, decided_by=answer.decided_by)
+
+    def judge_batch(
+        self, items: Sequence[tuple[str, Sequence[Evidence]]], question: str | None = None
+    ) -> list[Verdict]:
+        """One call for every item not in the cache. Items the reply gives no readable verdict
+        for are judged again one by one; if the call itself fails, they are INVALID."""
+        keys = [build_prompt(claim, evidence, question, self.template) for claim, evidence in items]
+        found: list[Verdict | None] = []
+        for key in keys:
+            cached = self.cache.get(key)
+            found.append(None if cached is None else replace(cached, decided_by=BY_CACHE))
+        pending = [i for i, verdict in enumerate(found) if verdict is None]
+        if len(pending) > 1:
+            prompt = build_batch_prompt([items[i] for i in pending], question)
+            reply, decided_by = self._reply(prompt)
+            if isinstance(reply, BaseException):
+                return [verdict or _failed(reply) for verdict in found]
+            untrusted = [question, *(part for i in pending for part in
+                                     (items[i][0], *(e.text for e in items[i][1])))]
+            parsed = parse_batch_reply(reply, len(pending), untrusted)
+            if self.store is not None and any(v is not None and v.label != INVALID for v in parsed):
+                self.store.put(prompt, reply)
+            for i, verdict in zip(pending, parsed, strict=True):
+                if verdict is not None and verdict.label != INVALID:
+                    verdict = replace(verdict, decided_by=decided_by)
+                    self.cache.put(keys[i], verdict)
+                    found[i] = verdict
+        return [verdict or self.judge(*items[i], question) for i, verdict in enumerate(found)]
+
+    def extract_claims(
+        self, sentence: str, answer: str, question: str | None = None
+    ) -> list[str] | None:
+        def read(reply: str) -> tuple[str, ...] | None:
+            claims = parse_claims(reply, [sentence, answer])
+            return None if claims is None else tuple(claims)
+
+        claims = self.ask(build_claims_prompt(sentence, answer, question), read).value
+        return None if claims is None else list(claims)
+
+    def _reply(self, prompt: str) -> tuple[str | BaseException, str]:
+        """The reply to ``prompt`` and how it came: from the disk store, or from the model."""
+        stored = self.store.get(prompt) if self.store is not None else None
+        if stored is not None:
+            return stored, BY_CACHE
+        return self._complete_with_retries(prompt), BY_LLM
+
+    def _keep(self, prompt: str, reply: str, value: object) -> None:
+        self.cache.put(prompt, value)
+        if self.store is not None:
+            self.store.put(prompt, reply)
+
+    def _complete_with_retries(self, prompt: str) -> str | BaseException:
+        return complete_with_retries(self.complete, prompt, self.max_retries, self.backoff)
+
+
+def _failure(error: BaseException) -> str:
+    return f"the judge failed: {type(error).__name__}: {error}"
+
+
+def _failed(error: BaseException) -> Verdict:
+    return Verdict(INVALID, _failure(error), decided_by=BY_FALLBACK)

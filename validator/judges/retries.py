@@ -1,0 +1,91 @@
+"""Calling a model again after a transient failure: exponential backoff with jitter, honouring
+``Retry-After``, never past the validation's deadline. Refused credentials raise at once."""
+
+from __future__ import annotations
+
+import random
+import time
+import warnings
+from collections.abc import Callable
+
+from ..runner import remaining
+from .base import JudgeAuthError
+
+_TRANSIENT_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}
+_AUTH_STATUS = {401, 403}
+_PERMANENT_STATUS = {400, 404, 413, 422}
+
+
+def _status(error: BaseException) -> int | None:
+    status = getattr(error, "status_code", None)
+    return status if isinstance(status, int) else None
+
+
+def _retry_after(error: BaseException) -> float | None:
+    """Seconds the server asked us to wait, from the error's response headers if any."""
+    candidates = (
+        getattr(error, "litellm_response_headers", None),  # LiteLLM keeps the real ones here
+        getattr(error, "headers", None),
+        getattr(getattr(error, "response", None), "headers", None),
+    )
+    for headers in candidates:
+        try:
+            value = headers.get("retry-after") if headers is not None else None
+            if value is not None:
+                return max(0.0, float(value))
+        except (TypeError, ValueError, AttributeError):
+            continue
+    return None
+
+
+def _names_auth(error: BaseException) -> bool:
+    # LiteLLM reports a key missing on our side as an InternalServerError; no retry helps.
+    return type(error).__name__ in ("AuthenticationError", "PermissionDeniedError") or (
+        "missing credentials" in str(error).lower()
+    )
+
+
+def complete_with_retries(complete: Callable[[str], str], prompt: str, max_retries: int,
+                          backoff: float) -> str | BaseException:
+    """``complete(prompt)``, retried ``max_retries`` times after transient errors (timeouts,
+    refused connections, 429 and 5xx answers). Returns the reply, or the error that ended the
+    tries; raises ``JudgeAuthError`` when the credentials are refused."""
+    for attempt in range(max_retries + 1):
+        left = remaining()
+        if left is not None and left <= 0:
+            return TimeoutError("the validation's deadline passed before the judge answered")
+        try:
+            return complete(prompt)
+        except Exception as error:  # noqa: BLE001 - every failure is classified below
+            status = _status(error)
+            if status in _AUTH_STATUS or _names_auth(error):
+                raise JudgeAuthError(
+                    f"the judge refused the credentials ({type(error).__name__}: {error}). "
+                    "Set the provider's API key (for example OPENAI_API_KEY) or pass "
+                    "api_key in llm_kwargs."
+                ) from error
+            if status in _PERMANENT_STATUS or attempt == max_retries:
+                warnings.warn(
+                    f"judge call failed after {attempt + 1} attempt(s): "
+                    f"{type(error).__name__}: {error}",
+                    stacklevel=4,
+                )
+                return error
+            delay = _delay(attempt, error, status, backoff)
+            left = remaining()
+            if left is not None and delay >= left:
+                return TimeoutError(
+                    f"the judge failed ({type(error).__name__}: {error}) and the validation's "
+                    "deadline passes before a retry could be made"
+                )
+            time.sleep(delay)
+    raise AssertionError("unreachable")  # the loop always returns or raises
+
+
+def _delay(attempt: int, error: BaseException, status: int | None, backoff: float) -> float:
+    hinted = _retry_after(error) if status in _TRANSIENT_STATUS else None
+    if hinted is not None:
+        return min(hinted, 30.0)
+    return min(backoff * 2**attempt, 30.0) * (0.5 + random.random() / 2)
+
+

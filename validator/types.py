@@ -1,0 +1,132 @@
+"""The vocabulary every stage speaks: spans of text, claims, verdicts and their labels.
+
+Imports nothing of ours, so any module may import it. One concept has one shape: a slice of
+text is a ``Span`` (a ``Sentence`` of the output, a ``Chunk`` of a source), a retrieved passage
+is ``Evidence``, a citation is a ``Citation``, and how a verdict was reached is ``decided_by``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Verdict labels.
+SUPPORTED = "supported"
+UNSUPPORTED = "unsupported"
+CONTRADICTED = "contradicted"
+INVALID = "invalid"  # the judge gave no verdict we can read, or failed
+LABELS = (SUPPORTED, UNSUPPORTED, CONTRADICTED, INVALID)
+
+# How a verdict was decided (``Verdict.decided_by``).
+BY_LLM = "llm"  # the judge's model answered
+BY_CACHE = "cache"  # the same prompt was answered before
+BY_LOCAL = "local"  # the rule checker: the local judge, or the cascade
+BY_FALLBACK = "fallback"  # the judge failed or its reply was unreadable
+DECIDERS = (BY_LLM, BY_CACHE, BY_LOCAL, BY_FALLBACK)
+
+# Citation statuses, per sentence.
+NONE = "none"  # cites nothing, and nothing is required of it
+OK = "ok"  # cites sources, and they are what supports it (or it is not supported at all)
+MISCITED = "miscited"  # its cited sources don't support it; a source it does not cite does
+MISSING = "missing"  # a factual sentence without a citation, with citations="required"
+OUT_OF_RANGE = "out_of_range"  # cites a number that is not a source
+UNCHECKED = "unchecked"  # evidence came from query_function, which has no source numbers
+FAILING_CITATIONS = frozenset((MISCITED, MISSING, OUT_OF_RANGE))
+COUNTED_CITATIONS = (OK, MISCITED, MISSING, OUT_OF_RANGE)  # in the groundedness summary
+
+# Groundedness levels of a whole text, from its faithfulness (supported / judged).
+FULLY = "fully"  # every judged sentence is supported
+PARTIALLY = "partially"  # at least half are
+UNGROUNDED = "ungrounded"  # fewer than half are
+CONTRADICTORY = "contradictory"  # any sentence is contradicted, whatever the score
+LEVELS = (FULLY, PARTIALLY, UNGROUNDED, CONTRADICTORY)
+
+Within = frozenset[int] | None  # the 0-based sources a claim's evidence must come from; None: any
+
+
+@dataclass(frozen=True)
+class Span:
+    """A slice of a text: ``text == whole[start:end]``."""
+
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Sentence(Span):
+    """A sentence (the unit judged) of the validated text."""
+
+
+@dataclass(frozen=True)
+class Chunk(Span):
+    """A passage of a source: ``text == sources[source][start:end]``."""
+
+    source: int
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A passage retrieved for a claim, with its cosine similarity to it (None when unknown).
+    ``chunk`` locates it in the sources; passages a ``query_function`` returns have none."""
+
+    text: str
+    similarity: float | None = None
+    chunk: Chunk | None = None
+
+    @classmethod
+    def of(cls, chunk: Chunk, similarity: float | None = None) -> Evidence:
+        return cls(chunk.text, similarity, chunk)
+
+    @property
+    def source(self) -> int | None:
+        return None if self.chunk is None else self.chunk.source
+
+    @property
+    def start(self) -> int | None:
+        return None if self.chunk is None else self.chunk.start
+
+    @property
+    def end(self) -> int | None:
+        return None if self.chunk is None else self.chunk.end
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What one verdict is about: a whole sentence, or (``validation_method="claim"``) one
+    atomic claim of it. ``sentence`` is the index of its sentence; ``within`` limits its
+    evidence to the sources that sentence cites."""
+
+    text: str
+    sentence: int
+    within: Within = None
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A sentence's citation markers and what was found of them. ``cited`` are the numbers as
+    written (``[1]`` is ``sources[0]``); ``uncited_support`` the numbers of sources it should
+    have cited instead; ``out_of_range`` the numbers that are no source."""
+
+    cited: tuple[int, ...] = ()
+    status: str = NONE
+    uncited_support: tuple[int, ...] = ()
+    out_of_range: tuple[int, ...] = ()
+
+    @property
+    def fails(self) -> bool:
+        return self.status in FAILING_CITATIONS
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A judge's decision about one claim. ``score`` is how fully the evidence backs it, 0 to
+    1 (None when unknown)."""
+
+    label: str
+    reason: str = ""
+    score: float | None = None
+    decided_by: str = BY_LLM
+
+    @property
+    def passed(self) -> bool:
+        return self.label == SUPPORTED

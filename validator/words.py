@@ -1,0 +1,63 @@
+"""Words of a text, without a model: content words, stems, and whether a sentence is a refusal
+("No document says ..."). Shared by the rule checker and the citation checks."""
+
+from __future__ import annotations
+
+import re
+
+STOPWORDS = frozenset(
+    """a an the and or but if then of to in on at by for with from as is are was were be been
+    being it its this that these those he she they them his her their there here which who whom
+    whose what when where why how not no yes do does did has have had will would can could
+    should may might must shall about into over under than so such also very just only more most
+    some any all each both either neither one i you we our your my me us""".split()
+)
+MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
+MONTH_OF = {**{m: i for i, m in enumerate(MONTHS, 1)}, **{m[:3]: i for i, m in enumerate(MONTHS, 1)},
+            "sept": 9}
+
+WORD = re.compile(r"[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?")  # "X200" is one word
+
+
+def stem(word: str) -> str:
+    word = word.lower().replace("’", "'")
+    for suffix in ("'s", "ies", "es", "s", "ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def content_words(text: str) -> frozenset[str]:
+    return frozenset(
+        stem(w) for w in WORD.findall(text)
+        if w.lower() not in STOPWORDS and len(w) > 1 and w.lower() not in MONTH_OF
+    )
+
+
+_REFUSAL_WORDS = re.compile(
+    r"\b(?:documents?|sources?|passages?|context|information|references?|says?|states?|"
+    r"mentions?|answers?|gives?|contains?|provides?|specif(?:y|ies)|available|provided)\b",
+    re.IGNORECASE,
+)
+_REFUSAL = re.compile(
+    r"\b(?:no|none of the|neither of the)\s+(?:document|source|passage|context|information|"
+    r"reference)s?\b.*\b(?:say|says|state|states|mention|mentions|answer|answers|give|gives|"
+    r"contain|contains|provide|provides|specif(?:y|ies))\b"
+    r"|\b(?:do(?:es)?n't|do(?:es)? not|cannot|can't)\s+(?:say|state|mention|answer|specify|"
+    r"contain|provide)\b.*\b(?:document|source|passage|context)s?\b"
+    r"|\b(?:documents|sources|passages|context)\s+(?:do(?:es)? not|don't|doesn't)\b",
+    re.IGNORECASE,
+)
+
+
+def refusal_topic(text: str) -> str:
+    """What a refusal says is not answered: "No document says how tall it is" -> "No how tall
+    it is"."""
+    return _REFUSAL_WORDS.sub(" ", text)
+
+
+def is_refusal(text: str) -> bool:
+    """A sentence that says the sources hold no answer ("No document says ...")."""
+    return _REFUSAL.search(text) is not None

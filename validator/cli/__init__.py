@@ -1,0 +1,131 @@
+"""The ``provenance`` command: ``check`` a text against source files, ``eval`` a data set,
+``meta-eval`` a judge. The parser is built here; each command runs in its own module, which
+imports the validator only after the arguments are parsed."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..citations import CITATION_MODES
+from ..settings import CHUNK_STRATEGIES, COMMAND_CHUNKING, VALIDATION_METHODS
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="provenance", description="Check that a text is supported by its sources."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    check = commands.add_parser(
+        "check",
+        help="judge every sentence of a text against source files",
+        description="Prints each sentence with its verdict and best evidence. Exit status: 0 "
+        "when every sentence is supported, 1 when any is not, 2 on a usage error.",
+    )
+    check.add_argument("--source", action="append", required=True, metavar="FILE",
+                       help="a source text file (repeat for several)")
+    check.add_argument("--text", required=True, metavar="FILE",
+                       help="the text to check, or - for standard input")
+    check.add_argument("--question", help="the question the text answers")
+    _judging_options(check)
+    check.add_argument("--json", action="store_true", help="print a machine-readable report")
+    check.add_argument("--html", metavar="FILE", help="also write the report as one HTML page")
+
+    evaluate = commands.add_parser(
+        "eval",
+        help="validate every sample of a JSONL data set, resumably",
+        description="Each line: {\"id\", \"output\", \"sources\": [...], \"question\" "
+        "(optional), \"label\" (optional: true/\"pass\" if grounded, false/\"fail\" if "
+        "not)}. Results are appended to --out as each sample finishes; run again to resume. "
+        "Prints a summary (and precision/recall/F1/balanced accuracy of detecting ungrounded "
+        "outputs where labels are given). Exit status: 0 when every sample was validated, 1 if "
+        "any could not be, 2 on a usage error, 130 when interrupted.",
+    )
+    evaluate.add_argument("data", metavar="DATA.jsonl")
+    evaluate.add_argument("--out", metavar="FILE",
+                          help="results JSONL (default: DATA.results.jsonl beside DATA)")
+    evaluate.add_argument("--concurrency", type=int, default=4, help="samples validated at once")
+    evaluate.add_argument("--grounded-qa", action="store_true",
+                          help="also GroUSE's grounded-QA metrics (answer relevancy, "
+                          "completeness, usefulness, positive acceptance, negative rejection; "
+                          "faithfulness is ours). Needs --model and a question in every sample; "
+                          "an \"expected\" answer is used when given")
+    evaluate.add_argument("--no-cache", action="store_true",
+                          help="with --model: keep no judge replies on disk (default: kept in "
+                          "--cache-dir, or RESULTS.cache beside the results)")
+    _judging_options(evaluate)
+    evaluate.add_argument("--json", action="store_true", help="print the summary as JSON")
+    evaluate.add_argument("--html", metavar="FILE",
+                          help="also write a report page: summary chart and every sample")
+
+    meta = commands.add_parser(
+        "meta-eval",
+        help="measure a judge on labelled groundedness cases",
+        description="Runs the judge through the validator over labelled cases (default: the "
+        "project's suite) and prints pass rate per case type, the confusion matrix of sentence "
+        "verdicts, balanced accuracy, tokens, cost and latency.",
+    )
+    meta.add_argument("--cases", metavar="FILE", help="labelled cases JSONL (default: the suite)")
+    _model_options(meta)
+    meta.add_argument("--template", metavar="FILE", help="the judge prompt template to measure")
+    meta.add_argument("--write-template", metavar="FILE",
+                      help="write the default template to FILE (to edit) and exit")
+    meta.add_argument("--concurrency", type=int, default=4, help="cases run at once")
+    meta.add_argument("--json", action="store_true")
+    return parser
+
+
+def _model_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--model", metavar="NAME",
+                         help="a LiteLLM model as the judge (default: the local heuristic judge)")
+    command.add_argument("--api-base", metavar="URL", help="the model server's base URL")
+    command.add_argument("--api-key", metavar="KEY",
+                         help="the model's API key (default: the provider's variable, e.g. "
+                         "OPENAI_API_KEY; any value for a local server that checks none)")
+
+
+def _judging_options(command: argparse.ArgumentParser) -> None:
+    _model_options(command)
+    command.add_argument("--top-k", type=int, default=3, help="evidence chunks per sentence")
+    command.add_argument("--chunk-strategy", choices=CHUNK_STRATEGIES,
+                         default=COMMAND_CHUNKING.strategy)
+    command.add_argument("--chunk-size", type=int, default=COMMAND_CHUNKING.size)
+    command.add_argument("--chunk-overlap", type=int, default=COMMAND_CHUNKING.overlap)
+    command.add_argument("--method", choices=VALIDATION_METHODS, default="sentence",
+                       help="what is judged: each sentence, each atomic claim (needs --model), "
+                       "or the whole text")
+    command.add_argument("--citations", choices=CITATION_MODES, default="auto",
+                       help="[1], [2] in the text refer to the --source files in order; "
+                       "'required': every factual sentence must cite one")
+    command.add_argument("--cascade", action="store_true",
+                       help="with --model: rule checks first; clear contradictions and "
+                       "verbatim sentences are decided without an LLM call")
+    command.add_argument("--batch-size", type=int, default=1,
+                       help="with --model: sentences judged per LLM call")
+    command.add_argument("--allow-unsupported", action="store_true",
+                         help="only contradicted sentences (and citation errors) fail")
+    command.add_argument("--cache-dir", metavar="DIR",
+                         help="with --model: keep the judge's replies in DIR; a rerun makes no "
+                         "call twice")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "cache_dir", None) and not args.model:
+        parser.error("--cache-dir keeps an LLM judge's replies: it needs --model NAME")
+    if args.command == "eval":
+        from .evaluate import run
+
+        return run(args, parser)
+    if args.command == "meta-eval":
+        from .meta_eval import run
+
+        return run(args, parser)
+    from .check import run
+
+    return run(args, parser)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

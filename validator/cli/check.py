@@ -1,0 +1,97 @@
+"""``provenance check``: one text against source files, printed sentence by sentence."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ..types import NONE, OK
+from .common import chunking_of, judge_of, validator_of, write_html
+
+LOCAL_JUDGE_NOTE = (
+    "judge: local heuristic (offline, no LLM configured; it compares words, numbers, dates and "
+    "names, and does not understand paraphrase like an LLM). Pass --model NAME to use an LLM."
+)
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    try:
+        sources = [Path(path).read_text(encoding="utf-8") for path in args.source]
+        text = sys.stdin.read() if args.text == "-" else Path(args.text).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        parser.error(f"cannot read input: {error}")
+
+    from .. import JudgeAuthError, ProvenanceLLM  # heavy: after parsing
+
+    try:
+        validator = validator_of(args, judge_of(args, args.cache_dir), ProvenanceLLM)
+        metadata = {"sources": sources, **chunking_of(args)}
+        if args.question:
+            metadata["question"] = args.question
+        result = validator.validate(text, metadata)
+    except ValueError as error:
+        parser.error(str(error))
+    except JudgeAuthError as error:
+        print(f"provenance: {error}", file=sys.stderr)
+        return 2
+    sentences = result.metadata["sentences"]
+    summary = result.metadata["groundedness"]
+    passed = result.outcome == "pass"
+    if args.html:
+        from ..evaluation.html_report import Output, render_check
+
+        page = render_check(Output("1", "Checked text", text, sentences, summary, args.source,
+                                   args.question), args.model or "local heuristic")
+        write_html(args.html, page, parser)
+    if args.json:
+        report = {
+            "passed": passed,
+            "judge": args.model or "local-heuristic",
+            "heuristic": not args.model,
+            "sources": args.source,
+            "groundedness": summary,
+            "sentences": sentences,
+        }
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        _print_text(sentences, summary, args)
+    return 0 if passed else 1
+
+
+
+
+def _print_text(sentences: list[dict], summary: dict, args: argparse.Namespace) -> None:
+    print(f"judge: {args.model}" if args.model else LOCAL_JUDGE_NOTE)
+    for sentence in sentences:
+        print(f"\n[{sentence['verdict'].upper()}] {sentence['text']}")
+        citation = sentence["citation"]
+        if citation["status"] not in (NONE, OK):
+            print(f"    citation: {citation['status'].replace('_', ' ')}"
+                  + (f"; source {citation['uncited_support']} supports it"
+                     if citation["uncited_support"] else ""))
+        for claim in sentence["claims"] or []:
+            print(f"    claim [{claim['verdict']}]: {claim['text']}")
+        if sentence["reason"]:
+            print(f"    why: {sentence['reason']}")
+        if sentence["evidence"]:
+            best = sentence["evidence"][0]
+            where = args.source[best["source"]] if best["source"] is not None else "source"
+            similarity = "" if best["similarity"] is None else f", similarity {best['similarity']:.2f}"
+            print(f"    evidence ({where}{similarity}): {_clip(best['text'])}")
+    counts = summary["counts"]
+    faithfulness = summary["faithfulness"]
+    score = "n/a" if faithfulness is None else f"{faithfulness:.2f}"
+    print(
+        f"\n{counts['supported']} of {summary['sentences']} sentences supported "
+        f"({counts['unsupported']} unsupported, {counts['contradicted']} contradicted); "
+        f"faithfulness {score}, groundedness {summary['level']}"
+    )
+    if summary["judge_calls_saved"]:
+        print(f"{summary['judge_calls_saved']} judge call(s) saved by the rule checks")
+
+
+def _clip(text: str, limit: int = 200) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

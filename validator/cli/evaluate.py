@@ -1,0 +1,141 @@
+"""``provenance eval``: a JSONL data set through the validator, resumably, with a summary."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .common import chunking_of, judge_of, validator_of, write_html
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from ..evaluation.datasets import load_samples, progress_bar, run_eval, summarise
+
+    try:
+        samples = load_samples(args.data)
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        parser.error(f"cannot read the data set: {error}")
+    out = Path(args.out) if args.out else Path(args.data).with_suffix(".results.jsonl")
+    if args.grounded_qa:
+        if not args.model:
+            parser.error("--grounded-qa needs an LLM judge: pass --model NAME (the local judge "
+                         "cannot rate relevancy or completeness)")
+        unasked = [s.id for s in samples if not s.question]
+        if unasked:
+            parser.error(f"--grounded-qa needs a \"question\" in every sample; {len(unasked)} "
+                         f"have none (first: {', '.join(unasked[:5])})")
+    cache_dir = None if args.no_cache else Path(args.cache_dir or f"{out}.cache")
+
+    from .. import JudgeAuthError, ProvenanceLLM  # heavy: after parsing
+    from ..evaluation.grounded_qa import grade
+
+    try:
+        judge = judge_of(args, cache_dir)
+        validator = validator_of(args, judge, ProvenanceLLM)
+    except ValueError as error:
+        parser.error(str(error))
+
+    def validate(sample) -> dict:
+        record = {"id": sample.id, "sample_hash": sample.digest, "label": sample.label}
+        metadata = {"sources": sample.sources, **chunking_of(args)}
+        if sample.question:
+            metadata["question"] = sample.question
+        try:
+            result = validator.validate(sample.output, metadata)
+        except (ValueError, RuntimeError) as error:
+            if isinstance(error, JudgeAuthError):
+                raise
+            return {**record, "error": f"{type(error).__name__}: {error}"}
+        summary = result.metadata["groundedness"]
+        passed = result.outcome == "pass"
+        record.update(passed=passed, faithfulness=summary["faithfulness"], level=summary["level"],
+                      counts=summary["counts"], sentences=result.metadata["sentences"])
+        if args.grounded_qa:
+            why = ("every sentence is supported by the references" if passed
+                   else result.error_message)
+            metrics = grade(judge, sample.question, sample.output, sample.sources, passed, why,
+                            sample.expected)
+            record["grounded_qa"] = {name: metric.as_dict() for name, metric in metrics.items()}
+        return record
+
+    def complete(record: dict) -> bool:
+        return not args.grounded_qa or "grounded_qa" in record or "error" in record
+
+    try:
+        records = run_eval(samples, validate, out, args.concurrency, progress_bar(), complete)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: finished samples are in {out}; run the same command to resume.",
+              file=sys.stderr)
+        return 130
+    except JudgeAuthError as error:
+        print(f"provenance: {error}", file=sys.stderr)
+        return 2
+    errors = [r for r in records if "error" in r]
+    summary = summarise([r for r in records if "error" not in r])
+    summary["errors"] = len(errors)
+    summary["results"] = str(out)
+    if args.grounded_qa:
+        from ..evaluation.grounded_qa import summarise as summarise_qa
+
+        summary["grounded_qa"] = summarise_qa([r["grounded_qa"] for r in records
+                                               if "grounded_qa" in r])
+    if args.html:
+        write_html(args.html, _eval_page(samples, records, summary, args), parser)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        _print_summary(summary, errors)
+    return 1 if errors else 0
+
+
+def _eval_page(samples, records: list[dict], summary: dict, args: argparse.Namespace) -> str:
+    from ..evaluation.html_report import Output, render_eval
+
+    by_id = {r["id"]: r for r in records}
+    outputs = []
+    for number, sample in enumerate(samples, 1):
+        record = by_id.get(sample.id)
+        if record is None:
+            continue
+        label = {True: "labelled grounded", False: "labelled ungrounded"}.get(sample.label, "")
+        outcome = "" if "error" in record else ("passes" if record["passed"] else "fails")
+        title = " · ".join(part for part in (sample.id, outcome, label) if part)
+        outputs.append(Output(
+            str(number), title, sample.output, record.get("sentences", []),
+            None if "error" in record else {"faithfulness": record["faithfulness"],
+                                            "level": record["level"], "counts": record["counts"]},
+            [f"source {i}" for i in range(1, len(sample.sources) + 1)], sample.question,
+            record.get("error"), record.get("grounded_qa")))
+    return render_eval(outputs, summary, args.model or "local heuristic", args.data)
+
+
+def _print_summary(summary: dict, errors: list[dict]) -> None:
+    mean = summary["mean_faithfulness"]
+    failing = summary["failing_share"]
+    print(f"{summary['samples']} samples validated; mean faithfulness "
+          f"{'n/a' if mean is None else f'{mean:.3f}'}; failing "
+          f"{'n/a' if failing is None else f'{failing:.1%}'}")
+    print("levels: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["levels"].items())))
+    labelled = summary.get("labelled")
+    if labelled:
+        def show(x):
+            return "n/a" if x is None else f"{x:.3f}"
+
+        print(f"labelled {labelled['samples']}: detecting ungrounded outputs, precision "
+              f"{show(labelled['precision'])}, recall {show(labelled['recall'])}, F1 "
+              f"{show(labelled['f1'])}, balanced accuracy {show(labelled['balanced_accuracy'])}")
+    qa = summary.get("grounded_qa")
+    if qa:
+        from ..evaluation.grounded_qa import TOP_SCORE
+
+        print("grounded QA (GroUSE; mean over the samples each applies to):")
+        for name, row in qa.items():
+            mean = "n/a" if row["mean"] is None else f"{row['mean']:.2f}"
+            scale = f"1-{TOP_SCORE[name]}" if name in TOP_SCORE else "0-1"
+            print(f"  {name:<20} {mean:>5} ({scale})  scored {row['scored']}, null {row['null']}, "
+                  f"failed {row['failed']}")
+    for record in errors:
+        print(f"error in {record['id']}: {record['error']}")
+    print(f"results: {summary['results']}")

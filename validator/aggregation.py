@@ -11,6 +11,8 @@ from functools import cached_property
 from typing import Any
 
 from . import citations
+from .deciding import Decided
+from .retrieval import Found
 from .settings import Request, Settings
 from .types import (
     CONTRADICTED,
@@ -216,12 +218,12 @@ class Outcome:
 
 
 def aggregate(request: Request, settings: Settings, sentences: Sequence[Sentence],
-              claims: Sequence[Claim], verdicts: Sequence[Verdict], evidence,
-              checked: Sequence[Citation], saved_calls: int) -> Outcome:
-    """Each sentence's result from its claims' verdicts and evidence (``evidence.peek(n)`` for
-    claim n) and its checked citation; the text passes when every sentence does."""
+              claims: Sequence[Claim], decided: Decided, evidence: Found,
+              checked: Sequence[Citation]) -> Outcome:
+    """Each sentence's result from its claims' verdicts and evidence and its checked citation;
+    the text passes when every sentence does."""
     claims_of: list[list[ClaimResult]] = [[] for _ in sentences]
-    for n, (claim, verdict) in enumerate(zip(claims, verdicts, strict=True)):
+    for n, (claim, verdict) in enumerate(zip(claims, decided.verdicts, strict=True)):
         claims_of[claim.sentence].append(ClaimResult(claim.text, verdict, evidence.peek(n)))
     results = [SentenceResult(sentence, claims_of[i], checked[i], settings.by_claim)
                for i, sentence in enumerate(sentences)]
@@ -237,7 +239,8 @@ def aggregate(request: Request, settings: Settings, sentences: Sequence[Sentence
              "deadline": settings.deadline, "fail_on_unsupported": settings.fail_on_unsupported,
              "citation_mode": settings.citations,
              "unit": "claim" if settings.by_claim else "sentence"}
-    metadata = build_metadata(request.metadata, results, judge_calls_saved=saved_calls, **facts)
+    metadata = build_metadata(request.metadata, results, judge_calls_saved=decided.saved_calls,
+                              **facts)
     failing = [r for r in results
                if not r.passes(request.pass_on_invalid, settings.fail_on_unsupported)]
     if not failing:

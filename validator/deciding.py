@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from . import rules
+from . import citations, rules
 from .judges import BatchJudge, ClaimExtractor, Judge
 from .retrieval import Found, Retriever
 from .runner import Mapper, Runner
-from .settings import Settings
+from .settings import Request, Settings
 from .types import (
     BY_FALLBACK,
     BY_LOCAL,
@@ -25,10 +25,10 @@ from .types import (
     INVALID,
     SUPPORTED,
     UNSUPPORTED,
+    Citation,
     Claim,
     Evidence,
     Verdict,
-    Within,
 )
 
 NO_SOURCES = Verdict(UNSUPPORTED, "no sources were given", 0.0, BY_FALLBACK)
@@ -130,27 +130,28 @@ class Decider:
         self.split_into_claims = settings.by_claim
         self.runner = runner
 
-    def claims(self, texts: Sequence[str], within: Sequence[Within], answer: str,
-               question: str | None, no_sources: bool) -> list[Claim]:
-        """Each sentence's claims, in order: its atomic claims in claim mode (the sentence
-        itself where the judge gives none), else the sentence. Without sources there is
-        nothing to judge claims against, so none are extracted."""
-        if not self.split_into_claims or no_sources:
+    def claims(self, cited: Sequence[tuple[Citation, str]], request: Request) -> list[Claim]:
+        """Each sentence's claims, in order, from its text without citation markers: its atomic
+        claims in claim mode (the sentence itself where the judge gives none), else the
+        sentence. Each keeps the sources its sentence cites. Without sources there is nothing
+        to judge claims against, so none are extracted."""
+        texts = [text for _, text in cited]
+        within = [citations.within(citation, request.source_count) for citation, _ in cited]
+        if not self.split_into_claims or request.no_sources:
             return [Claim(text, i, within[i]) for i, text in enumerate(texts)]
-        found = extract_claims(self.judge, texts, answer, question, self.runner.map)
+        found = extract_claims(self.judge, texts, request.value, request.question, self.runner.map)
         return [Claim(claim, i, within[i])
                 for i, (text, claims) in enumerate(zip(texts, found, strict=True))
                 for claim in (claims or [text])]
 
-    def decide(self, claims: Sequence[Claim], evidence: Found, question: str | None,
-               no_sources: bool = False) -> Decided:
-        if no_sources:
+    def decide(self, claims: Sequence[Claim], evidence: Found, request: Request) -> Decided:
+        if request.no_sources:
             return Decided([NO_SOURCES] * len(claims), 0)
-        return decide(self.judge, [c.text for c in claims], evidence, question,
+        return decide(self.judge, [c.text for c in claims], evidence, request.question,
                       cascade=self.cascade, batch_size=self.batch_size, run=self.runner.map)
 
     def uncited_support(self, claims: Sequence[Claim], verdicts: Sequence[Verdict],
-                        retriever: Retriever, question: str | None,
+                        retriever: Retriever, request: Request,
                         sentences: int) -> list[tuple[int, ...]]:
         """For each sentence, the (1-based) numbers of uncited sources that support a claim of
         it its cited sources do not: each such claim is judged again against the other
@@ -163,7 +164,7 @@ class Decider:
                  and len(claim.within) < count]
         if again:
             evidence = retriever.find(again)
-            decided = self.decide(again, evidence, question)
+            decided = self.decide(again, evidence, request)
             for n, (claim, verdict) in enumerate(zip(again, decided.verdicts, strict=True)):
                 items = evidence.peek(n)
                 if verdict.label == SUPPORTED and items and items[0].source is not None:

@@ -183,18 +183,14 @@ class ProvenanceLLM(Validator):
             sentences = units(request.value, settings.validation_method)
             settings.check_sentence_count(len(sentences))
             retriever = retriever_for(request, settings, self._embedder)
-            cited = [citations.read(s.text, settings.citations) for s in sentences]
-            claims = decider.claims([text for _, text in cited],
-                                    [citations.within(c, request.source_count) for c, _ in cited],
-                                    request.value, request.question, request.no_sources)
+            cited = [citations.read(sentence.text, settings.citations) for sentence in sentences]
+            claims = decider.claims(cited, request)
             evidence = retriever.find(claims)
-            decided = decider.decide(claims, evidence, request.question, request.no_sources)
-            uncited = decider.uncited_support(claims, decided.verdicts, retriever,
-                                              request.question, len(sentences))
-            checked = [citations.check(citation, text, settings.citations, request.source_count,
-                                       uncited[i]) for i, (citation, text) in enumerate(cited)]
-            outcome = aggregate(request, settings, sentences, claims, decided.verdicts, evidence,
-                                checked, decided.saved_calls)
+            decided = decider.decide(claims, evidence, request)
+            uncited = decider.uncited_support(claims, decided.verdicts, retriever, request,
+                                              len(sentences))
+            checked = citations.check_all(cited, settings.citations, request.source_count, uncited)
+            outcome = aggregate(request, settings, sentences, claims, decided, evidence, checked)
         return _guardrails_result(outcome)
 
 

@@ -24,8 +24,8 @@ judge object makes it answer 400. Keep keys out of ``llm_kwargs`` for the same r
 /guards`` would show them to anyone who asks.
 """
 
-import provenance_guard  # noqa: F401 - first, so its offline settings apply before guardrails loads
 from guardrails import Guard
+
 from provenance_guard import ProvenanceLLM
 
 # guardrails-api finds a config's guard by the id in the URL (/guards/<id>/validate) and

@@ -45,6 +45,14 @@ def request(base: str, path: str, body: dict | None = None) -> tuple[int, object
         return error.code, error.read().decode(errors="replace")
 
 
+def validate(base: str, text: str) -> dict:
+    """The validate endpoint's answer for ``text`` against SOURCES, given in the metadata."""
+    status, outcome = request(base, f"/guards/{GUARD}/validate",
+                              {"llm_output": text, "metadata": {"sources": SOURCES}})
+    assert status == 200, outcome
+    return outcome
+
+
 def wait_until_up(base: str, process: subprocess.Popen, stderr: Path) -> None:
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline:
@@ -125,20 +133,14 @@ def test_lists_the_guard_with_its_validator(server):
 
 
 def test_supported_text_passes(server):
-    base, _ = server
-    status, outcome = request(base, f"/guards/{GUARD}/validate",
-                              {"llm_output": SUPPORTED, "metadata": {"sources": SOURCES}})
-    assert status == 200, outcome
+    outcome = validate(server[0], SUPPORTED)
     assert outcome["validationPassed"] is True
     assert outcome["validationSummaries"] == []
     assert outcome["validatedOutput"] == SUPPORTED
 
 
 def test_unsupported_sentences_fail_by_name(server):
-    base, _ = server
-    status, outcome = request(base, f"/guards/{GUARD}/validate",
-                              {"llm_output": ANSWER, "metadata": {"sources": SOURCES}})
-    assert status == 200, outcome
+    outcome = validate(server[0], ANSWER)
     assert outcome["validationPassed"] is False
     assert outcome["validatedOutput"] == ANSWER  # on_fail="noop": the client decides
     [summary] = outcome["validationSummaries"]

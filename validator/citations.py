@@ -16,8 +16,13 @@ from .words import content_words, is_refusal
 
 CITATION_MODES = ("auto", "required", "off")
 
-# The one citation-marker pattern (the splitter and the rule checker use it too).
-MARKER_PATTERN = r"\[(\d{1,4}(?:\s*[,;–-]\s*\d{1,4})*)\]"
+# The one citation-marker pattern (the splitter and the rule checker use it too). A marker is
+# a bracket of source numbers from 1 to 999 ("[1]", "[2, 3]", "[1-3]", "[1; 4]"). Brackets that
+# are not citations are left as text: one holding 0 or a number of four digits or more (an
+# interval "[0, 1]", a year "[2019]", an index "items[0]"), words ("[sic]"), and a bracket that
+# code goes on after ("items[1].name", "f[2](x)", "a[1]b").
+_NUMBER = r"[1-9]\d{0,2}"
+MARKER_PATTERN = rf"\[({_NUMBER}(?:\s*[,;–-]\s*{_NUMBER})*)\](?!\.?\w|\()"
 MARKER = re.compile(MARKER_PATTERN)
 _MARKER_WITH_SPACE = re.compile(r"\s*" + MARKER_PATTERN)
 _MAX_RANGE = 50  # "[1-100000]" is not a citation we expand

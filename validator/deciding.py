@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from . import citations, rules
+from .errors import ConfigurationError
 from .judges import BatchJudge, ClaimExtractor, Judge
 from .retrieval import Found, Retriever
 from .runner import Mapper, Runner
@@ -22,7 +23,9 @@ from .types import (
     BY_FALLBACK,
     BY_LOCAL,
     CONTRADICTED,
+    DECIDERS,
     INVALID,
+    LABELS,
     SUPPORTED,
     UNSUPPORTED,
     Citation,
@@ -92,8 +95,15 @@ def decide(
         pending = [i for i in indexes if early[i][0] is None]
         if len(pending) > 1:
             asked = judge.judge_batch([(claims[i], evidence[i]) for i in pending], question)
+            if not isinstance(asked, list) or len(asked) != len(pending):
+                raise ConfigurationError(
+                    f"{type(judge).__name__}.judge_batch must return one Verdict per item, a list "
+                    f"of {len(pending)}; got {type(asked).__name__}"
+                    + (f" of {len(asked)}" if isinstance(asked, list) else "") + ".")
         else:
             asked = [judge.judge(claims[i], evidence[i], question) for i in pending]
+        for verdict in asked:
+            _check_verdict(judge, verdict)
         late = dict(zip(pending, asked, strict=True))
         return [early[i] if early[i][0] is not None else (late[i], False) for i in indexes]
 
@@ -102,6 +112,17 @@ def decide(
     answers = run(group, groups, lambda indexes: [(LATE, False)] * len(indexes))
     decided = [answer for answers_of_group in answers for answer in answers_of_group]
     return Decided([verdict for verdict, _ in decided], sum(saved for _, saved in decided))
+
+
+def _check_verdict(judge: Judge, verdict: object) -> None:
+    """A judge object of the user's must give Verdicts we can read: anything else is a setup
+    mistake, raised, never guessed at (a guess could pass the text)."""
+    if (not isinstance(verdict, Verdict) or verdict.label not in LABELS
+            or verdict.decided_by not in DECIDERS):
+        raise ConfigurationError(
+            f"{type(judge).__name__}.judge returned {verdict!r}; a judge must return a "
+            f"provenance_guard.Verdict with a label in {LABELS} and decided_by in {DECIDERS}."
+        )
 
 
 def extract_claims(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from guardrails.types import OnFailAction
 from guardrails.validator_base import (
     ErrorSpan,
     FailResult,
@@ -24,6 +25,7 @@ from . import citations
 from .aggregation import Outcome, aggregate
 from .deciding import Decider
 from .embedding import DEFAULT_MODEL, SentenceTransformerEmbedder
+from .errors import ConfigurationError
 from .judges import Judge, make_judge
 from .retrieval import retriever_for
 from .runner import Runner
@@ -106,51 +108,8 @@ class ProvenanceLLM(Validator):
         index_dir: str | None = None,
         **kwargs,
     ):
-        super().__init__(
-            on_fail,
-            validation_method=validation_method,
-            llm_callable=llm_callable,
-            top_k=top_k,
-            max_concurrency=max_concurrency,
-            max_retries=max_retries,
-            cache_size=cache_size,
-            embedding_model=embedding_model,
-            llm_kwargs=llm_kwargs,
-            pass_on_invalid=pass_on_invalid,
-            fail_on_unsupported=fail_on_unsupported,
-            citations=citations,
-            cascade_contradictions=cascade_contradictions,
-            cascade_verbatim=cascade_verbatim,
-            batch_size=batch_size,
-            deadline=deadline,
-            max_sentences=max_sentences,
-            max_source_chars=max_source_chars,
-            index_dir=index_dir,
-            **kwargs,
-        )
-        super().__init__(
-            on_fail,
-            validation_method=validation_method,
-            llm_callable=llm_callable,
-            top_k=top_k,
-            max_concurrency=max_concurrency,
-            max_retries=max_retries,
-            cache_size=cache_size,
-            embedding_model=embedding_model,
-            llm_kwargs=llm_kwargs,
-            pass_on_invalid=pass_on_invalid,
-            fail_on_unsupported=fail_on_unsupported,
-            citations=citations,
-            cascade_contradictions=cascade_contradictions,
-            cascade_verbatim=cascade_verbatim,
-            batch_size=batch_size,
-            deadline=deadline,
-            max_sentences=max_sentences,
-            max_source_chars=max_source_chars,
-            index_dir=index_dir,
-            **kwargs,
-        )
-        self._settings = Settings(
+        _check_on_fail(on_fail)
+        settings = Settings(
             validation_method=validation_method, top_k=top_k, max_concurrency=max_concurrency,
             max_retries=max_retries, cache_size=cache_size, pass_on_invalid=pass_on_invalid,
             fail_on_unsupported=fail_on_unsupported, citations=citations,
@@ -158,11 +117,26 @@ class ProvenanceLLM(Validator):
             batch_size=batch_size, deadline=deadline, max_sentences=max_sentences,
             max_source_chars=max_source_chars, index_dir=index_dir,
         )
-        self._judge = make_judge(
-            llm_callable, llm_kwargs, max_retries=max_retries, cache_size=cache_size
+        # Guardrails serialises a validator from these: the checked values (plain ints and
+        # floats where numpy types were given), and every argument, as the hub's template does.
+        super().__init__(
+            on_fail,
+            llm_callable=llm_callable,
+            embedding_model=embedding_model,
+            llm_kwargs=llm_kwargs,
+            **settings.arguments(),
+            **kwargs,
         )
+        self._settings = settings
+        self._judge = make_judge(
+            llm_callable, llm_kwargs, max_retries=settings.max_retries,
+            cache_size=settings.cache_size
+        )
+        if not isinstance(embedding_model, str) or not embedding_model.strip():
+            raise ConfigurationError("embedding_model must be the name or path of a "
+                                     f"sentence-transformers model; got {embedding_model!r}.")
         self._embedder = SentenceTransformerEmbedder(embedding_model)
-        self._runner = Runner(max_concurrency, self._settings.deadline)
+        self._runner = Runner(settings.max_concurrency, settings.deadline)
         self._decider = Decider(self._judge, self._settings, self._runner)
 
     @property
@@ -192,6 +166,18 @@ class ProvenanceLLM(Validator):
             checked = citations.check_all(cited, settings.citations, request.source_count, uncited)
             outcome = aggregate(request, settings, sentences, claims, decided, evidence, checked)
         return _guardrails_result(outcome)
+
+
+def _check_on_fail(on_fail: object) -> None:
+    """Guardrails' own error for a mistyped policy is "unsupported callable"; ours names them."""
+    if on_fail is None or callable(on_fail) or isinstance(on_fail, OnFailAction):
+        return
+    policies = [action.value for action in OnFailAction]
+    if not isinstance(on_fail, str) or on_fail not in policies:
+        raise ConfigurationError(
+            f"on_fail must be one of {', '.join(repr(p) for p in policies)}, an OnFailAction, or "
+            f"a function (value, fail_result) -> value; got {on_fail!r}."
+        )
 
 
 def _guardrails_result(outcome: Outcome) -> ValidationResult:

@@ -7,11 +7,15 @@ fix, before anything is embedded or judged.
 
 from __future__ import annotations
 
+import math
+import numbers
 import os
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from .citations import CITATION_MODES
 
@@ -47,13 +51,14 @@ def check_chunking(strategy: object, size: object, overlap: object) -> Chunking:
             f"metadata['chunk_strategy'] must be one of {', '.join(CHUNK_STRATEGIES)}; "
             f"got {strategy!r}."
         )
-    if not _is_count(size, 1):
-        raise ValueError(f"metadata['chunk_size'] must be a whole number >= 1; got {size!r}.")
-    if not isinstance(overlap, int) or isinstance(overlap, bool) or not 0 <= overlap < size:
+    size = _count("metadata['chunk_size']", size, 1, None)
+    try:
+        overlap = _count("metadata['chunk_overlap']", overlap, 0, size - 1)
+    except ValueError:
         raise ValueError(
             "metadata['chunk_overlap'] must be a whole number from 0 to chunk_size - 1 "
             f"(chunk_size is {size}); got {overlap!r}."
-        )
+        ) from None
     return Chunking(strategy, size, overlap)
 
 
@@ -87,23 +92,27 @@ class Settings:
             raise ValueError(
                 f"citations must be one of {', '.join(CITATION_MODES)}; got {self.citations!r}."
             )
-        for name in ("top_k", "batch_size", "max_concurrency"):
-            _check_count(name, getattr(self, name))
-        _check_count("max_retries", self.max_retries, minimum=0)
+        fixed: dict[str, Any] = {name: _count(name, getattr(self, name), low, high)
+                                 for name, (low, high) in COUNT_RANGES.items()}
         for name in ("max_sentences", "max_source_chars"):
             if getattr(self, name) is not None:
-                _check_count(name, getattr(self, name))
-        deadline = self.deadline
-        if deadline is not None and (isinstance(deadline, bool) or not isinstance(deadline, (int, float))
-                                     or not deadline > 0):
-            raise ValueError(f"deadline must be a number of seconds > 0, or None; got {deadline!r}.")
+                fixed[name] = _count(name, getattr(self, name), 1, None)
+        if self.deadline is not None:
+            fixed["deadline"] = _seconds("deadline", self.deadline)
         for name in ("pass_on_invalid", "fail_on_unsupported", "cascade_contradictions",
                      "cascade_verbatim"):
-            object.__setattr__(self, name, bool(getattr(self, name)))
-        if deadline is not None:
-            object.__setattr__(self, "deadline", float(deadline))
+            fixed[name] = boolean(name, getattr(self, name))
         if self.index_dir is not None:
-            object.__setattr__(self, "index_dir", os.fspath(self.index_dir))
+            if not isinstance(self.index_dir, (str, os.PathLike)):
+                raise ValueError(f"index_dir must be a directory path (str or Path), or None; got "
+                                 f"{type(self.index_dir).__name__}.")
+            fixed["index_dir"] = os.fspath(self.index_dir)
+        for name, value in fixed.items():
+            object.__setattr__(self, name, value)
+
+    def arguments(self) -> dict[str, Any]:
+        """The settings as ProvenanceLLM's keyword arguments."""
+        return dict(self.__dict__)
 
     @property
     def by_claim(self) -> bool:
@@ -152,7 +161,8 @@ def read_request(value: Any, metadata: dict[str, Any] | None, settings: Settings
         )
     if not isinstance(metadata, dict):
         raise ValueError(f"metadata must be a dict; got {type(metadata).__name__}.")
-    pass_on_invalid = bool(metadata.get("pass_on_invalid", settings.pass_on_invalid))
+    pass_on_invalid = boolean("metadata['pass_on_invalid']",
+                              metadata.get("pass_on_invalid", settings.pass_on_invalid))
     question = metadata.get("question")
     if question is not None and not isinstance(question, str):
         raise ValueError(f"metadata['question'] must be a string; got {type(question).__name__}.")
@@ -216,10 +226,35 @@ def check_sources(sources: object) -> list[str]:
     return list(sources)
 
 
-def _is_count(value: object, minimum: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+# The whole-number arguments and the values they may take (None: no upper bound).
+COUNT_RANGES = {"top_k": (1, 1000), "batch_size": (1, 64), "max_concurrency": (1, 256),
+                "max_retries": (0, 20), "cache_size": (0, 10_000_000)}
+MAX_DEADLINE = 24 * 3600.0  # seconds; for no deadline at all, pass None
 
 
-def _check_count(name: str, value: object, minimum: int = 1) -> None:
-    if not _is_count(value, minimum):
-        raise ValueError(f"{name} must be a whole number >= {minimum}; got {value!r}.")
+def boolean(name: str, value: object) -> bool:
+    """``value`` if it is a bool (numpy's too), else ``ValueError``: a string such as "false"
+    would be true in a test, and a guard must not read a setting it does not understand."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise ValueError(f"{name} must be True or False; got {value!r} ({type(value).__name__}). "
+                     f"Write {name}=True or {name}=False.")
+
+
+def _count(name: str, value: object, minimum: int, maximum: int | None) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be a whole number; got {value!r} ({type(value).__name__}).")
+    if value < minimum or (maximum is not None and value > maximum):
+        upper = f" and <= {maximum:,}" if maximum is not None else ""
+        raise ValueError(f"{name} must be >= {minimum}{upper}; got {value!r}.")
+    return int(value)
+
+
+def _seconds(name: str, value: object) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a number of seconds, or None; got {value!r} "
+                         f"({type(value).__name__}).")
+    if not math.isfinite(value) or not 0 < value <= MAX_DEADLINE:
+        raise ValueError(f"{name} must be a number of seconds > 0 and <= {MAX_DEADLINE:,.0f} (a "
+                         f"day); got {value!r}. For no limit at all, pass {name}=None.")
+    return float(value)

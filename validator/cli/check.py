@@ -23,7 +23,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except (OSError, UnicodeDecodeError) as error:
         parser.error(f"cannot read input: {error}")
 
-    from .. import JudgeAuthError, ProvenanceLLM  # heavy: after parsing
+    from .. import ProvenanceLLM  # heavy: after parsing
+    from ..errors import ConfigurationError
 
     try:
         validator = validator_of(args, judge_of(args, args.cache_dir), ProvenanceLLM)
@@ -31,11 +32,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if args.question:
             metadata["question"] = args.question
         result = validator.validate(text, metadata)
-    except ValueError as error:
-        parser.error(str(error))
-    except JudgeAuthError as error:
+    except ConfigurationError as error:  # the judge or a setting: exit 2, not "unsupported"
         print(f"provenance: {error}", file=sys.stderr)
         return 2
+    except ValueError as error:
+        parser.error(str(error))
     sentences = result.metadata["sentences"]
     summary = result.metadata["groundedness"]
     passed = result.outcome == "pass"

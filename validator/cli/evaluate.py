@@ -28,7 +28,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                          f"have none (first: {', '.join(unasked[:5])})")
     cache_dir = None if args.no_cache else Path(args.cache_dir or f"{out}.cache")
 
-    from .. import JudgeAuthError, ProvenanceLLM  # heavy: after parsing
+    from .. import ProvenanceLLM  # heavy: after parsing
+    from ..errors import ConfigurationError
     from ..evaluation.grounded_qa import grade
 
     try:
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         try:
             result = validator.validate(sample.output, metadata)
         except (ValueError, RuntimeError) as error:
-            if isinstance(error, JudgeAuthError):
+            if isinstance(error, ConfigurationError):  # no sample can be validated: stop
                 raise
             return {**record, "error": f"{type(error).__name__}: {error}"}
         summary = result.metadata["groundedness"]
@@ -69,8 +70,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"\ninterrupted: finished samples are in {out}; run the same command to resume.",
               file=sys.stderr)
         return 130
-    except JudgeAuthError as error:
-        print(f"provenance: {error}", file=sys.stderr)
+    except ConfigurationError as error:
+        print(f"provenance: {error}; finished samples are in {out}.", file=sys.stderr)
         return 2
     errors = [r for r in records if "error" in r]
     summary = summarise([r for r in records if "error" not in r])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from .common import llm_kwargs
@@ -28,6 +29,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error(f"cannot read input: {error}")
 
     from .. import LiteLLMJudge, LocalJudge, ProvenanceLLM
+    from ..errors import ConfigurationError
     from ..evaluation.meta import meta_evaluate
 
     try:
@@ -39,8 +41,12 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             judge = LocalJudge()
     except ValueError as error:
         parser.error(str(error))
-    report = meta_evaluate(cases, lambda options: ProvenanceLLM(llm_callable=judge, **options),
-                           judge, args.concurrency)
+    try:
+        report = meta_evaluate(cases, lambda options: ProvenanceLLM(llm_callable=judge, **options),
+                               judge, args.concurrency)
+    except ConfigurationError as error:
+        print(f"provenance: {error}", file=sys.stderr)
+        return 2
     report["judge"] = args.model or "local"
     if args.json:
         print(json.dumps(report, indent=2))

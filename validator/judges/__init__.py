@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..errors import ConfigurationError
 from .base import BatchJudge, ClaimExtractor, Judge, JudgeAuthError
 from .function import CallableJudge
 from .litellm_judge import LiteLLMJudge
@@ -19,6 +20,7 @@ __all__ = [
     "BatchJudge",
     "CallableJudge",
     "ClaimExtractor",
+    "ConfigurationError",
     "Judge",
     "JudgeAuthError",
     "LiteLLMJudge",
@@ -34,6 +36,12 @@ def make_judge(
     """A judge object is used as is; ``"local"`` is the offline rule-based judge (a string, so a
     guard's configuration serialises); any other string is a LiteLLM model name; a callable
     takes a prompt and returns the reply text."""
+    if isinstance(llm_callable, type):
+        name = llm_callable.__name__
+        raise ConfigurationError(
+            f"llm_callable is the class {name}, not a judge: pass an instance, {name}(), or the "
+            "name \"local\" for the offline judge."
+        )
     if isinstance(llm_callable, Judge):
         return llm_callable
     if isinstance(llm_callable, str):

@@ -6,7 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from ..errors import ConfigurationError, JudgeAuthError
 from ..types import Evidence, Verdict
+
+__all__ = ["BatchJudge", "ClaimExtractor", "ConfigurationError", "Judge", "JudgeAuthError"]
 
 
 @runtime_checkable
@@ -35,7 +38,3 @@ class ClaimExtractor(Protocol):
     def extract_claims(
         self, sentence: str, answer: str, question: str | None = None
     ) -> list[str] | None: ...
-
-
-class JudgeAuthError(RuntimeError):
-    """The judge's credentials were refused: retrying cannot help, so validation stops."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..errors import ConfigurationError
 from .prompt_judge import PromptJudge
 
 
@@ -13,4 +14,10 @@ class CallableJudge(PromptJudge):
         self.function = function
 
     def complete(self, prompt: str) -> str:
-        return self.function(prompt)
+        reply = self.function(prompt)
+        if not isinstance(reply, str):
+            raise ConfigurationError(
+                f"llm_callable returned {type(reply).__name__}; it must return the reply text as "
+                "a str (did the function forget to return it?)."
+            )
+        return reply

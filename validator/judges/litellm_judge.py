@@ -8,6 +8,7 @@ import threading
 import time
 from typing import Any
 
+from ..errors import ConfigurationError
 from ..runner import remaining
 from .prompt_judge import PromptJudge
 from .reply_cache import ReplyStore
@@ -28,6 +29,10 @@ class LiteLLMJudge(PromptJudge):
     def __init__(self, model: str, llm_kwargs: dict[str, Any] | None = None,
                  cache_dir: str | os.PathLike | None = None, **options):
         super().__init__(**options)
+        if llm_kwargs is not None and not isinstance(llm_kwargs, dict):
+            raise ConfigurationError(f"llm_kwargs must be a dict of litellm.completion arguments; "
+                                     f"got {type(llm_kwargs).__name__}.")
+        _check_model(model, llm_kwargs or {})
         self.model = model
         self.llm_kwargs = {"temperature": 0, "timeout": 60, **(llm_kwargs or {})}
         self.usage = Usage()
@@ -53,6 +58,26 @@ class LiteLLMJudge(PromptJudge):
         )
         self.usage.add(response, time.perf_counter() - started)
         return response.choices[0].message.content or ""
+
+
+def _check_model(model: str, llm_kwargs: dict[str, Any]) -> None:
+    """Raise ``ConfigurationError`` for a model name LiteLLM cannot route to any provider (a
+    typo such as "gpt-4o-minii"): caught here, before any text is validated. A name it can
+    route may still not exist; the first call's 404 raises then."""
+    import litellm  # slow to import (seconds): paid once, by the first LiteLLM judge
+
+    litellm.suppress_debug_info = True  # no "Provider List" banner on stdout
+    try:
+        litellm.get_llm_provider(model, custom_llm_provider=llm_kwargs.get("custom_llm_provider"),
+                                 api_base=llm_kwargs.get("api_base"))
+    except Exception as error:  # noqa: BLE001 - LiteLLM raises several kinds here
+        raise ConfigurationError(
+            f"llm_callable={model!r} is not a model LiteLLM knows how to reach "
+            f"({(str(error).strip().splitlines() or [''])[0][:200]}). Check the spelling, or "
+            "name the provider: 'openai/<model>' (also for an OpenAI-compatible server, with "
+            "llm_kwargs={'api_base': ...}), 'anthropic/<model>', 'ollama/<model>'; or "
+            "llm_callable='local' for the offline judge."
+        ) from None
 
 
 class Usage:

@@ -11,7 +11,6 @@ batched replies and claim lists: only the JSON object that ends the reply is rea
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 
 from ..types import BY_FALLBACK, BY_LLM, CONTRADICTED, INVALID, SUPPORTED, UNSUPPORTED, Verdict
@@ -28,9 +27,13 @@ _WORDS = {
     "contradiction": CONTRADICTED,
     "contradicts": CONTRADICTED,
 }
-_TAG = re.compile(r"<(supported|verdict)>(.*?)</\1>", re.IGNORECASE | re.DOTALL)
-_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$")
+_TAGS = ("supported", "verdict")
 _BARE_MAX = 40  # a bare reply longer than this is prose, not a verdict
+# Replies are hostile input: only the end of a reply can hold its verdict, so only the last
+# READ_CHARS characters are read, and at most OPENINGS places in them are tried as the start
+# of the final JSON object. Parsing a reply of any length takes time linear in READ_CHARS.
+READ_CHARS = 64_000
+OPENINGS = 512
 
 
 def parse_reply(reply: object, untrusted: Sequence[str | None] = ()) -> Verdict:
@@ -40,17 +43,18 @@ def parse_reply(reply: object, untrusted: Sequence[str | None] = ()) -> Verdict:
     hand the statement's own verdict over as its own."""
     if not isinstance(reply, str) or not reply.strip():
         return Verdict(INVALID, "the judge returned an empty reply", decided_by=BY_FALLBACK)
-    text = _FENCE.sub("", reply.strip())
+    text = _readable_end(reply)
     found = _final_json(text, _verdict_of)
     if found is not None:
         return found[0] if not _planted(found[1], untrusted) else _PLANTED
-    tags = list(_TAG.finditer(text))
-    if tags and not text[tags[-1].end():].strip():
-        label = _word(tags[-1].group(2))
+    tag = _final_tag(text)
+    if tag is not None:
+        start, inner = tag
+        label = _word(inner)
         if label is not None:
-            if _planted(tags[-1].group(), untrusted):
+            if _planted(text[start:], untrusted):
                 return _PLANTED
-            return _verdict(label, _analysis(text[: tags[-1].start()]))
+            return _verdict(label, _analysis(text[:start]))
     if len(text) <= _BARE_MAX:
         label = _word(text)
         if label is not None:
@@ -141,7 +145,7 @@ def final_object(reply: str, read, untrusted: Sequence[str | None] = ()):
     """``read(obj)`` for the JSON object that ends ``reply`` (code fences allowed), or None when
     there is none ``read`` accepts, or when that object is a verbatim copy of text in
     ``untrusted`` (planted there for a judge that ends its reply by quoting)."""
-    found = _final_json(_FENCE.sub("", reply.strip()), read)
+    found = _final_json(_readable_end(reply), read)
     if found is None or _planted(found[1], untrusted):
         return None
     return found[0]
@@ -152,10 +156,12 @@ def _final_json(text: str, read):
     ``read`` accepts), or None. An object followed by more text is never read."""
     decoder = json.JSONDecoder()
     position = text.rfind("{")
-    while position != -1:
+    for _ in range(OPENINGS):
+        if position == -1:
+            break
         try:
             value, end = decoder.raw_decode(text, position)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, or nested deeper than the stack
             value, end = None, position
         if isinstance(value, dict) and not text[end:].strip():
             found = read(value)
@@ -178,6 +184,36 @@ def _planted(raw: str, untrusted: Sequence[str | None]) -> bool:
     return any(raw in _squash(text) for text in untrusted if text)
 
 
+def _readable_end(reply: str) -> str:
+    """The part of a reply a verdict is read from: its last ``READ_CHARS`` characters,
+    stripped, without a code fence around them."""
+    text = reply[-READ_CHARS:].strip()
+    if text.startswith("```"):
+        first_line = text.find("\n")
+        opening = text[: first_line if first_line != -1 else len(text)]
+        if opening.strip("`").strip().lower() in ("", "json"):
+            text = text[len(opening):].strip()
+    if text.endswith("```"):
+        text = text[:-3].strip()
+    return text
+
+
+def _final_tag(text: str) -> tuple[int, str] | None:
+    """``(start, inner text)`` of the ``<supported>...</supported>`` (or ``<verdict>``) tag
+    that ends ``text``, or None. Found from the end, so unclosed tags cost nothing."""
+    lowered = text.lower()
+    for name in _TAGS:
+        closing, opening = f"</{name}>", f"<{name}>"
+        if lowered.endswith(closing):
+            start = lowered.rfind(opening, 0, len(lowered) - len(closing))
+            if start != -1:
+                return start, text[start + len(opening): len(text) - len(closing)]
+    return None
+
+
 def _analysis(text: str) -> str:
-    found = re.findall(r"<analysis>(.*?)</analysis>", text, re.IGNORECASE | re.DOTALL)
-    return found[-1].strip() if found else text.strip()
+    """The judge's reasoning before its verdict: the last ``<analysis>`` block, else all."""
+    lowered = text.lower()
+    end = lowered.rfind("</analysis>")
+    start = lowered.rfind("<analysis>", 0, end) if end != -1 else -1
+    return text[start + len("<analysis>"):end].strip() if start != -1 else text.strip()

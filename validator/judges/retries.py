@@ -8,12 +8,15 @@ import time
 import warnings
 from collections.abc import Callable
 
+from ..errors import ConfigurationError, JudgeAuthError
 from ..runner import remaining
-from .base import JudgeAuthError
 
 _TRANSIENT_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}
 _AUTH_STATUS = {401, 403}
-_PERMANENT_STATUS = {400, 404, 413, 422}
+_PERMANENT_STATUS = {400, 413, 422}  # this prompt cannot be judged (too long, refused)
+_MISCONFIGURED_STATUS = {404}  # no such model or endpoint: no prompt can be judged
+_MISCONFIGURED_WORDS = ("llm provider not provided", "model_not_found", "does not exist",
+                        "no such model", "unknown model", "invalid model")
 
 
 def _status(error: BaseException) -> int | None:
@@ -38,6 +41,11 @@ def _retry_after(error: BaseException) -> float | None:
     return None
 
 
+def _names_misconfiguration(error: BaseException) -> bool:
+    text = str(error).lower()
+    return type(error).__name__ == "NotFoundError" or any(w in text for w in _MISCONFIGURED_WORDS)
+
+
 def _names_auth(error: BaseException) -> bool:
     # LiteLLM reports a key missing on our side as an InternalServerError; no retry helps.
     return type(error).__name__ in ("AuthenticationError", "PermissionDeniedError") or (
@@ -49,13 +57,17 @@ def complete_with_retries(complete: Callable[[str], str], prompt: str, max_retri
                           backoff: float) -> str | BaseException:
     """``complete(prompt)``, retried ``max_retries`` times after transient errors (timeouts,
     refused connections, 429 and 5xx answers). Returns the reply, or the error that ended the
-    tries; raises ``JudgeAuthError`` when the credentials are refused."""
+    tries. Raises ``JudgeAuthError`` when the credentials are refused and
+    ``ConfigurationError`` when the model or endpoint does not exist (404, "LLM Provider NOT
+    provided") or ``complete`` itself says the setup is wrong: no prompt could be judged."""
     for attempt in range(max_retries + 1):
         left = remaining()
         if left is not None and left <= 0:
             return TimeoutError("the validation's deadline passed before the judge answered")
         try:
             return complete(prompt)
+        except ConfigurationError:
+            raise
         except Exception as error:  # noqa: BLE001 - every failure is classified below
             status = _status(error)
             if status in _AUTH_STATUS or _names_auth(error):
@@ -63,6 +75,13 @@ def complete_with_retries(complete: Callable[[str], str], prompt: str, max_retri
                     f"the judge refused the credentials ({type(error).__name__}: {error}). "
                     "Set the provider's API key (for example OPENAI_API_KEY) or pass "
                     "api_key in llm_kwargs."
+                ) from error
+            if status in _MISCONFIGURED_STATUS or _names_misconfiguration(error):
+                raise ConfigurationError(
+                    f"the judge's model cannot be reached as configured ({type(error).__name__}: "
+                    f"{_first_line(error)}). Check llm_callable (a LiteLLM model name such as "
+                    "'gpt-4o-mini' or 'openai/<model>' with api_base for a local server) and "
+                    "llm_kwargs['api_base']."
                 ) from error
             if status in _PERMANENT_STATUS or attempt == max_retries:
                 warnings.warn(
@@ -89,3 +108,7 @@ def _delay(attempt: int, error: BaseException, status: int | None, backoff: floa
     return min(backoff * 2**attempt, 30.0) * (0.5 + random.random() / 2)
 
 
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [""])[0][:300]

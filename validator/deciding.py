@@ -141,6 +141,19 @@ def extract_claims(
     return run(extract, sentences, lambda sentence: None)
 
 
+class _Subset:
+    """Found evidence, seen through a list of its indexes."""
+
+    def __init__(self, found: Found, indexes: list[int]):
+        self.found, self.indexes = found, indexes
+
+    def __getitem__(self, i: int) -> list[Evidence]:
+        return self.found[self.indexes[i]]
+
+    def __len__(self) -> int:
+        return len(self.indexes)
+
+
 class Decider:
     """The judge, the cascade and the runner, deciding the claims of one validation."""
 
@@ -166,10 +179,21 @@ class Decider:
                 for claim in (claims or [text])]
 
     def decide(self, claims: Sequence[Claim], evidence: Found, request: Request) -> Decided:
+        """A verdict for each claim. Claims that are the same text with the same sources (a
+        sentence repeated in one text) are judged once and share the verdict: one prompt,
+        one verdict, even from a judge that answers differently each time."""
         if request.no_sources:
             return Decided([NO_SOURCES] * len(claims), 0)
-        return decide(self.judge, [c.text for c in claims], evidence, request.question,
-                      cascade=self.cascade, batch_size=self.batch_size, run=self.runner.map)
+        first: dict[tuple, int] = {}
+        for n, claim in enumerate(claims):
+            first.setdefault((claim.text, claim.within), n)
+        unique = list(first.values())
+        decided = decide(self.judge, [claims[n].text for n in unique],
+                         _Subset(evidence, unique), request.question, cascade=self.cascade,
+                         batch_size=self.batch_size, run=self.runner.map)
+        verdict_of = dict(zip(unique, decided.verdicts, strict=True))
+        return Decided([verdict_of[first[(c.text, c.within)]] for c in claims],
+                       decided.saved_calls)
 
     def uncited_support(self, claims: Sequence[Claim], verdicts: Sequence[Verdict],
                         retriever: Retriever, request: Request,

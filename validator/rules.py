@@ -22,10 +22,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import pairwise
 
 from .citations import MARKER
+from .lru import MiB, memoize
 from .splitting import split_sentences
 from .types import Evidence
 from .words import MONTH_OF, MONTHS, STOPWORDS, content_words, stem
@@ -126,14 +126,14 @@ class Findings:
         return found
 
 
-@lru_cache(maxsize=8192)
+@memoize(8192, 16 * MiB)
 def normalise(text: str) -> str:
     """Lower case, citation markers dropped, runs of anything but letters and digits one space."""
     text = MARKER.sub(" ", text).lower().replace("’", "'")
     return " ".join(re.findall(r"[^\W_]+(?:'[^\W_]+)?", text))
 
 
-@lru_cache(maxsize=8192)
+@memoize(8192, 16 * MiB)
 def read_facts(text: str) -> Facts:
     """The facts of ``text``. Cached: evidence chunks come back for every claim."""
     text = MARKER.sub(" ", text)
@@ -180,7 +180,7 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
                     why, kind, verbatim and contradiction is None)
 
 
-@lru_cache(maxsize=1024)
+@memoize(1024, 16 * MiB)
 def _sentence_facts(chunk: str) -> tuple[Facts, ...]:
     return tuple(read_facts(s.text) for s in split_sentences(chunk))
 

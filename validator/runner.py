@@ -8,8 +8,9 @@ sets the total time one validation may take, which every judge call sees through
 from __future__ import annotations
 
 import contextvars
+import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -70,3 +71,45 @@ class Runner:
                     for future, item in zip(futures, items, strict=True)]
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+class Once:
+    """Identical work in flight at the same time is done once: the first caller with a key
+    computes, callers with the same key meanwhile wait for its result (or its exception) and
+    share it. A waiter gives up at the validation's deadline (``run`` returns ``late``)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._flights: dict[Hashable, _Flight] = {}
+
+    def run(self, key: Hashable, compute: Callable[[], Any], late: Any = None) -> tuple[Any, bool]:
+        """``(result, shared)``: ``shared`` is True when another caller computed it."""
+        with self._lock:
+            flight = self._flights.get(key)
+            leader = flight is None
+            if leader:
+                flight = self._flights[key] = _Flight()
+        if not leader:
+            left = remaining()
+            if not flight.done.wait(None if left is None else max(0.0, left)):
+                return late, True
+            if flight.error is not None:
+                raise flight.error
+            return flight.result, True
+        try:
+            flight.result = compute()
+            return flight.result, False
+        except BaseException as error:
+            flight.error = error
+            raise
+        finally:
+            with self._lock:
+                self._flights.pop(key, None)
+            flight.done.set()
+
+
+class _Flight:
+    def __init__(self):
+        self.done = threading.Event()
+        self.result: Any = None
+        self.error: BaseException | None = None

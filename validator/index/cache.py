@@ -10,24 +10,27 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+import warnings
 
 import numpy as np
 
 from ..chunking import chunk_sources
 from ..embedding import Embedder
-from ..lru import LRU
+from ..lru import LRU, MiB
 from ..settings import Chunking
 from .faiss_index import SourceIndex
 from .store import IndexStore
+
+MAX_BYTES = 256 * MiB  # of vectors and chunk text kept in memory by the process's index cache
 
 
 class IndexCache:
     """A bounded, thread-safe LRU of built indexes, keyed by a hash of everything that
     determines them. Two threads asking for the same missing index build it once."""
 
-    def __init__(self, max_entries: int = 32):
+    def __init__(self, max_entries: int = 32, max_bytes: int = MAX_BYTES):
         # Each entry keeps its embedder alive with the index: the key may be an object's id.
-        self._entries: LRU[tuple[SourceIndex, Embedder]] = LRU(max_entries)
+        self._entries: LRU[tuple[SourceIndex, Embedder]] = LRU(max_entries, max_bytes, _weight)
         self._lock = threading.Lock()
         self._building: dict[str, threading.Lock] = {}
         self.embedded_chunks = 0  # how many chunk embeddings this cache has computed
@@ -56,6 +59,8 @@ class IndexCache:
             store = IndexStore(directory) if directory and embedder.persistent else None
             try:
                 index = store.load(key) if store else None
+                if index is not None and not _matches(index, sources, chunking, embedder):
+                    index = None
                 built = index is None
                 if built:
                     index = build_index(sources, chunking, embedder)
@@ -71,6 +76,29 @@ class IndexCache:
 
     def clear(self) -> None:
         self._entries.clear()
+
+
+def _weight(key: str, entry: tuple[SourceIndex, Embedder]) -> int:
+    """What an index keeps alive: its vectors (twice over for a graph) and its chunks' text."""
+    index = entry[0]
+    vectors = len(index.chunks) * index.dimension * 4 * (2 if index.approximate else 1)
+    return vectors + sum(len(chunk.text) + 100 for chunk in index.chunks)
+
+
+def _matches(index: SourceIndex, sources: list[str], chunking: Chunking,
+             embedder: Embedder) -> bool:
+    """Whether a stored index is the index of these sources: its chunks exactly the chunks
+    of this call's sources (not texts planted in its file), its vectors of the embedder's
+    dimension. A file is never trusted for what it says of itself."""
+    if index.chunks != chunk_sources(sources, chunking):
+        problem = "its chunks are not the passages of the sources given"
+    elif index.dimension != embedder.embed(["dimension probe"]).shape[1]:
+        problem = f"its vectors have dimension {index.dimension}, not the embedder's"
+    else:
+        return True
+    warnings.warn(f"a stored index under index_dir does not match ({problem}); rebuilding it.",
+                  stacklevel=5)
+    return False
 
 
 def build_index(sources: list[str], chunking: Chunking, embedder: Embedder) -> SourceIndex:

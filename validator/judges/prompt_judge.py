@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from ..runner import Once
 from ..types import BY_CACHE, BY_FALLBACK, BY_LLM, INVALID, Evidence, Verdict
 from .prompts import build_batch_prompt, build_claims_prompt, build_prompt, check_template
 from .replies import parse_batch_reply, parse_claims, parse_reply
@@ -38,6 +39,7 @@ class PromptJudge:
         self.max_retries = max_retries
         self.backoff = backoff
         self.cache = ReplyCache(cache_size)
+        self._in_flight = Once()
         self.store: ReplyStore | None = None  # replies on disk; see LiteLLMJudge's cache_dir
         self.template = None if template is None else check_template(template)
 
@@ -52,6 +54,16 @@ class PromptJudge:
         cached = self.cache.get(prompt)
         if cached is not None:
             return Answer(cached, BY_CACHE)
+        late = Answer(None, BY_FALLBACK, "the judge gave no verdict before the validation's "
+                      "deadline (the same prompt was being judged)")
+        answer, shared = self._in_flight.run(prompt, lambda: self._ask_model(prompt, read, keep),
+                                             late)
+        if shared and answer.decided_by != BY_FALLBACK:  # one prompt in flight, one verdict
+            return replace(answer, decided_by=BY_CACHE)
+        return answer
+
+    def _ask_model(self, prompt: str, read: Callable[[str], object | None],
+                   keep: Callable[[object], bool]) -> Answer:
         reply, decided_by = self._reply(prompt)
         if isinstance(reply, BaseException):
             return Answer(None, BY_FALLBACK, _failure(reply))

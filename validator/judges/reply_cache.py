@@ -10,14 +10,17 @@ import warnings
 from pathlib import Path
 
 from ..files import atomic_write
-from ..lru import LRU
+from ..lru import LRU, MiB
+
+MAX_BYTES = 32 * MiB  # of prompt and reply text kept in memory, per judge
 
 
 class ReplyCache(LRU[object]):
-    """A bounded, thread-safe LRU from prompt to what was read from its reply."""
+    """A bounded, thread-safe LRU from prompt to what was read from its reply: at most
+    ``max_entries`` prompts and ``max_bytes`` of their text."""
 
-    def __init__(self, max_entries: int = 4096):
-        super().__init__(max_entries)
+    def __init__(self, max_entries: int = 4096, max_bytes: int = MAX_BYTES):
+        super().__init__(max_entries, max_bytes)
 
 
 class ReplyStore:

@@ -9,6 +9,7 @@ import sys
 
 from ..citations import CITATION_MODES
 from ..settings import CHUNK_STRATEGIES, COMMAND_CHUNKING, VALIDATION_METHODS
+from .common import Neutralised
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -104,12 +105,42 @@ def _judging_options(command: argparse.ArgumentParser) -> None:
                        help="with --model: sentences judged per LLM call")
     command.add_argument("--allow-unsupported", action="store_true",
                          help="only contradicted sentences (and citation errors) fail")
+    limit = _limit_or_none
+    command.add_argument("--deadline", type=lambda v: limit(v, float), default=120.0,
+                         metavar="SECONDS", help="seconds one text may wait for its judge calls "
+                         "('none': no limit; default 120)")
+    command.add_argument("--max-sentences", type=lambda v: limit(v, int), default=1000,
+                         metavar="N", help="most sentences one text may have ('none': no limit; "
+                         "default 1000)")
+    command.add_argument("--max-source-chars", type=lambda v: limit(v, int), default=5_000_000,
+                         metavar="N", help="most characters the sources of one text may hold "
+                         "('none': no limit; default 5000000)")
     command.add_argument("--cache-dir", metavar="DIR",
                          help="with --model: keep the judge's replies in DIR; a rerun makes no "
                          "call twice")
 
 
+def _limit_or_none(value: str, kind: type):
+    if value.strip().lower() == "none":
+        return None
+    try:
+        return kind(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number or 'none': {value!r}") from None
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run the command. Everything it prints goes through ``Neutralised`` streams: the texts
+    it shows came from models and users, and must not drive the user's terminal."""
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = Neutralised(sys.stdout), Neutralised(sys.stderr)
+    try:
+        return _run(argv)
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _run(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "cache_dir", None) and not args.model:

@@ -18,8 +18,10 @@ LOCAL_JUDGE_NOTE = (
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
-        sources = [Path(path).read_text(encoding="utf-8") for path in args.source]
-        text = sys.stdin.read() if args.text == "-" else Path(args.text).read_text(encoding="utf-8")
+        # utf-8-sig: a byte-order mark some editors write is not part of the text
+        sources = [Path(path).read_text(encoding="utf-8-sig") for path in args.source]
+        text = (sys.stdin.read() if args.text == "-"
+                else Path(args.text).read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError) as error:
         parser.error(f"cannot read input: {error}")
 

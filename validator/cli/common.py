@@ -4,10 +4,35 @@ HTML report."""
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
 from ..settings import Chunking
+
+# Characters a terminal may act on: C0 controls but newline and tab, DEL, C1 controls
+# (U+0080-U+009F, "\x9b" is CSI), and the bidirectional overrides that reorder what is shown.
+_ACTIVE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def neutralise(text: str) -> str:
+    """``text`` with each character a terminal would act on written out as ``\\uXXXX`` (which
+    a JSON string reads as the same character, so JSON output stays valid)."""
+    return _ACTIVE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+class Neutralised:
+    """A text stream that writes through ``neutralise``; ``raw`` is the stream itself, for
+    the command's own control characters (the progress bar's carriage return)."""
+
+    def __init__(self, raw):
+        self.raw = raw
+
+    def write(self, text: str) -> int:
+        return self.raw.write(neutralise(text))
+
+    def __getattr__(self, name: str):
+        return getattr(self.raw, name)
 
 
 def judge_of(args: argparse.Namespace, cache_dir: str | Path | None):
@@ -26,7 +51,8 @@ def validator_of(args: argparse.Namespace, judge, validator_class):
         on_fail="noop", validation_method=args.method,
         citations=args.citations, cascade_contradictions=args.cascade,
         cascade_verbatim=args.cascade, batch_size=args.batch_size,
-        fail_on_unsupported=not args.allow_unsupported,
+        fail_on_unsupported=not args.allow_unsupported, deadline=args.deadline,
+        max_sentences=args.max_sentences, max_source_chars=args.max_source_chars,
     )
 
 

@@ -27,6 +27,12 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             parser.error(f"--grounded-qa needs a \"question\" in every sample; {len(unasked)} "
                          f"have none (first: {', '.join(unasked[:5])})")
     cache_dir = None if args.no_cache else Path(args.cache_dir or f"{out}.cache")
+    from ..evaluation.datasets import finished
+
+    try:
+        finished(out)  # a results file we cannot extend is a usage error, before any work
+    except (OSError, ValueError) as error:
+        parser.error(f"cannot use the results file: {error}")
 
     from .. import ProvenanceLLM  # heavy: after parsing
     from ..errors import ConfigurationError
@@ -72,6 +78,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return 130
     except ConfigurationError as error:
         print(f"provenance: {error}; finished samples are in {out}.", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"provenance: cannot write the results ({error}); finished samples are in {out}.",
+              file=sys.stderr)
         return 2
     errors = [r for r in records if "error" in r]
     summary = summarise([r for r in records if "error" not in r])

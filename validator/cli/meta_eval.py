@@ -16,7 +16,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.write_template:
         from ..judges.prompts import JUDGE_PROMPT
 
-        Path(args.write_template).write_text(JUDGE_PROMPT + "\n", encoding="utf-8")
+        try:
+            Path(args.write_template).write_text(JUDGE_PROMPT + "\n", encoding="utf-8")
+        except OSError as error:
+            parser.error(f"cannot write the template: {error}")
         print(f"wrote {args.write_template}; edit it and pass --template {args.write_template}")
         return 0
     from ..evaluation.suite import load_cases

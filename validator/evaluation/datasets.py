@@ -85,19 +85,30 @@ def _label(value: Any, where: str) -> bool | None:
 
 
 def finished(results_path: Path) -> dict[str, dict]:
-    """Results already written, by sample id. A last line cut short by a crash is removed from
-    the file, so that it is recomputed and the file stays one JSON object per line."""
+    """Results already written, by sample id. A last line cut short by a crash (no line end)
+    is removed from the file, so that it is recomputed and the file stays one JSON object per
+    line. Any other line that is not a result of ``provenance eval`` raises ``ValueError``
+    and the file is left as it is: it may be someone else's file."""
     if not results_path.exists():
         return {}
+    if not results_path.is_file():
+        raise ValueError(f"{results_path} is not a file; pass --out a file path.")
     done, good_bytes = {}, 0
     with results_path.open("rb") as file:
-        for raw in file:
+        for number, raw in enumerate(file, 1):
+            if not raw.endswith(b"\n"):
+                break  # cut short by a crash: dropped and redone
             try:
                 record = json.loads(raw)
             except (json.JSONDecodeError, UnicodeDecodeError):
-                break
-            if not raw.endswith(b"\n"):
-                break
+                record = None
+            if not (isinstance(record, dict) and isinstance(record.get("id"), str)
+                    and isinstance(record.get("sample_hash"), str)):
+                raise ValueError(
+                    f"{results_path}, line {number}, is not a result of provenance eval; this "
+                    "file is not this command's results file. Nothing was changed: pass --out "
+                    "another path."
+                )
             done[record["id"]] = record
             good_bytes += len(raw)
     if good_bytes != results_path.stat().st_size:
@@ -194,8 +205,10 @@ def summarise(records: list[dict]) -> dict:
 
 
 def progress_bar(stream=None) -> Callable[[int, int], None]:
-    """A one-line bar on ``stream`` (default: whatever ``sys.stderr`` is when it is made)."""
-    stream = stream or sys.stderr
+    """A one-line bar on ``stream`` (default: whatever ``sys.stderr`` is when it is made, or
+    the stream under it when that is the command's neutralising wrapper: the bar's carriage
+    return is ours)."""
+    stream = stream or getattr(sys.stderr, "raw", sys.stderr)
 
     def show(done: int, total: int) -> None:
         width = 30

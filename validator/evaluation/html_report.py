@@ -22,7 +22,7 @@ CHART_LEVELS = (*LEVELS, "None")  # "None": nothing was judged
 
 _STYLE = """
 body { font: 15px/1.5 system-ui, sans-serif; margin: 2rem auto; max-width: 60rem; color: #222;
-       padding: 0 1rem; }
+       padding: 0 1rem; overflow-wrap: anywhere; }
 h1 { font-size: 1.4rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
 .meta { color: #555; }
 .legend span { margin-right: 1rem; padding: 0 .3rem; }

@@ -133,10 +133,12 @@ def build_throwaway_validator(dest: Path) -> Path:
 
 
 def offline_prefix() -> list[str]:
-    """`unshare -n` (no network at all) when this machine allows it, else nothing."""
+    """`unshare -n` (no network at all) when this machine allows it, as root or in a user
+    namespace (`-r`), else nothing."""
     unshare = shutil.which("unshare")
-    if unshare and _run([unshare, "-n", "true"]).returncode == 0:
-        return [unshare, "-n"]
+    for flags in ("-n", "-rn"):
+        if unshare and _run([unshare, flags, "true"]).returncode == 0:
+            return [unshare, flags]
     return []
 
 
@@ -198,7 +200,8 @@ def check_installed(python: Path, workdir: Path) -> list[str]:
                                 "from provenance_guard.evaluation.suite import SUITE\n"
                                 "print(importlib.util.find_spec('validator') is None, SUITE.is_file())")
     step(survived == "True True", "throwaway uninstalled: provenance_guard still imports, suite intact")
-    return [*steps, "offline: " + ("unshare -n" if user.prefix else "no (unshare -n unavailable here)")]
+    offline = f"unshare {user.prefix[1]}" if user.prefix else "no (unshare -n is not allowed here)"
+    return [*steps, f"offline: {offline}"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -13,14 +13,17 @@ import pytest
 from check_wheel import build_wheel, install_wheel
 from conftest import REPO
 
-CHILD = textwrap.dedent("""
+# The start of every child: an audit hook records each connection attempt in `attempts`.
+AUDIT = textwrap.dedent("""
     import json, sys
     attempts = []
     def hook(event, args):
         if event in ("socket.connect", "socket.getaddrinfo", "urllib.Request"):
             attempts.append(f"{event} {args!r}"[:200])
     sys.addaudithook(hook)
+""")
 
+CHILD = AUDIT + textwrap.dedent("""
     import provenance_guard
     from guardrails import Guard
     from provenance_guard import ProvenanceLLM
@@ -58,14 +61,8 @@ def test_no_connection_attempts(tmp_path):
 # Guardrails looks for nltk's punkt data when imported and downloads it when missing. Whichever is
 # imported first, no connection may be attempted and nothing about nltk printed; importing leaves
 # nltk as it was (download function, warning filters, search path) and starts no thread.
-IMPORTS = textwrap.dedent("""
-    import json, sys, threading, warnings
-    attempts = []
-    def hook(event, args):
-        if event in ("socket.connect", "socket.getaddrinfo", "urllib.Request"):
-            attempts.append(f"{event} {args!r}"[:200])
-    sys.addaudithook(hook)
-
+IMPORTS = AUDIT + textwrap.dedent("""
+    import threading, warnings
     import nltk
     download, search_path = nltk.download, list(nltk.data.path)
     for name in sys.argv[1:]:

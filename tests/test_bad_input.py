@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from conftest import SOURCES, ScriptedJudge, ToyEmbedder
 from guardrails.validator_base import FailResult, PassResult
+
 from provenance_guard import ProvenanceLLM
 
 GOOD = "The Eiffel Tower is in Paris."

@@ -1,4 +1,5 @@
 import pytest
+
 from provenance_guard.chunking import chunk_sources
 from provenance_guard.settings import Chunking, check_chunking
 

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 from conftest import REPO
+
 from provenance_guard import cli
 
 EXAMPLE = [

@@ -7,6 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from conftest import SOURCES, ScriptedJudge, ToyEmbedder
 from guardrails import AsyncGuard, Guard
+
 from provenance_guard import ProvenanceLLM
 from provenance_guard.chunking import chunk_sources
 from provenance_guard.index import INDEX_CACHE, IndexCache

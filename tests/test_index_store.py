@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 import pytest
 from conftest import REPO, SOURCES, ToyEmbedder
+
 from provenance_guard import ProvenanceLLM
 from provenance_guard.index import INDEX_CACHE, SourceIndex
 from provenance_guard.types import Chunk

@@ -13,6 +13,7 @@ import re
 import pytest
 from conftest import SOURCES, ScriptedJudge, ToyEmbedder, passages_of, statement_of
 from guardrails import Guard
+
 from provenance_guard import ProvenanceLLM
 
 FALSE = "The Eiffel Tower was painted gold in 2024"

@@ -9,6 +9,7 @@ import warnings
 import pytest
 from conftest import SOURCES, ToyEmbedder, passages_of, statement_of
 from guardrails import Guard
+
 from provenance_guard import JudgeAuthError, ProvenanceLLM
 
 GOOD = "The Eiffel Tower is in Paris."

@@ -7,6 +7,7 @@ import pytest
 from conftest import SOURCES, ToyEmbedder, passages_of, statement_of
 from guardrails import Guard
 from guardrails.validator_base import FailResult, PassResult
+
 from provenance_guard import JudgeAuthError, ProvenanceLLM
 
 GOOD = "The Eiffel Tower is in Paris."

@@ -4,6 +4,7 @@ tokens, cost and latency; LiteLLM over real HTTP to the local server."""
 import json
 
 import pytest
+
 from provenance_guard import cli
 from provenance_guard.evaluation.suite import (
     SUITE,  # noqa: E402

@@ -1,6 +1,7 @@
 """The rule-based checker and the local judge built on it."""
 
 import pytest
+
 from provenance_guard import LocalJudge
 from provenance_guard.rules import check, read_facts
 from provenance_guard.types import BY_LOCAL, CONTRADICTED, SUPPORTED, UNSUPPORTED, Chunk, Evidence

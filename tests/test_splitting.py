@@ -1,4 +1,5 @@
 import pytest
+
 from provenance_guard.splitting import split_sentences, stream_chunks
 
 CASES = [

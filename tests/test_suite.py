@@ -14,6 +14,7 @@ from collections import Counter
 
 import pytest
 from conftest import ScriptedJudge, passages_of, statement_of
+
 from provenance_guard import ProvenanceLLM, citations
 from provenance_guard.evaluation.suite import (
     SUITE,  # noqa: E402

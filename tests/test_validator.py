@@ -7,6 +7,7 @@ import time
 import pytest
 from conftest import SOURCES, ScriptedJudge, ToyEmbedder
 from guardrails.validator_base import FailResult, PassResult
+
 from provenance_guard import ProvenanceLLM
 from provenance_guard.index import INDEX_CACHE
 

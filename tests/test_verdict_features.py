@@ -7,6 +7,7 @@ import json
 import pytest
 from conftest import SOURCES, ScriptedJudge, ToyEmbedder, statement_of
 from guardrails import Guard
+
 from provenance_guard import ProvenanceLLM
 
 GOOD = "The Eiffel Tower is in Paris."

@@ -1,4 +1,5 @@
 import pytest
+
 from provenance_guard.judges.replies import parse_reply
 from provenance_guard.types import CONTRADICTED, INVALID, SUPPORTED, UNSUPPORTED
 

@@ -24,7 +24,9 @@ CITATION_MODES = ("auto", "required", "off")
 _NUMBER = r"[1-9]\d{0,2}"
 MARKER_PATTERN = rf"\[({_NUMBER}(?:\s*[,;–-]\s*{_NUMBER})*)\](?!\.?\w|\()"
 MARKER = re.compile(MARKER_PATTERN)
-_MARKER_WITH_SPACE = re.compile(r"\s*" + MARKER_PATTERN)
+# Anchored where a run of whitespace starts, so a long run is scanned once, not once per space.
+_MARKER_WITH_SPACE = re.compile(r"(?<!\s)\s*" + MARKER_PATTERN)
+_SPACE_BEFORE_STOP = re.compile(r"(?<!\s)\s+(?=[.,;:!?])")
 _MAX_RANGE = 50  # "[1-100000]" is not a citation we expand
 _COURTESY = re.compile(
     r"^(?:sure|certainly|of course|great question|here (?:is|are)|i hope|hope this|let me know|"
@@ -47,7 +49,7 @@ def read(sentence: str, mode: str = "auto") -> tuple[Citation, str]:
             else:
                 numbers.extend(ends)
     cited = Citation(tuple(dict.fromkeys(numbers)))
-    text = re.sub(r"\s+([.,;:!?])", r"\1", _MARKER_WITH_SPACE.sub("", sentence).strip())
+    text = _SPACE_BEFORE_STOP.sub("", _MARKER_WITH_SPACE.sub("", sentence).strip())
     if not any(ch.isalnum() for ch in text):  # markers and nothing else: judge it as written
         return cited, sentence
     return cited, text

@@ -117,11 +117,15 @@ def decide(
 def _check_verdict(judge: Judge, verdict: object) -> None:
     """A judge object of the user's must give Verdicts we can read: anything else is a setup
     mistake, raised, never guessed at (a guess could pass the text)."""
+    score = getattr(verdict, "score", None)
     if (not isinstance(verdict, Verdict) or verdict.label not in LABELS
-            or verdict.decided_by not in DECIDERS):
+            or verdict.decided_by not in DECIDERS or not isinstance(verdict.reason, str)
+            or not (score is None or (isinstance(score, (int, float)) and not isinstance(score, bool)
+                                      and 0 <= score <= 1))):
         raise ConfigurationError(
             f"{type(judge).__name__}.judge returned {verdict!r}; a judge must return a "
-            f"provenance_guard.Verdict with a label in {LABELS} and decided_by in {DECIDERS}."
+            f"provenance_guard.Verdict with a label in {LABELS}, decided_by in {DECIDERS}, a "
+            "str reason and a score from 0 to 1 (or None)."
         )
 
 
@@ -136,6 +140,11 @@ def extract_claims(
 
     def extract(sentence: str) -> list[str] | None:
         claims = judge.extract_claims(sentence, answer, question)
+        if claims is not None and (not isinstance(claims, list)
+                                   or not all(isinstance(c, str) for c in claims)):
+            raise ConfigurationError(
+                f"{type(judge).__name__}.extract_claims returned {type(claims).__name__}; it "
+                "must return a list of str, or None when it gives no claims.")
         return claims if claims and rules.keeps_facts(sentence, claims) else None
 
     return run(extract, sentences, lambda sentence: None)

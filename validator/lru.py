@@ -67,11 +67,14 @@ class LRU(Generic[V]):
         return len(self._entries)
 
 
-def memoize(max_entries: int, max_bytes: int) -> Callable:
-    """``functools.lru_cache`` for a function of one text, bounded in bytes as well."""
+def memoize(max_entries: int, max_bytes: int, bytes_per_char: int = 3) -> Callable:
+    """``functools.lru_cache`` for a function of one text, bounded in bytes as well: an entry
+    is taken to weigh ``bytes_per_char`` times its text's length (the key and what was
+    computed from it; measured for each use, since parsed facts weigh more than a string)."""
 
     def decorate(function: Callable[[str], V]) -> Callable[[str], V]:
-        cache: LRU[V] = LRU(max_entries, max_bytes, weigh=lambda key, value: 3 * len(key) + 200)
+        cache: LRU[V] = LRU(max_entries, max_bytes,
+                            weigh=lambda key, value: bytes_per_char * len(key) + 200)
 
         @functools.wraps(function)
         def cached(text: str) -> V:

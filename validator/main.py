@@ -109,6 +109,7 @@ class ProvenanceLLM(Validator):
         **kwargs,
     ):
         _check_on_fail(on_fail)
+        _check_unknown(kwargs)
         settings = Settings(
             validation_method=validation_method, top_k=top_k, max_concurrency=max_concurrency,
             max_retries=max_retries, cache_size=cache_size, pass_on_invalid=pass_on_invalid,
@@ -166,6 +167,25 @@ class ProvenanceLLM(Validator):
             checked = citations.check_all(cited, settings.citations, request.source_count, uncited)
             outcome = aggregate(request, settings, sentences, claims, decided, evidence, checked)
         return _guardrails_result(outcome)
+
+
+def _check_unknown(kwargs: dict[str, Any]) -> None:
+    """A mistyped argument (``citation="required"``) would be stored and ignored, quietly
+    turning a check off: it is refused, with the closest real name."""
+    import difflib
+    import inspect
+
+    # Guardrails' own Validator arguments pass through to it.
+    allowed = set(inspect.signature(Validator.__init__).parameters) - {"self", "kwargs"}
+    unknown = sorted(set(kwargs) - allowed)
+    if unknown:
+        known = [p for p in inspect.signature(ProvenanceLLM.__init__).parameters
+                 if p not in ("self", "kwargs")]
+        hints = [f"{name!r}" + (f" (did you mean {close[0]!r}?)" if close else "")
+                 for name in unknown
+                 for close in [difflib.get_close_matches(name, known, n=1)]]
+        raise ConfigurationError(f"ProvenanceLLM got unknown argument(s) {', '.join(hints)}. "
+                                 f"Its arguments: {', '.join(known)}.")
 
 
 def _check_on_fail(on_fail: object) -> None:

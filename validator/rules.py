@@ -19,6 +19,7 @@ cascade uses the two clear cases to skip an LLM call.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -133,7 +134,7 @@ def normalise(text: str) -> str:
     return " ".join(re.findall(r"[^\W_]+(?:'[^\W_]+)?", text))
 
 
-@memoize(8192, 16 * MiB)
+@memoize(8192, 16 * MiB, bytes_per_char=24)
 def read_facts(text: str) -> Facts:
     """The facts of ``text``. Cached: evidence chunks come back for every claim."""
     text = MARKER.sub(" ", text)
@@ -180,7 +181,7 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
                     why, kind, verbatim and contradiction is None)
 
 
-@memoize(1024, 16 * MiB)
+@memoize(1024, 16 * MiB, bytes_per_char=56)
 def _sentence_facts(chunk: str) -> tuple[Facts, ...]:
     return tuple(read_facts(s.text) for s in split_sentences(chunk))
 
@@ -249,14 +250,15 @@ def _union(facts: list[Facts]) -> Facts:
 
 
 def _number(token: str) -> float | None:
-    if _NUMERIC.match(token):
+    """The value of a numeric token, or None. A number too large for a float (hundreds of
+    digits) is no quantity the rules can compare."""
+    ordinal = _ORDINAL.match(token)
+    if _NUMERIC.match(token) or ordinal:
         try:
-            return float(token.replace(",", ""))
+            value = float(ordinal.group(1) if ordinal else token.replace(",", ""))
         except ValueError:
             return None
-    ordinal = _ORDINAL.match(token)
-    if ordinal:
-        return float(ordinal.group(1))
+        return value if math.isfinite(value) else None
     return _NUMBER_WORDS.get(token.lower())
 
 

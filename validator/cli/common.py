@@ -63,7 +63,8 @@ def chunking_of(args: argparse.Namespace) -> dict:
 
 def write_html(path: str, page: str, parser: argparse.ArgumentParser) -> None:
     try:
-        Path(path).write_text(page, encoding="utf-8")
+        # text that is no valid Unicode (a lone surrogate) is shown as "?"
+        Path(path).write_text(page, encoding="utf-8", errors="replace")
     except OSError as error:
         parser.error(f"cannot write the HTML report: {error}")
     print(f"report: {path}", file=sys.stderr)

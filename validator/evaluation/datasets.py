@@ -136,7 +136,9 @@ def run_eval(
     if progress:
         progress(count, len(samples))
     results_path.parent.mkdir(parents=True, exist_ok=True)
-    with results_path.open("a", encoding="utf-8") as out, \
+    with results_path.open("a", encoding="utf-8",
+                                                 # a lone surrogate becomes a \udxxx JSON escape
+                                                 errors="backslashreplace") as out, \
             ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
         pending = set()
         queue = iter(todo)

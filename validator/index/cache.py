@@ -92,10 +92,18 @@ def _matches(index: SourceIndex, sources: list[str], chunking: Chunking,
     dimension. A file is never trusted for what it says of itself."""
     if index.chunks != chunk_sources(sources, chunking):
         problem = "its chunks are not the passages of the sources given"
-    elif index.dimension != embedder.embed(["dimension probe"]).shape[1]:
-        problem = f"its vectors have dimension {index.dimension}, not the embedder's"
     else:
-        return True
+        # A sample of its chunks embedded anew must give its own vectors (its dimension, its
+        # values: scaled or swapped vectors would make unrelated passages look like evidence).
+        picked = sorted({round(i * (len(index.chunks) - 1) / 7) for i in range(8)})
+        fresh = embedder.embed([index.chunks[i].text for i in picked])
+        stored = index.vectors(picked)
+        if fresh.shape[1] != index.dimension:
+            problem = f"its vectors have dimension {index.dimension}, not the embedder's"
+        elif not np.allclose(fresh, stored, atol=1e-3):
+            problem = "its vectors are not the embedder's vectors of its chunks"
+        else:
+            return True
     warnings.warn(f"a stored index under index_dir does not match ({problem}); rebuilding it.",
                   stacklevel=5)
     return False

@@ -43,6 +43,10 @@ class SourceIndex:
     def faiss_index(self):
         return self._index
 
+    def vectors(self, ids: list[int]) -> np.ndarray:
+        """The stored vectors of the chunks ``ids``."""
+        return np.stack([self._exact.reconstruct(int(i)) for i in ids])
+
     def search(
         self, queries: np.ndarray, k: int, within: Sequence[Within] | None = None
     ) -> list[list[Evidence]]:

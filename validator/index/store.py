@@ -37,6 +37,8 @@ class IndexStore:
             return None
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            if not isinstance(meta, dict):
+                raise ValueError("it is not a JSON object")
             if meta.get("format") != FORMAT or meta.get("key") != key:
                 raise ValueError("written by another version, or for another index")
             data = (self.directory / f"{key}.faiss").read_bytes()

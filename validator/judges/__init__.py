@@ -43,17 +43,27 @@ def make_judge(
             "name \"local\" for the offline judge."
         )
     if isinstance(llm_callable, Judge):
+        _no_llm_kwargs(llm_kwargs, "a judge object")
         return llm_callable
     if isinstance(llm_callable, str):
         if not llm_callable.strip():
             raise ValueError("llm_callable must not be an empty string; name a LiteLLM model, "
                              f"or {LOCAL!r} for the offline judge.")
         if llm_callable == LOCAL:
+            _no_llm_kwargs(llm_kwargs, "the local judge")
             return LocalJudge()
         return LiteLLMJudge(llm_callable, llm_kwargs, **options)
     if callable(llm_callable):
+        _no_llm_kwargs(llm_kwargs, "a callable judge")
         return CallableJudge(llm_callable, **options)
     raise ValueError(
         "llm_callable must be a LiteLLM model name (str), a callable prompt -> str, or a judge "
         f"object with a judge(claim, evidence) method; got {type(llm_callable).__name__}."
     )
+
+
+def _no_llm_kwargs(llm_kwargs: dict[str, Any] | None, what: str) -> None:
+    if llm_kwargs:
+        raise ConfigurationError(f"llm_kwargs go to litellm.completion, but the judge is {what}, "
+                                 "which makes no LiteLLM call: they would be ignored. Pass a "
+                                 "LiteLLM model name as llm_callable, or leave llm_kwargs out.")

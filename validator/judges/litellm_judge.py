@@ -6,6 +6,7 @@ import json
 import os
 import threading
 import time
+from collections import deque
 from typing import Any
 
 from ..errors import ConfigurationError
@@ -32,6 +33,7 @@ class LiteLLMJudge(PromptJudge):
         if llm_kwargs is not None and not isinstance(llm_kwargs, dict):
             raise ConfigurationError(f"llm_kwargs must be a dict of litellm.completion arguments; "
                                      f"got {type(llm_kwargs).__name__}.")
+        _check_llm_kwargs(llm_kwargs or {})
         _check_model(model, llm_kwargs or {})
         self.model = model
         self.llm_kwargs = {"temperature": 0, "timeout": 60, **(llm_kwargs or {})}
@@ -58,6 +60,26 @@ class LiteLLMJudge(PromptJudge):
         )
         self.usage.add(response, time.perf_counter() - started)
         return response.choices[0].message.content or ""
+
+
+_OURS = {"model": "llm_callable", "messages": "the prompt", "num_retries": "max_retries",
+         "max_retries": "ProvenanceLLM's max_retries", "stream": "a whole reply"}
+
+
+def _check_llm_kwargs(llm_kwargs: dict[str, Any]) -> None:
+    """Keys the judge sets itself, and a timeout that is no number, fail every call: refused
+    here, with what to use instead."""
+    taken = sorted(set(llm_kwargs) & set(_OURS))
+    if taken:
+        raise ConfigurationError(
+            f"llm_kwargs may not set {', '.join(taken)}: the judge sets "
+            + "; ".join(f"{key} ({_OURS[key]})" for key in taken) + "."
+        )
+    timeout = llm_kwargs.get("timeout")
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                or not timeout > 0):
+        raise ConfigurationError(f"llm_kwargs['timeout'] must be a number of seconds > 0; got "
+                                 f"{timeout!r}.")
 
 
 def _check_model(model: str, llm_kwargs: dict[str, Any]) -> None:
@@ -90,7 +112,7 @@ class Usage:
         self.prompt_tokens = 0
         self.completion_tokens = 0
         self.cost_usd: float | None = 0.0
-        self.latencies: list[float] = []
+        self.latencies: deque[float] = deque(maxlen=10_000)  # the latest calls
 
     def add(self, response, seconds: float) -> None:
         import litellm

@@ -9,9 +9,11 @@ are similar enough) and hold every number, date and name in it; *unsupported* ot
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 
 from .. import rules
+from ..errors import ConfigurationError
 from ..types import BY_LOCAL, CONTRADICTED, SUPPORTED, UNSUPPORTED, Evidence, Verdict
 from ..words import is_refusal, refusal_topic
 
@@ -26,6 +28,12 @@ class LocalJudge:
     is_heuristic = True
 
     def __init__(self, support_threshold: float = 0.75, similarity_threshold: float = 0.85):
+        for name, value in (("support_threshold", support_threshold),
+                            ("similarity_threshold", similarity_threshold)):
+            if (isinstance(value, bool) or not isinstance(value, numbers.Real)
+                    or not 0 < value <= 1):
+                raise ConfigurationError(f"LocalJudge's {name} must be a number in (0, 1]; got "
+                                         f"{value!r}.")
         self.support_threshold = support_threshold
         self.similarity_threshold = similarity_threshold
 

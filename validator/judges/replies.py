@@ -33,7 +33,7 @@ _BARE_MAX = 40  # a bare reply longer than this is prose, not a verdict
 # READ_CHARS characters are read, and at most OPENINGS places in them are tried as the start
 # of the final JSON object. Parsing a reply of any length takes time linear in READ_CHARS.
 READ_CHARS = 64_000
-OPENINGS = 512
+OPENINGS = 128
 
 
 def parse_reply(reply: object, untrusted: Sequence[str | None] = ()) -> Verdict:
@@ -137,8 +137,12 @@ def _verdict_of(value: dict) -> Verdict | None:
     if label is None:
         return None
     reason = value.get("reason", "")
-    return _verdict(label, reason if isinstance(reason, str) else json.dumps(reason),
-                    value.get("score"))
+    if not isinstance(reason, str):
+        try:
+            reason = json.dumps(reason)[:2000]
+        except (ValueError, TypeError, RecursionError):  # nested deeper than the stack
+            reason = "(the judge's reason could not be read)"
+    return _verdict(label, reason, value.get("score"))
 
 
 def final_object(reply: str, read, untrusted: Sequence[str | None] = ()):
@@ -164,7 +168,10 @@ def _final_json(text: str, read):
         except (ValueError, RecursionError):  # not JSON, or nested deeper than the stack
             value, end = None, position
         if isinstance(value, dict) and not text[end:].strip():
-            found = read(value)
+            try:
+                found = read(value)
+            except RecursionError:
+                found = None
             if found is not None:
                 return found, text[position:end]
         position = text.rfind("{", 0, position)

@@ -68,6 +68,11 @@ def complete_with_retries(complete: Callable[[str], str], prompt: str, max_retri
             return complete(prompt)
         except ConfigurationError:
             raise
+        except (TypeError, AttributeError, NameError) as error:  # a bug or a setup mistake
+            raise ConfigurationError(
+                f"the judge could not be called ({type(error).__name__}: {_first_line(error)}); "
+                "this is no network fault a retry could fix. Check llm_callable and llm_kwargs."
+            ) from error
         except Exception as error:  # noqa: BLE001 - every failure is classified below
             status = _status(error)
             if status in _AUTH_STATUS or _names_auth(error):

@@ -203,11 +203,6 @@ def closed_port_url() -> str:
 
 
 @pytest.fixture
-def toy_embedder():
-    return ToyEmbedder()
-
-
-@pytest.fixture
 def scripted():
     return ScriptedJudge()
 

@@ -1,15 +1,21 @@
-"""Fakes at the seams (a scripted judge, a toy embedder, a local OpenAI-compatible server) and
-settings that keep the test run off the network."""
+"""Fakes at the seams (a scripted judge, a toy embedder, a local OpenAI-compatible server, retry
+waits recorded instead of slept), the metadata most tests validate against, and settings that
+keep the test run off the network."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import json
 import os
 import re
+import socket
 import tempfile
 import threading
 import time
+import types
+import warnings
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -108,12 +114,17 @@ class ScriptedJudge:
 
 
 class ToyEmbedder:
-    """Bag-of-words hashing: texts sharing words are neighbours. Counts what it embeds."""
+    """Bag-of-words hashing: texts sharing words are neighbours. Counts what it embeds.
 
-    def __init__(self, dim: int = 256):
+    With a ``key`` it carries ``embedding_key``: the validator then knows its vectors are the
+    same in every process, and stores its indexes under ``index_dir``."""
+
+    def __init__(self, dim: int = 256, key: str | None = None):
         self.dim = dim
         self.calls = 0
         self.texts_embedded = 0
+        if key is not None:
+            self.embedding_key = key
 
     def __call__(self, texts):
         self.calls += 1
@@ -121,8 +132,13 @@ class ToyEmbedder:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
             for word in re.findall(r"\w+", text.lower()):
-                out[row, int(hashlib.md5(word.encode()).hexdigest(), 16) % self.dim] += 1.0
+                out[row, _bucket(word, self.dim)] += 1.0
         return out
+
+
+@functools.lru_cache(maxsize=100_000)
+def _bucket(word: str, dim: int) -> int:
+    return int(hashlib.md5(word.encode()).hexdigest(), 16) % dim
 
 
 SOURCES = [
@@ -130,16 +146,93 @@ SOURCES = [
     "The Louvre is the most visited museum in the world. It houses the Mona Lisa.",
     "Mount Everest is the highest mountain above sea level. It is in the Himalayas.",
 ]
+GOOD = "The Eiffel Tower is in Paris."  # SOURCES[0] says so
+BAD = "The Eiffel Tower was painted gold in 2024."  # no source says so
 
 
-@pytest.fixture
-def toy_embedder():
-    return ToyEmbedder()
+def toy_metadata(**extra) -> dict:
+    """Metadata over SOURCES with a fresh ToyEmbedder, one sentence per chunk (seven chunks);
+    ``extra`` adds or replaces keys."""
+    return {"sources": SOURCES, "embed_function": ToyEmbedder(), "chunk_strategy": "sentence",
+            "chunk_size": 1, "chunk_overlap": 0, **extra}
+
+
+def validate_in_guard(text: str, judge, metadata: dict | None = None, **options):
+    """Validate ``text`` through a real Guard (``on_fail="noop"``, ``toy_metadata()`` unless
+    given); return the outcome and our validator's result metadata."""
+    from guardrails import Guard
+
+    from provenance_guard import ProvenanceLLM
+
+    guard = Guard().use(ProvenanceLLM(llm_callable=judge, on_fail="noop", **options))
+    outcome = guard.validate(text, metadata=toy_metadata() if metadata is None else metadata)
+    [log] = guard.history.last.iterations.last.outputs.validator_logs
+    return outcome, log.validation_result.metadata
+
+
+@contextlib.contextmanager
+def caught_warnings():
+    """Every warning raised inside, as a list of message strings."""
+    messages: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield messages
+    messages.extend(str(w.message) for w in caught)
+
+
+def litellm_validator(url: str, llm_kwargs: dict | None = None, **options):
+    """A ProvenanceLLM whose judge is a LiteLLM model served at ``url``. One call at a time, so
+    a server's scripted faults meet the calls in order."""
+    from provenance_guard import ProvenanceLLM
+
+    options.setdefault("max_concurrency", 1)
+    return ProvenanceLLM(llm_callable="openai/judge",
+                         llm_kwargs={"api_base": url, "api_key": "sk-test", **(llm_kwargs or {})},
+                         **options)
+
+
+def model_flags(server) -> list[str]:
+    """The command-line flags that make ``provenance`` judge with the model ``server`` serves."""
+    return ["--model", "openai/judge", "--api-base", server.url, "--api-key", "sk-test"]
+
+
+def closed_port_url() -> str:
+    """The address of a port nothing listens on: connections to it are refused."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
 
 
 @pytest.fixture
 def scripted():
     return ScriptedJudge()
+
+
+@pytest.fixture
+def usage_error(capsys):
+    """``usage_error(argv)`` runs the ``provenance`` command, expects the parser's usage error
+    (exit status 2) and returns what it wrote to stderr."""
+    from provenance_guard import cli
+
+    def run(argv: list[str]) -> str:
+        capsys.readouterr()
+        with pytest.raises(SystemExit) as raised:
+            cli.main(argv)
+        assert raised.value.code == 2
+        return capsys.readouterr().err
+
+    return run
+
+
+@pytest.fixture
+def retry_waits(monkeypatch):
+    """The waits between a judge's retries, recorded instead of slept: backoff and Retry-After
+    are asserted exactly, and no test sleeps through them."""
+    from provenance_guard.judges import retries
+
+    waits: list[float] = []
+    monkeypatch.setattr(retries, "time", types.SimpleNamespace(sleep=waits.append))
+    return waits
 
 
 @pytest.fixture(autouse=True)
@@ -199,26 +292,27 @@ class ChatServer:
 
             def _send(self, status, payload, headers, trickle=0.0):
                 data = payload.encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for key, value in headers.items():
-                    self.send_header(key, value)
-                self.end_headers()
-                if not trickle:
-                    self.wfile.write(data)
-                    return
                 try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    for key, value in headers.items():
+                        self.send_header(key, value)
+                    self.end_headers()
+                    if not trickle:
+                        self.wfile.write(data)
+                        return
                     for byte in data:
                         self.wfile.write(bytes([byte]))
                         self.wfile.flush()
                         time.sleep(trickle / len(data))
                 except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up, as it should
+                    pass  # the client gave up (a timeout, a deadline), as it should
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        # a short poll, so that shutdown() returns at once rather than after half a second
+        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.02,), daemon=True)
         self.thread.start()
 
     def close(self):

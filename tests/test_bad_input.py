@@ -6,21 +6,18 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import SOURCES, ScriptedJudge, ToyEmbedder
+from conftest import GOOD, SOURCES, ScriptedJudge, toy_metadata
 from guardrails.validator_base import FailResult, PassResult
 
 from provenance_guard import ProvenanceLLM
 
-GOOD = "The Eiffel Tower is in Paris."
-
-
-def meta(**extra):
-    return {"sources": SOURCES, "embed_function": ToyEmbedder(), "chunk_strategy": "sentence",
-            "chunk_size": 1, "chunk_overlap": 0, **extra}
+meta = toy_metadata
 
 
 def check(value, metadata, **options):
-    return ProvenanceLLM(llm_callable=ScriptedJudge(), **options).validate(value, metadata)
+    options.setdefault("llm_callable", ScriptedJudge())
+    return ProvenanceLLM(**options).validate(value, metadata)
+
 
 
 class Error:
@@ -70,6 +67,7 @@ CASES = [
     ("right-to-left text", lambda: check("برج إيفل في باريس. מגדל אייפל.", meta()), FAIL),
     ("emoji in a sentence", lambda: check("The Eiffel Tower 🗼 is in Paris.", meta()), FAIL),
     ("metadata is None", lambda: check(GOOD, None), Error(ValueError, "sources", "query_function")),
+    ("metadata is empty", lambda: check(GOOD, {}), Error(ValueError, r"metadata\['sources'\]")),
     ("metadata is a list", lambda: check(GOOD, [SOURCES]), Error(ValueError, "metadata must be a dict")),
     # sources
     ("sources is None", lambda: check(GOOD, meta(sources=None)), Error(ValueError, "sources")),
@@ -84,6 +82,8 @@ CASES = [
     ("a source is None", lambda: check(GOOD, meta(sources=[SOURCES[0], None])),
      Error(ValueError, r"\[1\]", "NoneType")),
     ("a source is bytes", lambda: check(GOOD, meta(sources=[b"Paris"])), Error(ValueError, "bytes")),
+    ("a source is an int", lambda: check(GOOD, meta(sources=["ok", 3])),
+     Error(ValueError, r"sources'\]\[1\]", "int")),
     ("sources is empty", lambda: check(GOOD, meta(sources=[])), FAIL),
     ("the only source is empty", lambda: check(GOOD, meta(sources=[""])), FAIL),
     ("the only source is whitespace", lambda: check(GOOD, meta(sources=["  \n "])), FAIL),
@@ -96,8 +96,9 @@ CASES = [
                    max_source_chars=None), PASS),
     ("a 5,000-sentence output is refused by default", lambda: check(MANY, meta()),
      Error(ValueError, "max_sentences", "5,000")),
+    # one call at a time: 5,000 scripted answers are quicker without threads taking turns
     ("a 5,000-sentence output with the limit lifted",
-     lambda: check(MANY, meta(), max_sentences=None, deadline=None), FAIL),
+     lambda: check(MANY, meta(), max_sentences=None, deadline=None, max_concurrency=1), FAIL),
     # embed_function
     ("embed_function returns NaN", lambda: check(GOOD, meta(embed_function=nan_embedder)),
      Error(ValueError, "NaN")),
@@ -134,6 +135,8 @@ CASES = [
     ("top_k larger than the number of chunks", lambda: check(GOOD, meta(), top_k=500), PASS),
     ("top_k is 0", lambda: check(GOOD, meta(), top_k=0), Error(ValueError, "top_k")),
     ("top_k is a string", lambda: check(GOOD, meta(), top_k="3"), Error(ValueError, "top_k")),
+    ("max_concurrency is 0", lambda: check(GOOD, meta(), max_concurrency=0),
+     Error(ValueError, "max_concurrency")),
     ("unknown validation_method", lambda: check(GOOD, meta(), validation_method="paragraph"),
      Error(ValueError, "sentence, claim, full")),
     ("unknown citations mode", lambda: check(GOOD, meta(), citations="strict"),
@@ -147,10 +150,6 @@ CASES = [
      Error(ValueError, "question")),
     ("llm_callable is a number", lambda: ProvenanceLLM(llm_callable=3), Error(ValueError, "llm_callable")),
 ]
-
-
-def test_the_corpus_has_at_least_40_cases():
-    assert len(CASES) >= 40
 
 
 @pytest.mark.parametrize("run,expected", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
@@ -175,3 +174,13 @@ def test_lone_surrogates_reach_the_real_embedder_safely():
     result = validator.validate(f"The tower \ud800 is tall. {GOOD}",
                                 {"sources": [SOURCES[0] + " \udfff"]})
     assert [s["text"] for s in result.metadata["sentences"]][0] == "The tower \ud800 is tall."
+
+
+@pytest.mark.filterwarnings("ignore:the judge gave no readable verdict")
+@pytest.mark.parametrize("metadata,options", [({"pass_on_invalid": "false"}, {}),
+                                              ({}, {"pass_on_invalid": "no"})],
+                         ids=["metadata", "argument"])
+def test_a_string_where_a_bool_belongs_is_refused(metadata, options):
+    # Taken as True, it would turn a judge's unreadable reply into a pass: fail open.
+    with pytest.raises(ValueError, match="pass_on_invalid"):
+        check(GOOD, meta(**metadata), llm_callable=lambda prompt: "I cannot tell.", **options)

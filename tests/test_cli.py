@@ -5,8 +5,7 @@ import json
 import subprocess
 import sys
 
-import pytest
-from conftest import REPO
+from conftest import REPO, model_flags
 
 from provenance_guard import cli
 
@@ -42,12 +41,11 @@ def test_json_report_from_stdin(capsys, monkeypatch):
 def test_model_flag_uses_litellm(capsys, chat_server):
     server = chat_server(lambda prompt: '{"reason": "p1", "verdict": "supported"}')
     code = cli.main(EXAMPLE + ["--text", str(REPO / "examples/answer.txt"), "--json",
-                               "--model", "openai/local", "--api-base", server.url,
-                               "--api-key", "sk-local"])
+                               *model_flags(server)])
     report = json.loads(capsys.readouterr().out)
     assert code == 0 and report["heuristic"] is False
     assert len(server.requests) == len(report["sentences"]) == 5
-    assert server.requests[0]["auth"] == "Bearer sk-local"
+    assert server.requests[0]["auth"] == "Bearer sk-test"
 
 
 def test_missing_key_fails_fast_with_a_clear_message(chat_server, monkeypatch, capsys):
@@ -59,11 +57,8 @@ def test_missing_key_fails_fast_with_a_clear_message(chat_server, monkeypatch, c
     assert "API key" in capsys.readouterr().err
 
 
-def test_missing_file_is_a_usage_error(capsys):
-    with pytest.raises(SystemExit) as exit_:
-        cli.main(["check", "--source", "nope.txt", "--text", "-"])
-    assert exit_.value.code == 2
-    assert "cannot read input" in capsys.readouterr().err
+def test_missing_file_is_a_usage_error(usage_error):
+    assert "cannot read input" in usage_error(["check", "--source", "nope.txt", "--text", "-"])
 
 
 def test_help_is_fast_and_imports_nothing_heavy():

@@ -5,12 +5,12 @@ consistent and bounded."""
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
-from conftest import SOURCES, ScriptedJudge, ToyEmbedder
+from conftest import SOURCES, ScriptedJudge, ToyEmbedder, toy_metadata
 from guardrails import AsyncGuard, Guard
 
 from provenance_guard import ProvenanceLLM
 from provenance_guard.chunking import chunk_sources
-from provenance_guard.index import INDEX_CACHE, IndexCache
+from provenance_guard.index import INDEX_CACHE
 from provenance_guard.judges.reply_cache import ReplyCache
 from provenance_guard.settings import Chunking
 
@@ -25,8 +25,11 @@ EMBEDDER = ToyEmbedder()  # one embedder: the index is shared by every call
 
 
 def meta():
-    return {"sources": SOURCES, "embed_function": EMBEDDER, "chunk_strategy": "sentence",
-            "chunk_size": 1, "chunk_overlap": 0}
+    return toy_metadata(embed_function=EMBEDDER)
+
+
+def fixing_guard(judge):
+    return Guard().use(ProvenanceLLM(llm_callable=judge, on_fail="fix"))
 
 
 def summary(result):
@@ -34,12 +37,11 @@ def summary(result):
 
 
 def test_32_threads_through_one_guard_match_a_sequential_run():
-    judge = ScriptedJudge(latency=0.005)
-    guard = Guard().use(ProvenanceLLM(llm_callable=judge, on_fail="fix"))
+    guard = fixing_guard(ScriptedJudge(latency=0.005))
     texts = TEXTS[:64]
     sequential = [guard.validate(t, metadata=meta()).validated_output for t in texts]
     INDEX_CACHE.clear()
-    fresh = Guard().use(ProvenanceLLM(llm_callable=ScriptedJudge(latency=0.005), on_fail="fix"))
+    fresh = fixing_guard(ScriptedJudge(latency=0.005))
     with ThreadPoolExecutor(max_workers=32) as pool:
         concurrent = list(pool.map(lambda t: fresh.validate(t, metadata=meta()).validated_output,
                                    texts))
@@ -62,9 +64,8 @@ def test_32_threads_with_separate_validators_match_and_build_the_index_once():
 
 
 def test_async_guard_with_100_concurrent_tasks_matches_a_sequential_run():
-    judge = ScriptedJudge(latency=0.002)
-    sequential = [Guard().use(ProvenanceLLM(llm_callable=judge, on_fail="fix"))
-                  .validate(t, metadata=meta()).validated_output for t in TEXTS]
+    one_by_one = fixing_guard(ScriptedJudge(latency=0.002))  # one Guard: building one is slow
+    sequential = [one_by_one.validate(t, metadata=meta()).validated_output for t in TEXTS]
     guard = AsyncGuard().use(ProvenanceLLM(llm_callable=ScriptedJudge(latency=0.002),
                                            on_fail="fix"))
 
@@ -88,18 +89,3 @@ def test_the_reply_cache_is_bounded_and_consistent_under_threads():
     with ThreadPoolExecutor(max_workers=32) as pool:
         list(pool.map(work, range(32)))
     assert len(cache) <= 50
-
-
-def test_the_index_cache_is_bounded():
-    cache = IndexCache(max_entries=4)
-    for n in range(10):
-        cache.get([f"Source number {n} says something."], Chunking(), _Embedder())
-    assert len(cache) == 4
-
-
-class _Embedder:
-    key = "toy"
-    persistent = False
-
-    def embed(self, texts):
-        return ToyEmbedder()(texts)

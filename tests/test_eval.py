@@ -28,21 +28,29 @@ def write_data(path, samples=SAMPLES):
     return path
 
 
+# A hallucination labelled grounded (a labelling slip): with it the local judge's results are
+# three true positives (b, c, f fail), three true negatives (a, d, e pass) and a false positive.
+MISLABELLED = {"id": "g", "output": "The tower is made of solid gold.", "label": True}
+
+
 def test_eval_command_writes_results_and_a_labelled_summary(tmp_path, capsys):
-    data = write_data(tmp_path / "data.jsonl")
+    data = write_data(tmp_path / "data.jsonl", [*SAMPLES, MISLABELLED])
     code = cli.main(["eval", str(data), "--json"])
     summary = json.loads(capsys.readouterr().out)
     lines = (tmp_path / "data.results.jsonl").read_text().splitlines()
-    records = [json.loads(line) for line in lines]
-    assert code == 0 and sorted(r["id"] for r in records) == list("abcdef")
-    assert summary["samples"] == 6 and summary["errors"] == 0
-    labelled = summary["labelled"]
-    tp = sum(1 for r in records if not r["passed"] and r["label"] is False)
-    fp = sum(1 for r in records if not r["passed"] and r["label"] is True)
-    assert (labelled["true_positives"], labelled["false_positives"]) == (tp, fp)
-    assert labelled["precision"] == (tp / (tp + fp) if tp + fp else None)
-    assert summary["failing_share"] == sum(not r["passed"] for r in records) / 6
-    assert all(r["sentences"] for r in records)  # the per-sentence verdicts are kept
+    records = {r["id"]: r for r in map(json.loads, lines)}
+    assert code == 0 and sorted(records) == list("abcdefg")
+    assert {i for i, r in records.items() if not r["passed"]} == {"b", "c", "f", "g"}
+    assert all(r["sentences"] for r in records.values())  # the per-sentence verdicts are kept
+    assert summary["samples"] == 7 and summary["errors"] == 0
+    assert summary["failing_share"] == 4 / 7 and summary["mean_faithfulness"] == 3 / 7
+    assert summary["levels"] == {"fully": 3, "ungrounded": 3, "contradictory": 1}
+    assert summary["labelled"] == {
+        "samples": 7, "true_positives": 3, "false_positives": 1, "false_negatives": 0,
+        "true_negatives": 3, "precision": 3 / 4, "recall": 1.0,
+        "f1": pytest.approx(6 / 7),  # 2 * 3/4 * 1 / (3/4 + 1)
+        "balanced_accuracy": pytest.approx(7 / 8),  # (3/3 caught + 3/4 passed) / 2
+    }
 
 
 def test_interrupted_run_resumes_without_recomputing(tmp_path):
@@ -108,12 +116,10 @@ def test_a_bad_sample_is_reported_and_the_rest_validated(tmp_path, capsys):
     ('{"output": "x"}', 'needs "output"'),
     ('{"output": "x", "sources": [], "label": "maybe"}', "label"),
 ])
-def test_unreadable_data_is_a_usage_error(tmp_path, line, message, capsys):
+def test_unreadable_data_is_a_usage_error(tmp_path, line, message, usage_error):
     data = tmp_path / "data.jsonl"
     data.write_text(line + "\n")
-    with pytest.raises(SystemExit) as raised:
-        cli.main(["eval", str(data)])
-    assert raised.value.code == 2 and message in capsys.readouterr().err
+    assert message in usage_error(["eval", str(data)])
 
 
 def test_summary_metrics():

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import caught_warnings, model_flags
 
 from provenance_guard import CallableJudge, cli
 from provenance_guard.evaluation.grounded_qa import FAILED, NULL, SCORED, grade
@@ -85,8 +86,7 @@ def _data(tmp_path, samples=SAMPLES):
 
 
 def _run(path, server, *extra):
-    return cli.main(["eval", str(path), "--grounded-qa", "--model", "openai/judge", "--api-base",
-                     server.url, "--api-key", "sk-test", "--json", *extra])
+    return cli.main(["eval", str(path), "--grounded-qa", *model_flags(server), "--json", *extra])
 
 
 def _records(path):
@@ -154,8 +154,7 @@ def test_replies_are_cached_on_disk_across_runs_and_a_damaged_entry_is_redone(
 def test_a_plain_run_resumed_with_the_metrics_grades_every_sample(tmp_path, chat_server, capsys):
     server = chat_server(grader)
     data = _data(tmp_path, SAMPLES[:2])
-    base = ["eval", str(data), "--model", "openai/judge", "--api-base", server.url, "--api-key",
-            "sk-test", "--json"]
+    base = ["eval", str(data), *model_flags(server), "--json"]
     assert cli.main(base) == 0
     results = data.with_suffix(".results.jsonl")
     assert all("grounded_qa" not in r for r in _records(results).values())
@@ -168,19 +167,14 @@ def test_a_plain_run_resumed_with_the_metrics_grades_every_sample(tmp_path, chat
     assert Path(f"{results}.cache").is_dir()
 
 
-def test_usage_errors_are_named(tmp_path, capsys):
+def test_usage_errors_are_named(tmp_path, usage_error):
     data = _data(tmp_path)
-    with pytest.raises(SystemExit) as raised:
-        cli.main(["eval", str(data), "--grounded-qa"])
-    assert raised.value.code == 2 and "needs an LLM judge: pass --model" in capsys.readouterr().err
+    assert "needs an LLM judge: pass --model" in usage_error(["eval", str(data), "--grounded-qa"])
     unasked = [{k: v for k, v in s.items() if k != "input"} for s in SAMPLES[:2]]
-    with pytest.raises(SystemExit) as raised:
-        cli.main(["eval", str(_data(tmp_path, unasked)), "--grounded-qa", "--model", "openai/x"])
-    err = capsys.readouterr().err
-    assert raised.value.code == 2 and "2 have none (first: answered, refused-wrongly)" in err
-    with pytest.raises(SystemExit) as raised:
-        cli.main(["eval", str(data), "--cache-dir", str(tmp_path / "replies")])
-    assert raised.value.code == 2 and "--cache-dir keeps an LLM judge's replies" in capsys.readouterr().err
+    err = usage_error(["eval", str(_data(tmp_path, unasked)), "--grounded-qa", "--model", "openai/x"])
+    assert "2 have none (first: answered, refused-wrongly)" in err
+    err = usage_error(["eval", str(data), "--cache-dir", str(tmp_path / "replies")])
+    assert "--cache-dir keeps an LLM judge's replies" in err
 
 
 def _grade_with(reply, answer="It was finished in 1889 [1].", faithful=True):
@@ -239,8 +233,6 @@ def test_a_judge_without_prompts_is_refused():
 
 
 def test_an_unwritable_cache_is_warned_about_once_and_grading_goes_on(tmp_path, chat_server):
-    import warnings
-
     from provenance_guard import LiteLLMJudge
 
     server = chat_server(grader)
@@ -249,10 +241,9 @@ def test_an_unwritable_cache_is_warned_about_once_and_grading_goes_on(tmp_path, 
     judge = LiteLLMJudge("openai/judge", {"api_base": server.url, "api_key": "sk-test"},
                          cache_dir=blocker / "replies")
     sample = SAMPLES[0]
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with caught_warnings() as caught:
         metrics = grade(judge, sample["input"], sample["actual_output"], sample["references"],
                         True, "", sample["expected_output"])
     assert metrics["answer_relevancy"].score == 5 and metrics["completeness"].score == 5
-    stored = [w for w in caught if "cannot store judge replies" in str(w.message)]
+    stored = [w for w in caught if "cannot store judge replies" in w]
     assert len(stored) == 1 and len(server.requests) == 2

@@ -4,22 +4,19 @@ streaming and AsyncGuard."""
 import asyncio
 
 import pytest
-from conftest import SOURCES, ScriptedJudge, ToyEmbedder
+from conftest import BAD, GOOD, ScriptedJudge, toy_metadata
 from guardrails import AsyncGuard, Guard, OnFailAction
 from guardrails.errors import ValidationError
 from pydantic import BaseModel, Field
 
 from provenance_guard import ProvenanceLLM
 
-GOOD = "The Eiffel Tower is in Paris."
-BAD = "The Eiffel Tower was painted gold in 2024."
 TEXT = f"{GOOD} {BAD} It houses the Mona Lisa."
 
 
 @pytest.fixture
 def meta():
-    return {"sources": SOURCES, "embed_function": ToyEmbedder(), "chunk_strategy": "sentence",
-            "chunk_size": 1, "chunk_overlap": 0}
+    return toy_metadata()
 
 
 def guard_with(on_fail, judge=None):

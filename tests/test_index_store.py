@@ -1,87 +1,122 @@
-"""Indexes on disk (index_dir) and the approximate index.
+"""Source indexes: kept in memory by content (bounded), on disk under index_dir, and the
+approximate index.
 
 A stored index is reloaded by a new process without embedding anything; a process killed while
 storing, a corrupted or foreign file, and a directory that cannot be written never crash a
-validation or serve a wrong index: they are reported and rebuilt."""
+validation or serve a wrong index: they are reported and rebuilt. The embedder is conftest's
+ToyEmbedder named by an ``embedding_key`` (so its indexes may be stored), which spares the
+child process the real model; one test stores and reloads the real default embedder's index."""
 
 import json
 import subprocess
 import sys
 import textwrap
-import warnings
 
 import numpy as np
 import pytest
-from conftest import REPO, SOURCES, ToyEmbedder
+from conftest import GOOD, REPO, SOURCES, ToyEmbedder, caught_warnings, toy_metadata
 
 from provenance_guard import ProvenanceLLM
-from provenance_guard.index import INDEX_CACHE, SourceIndex
+from provenance_guard.embedding import FunctionEmbedder
+from provenance_guard.index import INDEX_CACHE, IndexCache, SourceIndex
+from provenance_guard.settings import Chunking
 from provenance_guard.types import Chunk
 
-TEXT = "The Eiffel Tower is in Paris. It houses the Mona Lisa."
+KEY = "toy-bag-of-words-v1"
+TEXT = f"{GOOD} It houses the Mona Lisa."
+OTHER_SOURCES = ["The Louvre houses the Mona Lisa.", "The Eiffel Tower is in Paris."]
 
+# Reloads what the parent stored, reports, then dies while storing another index: after the
+# .faiss file is in place, before the .json that commits it.
 CHILD = textwrap.dedent("""
     import json, os, sys
-    import provenance_guard
+    sys.path.insert(0, sys.argv[2])
+    from conftest import GOOD, SOURCES, ToyEmbedder, toy_metadata
     from provenance_guard import ProvenanceLLM
     from provenance_guard.index import INDEX_CACHE
-    if sys.argv[2] == "die-before-commit":
-        real = os.replace
-        def dying(src, dst):
-            if str(dst).endswith(".json"):
-                os._exit(9)  # killed after the .faiss file, before the .json commits it
-            real(src, dst)
-        os.replace = dying
-    sources = json.loads(sys.argv[3])
-    judge = lambda prompt: '{"verdict": "supported"}'
-    result = ProvenanceLLM(llm_callable=judge, index_dir=sys.argv[1]).validate(
-        "The Eiffel Tower is in Paris.", {"sources": sources})
+
+    def validate(sources):
+        validator = ProvenanceLLM(llm_callable=lambda prompt: '{"verdict": "supported"}',
+                                  index_dir=sys.argv[1])
+        return validator.validate(GOOD, toy_metadata(sources=sources,
+                                                     embed_function=ToyEmbedder(key=sys.argv[3])))
+
+    result = validate(SOURCES)
     print(json.dumps({"embedded": INDEX_CACHE.embedded_chunks,
-                      "evidence": result.metadata["sentences"][0]["evidence"][0]["text"]}))
+                      "evidence": result.metadata["sentences"][0]["evidence"]}), flush=True)
+    real = os.replace
+    def dying(src, dst):
+        if str(dst).endswith(".json"):
+            os._exit(9)
+        real(src, dst)
+    os.replace = dying
+    validate(json.loads(sys.argv[4]))
 """)
 
 
-def child(directory, mode="normal"):
-    done = subprocess.run([sys.executable, "-c", CHILD, str(directory), mode, json.dumps(SOURCES)],
-                          capture_output=True, text=True, cwd=REPO, timeout=300)
-    return done
-
-
-def validate(directory):
+def validate(directory, sources=SOURCES, embed_function=None):
+    """Validate TEXT with indexes under ``directory``, from a cold memory cache; return the
+    result, how many chunks were embedded, and the warnings."""
     INDEX_CACHE.clear()
-    judge = ScriptedSupported()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        before = INDEX_CACHE.embedded_chunks
-        result = ProvenanceLLM(llm_callable=judge, index_dir=directory).validate(
-            TEXT, {"sources": SOURCES})
-    return result, INDEX_CACHE.embedded_chunks - before, [str(w.message) for w in caught]
-
-
-class ScriptedSupported:
-    def __call__(self, prompt):
-        return '{"verdict": "supported"}'
+    before = INDEX_CACHE.embedded_chunks
+    metadata = toy_metadata(sources=sources, embed_function=embed_function or ToyEmbedder(key=KEY))
+    validator = ProvenanceLLM(llm_callable=lambda prompt: '{"verdict": "supported"}',
+                              index_dir=directory)
+    with caught_warnings() as caught:
+        result = validator.validate(TEXT, metadata)
+    return result, INDEX_CACHE.embedded_chunks - before, caught
 
 
 def stored(directory):
     return sorted(p.name for p in directory.iterdir() if not p.name.startswith("."))
 
 
-def test_a_new_process_reloads_the_index_without_embedding(tmp_path):
-    first = json.loads(child(tmp_path).stdout)
-    second = json.loads(child(tmp_path).stdout)
-    assert first["embedded"] > 0 and second["embedded"] == 0
-    assert first["evidence"] == second["evidence"] == SOURCES[0]
-    assert len(stored(tmp_path)) == 2  # <key>.faiss and <key>.json
+@pytest.fixture(scope="module")
+def child(tmp_path_factory):
+    """One child process over an index directory the parent stored SOURCES' index in."""
+    directory = tmp_path_factory.mktemp("indexes")
+    parent, _, _ = validate(directory)
+    done = subprocess.run([sys.executable, "-c", CHILD, str(directory), str(REPO / "tests"), KEY,
+                           json.dumps(OTHER_SOURCES)],
+                          capture_output=True, text=True, cwd=REPO, timeout=300)
+    return directory, parent, done
 
 
-def test_a_process_killed_while_storing_leaves_nothing_that_is_read(tmp_path):
-    killed = child(tmp_path, "die-before-commit")
-    assert killed.returncode == 9
-    assert not any(name.endswith(".json") for name in stored(tmp_path))
-    result, embedded, _ = validate(tmp_path)
-    assert result.outcome == "pass" and embedded > 0  # rebuilt, then stored whole
-    assert len([n for n in stored(tmp_path) if n.endswith(".json")]) == 1
+def test_a_new_process_reloads_the_index_without_embedding(child):
+    directory, parent, done = child
+    report = json.loads(done.stdout.splitlines()[0])
+    assert report["embedded"] == 0
+    assert report["evidence"] == parent.metadata["sentences"][0]["evidence"]
+    assert report["evidence"][0]["text"] == GOOD
+
+
+def test_a_process_killed_while_storing_leaves_nothing_that_is_read(child):
+    directory, _, done = child
+    assert done.returncode == 9, done.stderr[-2000:]
+    assert len([n for n in stored(directory) if n.endswith(".json")]) == 1  # the parent's only
+    result, embedded, caught = validate(directory, OTHER_SOURCES)
+    assert result.outcome == "pass" and embedded == 2 and caught == []  # rebuilt, not read
+    assert len([n for n in stored(directory) if n.endswith(".json")]) == 2  # and stored whole
+    _, embedded_again, _ = validate(directory, OTHER_SOURCES)
+    assert embedded_again == 0
+
+
+@pytest.mark.slow
+def test_the_default_embedders_index_is_stored_and_reloaded(tmp_path):
+    metadata = {"sources": SOURCES}  # no embed_function: all-MiniLM-L6-v2
+
+    def run():
+        INDEX_CACHE.clear()
+        before = INDEX_CACHE.embedded_chunks
+        result = ProvenanceLLM(llm_callable=lambda prompt: '{"verdict": "supported"}',
+                               index_dir=tmp_path).validate(GOOD, metadata)
+        return result.metadata["sentences"][0]["evidence"], INDEX_CACHE.embedded_chunks - before
+
+    first, embedded = run()
+    assert embedded == len(SOURCES) and len(stored(tmp_path)) == 2  # <key>.faiss, <key>.json
+    second, embedded_again = run()
+    assert embedded_again == 0 and second == first
+    assert first[0]["source"] == 0 and first[0]["similarity"] > 0.5
 
 
 @pytest.mark.parametrize("damage", ["truncate-faiss", "garbage-json", "foreign-json",
@@ -105,7 +140,7 @@ def test_a_damaged_stored_index_is_reported_and_rebuilt(tmp_path, damage):
     else:
         faiss_path.unlink()
     result, embedded, caught = validate(tmp_path)
-    assert result.outcome == "pass" and embedded > 0
+    assert result.outcome == "pass" and embedded == 7
     assert any("not usable" in w and "rebuilding" in w for w in caught)
     _, embedded_again, caught_again = validate(tmp_path)  # the rebuilt pair is good
     assert embedded_again == 0 and not caught_again
@@ -115,14 +150,31 @@ def test_an_unwritable_directory_is_reported_and_validation_goes_on(tmp_path):
     blocked = tmp_path / "file-not-dir"
     blocked.write_text("x")
     result, embedded, caught = validate(blocked)
-    assert result.outcome == "pass" and embedded > 0
+    assert result.outcome == "pass" and embedded == 7
     assert any("memory only" in w for w in caught)
 
 
-def test_user_embed_functions_are_not_stored(tmp_path):
-    ProvenanceLLM(llm_callable=ScriptedSupported(), index_dir=tmp_path).validate(
-        TEXT, {"sources": SOURCES, "embed_function": ToyEmbedder()})
-    assert stored(tmp_path) == []  # its identity is an object id, meaningless in another process
+@pytest.mark.parametrize("key", [None, "  "], ids=["no key", "blank key"])
+def test_embed_functions_without_a_key_are_not_stored(tmp_path, key):
+    # without a name, a function's identity is an object id, meaningless in another process
+    result, embedded, _ = validate(tmp_path, embed_function=ToyEmbedder(key=key))
+    assert result.outcome == "pass" and embedded == 7
+    assert stored(tmp_path) == []
+
+
+def test_the_index_cache_is_bounded_and_keeps_the_recently_used():
+    cache = IndexCache(max_entries=4)
+    embedder = FunctionEmbedder(ToyEmbedder())
+    sources = [[f"Source number {n} says something."] for n in range(10)]
+    for n in range(10):
+        cache.get(sources[n], Chunking(), embedder)
+        cache.get(sources[6], Chunking(), embedder)  # used again and again: kept
+    assert len(cache) == 4 and cache.embedded_chunks == 10
+    cache.get(sources[6], Chunking(), embedder)
+    cache.get(sources[9], Chunking(), embedder)
+    assert cache.embedded_chunks == 10  # both still there
+    cache.get(sources[0], Chunking(), embedder)
+    assert cache.embedded_chunks == 11  # evicted long ago: embedded again
 
 
 def clustered(n, dim=64, seed=0):

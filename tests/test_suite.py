@@ -17,8 +17,11 @@ from conftest import ScriptedJudge, passages_of, statement_of
 
 from provenance_guard import ProvenanceLLM, citations
 from provenance_guard.evaluation.suite import (
-    SUITE,  # noqa: E402
+    SUITE,
+    Case,
+    CaseOutcome,
     accuracy_by_type,
+    balanced_accuracy,
     load_cases,
     run_case,
 )
@@ -68,12 +71,42 @@ def test_case_through_the_validator_with_an_oracle_judge(case):
     assert outcome.passed is case.passes
 
 
-def test_scores_per_type_are_computed_from_outcomes():
-    judge_everything_supported = ScriptedJudge(reply='{"verdict": "supported"}')
-    outcomes = [run_case(lambda options: ProvenanceLLM(llm_callable=judge_everything_supported,
-                                                       **options), case)
-                for case in CASES if case.type in ("paraphrase", "changed_number")]
+def outcome(kind, passes, passed, expected, verdicts, citations=None):
+    sentences = [{"verdict": v, **({"citation": c} if c else {})} for v, c in expected]
+    case = Case(f"{kind}-{passes}-{passed}", kind, [], "", passes, sentences)
+    return CaseOutcome(case, passed, verdicts, citations or ["none"] * len(verdicts))
+
+
+def test_accuracy_by_type_and_balanced_accuracy_by_hand():
+    outcomes = [
+        outcome("a", True, True, [("supported", None), ("supported", None)],
+                ["supported", "supported"]),  # right: 2 of 2 sentences
+        outcome("a", False, True, [("contradicted", None)], ["supported"]),  # wrong: 0 of 1
+        outcome("b", False, False, [("supported", "miscited"), ("unsupported", None)],
+                ["supported", "unsupported"], ["ok", "none"]),  # the citation is wrong: 1 of 2
+        outcome("b", False, False, [("unsupported", None), ("unsupported", None)],
+                ["unsupported"]),  # a verdict missing: 1 of 2
+    ]
     table = accuracy_by_type(outcomes)
-    assert table["paraphrase"]["outcome_accuracy"] == 1.0
-    assert table["changed_number"]["outcome_accuracy"] == 0.0
-    assert table["all"]["cases"] == len(outcomes)
+    assert table == {
+        "a": {"cases": 2, "outcome_accuracy": 0.5, "sentence_accuracy": 2 / 3},
+        "b": {"cases": 2, "outcome_accuracy": 1.0, "sentence_accuracy": 2 / 4},
+        "all": {"cases": 4, "outcome_accuracy": 0.75, "sentence_accuracy": 4 / 7},
+    }
+    # should fail: 2 of 3 caught; should pass: 1 of 1
+    assert balanced_accuracy(outcomes) == (2 / 3 + 1) / 2
+    assert balanced_accuracy(outcomes[1:]) == 2 / 3  # nothing should pass: one recall only
+    assert balanced_accuracy([]) is None
+
+
+@pytest.mark.parametrize("line,message", [
+    ('{"id": "x", "type": "t", "sources": [], "output": "o"}', "expected"),
+    ('{"id": "x", "type": "t", "sources": 3, "output": "o", "expected": {"passes": true, '
+     '"sentences": []}}', "TypeError"),
+])
+def test_a_line_that_is_not_a_case_says_where_and_what_a_case_needs(tmp_path, line, message):
+    path = tmp_path / "cases.jsonl"
+    path.write_text(line + "\n")
+    with pytest.raises(ValueError, match="line 1: not a case") as raised:
+        load_cases(path)
+    assert message in str(raised.value) and "expected.passes" in str(raised.value)

@@ -5,31 +5,27 @@ import threading
 import time
 
 import pytest
-from conftest import SOURCES, ScriptedJudge, ToyEmbedder
+from conftest import BAD, GOOD, SOURCES, ScriptedJudge, ToyEmbedder, toy_metadata
 from guardrails.validator_base import FailResult, PassResult
 
 from provenance_guard import ProvenanceLLM
 from provenance_guard.index import INDEX_CACHE
 
-GOOD = "The Eiffel Tower is in Paris."
-BAD = "The Eiffel Tower was painted gold in 2024."
-
 
 def metadata(embedder, **extra):
-    return {"sources": SOURCES, "embed_function": embedder, "chunk_strategy": "sentence",
-            "chunk_size": 1, "chunk_overlap": 0, **extra}
+    return toy_metadata(embed_function=embedder, **extra)
 
 
-def test_supported_text_passes(scripted, toy_embedder):
+def test_supported_text_passes(scripted):
     result = ProvenanceLLM(llm_callable=scripted).validate(
-        f"{GOOD} It was finished in 1889.", metadata(toy_embedder))
+        f"{GOOD} It was finished in 1889.", toy_metadata())
     assert isinstance(result, PassResult)
     assert sorted(scripted.statements) == sorted([GOOD, "It was finished in 1889."])
 
 
-def test_unsupported_sentence_fails_with_message_fix_and_span(scripted, toy_embedder):
+def test_unsupported_sentence_fails_with_message_fix_and_span(scripted):
     text = f"{GOOD} {BAD} It is 330 metres tall."
-    result = ProvenanceLLM(llm_callable=scripted).validate(text, metadata(toy_embedder))
+    result = ProvenanceLLM(llm_callable=scripted).validate(text, toy_metadata())
     assert isinstance(result, FailResult)
     assert BAD in result.error_message and GOOD not in result.error_message
     assert result.fix_value == f"{GOOD} It is 330 metres tall."
@@ -38,9 +34,9 @@ def test_unsupported_sentence_fails_with_message_fix_and_span(scripted, toy_embe
     assert "unsupported" in span.reason
 
 
-def test_evidence_comes_from_the_faiss_index(scripted, toy_embedder):
+def test_evidence_comes_from_the_faiss_index(scripted):
     result = ProvenanceLLM(llm_callable=scripted, top_k=2).validate(
-        "It houses the Mona Lisa.", metadata(toy_embedder))
+        "It houses the Mona Lisa.", toy_metadata())
     [sentence] = result.metadata["sentences"]
     best = sentence["evidence"][0]
     assert best["text"] == "It houses the Mona Lisa." and best["source"] == 1
@@ -49,28 +45,30 @@ def test_evidence_comes_from_the_faiss_index(scripted, toy_embedder):
     assert best["similarity"] >= sentence["evidence"][1]["similarity"]
 
 
-def test_full_mode_judges_the_whole_text_once(scripted, toy_embedder):
+def test_full_mode_judges_the_whole_text_once(scripted):
     text = f"{GOOD} {BAD}"
     result = ProvenanceLLM(validation_method="full", llm_callable=scripted).validate(
-        text, metadata(toy_embedder))
+        text, toy_metadata())
     assert scripted.statements == [text]
     assert isinstance(result, FailResult)
     assert result.error_spans[0].start == 0 and result.error_spans[0].end == len(text)
 
 
-def test_callers_metadata_is_not_changed(scripted, toy_embedder):
-    given = metadata(toy_embedder)
+@pytest.mark.parametrize("text,outcome", [(BAD, "fail"), (GOOD, "pass")])
+def test_callers_metadata_is_not_changed(scripted, text, outcome):
+    given = toy_metadata()
     before = copy.copy(given)
-    result = ProvenanceLLM(llm_callable=scripted).validate(BAD, given)
-    assert given == before and "sentences" not in given
+    result = ProvenanceLLM(llm_callable=scripted).validate(text, given)
+    assert result.outcome == outcome
+    assert given == before and "sentences" not in given and "groundedness" not in given
     assert result.metadata is not given
     assert result.metadata["sources"] == SOURCES  # Guardrails hands it to the next validator
 
 
-def test_empty_output_passes_without_judging(scripted, toy_embedder):
+def test_empty_output_passes_without_judging(scripted):
     for text in ("", "   \n"):
         assert isinstance(ProvenanceLLM(llm_callable=scripted).validate(
-            text, metadata(toy_embedder)), PassResult)
+            text, toy_metadata()), PassResult)
     assert scripted.statements == []
 
 
@@ -85,11 +83,11 @@ def test_empty_sources_fail_every_sentence_and_say_why(scripted):
 @pytest.mark.parametrize("reply,pass_on_invalid,passes", [
     ("I am not sure.", False, False), ("I am not sure.", True, True),
 ])
-def test_unreadable_verdict_follows_pass_on_invalid(toy_embedder, reply, pass_on_invalid, passes):
+def test_unreadable_verdict_follows_pass_on_invalid(reply, pass_on_invalid, passes):
     judge = ScriptedJudge(reply=reply)
     with pytest.warns(UserWarning, match="no readable verdict"):
         result = ProvenanceLLM(llm_callable=judge).validate(
-            GOOD, metadata(toy_embedder, pass_on_invalid=pass_on_invalid))
+            GOOD, toy_metadata(pass_on_invalid=pass_on_invalid))
     assert isinstance(result, PassResult) is passes
     assert result.metadata["sentences"][0]["decided_by"] == "fallback"
 
@@ -124,8 +122,7 @@ def test_sources_are_embedded_once_across_sentences_calls_and_instances(scripted
     assert embedder.texts_embedded == 13 + 8 + 3  # new content: the index is rebuilt
 
 
-def test_index_cache_is_bounded():
-    assert INDEX_CACHE.max_entries >= 1
+def test_the_process_wide_index_cache_is_bounded():
     embedder = ToyEmbedder()
     validator = ProvenanceLLM(llm_callable=ScriptedJudge())
     for i in range(INDEX_CACHE.max_entries + 5):
@@ -133,53 +130,24 @@ def test_index_cache_is_bounded():
     assert len(INDEX_CACHE) == INDEX_CACHE.max_entries
 
 
-def test_judge_calls_run_concurrently_and_bounded(toy_embedder):
+def test_judge_calls_run_concurrently_and_bounded():
     judge = ScriptedJudge(latency=0.2)
     text = " ".join(f"Sentence number {i} is here." for i in range(8))
     started = time.perf_counter()
-    ProvenanceLLM(llm_callable=judge, max_concurrency=4).validate(text, metadata(toy_embedder))
+    ProvenanceLLM(llm_callable=judge, max_concurrency=4).validate(text, toy_metadata())
     elapsed = time.perf_counter() - started
     assert judge.max_in_flight == 4
     assert elapsed < 8 * 0.2  # sequential calls would take 1.6 s at least
 
 
-def test_identical_prompts_are_answered_from_the_cache(toy_embedder):
+def test_identical_prompts_are_answered_from_the_cache():
     judge = ScriptedJudge()
     validator = ProvenanceLLM(llm_callable=judge)
-    first = validator.validate(GOOD, metadata(toy_embedder))
-    second = validator.validate(GOOD, metadata(toy_embedder))
+    first = validator.validate(GOOD, toy_metadata())
+    second = validator.validate(GOOD, toy_metadata())
     assert len(judge.prompts) == 1
     assert first.metadata["sentences"][0]["decided_by"] == "llm"
     assert second.metadata["sentences"][0]["decided_by"] == "cache"
-
-
-def test_transient_errors_are_retried_with_backoff(toy_embedder):
-    attempts = []
-
-    def flaky(prompt):
-        attempts.append(time.perf_counter())
-        if len(attempts) < 3:
-            raise ConnectionError("connection reset")
-        return "yes"
-
-    validator = ProvenanceLLM(llm_callable=flaky, max_retries=2)
-    validator.judge.backoff = 0.05
-    assert isinstance(validator.validate(GOOD, metadata(toy_embedder)), PassResult)
-    assert len(attempts) == 3
-    assert attempts[2] - attempts[1] >= attempts[1] - attempts[0] > 0  # the wait grows
-
-
-def test_a_judge_that_keeps_failing_falls_back_to_pass_on_invalid(toy_embedder):
-    def broken(prompt):
-        raise TimeoutError("no answer")
-
-    validator = ProvenanceLLM(llm_callable=broken, max_retries=1)
-    validator.judge.backoff = 0.01
-    with pytest.warns(UserWarning):
-        result = validator.validate(GOOD, metadata(toy_embedder))
-    assert isinstance(result, FailResult)
-    sentence = result.metadata["sentences"][0]
-    assert sentence["decided_by"] == "fallback" and "TimeoutError" in sentence["reason"]
 
 
 def test_judge_is_chosen_once_at_init():
@@ -189,39 +157,6 @@ def test_judge_is_chosen_once_at_init():
     assert isinstance(ProvenanceLLM(llm_callable=lambda p: "yes").judge, CallableJudge)
     local = LocalJudge()
     assert ProvenanceLLM(llm_callable=local).judge is local
-
-
-@pytest.mark.parametrize("kwargs,needle", [
-    ({"validation_method": "paragraph"}, "validation_method"),
-    ({"top_k": 0}, "top_k"), ({"top_k": "3"}, "top_k"),
-    ({"max_concurrency": 0}, "max_concurrency"), ({"llm_callable": 42}, "llm_callable"),
-])
-def test_bad_arguments_name_the_argument(kwargs, needle):
-    with pytest.raises(ValueError, match=needle):
-        ProvenanceLLM(**{"llm_callable": lambda p: "yes", **kwargs})
-
-
-@pytest.mark.parametrize("meta,needle", [
-    ({}, "metadata\\['sources'\\]"),
-    ({"sources": "one passage"}, "list of strings"),
-    ({"sources": {"a": "b"}}, "list of strings"),
-    ({"sources": ["ok", 3]}, "sources'\\]\\[1\\]"),
-    ({"sources": ["ok"], "chunk_strategy": "paragraph"}, "chunk_strategy"),
-    ({"sources": ["ok"], "embed_function": lambda texts: [[1.0, 2.0]] * (len(texts) + 1)},
-     "one vector per text"),
-    ({"sources": ["ok"], "embed_function": lambda texts: "vectors"}, "embed_function"),
-    ({"sources": ["ok"], "embed_function": lambda texts: [[float("nan")]] * len(texts)}, "NaN"),
-    ({"query_function": lambda text, k: None}, "query_function"),
-    ({"query_function": lambda text, k: [1, 2]}, "query_function"),
-])
-def test_bad_metadata_names_the_key_and_the_fix(meta, needle):
-    with pytest.raises(ValueError, match=needle):
-        ProvenanceLLM(llm_callable=lambda p: "yes").validate(GOOD, meta)
-
-
-def test_non_string_value_is_refused_clearly():
-    with pytest.raises(ValueError, match="validates text"):
-        ProvenanceLLM(llm_callable=lambda p: "yes").validate(42, {"sources": ["x"]})
 
 
 def test_one_index_build_when_threads_race(scripted):

@@ -21,7 +21,7 @@ from conftest import (
 )
 from guardrails import Guard
 
-from provenance_guard import JudgeAuthError, LiteLLMJudge
+from provenance_guard import ConfigurationError, JudgeAuthError, LiteLLMJudge
 
 HOUSES = "It houses the Mona Lisa."
 BACKOFF = 0.05
@@ -90,7 +90,7 @@ def test_a_fault_that_lasts_ends_in_a_fallback_that_says_why(chat_server, retry_
     assert result.metadata["groundedness"]["decided_by"] == {"fallback": 1}
 
 
-@pytest.mark.parametrize("status,named", [(400, "BadRequestError"), (404, "NotFoundError"),
+@pytest.mark.parametrize("status,named", [(400, "BadRequestError"), (413, "APIError"),
                                           (422, "BadRequestError")])
 def test_a_permanent_status_is_not_retried(chat_server, retry_waits, status, named):
     server = chat_server(ScriptedJudge())
@@ -101,6 +101,16 @@ def test_a_permanent_status_is_not_retried(chat_server, retry_waits, status, nam
     assert result.outcome == "fail" and sentence["decided_by"] == "fallback"
     assert named in sentence["reason"]
     assert any(w.startswith("judge call failed after 1 attempt(s)") for w in caught)
+
+
+def test_a_model_the_server_does_not_have_stops_the_validation_without_retries(chat_server,
+                                                                              retry_waits):
+    # 404: no prompt could be judged; invalid verdicts would let on_fail="fix" empty the text
+    server = chat_server(ScriptedJudge())
+    server.faults = [(404, {})] * 3
+    with pytest.raises(ConfigurationError, match="cannot be reached as configured"):
+        validate(litellm_validator(server.url, max_retries=2))
+    assert len(server.requests) == 1 and retry_waits == []
 
 
 @pytest.mark.parametrize("status", [401, 403])

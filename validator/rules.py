@@ -25,11 +25,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+from . import clauses
 from .citations import MARKER
 from .lru import MiB, memoize
 from .splitting import split_sentences
 from .types import Evidence
-from .words import MONTH_OF, MONTHS, STOPWORDS, content_words, stem
+from .words import MONTH_OF, MONTHS, STOPWORDS, content_words, stem, with_digits
 
 _SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9,
           "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12}
@@ -99,6 +100,7 @@ class Facts:
     names: dict[str, str] = field(hash=False)  # stem -> the word as written
     name_slots: dict[str, str] = field(hash=False)  # stem of a name -> the word before it
     negated: bool = False
+    clauses: tuple[clauses.Clause, ...] = ()  # what each clause asserts (polarity, roles...)
 
 
 @dataclass(frozen=True)
@@ -108,8 +110,10 @@ class Findings:
     missing_values: tuple[str, ...]  # quantities and dates of the claim the evidence lacks
     missing_names: tuple[str, ...]
     contradiction: str | None  # why a chunk clearly states otherwise, or None
-    contradiction_kind: str | None  # "value" (a number or date), "name" or "negation"
+    contradiction_kind: str | None  # "value" (a number or date), "name", "negation",
+    # "antonym" (an opposite word) or "roles" ("from A to B" against "from B to A")
     verbatim: bool  # a chunk states the claim word for word
+    gaps: tuple[str, ...] = ()  # what the claim adds: a list item, "all" for "some"
 
     @property
     def clear_contradiction(self) -> bool:
@@ -124,7 +128,7 @@ class Findings:
             found.append(f"values not in the evidence: {list(self.missing_values)}")
         if self.missing_names:
             found.append(f"names not in the evidence: {list(self.missing_names)}")
-        return found
+        return found + list(self.gaps)
 
 
 @memoize(8192, 16 * MiB)
@@ -139,12 +143,13 @@ def read_facts(text: str) -> Facts:
     """The facts of ``text``. Cached: evidence chunks come back for every claim."""
     text = MARKER.sub(" ", text)
     matches = list(_TOKEN.finditer(text))
-    quantities, years, months, days = _quantities_and_dates(text, matches)
+    numeric = with_digits(text)
+    quantities, years, months, days = _quantities_and_dates(numeric, list(_TOKEN.finditer(numeric)))
     names, slots = _names(text)
     lowered = [m.group().lower() for m in matches]
     negated = sum(1 for t in lowered if t in _NEGATIONS or t.endswith("n't")) % 2 == 1
     return Facts(content_words(text), tuple(quantities), frozenset(years), frozenset(months),
-                 frozenset(days), names, slots, negated)
+                 frozenset(days), names, slots, negated, clauses.read_clauses(text))
 
 
 def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
@@ -166,19 +171,28 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
 
     contradiction = None
     ranked = sorted(((_overlap(said, part), n) for n, part in enumerate(parts)), reverse=True)
+    agreed = False  # a passage states the claim's words the same way round
     for overlap, n in ranked:
         if overlap < CONTRADICTION_COVERAGE:
             break
-        contradiction = _conflict(said, parts[n], overlap, everything)
+        contradiction = _conflict(said, parts[n], everything)
+        if contradiction is None and not agreed:
+            contradiction = _polarity(said, parts[n])
+            agreed = contradiction is None and (
+                clauses.overlap(said.clauses, parts[n].clauses) >= NEGATION_COVERAGE)
         if contradiction:
             break
+    gaps = [f"list items not in the evidence: {items}"
+            for items in [clauses.missing_items(claim, everything.words)] if items]
+    if ranked and ranked[0][0] >= CONTRADICTION_COVERAGE:
+        gaps += filter(None, [clauses.quantifier_gap(said.clauses, parts[ranked[0][1]].clauses)])
     target = normalise(claim)
     verbatim = len(target.split()) >= VERBATIM_MIN_WORDS and any(
         f" {target} " in f" {normalise(e.text)} " for e in evidence
     )
     kind, why = contradiction or (None, None)
     return Findings(round(coverage, 4), similarity, tuple(missing_values), tuple(missing_names),
-                    why, kind, verbatim and contradiction is None)
+                    why, kind, verbatim and contradiction is None, tuple(gaps))
 
 
 @memoize(1024, 16 * MiB, bytes_per_char=56)
@@ -206,9 +220,9 @@ def _overlap(said: Facts, part: Facts) -> float:
     return len(said.words & part.words) / len(considered) if considered else 0.0
 
 
-def _conflict(said: Facts, chunk: Facts, overlap: float, everything: Facts) -> tuple[str, str] | None:
-    """How ``chunk`` (one evidence sentence that states most of the claim) conflicts with it.
-    A value or name the evidence states anywhere is not in conflict."""
+def _conflict(said: Facts, chunk: Facts, everything: Facts) -> tuple[str, str] | None:
+    """How ``chunk`` (one evidence sentence that states most of the claim) gives another
+    value or name. A value or name the evidence states anywhere is not in conflict."""
     for q in said.quantities:
         rivals = [o for o in chunk.quantities if q.comparable(o)]
         if rivals and not any(q.same_value(o) and q.unit == o.unit for o in everything.quantities):
@@ -232,9 +246,15 @@ def _conflict(said: Facts, chunk: Facts, overlap: float, everything: Facts) -> t
         if rivals:
             return "name", (f"the evidence names {rivals[0]} where the claim names "
                             f"{said.names[name_stem]}")
-    if said.negated != chunk.negated and overlap >= NEGATION_COVERAGE:
-        return "negation", "the evidence states the opposite (one of the two is negated)"
     return None
+
+
+def _polarity(said: Facts, chunk: Facts) -> tuple[str, str] | None:
+    """How ``chunk`` states the claim the other way round (negated, an opposite word, roles
+    swapped), when it states nearly all of it: see ``clauses``."""
+    if clauses.overlap(said.clauses, chunk.clauses) < NEGATION_COVERAGE:
+        return None
+    return clauses.polarity_conflict(said.clauses, chunk.clauses)
 
 
 def _union(facts: list[Facts]) -> Facts:
@@ -289,6 +309,8 @@ def _quantities_and_dates(text: str, matches: list[re.Match]):
         if nxt in _SCALE and (nxt not in ("m", "b") or currency):
             value *= _SCALE[nxt]
             j += 1
+        if j + 1 < len(tokens) and lowered[j] in ("-", "‑") and lowered[j + 1].isalpha():
+            j += 1  # "a 7-year warranty": the unit after the hyphen
         unit = currency or _unit(lowered[j] if j < len(tokens) else "")
         first = i - 1 if currency else i
         last = j if unit and not currency and j < len(tokens) else j - 1

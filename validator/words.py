@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from text_to_num import alpha2digit
+
 STOPWORDS = frozenset(
     """a an the and or but if then of to in on at by for with from as is are was were be been
     being it its this that these those he she they them his her their there here which who whom
@@ -61,3 +63,17 @@ def refusal_topic(text: str) -> str:
 def is_refusal(text: str) -> bool:
     """A sentence that says the sources hold no answer ("No document says ...")."""
     return _REFUSAL.search(text) is not None
+
+
+_DIGITS_AND_SCALE = re.compile(r"\d\s+(?:thousand|million|billion|trillion)\b", re.IGNORECASE)
+
+
+def with_digits(text: str) -> str:
+    """``text`` with written-out numbers as digits ("sixty-two kilograms" -> "62 kilograms"),
+    by text2num. Small numbers it leaves as words ("two") are read by the rules' own table; a
+    scale after digits ("1.5 million") is left for the rules to read."""
+    pieces, start = [], 0
+    for kept in _DIGITS_AND_SCALE.finditer(text):
+        pieces += [alpha2digit(text[start:kept.start()], "en"), kept.group()]
+        start = kept.end()
+    return "".join([*pieces, alpha2digit(text[start:], "en")])

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .citations import MARKER
 from .lexicon import (
@@ -34,7 +35,7 @@ from .lexicon import (
     concepts,
 )
 from .lru import MiB, memoize
-from .words import MONTH_OF, STOPWORDS, content_words, stem, with_digits
+from .words import MONTH_OF, STOPWORDS, content_words, with_digits
 
 _BOUNDARY = re.compile(
     r"[;:—–]|\s-\s|[.!?](?=\s|$)|,?\s+(?:" + "|".join(CLAUSE_WORDS) + r")\b|,\s+(?:"
@@ -120,8 +121,23 @@ def _word(token: str) -> str | None:
         return "#" + token.replace(",", "")
     if (token in STOPWORDS or token in NEGATIONS or token in QUANTIFIERS or token in MONTH_OF
             or len(token) < 2):
-        return None if not concepts(token) else stem(token)
-    return stem(token)
+        return None if not concepts(token) else _stem(token)
+    return _stem(token)
+
+
+@lru_cache(maxsize=1)
+def _stemmer():
+    # Snowball knows English inflection ("descale" / "descales") where words.stem, kept simple
+    # for coverage, does not. nltk is loaded by sentence splitting anyway; its stemmer needs no
+    # data files.
+    from nltk.stem.snowball import EnglishStemmer
+
+    return EnglishStemmer()
+
+
+@lru_cache(maxsize=1 << 16)
+def _stem(word: str) -> str:
+    return _stemmer().stem(word)
 
 
 def _side(tokens: Sequence[str]) -> frozenset[str]:

@@ -173,9 +173,11 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
     ranked = sorted(((_overlap(said, part), n) for n, part in enumerate(parts)), reverse=True)
     agreed = False  # a passage states the claim's words the same way round
     for overlap, n in ranked:
-        if overlap < CONTRADICTION_COVERAGE:
-            break
-        contradiction = _conflict(said, parts[n], everything)
+        # A value or name conflict needs most of the claim's words; the polarity checks
+        # count an opposite as the same word ("cheaper" / "more expensive"), so they look at
+        # every sentence.
+        if overlap >= CONTRADICTION_COVERAGE:
+            contradiction = _conflict(said, parts[n], everything)
         if contradiction is None and not agreed:
             contradiction = _polarity(said, parts[n])
             agreed = contradiction is None and (

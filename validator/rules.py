@@ -27,6 +27,7 @@ from itertools import pairwise
 
 from . import clauses
 from .citations import MARKER
+from .lexicon import NEGATIONS
 from .lru import MiB, memoize
 from .splitting import split_sentences
 from .types import Evidence
@@ -54,7 +55,6 @@ _PREFIX_CURRENCY = frozenset(("$", "€", "£", "¥", "usd", "eur", "gbp"))
 _HEDGES = ("about", "around", "approximately", "roughly", "nearly", "almost", "some", "over",
            "more than", "less than", "under", "up to", "circa", "ca.", "~", "just over",
            "just under", "an estimated", "estimated")
-_NEGATIONS = frozenset("not no never none neither nor without cannot nobody nothing".split())
 
 _TOKEN = re.compile(r"[$€£¥]|\d+(?:,\d{3})*(?:\.\d+)?(?:st|nd|rd|th)?|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?|%|\S")
 _NUMERIC = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?$")
@@ -147,7 +147,7 @@ def read_facts(text: str) -> Facts:
     quantities, years, months, days = _quantities_and_dates(numeric, list(_TOKEN.finditer(numeric)))
     names, slots = _names(text)
     lowered = [m.group().lower() for m in matches]
-    negated = sum(1 for t in lowered if t in _NEGATIONS or t.endswith("n't")) % 2 == 1
+    negated = sum(1 for t in lowered if t in NEGATIONS or t.endswith("n't")) % 2 == 1
     return Facts(content_words(text), tuple(quantities), frozenset(years), frozenset(months),
                  frozenset(days), names, slots, negated, clauses.read_clauses(text))
 

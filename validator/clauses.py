@@ -56,6 +56,7 @@ class Clause:
     relation: tuple[frozenset[str], frozenset[str]] | None  # the two sides of than/before/after
     routes: tuple[tuple[frozenset[str], frozenset[str]], ...]  # from A to B
     text: str
+    turning: frozenset[str] = frozenset()  # concepts a swap of the relation's sides turns round
 
     def pole(self, concept: str) -> int | None:
         """1 when the clause names ``concept`` by its second pole an odd number of times ("the
@@ -84,7 +85,7 @@ def _clause(tokens: list[str], inherited: tuple[str, ...], text: str) -> Clause:
     words = list(inherited)
     poles: dict[str, int] = {}
     said: dict[str, str] = {}
-    negations, quantifier, relation, routes = 0, None, None, []
+    negations, quantifier, relation, routes, turning = 0, None, None, [], set()
     for i, token in enumerate(tokens):
         before = tokens[i - 1] if i else ""
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
@@ -97,6 +98,9 @@ def _clause(tokens: list[str], inherited: tuple[str, ...], text: str) -> Clause:
             quantifier = (rank, token)
         if token in RELATION_WORDS and relation is None:
             relation = (_side(tokens[:i]), _side(tokens[i + 1:]))
+            # "A before B" is "B after A"; "A cheaper than B" is "B more expensive than A"
+            compared = tokens[max(0, i - 2):i] if token == "than" else ()
+            turning = {c for t in (token, *compared) for c, _ in concepts(t)}
         if token == "from":
             route = _route(tokens[i + 1:])
             if route:
@@ -112,7 +116,7 @@ def _clause(tokens: list[str], inherited: tuple[str, ...], text: str) -> Clause:
         if not named:
             words.append(word)
     return Clause(tuple(dict.fromkeys(words)), negations, poles, said, quantifier, relation,
-                  tuple(routes), text)
+                  tuple(routes), text, frozenset(turning))
 
 
 def _word(token: str) -> str | None:
@@ -185,6 +189,8 @@ def _differ(word: str, claim: Clause, part: Clause) -> bool:
         mine, theirs = claim.pole(word), part.pole(word)
         if mine is None or theirs is None:
             return False
+        if turned and word not in claim.turning | part.turning:
+            negations -= 1  # "installed" in "A is installed before B" is not turned round
         return (negations + mine + theirs) % 2 == 1
     return (negations + _shared_flips(claim, part)) % 2 == 1
 
@@ -207,18 +213,18 @@ def polarity_conflict(claim: Sequence[Clause], part: Sequence[Clause]) -> tuple[
                     return "roles", (f"the evidence has the roles the other way round "
                                      f"(\"{_quote(part, theirs)}\")")
     for mine in claim:
+        flipped = []
         for word in mine.words:
             stating = [c for c in part if word in c.words]
             if stating and all(_differ(word, mine, c) for c in stating):
-                return _why(word, mine, stating[0])
+                flipped.append((word, stating[0]))
+        for word, theirs in flipped:  # an opposite word explains it best
+            if word.startswith("~") and mine.said[word] != theirs.said[word]:
+                return "antonym", (f"the evidence says \"{theirs.said[word]}\" where the claim "
+                                   f"says \"{mine.said[word]}\"")
+        if flipped:
+            return "negation", f"the evidence states the opposite (\"{flipped[0][1].text}\")"
     return None
-
-
-def _why(word: str, mine: Clause, theirs: Clause) -> tuple[str, str]:
-    if word.startswith("~") and mine.said.get(word) != theirs.said.get(word):
-        return "antonym", (f"the evidence says \"{theirs.said[word]}\" where the claim says "
-                           f"\"{mine.said[word]}\"")
-    return "negation", f"the evidence states the opposite (\"{theirs.text}\")"
 
 
 def _quote(part: Sequence[Clause], route: tuple) -> str:

@@ -148,7 +148,7 @@ def read_facts(text: str) -> Facts:
     names, slots = _names(text)
     lowered = [m.group().lower() for m in matches]
     negated = sum(1 for t in lowered if t in NEGATIONS or t.endswith("n't")) % 2 == 1
-    return Facts(content_words(text), tuple(quantities), frozenset(years), frozenset(months),
+    return Facts(content_words(numeric), tuple(quantities), frozenset(years), frozenset(months),
                  frozenset(days), names, slots, negated, clauses.read_clauses(text))
 
 

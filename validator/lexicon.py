@@ -12,6 +12,8 @@ one concept ("lower": the opposite of "higher" and of "raise").
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .words import stem
 
 NEGATIONS = frozenset(
@@ -120,6 +122,7 @@ def _table() -> dict[str, tuple[tuple[str, bool], ...]]:
 _CONCEPTS = _table()
 
 
+@lru_cache(maxsize=1 << 16)
 def concepts(word: str) -> tuple[tuple[str, bool], ...]:
     """The concepts ``word`` (lower case) names, each with whether it is the second pole:
     "cheaper" -> (("~cheap", False),), "excluded" -> (("~include", True),)."""

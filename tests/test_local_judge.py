@@ -150,6 +150,8 @@ def test_a_changed_value_with_its_unit_is_a_clear_contradiction():
     ("The pallet holds 48 boxes.", "The pallet holds forty-eight boxes.", SUPPORTED),
     ("The pallet holds fifty boxes.", "The pallet holds 48 boxes.", CONTRADICTED),
     ("The loan is repaid over twenty years.", "The loan is repaid over 25 years.", CONTRADICTED),
+    # a written-out count of four digits is a count, not a year
+    ("The archive holds twelve hundred letters.", "The archive holds 1,200 letters.", SUPPORTED),
 ])
 def test_written_out_numbers_are_numbers(claim, source, label):
     assert verdict(claim, source).label == label
@@ -173,7 +175,7 @@ def test_the_opposites_table_is_consistent():
 # at least 90% of outcomes right.
 SAFETY_TYPES = ("negation_added", "negation_removed", "antonym", "comparative", "swapped_roles",
                 "changed_number", "changed_date", "changed_unit_value", "written_number_changed")
-SETS = ("local_judge_suite.jsonl", "local_judge_heldout.jsonl")
+SETS = ("local_judge_suite.jsonl", "local_judge_heldout.jsonl", "local_judge_blind.jsonl")
 
 
 def test_the_labelled_set_has_enough_cases_types_and_honest_controls():

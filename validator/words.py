@@ -69,13 +69,27 @@ def is_refusal(text: str) -> bool:
 _DIGITS_AND_SCALE = re.compile(r"\d\s+(?:thousand|million|billion|trillion)\b", re.IGNORECASE)
 
 
+_LONG_NUMBER = re.compile(r"(?<![\d.,])\d{4,}(?![\d.,])")
+
+
 @lru_cache(maxsize=8192)
 def with_digits(text: str) -> str:
     """``text`` with written-out numbers as digits ("sixty-two kilograms" -> "62 kilograms"),
     by text2num. Small numbers it leaves as words ("two") are read by the rules' own table; a
-    scale after digits ("1.5 million") is left for the rules to read."""
+    scale after digits ("1.5 million") is left for the rules to read. A number of four digits
+    or more that was written out gets thousands separators ("fifteen hundred" -> "1,500"), so
+    it is read as a count, not as a year."""
     pieces, start = [], 0
     for kept in _DIGITS_AND_SCALE.finditer(text):
-        pieces += [alpha2digit(text[start:kept.start()], "en"), kept.group()]
+        pieces += [_spelled(text[start:kept.start()]), kept.group()]
         start = kept.end()
-    return "".join([*pieces, alpha2digit(text[start:], "en")])
+    return "".join([*pieces, _spelled(text[start:])])
+
+
+def _spelled(text: str) -> str:
+    converted = alpha2digit(text, "en")
+    if converted == text:
+        return text
+    written = set(_LONG_NUMBER.findall(text))
+    return _LONG_NUMBER.sub(lambda m: m.group() if m.group() in written else f"{int(m.group()):,}",
+                            converted)

@@ -45,6 +45,13 @@ class MiniCheckJudge(LiteLLMJudge):
                                      "'minicheck:ollama/bespoke-minicheck'.")
         super().__init__(model, llm_kwargs, **options)
 
+    def complete(self, prompt: str) -> str:
+        if self.model.startswith("ollama/"):
+            # LiteLLM wraps a chat message in "### User:" for this provider; a text completion
+            # reaches Ollama as the prompt itself, which Ollama puts in the model's template.
+            return self._call("text_completion", prompt=prompt).choices[0].text or ""
+        return super().complete(prompt)
+
     def judge(self, claim: str, evidence: Sequence[Evidence], question: str | None = None
               ) -> Verdict:
         answer = self.ask(minicheck_prompt(claim, evidence), read_answer)

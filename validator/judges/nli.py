@@ -43,8 +43,8 @@ _GENERIC_TWO_WAY = {"label0": UNSUPPORTED, "label1": SUPPORTED, "0": UNSUPPORTED
 def label_map(id2label: dict, num_labels: int) -> dict[int, str]:
     """Our label for each of the model's class indexes, read from its label names; raises
     ``ConfigurationError`` when the names do not say which class is which."""
-    names = {int(i): "".join(ch for ch in str(name).lower() if ch.isalnum())
-             for i, name in (id2label or {}).items()}
+    raw = {int(i): name for i, name in (id2label or {}).items()}
+    names = {i: "".join(ch for ch in str(name).lower() if ch.isalnum()) for i, name in raw.items()}
     if sorted(names) != list(range(num_labels)) or num_labels not in (2, 3):
         raise ConfigurationError(
             f"an NLI judge needs a classifier with 2 or 3 named labels; this checkpoint has "
@@ -59,7 +59,7 @@ def label_map(id2label: dict, num_labels: int) -> dict[int, str]:
         if not found:
             known = sorted(set().union(*_NAMES.values()))
             raise ConfigurationError(
-                f"the checkpoint's label {id2label[i] if i in id2label else i!r} (class {i}) is "
+                f"the checkpoint's label {raw[i]!r} (class {i}) is "
                 f"not a label an NLI judge knows; known names: {', '.join(known)} (and LABEL_0/"
                 "LABEL_1 for two-way models, 1 = supported). Set id2label in the checkpoint's "
                 "config.json to name its classes."
@@ -89,10 +89,11 @@ _LOADING = threading.Lock()
 
 
 def _missing(model: str, error: BaseException) -> ConfigurationError:
+    first_line = (str(error).strip().splitlines() or [""])[0][:200]
     return ConfigurationError(
         f"cannot load the NLI checkpoint {model!r} from a local folder or the local Hugging Face "
-        f"cache ({type(error).__name__}: {str(error).strip().splitlines()[0][:200] if str(error).strip() else ''})"
-        ". The judge never downloads: fetch it once where the network is allowed, e.g. "
+        f"cache ({type(error).__name__}: {first_line}). The judge never downloads: fetch it "
+        "once where the network is allowed, e.g. "
         f"`hf download {model}` (or `huggingface-cli download {model}`), or pass the path of a "
         "folder holding config.json, the weights and the tokenizer."
     )

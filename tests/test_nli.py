@@ -244,3 +244,18 @@ def test_selected_by_string_in_a_guard(checkpoints):
     [log] = guard.history.last.iterations.last.outputs.validator_logs
     [sentence] = log.validation_result.metadata["sentences"]
     assert (sentence["verdict"], sentence["decided_by"]) == (SUPPORTED, BY_MODEL)
+
+
+def test_nli_as_the_first_judge_saves_the_llm_calls(checkpoints):
+    from conftest import BAD, ScriptedJudge, validate_in_guard
+
+    llm = ScriptedJudge()
+    spec = f"nli:{checkpoints['index2_is_entailment']}"  # entailment wins, 0.99: always sure
+    _, result = validate_in_guard(f"{GOOD} {BAD}", llm, first_judge=spec)
+    assert llm.prompts == []
+    assert result["groundedness"]["judge_calls_saved"] == 2
+    assert result["groundedness"]["decided_by"] == {BY_MODEL: 2}
+    spec = f"nli:{checkpoints['two_way_generic']}"  # 0.73: inside the band, so the LLM decides
+    _, result = validate_in_guard(f"{GOOD} {BAD}", llm, first_judge=spec)
+    assert sorted(llm.statements) == sorted([GOOD, BAD])
+    assert [s["verdict"] for s in result["sentences"]] == [SUPPORTED, UNSUPPORTED]

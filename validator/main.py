@@ -48,7 +48,9 @@ class ProvenanceLLM(Validator):
             text once.
         llm_callable: the judge. A LiteLLM model name (``"gpt-4o-mini"``,
             ``"anthropic/claude-3-5-haiku-latest"``, ``"ollama/llama3"``...), ``"local"`` for
-            the offline rule-based judge, a callable ``prompt -> reply``, or a judge object.
+            the offline rule-based judge, ``"nli:PATH_OR_NAME"`` for a local NLI checkpoint,
+            ``"minicheck:MODEL"`` for Bespoke-MiniCheck through LiteLLM, a callable
+            ``prompt -> reply``, or a judge object.
         top_k: how many source chunks are retrieved as evidence for each sentence.
         on_fail: Guardrails' on_fail policy.
         max_concurrency: judge calls in flight at once for one text.

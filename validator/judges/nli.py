@@ -84,7 +84,7 @@ class _Loaded:
     window: int  # tokens the model reads at once
 
 
-_LOADED: dict[tuple[str, bool], _Loaded] = {}
+_LOADED: dict[tuple, _Loaded] = {}  # one model per (checkpoint, code, device, window)
 _LOADING = threading.Lock()
 
 
@@ -146,7 +146,7 @@ class NLIJudge:
 
     def _loaded(self) -> _Loaded:
         key = (os.path.abspath(self.model) if os.path.isdir(self.model) else self.model,
-               self.trust_remote_code)
+               self.trust_remote_code, self.device, self.max_length)
         with _LOADING:
             if key not in _LOADED:
                 _LOADED[key] = self._load()

@@ -99,7 +99,8 @@ def texts_of_halueval(path: Path, limit: int):
             yield [record["knowledge"]], answer, record["question"], {}, labels
 
 
-def measure(name: str, texts: list, first_judge: str) -> list[Row]:
+def measure(name: str, texts: list, first_judge: str):
+    """One Row per setup, as each is measured."""
     from provenance_guard import ProvenanceLLM
 
     setups = {"LLM alone": {}, "rules first": {"cascade_contradictions": True,
@@ -112,7 +113,6 @@ def measure(name: str, texts: list, first_judge: str) -> list[Row]:
             "cascade_contradictions": True, "cascade_verbatim": True}
     first_judges: dict[str, object] = {}  # one first judge per spec: an NLI model loads once
     alone: list[bool] = []
-    rows = []
     for setup, options in setups.items():
         llm = LabelledLLM()
         if "first_judge" in options:
@@ -140,9 +140,8 @@ def measure(name: str, texts: list, first_judge: str) -> list[Row]:
         if not alone:
             alone, calls_alone = outcomes, llm.calls
         agreement = sum(a == b for a, b in zip(outcomes, alone, strict=True)) / len(outcomes)
-        rows.append(Row(name, setup, len(texts), llm.calls, calls_alone, rules, first,
-                        round(agreement, 4)))
-    return rows
+        yield Row(name, setup, len(texts), llm.calls, calls_alone, rules, first,
+                  round(agreement, 4))
 
 
 def _make(spec: str):
@@ -160,16 +159,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.halueval:
         data[f"HaluEval QA x{args.halueval}"] = list(texts_of_halueval(args.halueval_data,
                                                                        args.halueval))
-    rows = [row for name, texts in data.items() for row in measure(name, texts, args.first_judge)]
+    data = {name: texts for name, texts in data.items() if texts}
     if args.json:
+        rows = [row for name, texts in data.items() for row in measure(name, texts,
+                                                                        args.first_judge)]
         print(json.dumps([{**asdict(r), "saved_share": round(r.saved_share, 4)} for r in rows],
                          indent=2))
         return 0
-    print(f"{'data':<28}{'setup':<36}{'texts':>6}{'LLM calls':>10}{'saved':>7}"
-          f"{'(rules':>7}{'first)':>7}{'agree':>7}")
-    for r in rows:
-        print(f"{r.data:<28}{r.setup:<36}{r.texts:>6}{r.llm_calls:>10}{r.saved_share:>7.0%}"
-              f"{r.saved_by_rules:>7}{r.saved_by_first_judge:>7}{r.outcome_agreement:>7.0%}")
+    print(f"{'data':<28}{'setup':<40}{'texts':>6}{'LLM calls':>10}{'saved':>7}"
+          f"{'(rules':>7}{'first)':>7}{'agree':>7}", flush=True)
+    for name, texts in data.items():
+        for r in measure(name, texts, args.first_judge):
+            print(f"{r.data:<28}{r.setup:<40}{r.texts:>6}{r.llm_calls:>10}{r.saved_share:>7.0%}"
+                  f"{r.saved_by_rules:>7}{r.saved_by_first_judge:>7}{r.outcome_agreement:>7.0%}",
+                  flush=True)
     return 0
 
 

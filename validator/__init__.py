@@ -53,6 +53,8 @@ _import_guardrails_offline()
 
 from .errors import ConfigurationError, JudgeAuthError  # noqa: E402
 from .judges import CallableJudge, Judge, LiteLLMJudge, LocalJudge  # noqa: E402
+from .judges.minicheck import MiniCheckJudge  # noqa: E402
+from .judges.nli import NLIJudge  # noqa: E402
 from .main import ProvenanceLLM  # noqa: E402
 from .splitting import split_sentences  # noqa: E402
 from .types import Evidence, Sentence, Verdict  # noqa: E402
@@ -65,6 +67,8 @@ __all__ = [
     "JudgeAuthError",
     "LiteLLMJudge",
     "LocalJudge",
+    "MiniCheckJudge",
+    "NLIJudge",
     "ProvenanceLLM",
     "Sentence",
     "Verdict",

@@ -240,7 +240,7 @@ def aggregate(request: Request, settings: Settings, sentences: Sequence[Sentence
              "citation_mode": settings.citations,
              "unit": "claim" if settings.by_claim else "sentence"}
     metadata = build_metadata(request.metadata, results, judge_calls_saved=decided.saved_calls,
-                              **facts)
+                              first_judge_decided=decided.by_first_judge, **facts)
     failing = [r for r in results
                if not r.passes(request.pass_on_invalid, settings.fail_on_unsupported)]
     if not failing:

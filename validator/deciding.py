@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from . import citations, rules
 from .errors import ConfigurationError
+from .escalation import FirstJudge
 from .judges import BatchJudge, ClaimExtractor, Judge
 from .retrieval import Found, Retriever
 from .runner import Mapper, Runner
@@ -66,6 +67,7 @@ class Cascade:
 class Decided:
     verdicts: list[Verdict]
     saved_calls: int  # claims the cascade decided, each a judge call not made
+    by_first_judge: int = 0  # of those, the claims the first judge decided (the rest: rules)
 
 
 def decide(
@@ -77,41 +79,59 @@ def decide(
     cascade: Cascade,
     batch_size: int,
     run: Mapper,
+    first: FirstJudge | None = None,
 ) -> Decided:
     """A verdict for each claim. Each worker takes its claims' evidence as it arrives (the
     first are judged while later ones are still being embedded), then: no evidence ->
-    unsupported; a rule decision (cascade) -> no call; else the judge, alone or in a batch."""
+    unsupported; a rule decision (cascade) -> no call; a verdict the first judge is sure of
+    -> no call; else the judge, alone or in a batch."""
 
-    def before_the_judge(i: int) -> tuple[Verdict | None, bool]:
+    def before_the_judge(i: int) -> tuple[Verdict | None, int]:
         """A verdict that needs no judge call, and whether it saved one (the cascade's)."""
         found = evidence[i]
         if not found:
-            return Verdict(UNSUPPORTED, "no evidence was found for it", 0.0, BY_LOCAL), False
+            return Verdict(UNSUPPORTED, "no evidence was found for it", 0.0, BY_LOCAL), _ASKED
         ruled = cascade.decide(claims[i], found)
-        return ruled, ruled is not None
+        return ruled, _ASKED if ruled is None else _BY_RULES
 
-    def group(indexes: list[int]) -> list[tuple[Verdict, bool]]:
+    def group(indexes: list[int]) -> list[tuple[Verdict, int]]:
         early = {i: before_the_judge(i) for i in indexes}
+        if first is not None:
+            left = [i for i in indexes if early[i][0] is None]
+            cheap = first.judge_all([(claims[i], evidence[i]) for i in left], question) if left else []
+            _check_count(first.judge, cheap, len(left))
+            for i, verdict in zip(left, cheap, strict=True):
+                _check_verdict(first.judge, verdict)
+                if first.sure(verdict):
+                    early[i] = (verdict, _BY_FIRST)
         pending = [i for i in indexes if early[i][0] is None]
         if len(pending) > 1:
             asked = judge.judge_batch([(claims[i], evidence[i]) for i in pending], question)
-            if not isinstance(asked, list) or len(asked) != len(pending):
-                raise ConfigurationError(
-                    f"{type(judge).__name__}.judge_batch must return one Verdict per item, a list "
-                    f"of {len(pending)}; got {type(asked).__name__}"
-                    + (f" of {len(asked)}" if isinstance(asked, list) else "") + ".")
+            _check_count(judge, asked, len(pending))
         else:
             asked = [judge.judge(claims[i], evidence[i], question) for i in pending]
         for verdict in asked:
             _check_verdict(judge, verdict)
         late = dict(zip(pending, asked, strict=True))
-        return [early[i] if early[i][0] is not None else (late[i], False) for i in indexes]
+        return [early[i] if early[i][0] is not None else (late[i], _ASKED) for i in indexes]
 
     size = batch_size if batch_size > 1 and isinstance(judge, BatchJudge) else 1
     groups = [list(range(n, min(n + size, len(claims)))) for n in range(0, len(claims), size)]
-    answers = run(group, groups, lambda indexes: [(LATE, False)] * len(indexes))
+    answers = run(group, groups, lambda indexes: [(LATE, _ASKED)] * len(indexes))
     decided = [answer for answers_of_group in answers for answer in answers_of_group]
-    return Decided([verdict for verdict, _ in decided], sum(saved for _, saved in decided))
+    return Decided([verdict for verdict, _ in decided], sum(how != _ASKED for _, how in decided),
+                   sum(how == _BY_FIRST for _, how in decided))
+
+
+_ASKED, _BY_RULES, _BY_FIRST = 0, 1, 2  # how a claim was decided: by the judge, or a call saved
+
+
+def _check_count(judge: Judge, verdicts: object, count: int) -> None:
+    if not isinstance(verdicts, list) or len(verdicts) != count:
+        raise ConfigurationError(
+            f"{type(judge).__name__}.judge_batch must return one Verdict per item, a list "
+            f"of {count}; got {type(verdicts).__name__}"
+            + (f" of {len(verdicts)}" if isinstance(verdicts, list) else "") + ".")
 
 
 def _check_verdict(judge: Judge, verdict: object) -> None:
@@ -166,9 +186,12 @@ class _Subset:
 class Decider:
     """The judge, the cascade and the runner, deciding the claims of one validation."""
 
-    def __init__(self, judge: Judge, settings: Settings, runner: Runner):
+    def __init__(self, judge: Judge, settings: Settings, runner: Runner,
+                 first_judge: Judge | None = None):
         self.judge = judge
         self.cascade = Cascade(settings.cascade_contradictions, settings.cascade_verbatim)
+        self.first = (None if first_judge is None
+                      else FirstJudge(first_judge, settings.confidence_band))
         self.batch_size = settings.batch_size
         self.split_into_claims = settings.by_claim
         self.runner = runner
@@ -199,10 +222,10 @@ class Decider:
         unique = list(first.values())
         decided = decide(self.judge, [claims[n].text for n in unique],
                          _Subset(evidence, unique), request.question, cascade=self.cascade,
-                         batch_size=self.batch_size, run=self.runner.map)
+                         batch_size=self.batch_size, run=self.runner.map, first=self.first)
         verdict_of = dict(zip(unique, decided.verdicts, strict=True))
         return Decided([verdict_of[first[(c.text, c.within)]] for c in claims],
-                       decided.saved_calls)
+                       decided.saved_calls, decided.by_first_judge)
 
     def uncited_support(self, claims: Sequence[Claim], verdicts: Sequence[Verdict],
                         retriever: Retriever, request: Request,

@@ -48,7 +48,9 @@ class ProvenanceLLM(Validator):
             text once.
         llm_callable: the judge. A LiteLLM model name (``"gpt-4o-mini"``,
             ``"anthropic/claude-3-5-haiku-latest"``, ``"ollama/llama3"``...), ``"local"`` for
-            the offline rule-based judge, a callable ``prompt -> reply``, or a judge object.
+            the offline rule-based judge, ``"nli:PATH_OR_NAME"`` for a local NLI checkpoint,
+            ``"minicheck:MODEL"`` for Bespoke-MiniCheck through LiteLLM, a callable
+            ``prompt -> reply``, or a judge object.
         top_k: how many source chunks are retrieved as evidence for each sentence.
         on_fail: Guardrails' on_fail policy.
         max_concurrency: judge calls in flight at once for one text.
@@ -76,6 +78,12 @@ class ProvenanceLLM(Validator):
         index_dir: a directory where source indexes are stored by content and reloaded, so a
             large corpus is embedded once across processes (the default embedder, or an
             ``embed_function`` with an ``embedding_key``).
+        first_judge: a cheaper judge asked before ``llm_callable`` (cheap first): ``"nli:PATH"``,
+            ``"local"``, ``"minicheck:MODEL"`` or a judge object. Its verdicts scored outside
+            ``confidence_band`` stand; the rest go to ``llm_callable``. Each claim it decides
+            is counted in ``judge_calls_saved``.
+        confidence_band: ``(low, high)``: the first judge is unsure of a verdict scored strictly
+            between them (or unscored, or invalid).
 
     Metadata keys (as in the hub):
         ``query_function(text=..., k=...)``: returns chunk strings or ``(chunk, score)`` pairs;
@@ -106,6 +114,8 @@ class ProvenanceLLM(Validator):
         max_sentences: int | None = 1000,
         max_source_chars: int | None = 5_000_000,
         index_dir: str | None = None,
+        first_judge: str | Callable | Judge | None = None,
+        confidence_band: tuple[float, float] = (0.2, 0.8),
         **kwargs,
     ):
         _check_on_fail(on_fail)
@@ -117,6 +127,7 @@ class ProvenanceLLM(Validator):
             cascade_contradictions=cascade_contradictions, cascade_verbatim=cascade_verbatim,
             batch_size=batch_size, deadline=deadline, max_sentences=max_sentences,
             max_source_chars=max_source_chars, index_dir=index_dir,
+            confidence_band=confidence_band,
         )
         # Guardrails serialises a validator from these: the checked values (plain ints and
         # floats where numpy types were given), and every argument, as the hub's template does.
@@ -125,6 +136,7 @@ class ProvenanceLLM(Validator):
             llm_callable=llm_callable,
             embedding_model=embedding_model,
             llm_kwargs=llm_kwargs,
+            first_judge=first_judge,
             **settings.arguments(),
             **kwargs,
         )
@@ -138,7 +150,8 @@ class ProvenanceLLM(Validator):
                                      f"sentence-transformers model; got {embedding_model!r}.")
         self._embedder = SentenceTransformerEmbedder(embedding_model)
         self._runner = Runner(settings.max_concurrency, settings.deadline)
-        self._decider = Decider(self._judge, self._settings, self._runner)
+        self._first_judge = None if first_judge is None else _first_judge(first_judge, settings)
+        self._decider = Decider(self._judge, self._settings, self._runner, self._first_judge)
 
     @property
     def judge(self) -> Judge:
@@ -186,6 +199,15 @@ def _check_unknown(kwargs: dict[str, Any]) -> None:
                  for close in [difflib.get_close_matches(name, known, n=1)]]
         raise ConfigurationError(f"ProvenanceLLM got unknown argument(s) {', '.join(hints)}. "
                                  f"Its arguments: {', '.join(known)}.")
+
+
+def _first_judge(first_judge: str | Callable | Judge, settings: Settings) -> Judge:
+    """The cheaper judge asked first; a bad one is refused under its own name."""
+    try:
+        return make_judge(first_judge, None, max_retries=settings.max_retries,
+                          cache_size=settings.cache_size)
+    except (ValueError, ConfigurationError) as error:
+        raise type(error)(f"first_judge: {error}") from None
 
 
 def _check_on_fail(on_fail: object) -> None:

@@ -81,6 +81,7 @@ class Settings:
     max_sentences: int | None = 1000
     max_source_chars: int | None = 5_000_000
     index_dir: str | None = None
+    confidence_band: tuple[float, float] = (0.2, 0.8)
 
     def __post_init__(self) -> None:
         if self.validation_method not in VALIDATION_METHODS:
@@ -107,6 +108,7 @@ class Settings:
                 raise ValueError(f"index_dir must be a directory path (str or Path), or None; got "
                                  f"{type(self.index_dir).__name__}.")
             fixed["index_dir"] = os.fspath(self.index_dir)
+        fixed["confidence_band"] = confidence_band(self.confidence_band)
         for name, value in fixed.items():
             object.__setattr__(self, name, value)
 
@@ -239,6 +241,19 @@ def boolean(name: str, value: object) -> bool:
         return bool(value)
     raise ValueError(f"{name} must be True or False; got {value!r} ({type(value).__name__}). "
                      f"Write {name}=True or {name}=False.")
+
+
+def confidence_band(value: object) -> tuple[float, float]:
+    """``(low, high)`` with 0 <= low <= high <= 1: the first judge's verdicts scored strictly
+    between them go on to the main judge. Else ``ValueError`` naming the fix."""
+    if (isinstance(value, (list, tuple)) and len(value) == 2
+            and all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+                    and math.isfinite(v) for v in value)
+            and 0 <= value[0] <= value[1] <= 1):
+        return float(value[0]), float(value[1])
+    raise ValueError(f"confidence_band must be two numbers (low, high) with 0 <= low <= high <= 1; "
+                     f"got {value!r}. The first judge's verdicts scored strictly between them go "
+                     "to the main judge; (0.2, 0.8) is the default, (0.5, 0.5) sends none.")
 
 
 def _count(name: str, value: object, minimum: int, maximum: int | None) -> int:

@@ -21,7 +21,8 @@ BY_LLM = "llm"  # the judge's model answered
 BY_CACHE = "cache"  # the same prompt was answered before
 BY_LOCAL = "local"  # the rule checker: the local judge, or the cascade
 BY_FALLBACK = "fallback"  # the judge failed or its reply was unreadable
-DECIDERS = (BY_LLM, BY_CACHE, BY_LOCAL, BY_FALLBACK)
+BY_MODEL = "model"  # a local classifier (NLIJudge) decided
+DECIDERS = (BY_LLM, BY_CACHE, BY_LOCAL, BY_FALLBACK, BY_MODEL)
 
 # Citation statuses, per sentence.
 NONE = "none"  # cites nothing, and nothing is required of it

@@ -71,6 +71,16 @@ def build_parser() -> argparse.ArgumentParser:
     meta.add_argument("--template", metavar="FILE", help="the judge prompt template to measure")
     meta.add_argument("--write-template", metavar="FILE",
                       help="write the default template to FILE (to edit) and exit")
+    meta.add_argument("--judge", metavar="SPEC",
+                      help="any judge: 'local', 'nli:PATH_OR_NAME' (a local NLI checkpoint), "
+                      "'minicheck:MODEL' (e.g. minicheck:ollama/bespoke-minicheck) or a LiteLLM "
+                      "model name (the same as --model)")
+    meta.add_argument("--first-judge", metavar="SPEC",
+                      help="cheap first: this judge decides first, the judge only where it is "
+                      "unsure (same forms as --judge)")
+    meta.add_argument("--band", type=float, nargs=2, metavar=("LOW", "HIGH"), default=(0.2, 0.8),
+                      help="with --first-judge: its verdicts scored strictly between LOW and "
+                      "HIGH go on to the judge (default: 0.2 0.8)")
     meta.add_argument("--concurrency", type=int, default=4, help="cases run at once")
     meta.add_argument("--json", action="store_true")
     return parser

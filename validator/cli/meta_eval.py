@@ -31,26 +31,22 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except (OSError, UnicodeDecodeError, ValueError) as error:
         parser.error(f"cannot read input: {error}")
 
-    from .. import LiteLLMJudge, LocalJudge, ProvenanceLLM
+    from .. import ProvenanceLLM
     from ..errors import ConfigurationError
     from ..evaluation.meta import meta_evaluate
 
+    judge, first = _judges(args, template, parser)
+    band = {"first_judge": first, "confidence_band": tuple(args.band)} if first else {}
     try:
-        if args.model:
-            judge = LiteLLMJudge(args.model, llm_kwargs(args), template=template)
-        elif template:
-            parser.error("--template needs --model: the local judge uses no prompt")
-        else:
-            judge = LocalJudge()
-    except ValueError as error:
-        parser.error(str(error))
-    try:
-        report = meta_evaluate(cases, lambda options: ProvenanceLLM(llm_callable=judge, **options),
+        report = meta_evaluate(cases, lambda options: ProvenanceLLM(llm_callable=judge, **band,
+                                                                    **options),
                                judge, args.concurrency)
     except ConfigurationError as error:
         print(f"provenance: {error}", file=sys.stderr)
         return 2
-    report["judge"] = args.model or "local"
+    report["judge"] = args.judge or args.model or "local"
+    if first:
+        report["first_judge"], report["confidence_band"] = args.first_judge, list(args.band)
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -64,8 +60,32 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         for expected, row in report["confusion"].items()))
     cost = report["cost_usd"]
     latency = report["median_call_latency_s"]
+    if first:
+        print(f"cheap first: {report['first_judge']} decided {report['first_judge_decided']} "
+              f"claim(s) with band {report['confidence_band']}")
+    print(f"judge calls saved {report['judge_calls_saved']} (rules and first judge)")
     print(f"judge calls {report['judge_calls']}, tokens {report['prompt_tokens']} in / "
           f"{report['completion_tokens']} out, cost "
           f"{'unknown (no price for this model)' if cost is None else f'${cost:.4f}'}, median call "
           f"{'n/a' if latency is None else f'{latency:.2f} s'}, wall {report['wall_s']:.1f} s")
     return 0
+
+
+def _judges(args: argparse.Namespace, template: str | None, parser: argparse.ArgumentParser):
+    """The judge (``--judge`` or ``--model``, else the local judge) and the first judge, if any,
+    from their spec strings; a bad one is a usage error."""
+    from ..judges import LiteLLMJudge, MiniCheckJudge, make_judge
+
+    if args.judge and args.model:
+        parser.error("--judge and --model both name the judge; give one")
+    spec = args.judge or args.model or "local"
+    try:
+        judge = make_judge(spec, llm_kwargs(args) or None,
+                           **({"template": template} if template else {}))
+        first = make_judge(args.first_judge) if args.first_judge else None
+    except ValueError as error:
+        parser.error(str(error))
+    if template and (not isinstance(judge, LiteLLMJudge) or isinstance(judge, MiniCheckJudge)):
+        parser.error("--template needs a LiteLLM model judge (--model or --judge MODEL): "
+                     f"{spec!r} uses no prompt template")
+    return judge, first

@@ -38,6 +38,8 @@ def meta_evaluate(cases: list[Case], make_validator: Callable[[dict], Any], judg
         "balanced_accuracy": balanced_accuracy(outcomes),
         "confusion": {k: v for k, v in confusion.items() if any(v.values())},
         "judge_calls": usage.calls if usage else 0,
+        "judge_calls_saved": sum(o.saved_calls for o in outcomes),
+        "first_judge_decided": sum(o.first_judge_decided for o in outcomes),
         "prompt_tokens": usage.prompt_tokens if usage else 0,
         "completion_tokens": usage.completion_tokens if usage else 0,
         "cost_usd": usage.cost_usd if usage else 0.0,

@@ -45,6 +45,8 @@ class CaseOutcome:
     passed: bool
     verdicts: list[str]
     citations: list[str]
+    saved_calls: int = 0  # judge calls the rules and the first judge saved
+    first_judge_decided: int = 0
 
     @property
     def outcome_correct(self) -> bool:
@@ -90,8 +92,10 @@ def run_case(make_validator: Callable[[dict], Any], case: Case, **metadata) -> C
         meta["question"] = case.question
     result = validator.validate(case.output, meta)
     sentences = result.metadata["sentences"]
+    summary = result.metadata["groundedness"]
     return CaseOutcome(case, result.outcome == "pass", [s["verdict"] for s in sentences],
-                       [s["citation"]["status"] for s in sentences])
+                       [s["citation"]["status"] for s in sentences],
+                       summary.get("judge_calls_saved", 0), summary.get("first_judge_decided", 0))
 
 
 def accuracy_by_type(outcomes: Iterable[CaseOutcome]) -> dict[str, dict[str, float]]:

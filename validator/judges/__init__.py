@@ -1,6 +1,7 @@
-"""Judges: one interface (``Judge.judge``), three kinds: a LiteLLM model, a callable (both prompt
-judges over a ``complete(prompt)`` transport) and the offline rule checker. ``make_judge``
-picks one, once, from what ``llm_callable`` is."""
+"""Judges: one interface (``Judge.judge``), five kinds: a LiteLLM model, a callable (both prompt
+judges over a ``complete(prompt)`` transport), MiniCheck (a LiteLLM model with its own
+prompt), a local NLI checkpoint and the offline rule checker. ``make_judge`` picks one, once,
+from what ``llm_callable`` is."""
 
 from __future__ import annotations
 
@@ -12,9 +13,13 @@ from .base import BatchJudge, ClaimExtractor, Judge, JudgeAuthError
 from .function import CallableJudge
 from .litellm_judge import LiteLLMJudge
 from .local import LocalJudge
+from .minicheck import MiniCheckJudge
+from .nli import NLIJudge
 from .prompt_judge import PromptJudge
 
 LOCAL = "local"  # llm_callable naming the offline judge
+NLI = "nli:"  # "nli:<checkpoint folder or cached Hugging Face name>": NLIJudge
+MINICHECK = "minicheck:"  # "minicheck:<LiteLLM model serving Bespoke-MiniCheck>": MiniCheckJudge
 
 __all__ = [
     "BatchJudge",
@@ -25,6 +30,8 @@ __all__ = [
     "JudgeAuthError",
     "LiteLLMJudge",
     "LocalJudge",
+    "MiniCheckJudge",
+    "NLIJudge",
     "PromptJudge",
     "make_judge",
 ]
@@ -34,8 +41,9 @@ def make_judge(
     llm_callable: str | Callable | Judge, llm_kwargs: dict[str, Any] | None = None, **options
 ) -> Judge:
     """A judge object is used as is; ``"local"`` is the offline rule-based judge (a string, so a
-    guard's configuration serialises); any other string is a LiteLLM model name; a callable
-    takes a prompt and returns the reply text."""
+    guard's configuration serialises), ``"nli:PATH_OR_NAME"`` a local NLI checkpoint,
+    ``"minicheck:MODEL"`` Bespoke-MiniCheck through LiteLLM; any other string is a LiteLLM
+    model name; a callable takes a prompt and returns the reply text."""
     if isinstance(llm_callable, type):
         name = llm_callable.__name__
         raise ConfigurationError(
@@ -52,6 +60,11 @@ def make_judge(
         if llm_callable == LOCAL:
             _no_llm_kwargs(llm_kwargs, "the local judge")
             return LocalJudge()
+        if llm_callable.startswith(NLI):
+            _no_llm_kwargs(llm_kwargs, "an NLI checkpoint")
+            return NLIJudge(llm_callable[len(NLI):].strip())
+        if llm_callable.startswith(MINICHECK):
+            return MiniCheckJudge(llm_callable[len(MINICHECK):].strip(), llm_kwargs, **options)
         return LiteLLMJudge(llm_callable, llm_kwargs, **options)
     if callable(llm_callable):
         _no_llm_kwargs(llm_kwargs, "a callable judge")

@@ -44,6 +44,12 @@ class LiteLLMJudge(PromptJudge):
                                                           default=repr))
 
     def complete(self, prompt: str) -> str:
+        response = self._call("completion", messages=[{"role": "user", "content": prompt}])
+        return response.choices[0].message.content or ""
+
+    def _call(self, function: str, **request):
+        """``litellm.<function>(...)`` (``completion``, ``text_completion``) with the judge's
+        model and settings, its timeout cut to the validation's deadline; usage counted."""
         import litellm  # imported on first use: it is slow to import
 
         litellm.suppress_debug_info = True  # no "Give Feedback" banner on every error
@@ -52,14 +58,9 @@ class LiteLLMJudge(PromptJudge):
         if left is not None:  # no call may outlive the validation's deadline
             kwargs["timeout"] = max(0.01, min(left, kwargs.get("timeout") or left))
         started = time.perf_counter()
-        response = litellm.completion(
-            model=self.model,
-            messages=[{"role": "user", "content": prompt}],
-            num_retries=0,
-            **kwargs,
-        )
+        response = getattr(litellm, function)(model=self.model, num_retries=0, **request, **kwargs)
         self.usage.add(response, time.perf_counter() - started)
-        return response.choices[0].message.content or ""
+        return response
 
 
 _OURS = {"model": "llm_callable", "messages": "the prompt", "num_retries": "max_retries",

@@ -1,0 +1,76 @@
+"""Bespoke-MiniCheck (or any model trained on its format) as a judge, through LiteLLM: served
+by Ollama as ``bespoke-minicheck``, selected with ``llm_callable="minicheck:ollama/bespoke-minicheck"``.
+
+The model reads exactly ``Document: {document}\\nClaim: {claim}`` and answers ``Yes`` or ``No``;
+it was trained on nothing else, so our judge prompt, batching and claim extraction do not
+apply. Yes is *supported*; No is *unsupported*: the model cannot tell a contradiction from a
+claim the document does not mention. A reply that is neither is INVALID (``pass_on_invalid``
+decides, with a warning). Retries, timeouts, the deadline and the reply caches are the LiteLLM
+judge's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..errors import ConfigurationError
+from ..types import BY_FALLBACK, INVALID, SUPPORTED, UNSUPPORTED, Evidence, Verdict
+from .litellm_judge import LiteLLMJudge
+
+_ANSWERS = {"yes": SUPPORTED, "no": UNSUPPORTED}
+
+
+def minicheck_prompt(claim: str, evidence: Sequence[Evidence]) -> str:
+    return f"Document: {chr(10).join(e.text for e in evidence)}\nClaim: {claim}"
+
+
+def read_answer(reply: str) -> str | None:
+    """SUPPORTED for a reply that is ``Yes``, UNSUPPORTED for ``No`` (case, spaces and a final
+    full stop aside), None for anything else: a model that says more was not answering."""
+    word = reply.strip().rstrip(".").strip().lower()
+    return _ANSWERS.get(word)
+
+
+class MiniCheckJudge(LiteLLMJudge):
+    """``model`` is any LiteLLM model name serving Bespoke-MiniCheck (``ollama/bespoke-minicheck``,
+    with ``llm_kwargs={"api_base": "http://localhost:11434"}`` when Ollama is not on its default
+    address)."""
+
+    def __init__(self, model: str, llm_kwargs=None, template: str | None = None, **options):
+        if template is not None:
+            raise ConfigurationError("MiniCheck reads only its own 'Document: ...\\nClaim: ...' "
+                                     "prompt; a judge template does not apply to it.")
+        if not isinstance(model, str) or not model.strip():
+            raise ConfigurationError("minicheck: needs a LiteLLM model name after the colon, e.g. "
+                                     "'minicheck:ollama/bespoke-minicheck'.")
+        super().__init__(model, llm_kwargs, **options)
+
+    def complete(self, prompt: str) -> str:
+        if self.model.startswith("ollama/"):
+            # LiteLLM wraps a chat message in "### User:" for this provider; a text completion
+            # reaches Ollama as the prompt itself, which Ollama puts in the model's template.
+            return self._call("text_completion", prompt=prompt).choices[0].text or ""
+        return super().complete(prompt)
+
+    def judge(self, claim: str, evidence: Sequence[Evidence], question: str | None = None
+              ) -> Verdict:
+        answer = self.ask(minicheck_prompt(claim, evidence), read_answer)
+        if answer.value is None:
+            problem = answer.problem
+            if problem == "the judge's reply has nothing readable":
+                problem = "MiniCheck's reply is neither Yes nor No"
+            return Verdict(INVALID, problem, None, BY_FALLBACK)
+        supported = answer.value == SUPPORTED
+        reason = ("MiniCheck: Yes, the document supports it" if supported else
+                  "MiniCheck: No, the document does not support it (MiniCheck cannot tell a "
+                  "contradiction from a claim the document does not mention)")
+        return Verdict(answer.value, reason, 1.0 if supported else 0.0, answer.decided_by)
+
+    def judge_batch(self, items: Sequence[tuple[str, Sequence[Evidence]]],
+                    question: str | None = None) -> list[Verdict]:
+        """MiniCheck judges one claim per call; a batch is those calls in turn."""
+        return [self.judge(claim, evidence, question) for claim, evidence in items]
+
+    def extract_claims(self, sentence: str, answer: str, question: str | None = None) -> None:
+        """MiniCheck cannot split a sentence into claims: each sentence is judged whole."""
+        return None

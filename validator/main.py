@@ -76,6 +76,9 @@ class ProvenanceLLM(Validator):
         index_dir: a directory where source indexes are stored by content and reloaded, so a
             large corpus is embedded once across processes (the default embedder, or an
             ``embed_function`` with an ``embedding_key``).
+        language: the sentence rules of the text: ``"auto"`` (each paragraph's script picks
+            them; Latin script gets English rules) or a code such as ``"en"``, ``"de"``,
+            ``"ar"``, ``"hi"``, ``"zh"`` (``provenance_guard.languages.LANGUAGES``).
 
     Metadata keys (as in the hub):
         ``query_function(text=..., k=...)``: returns chunk strings or ``(chunk, score)`` pairs;
@@ -106,6 +109,7 @@ class ProvenanceLLM(Validator):
         max_sentences: int | None = 1000,
         max_source_chars: int | None = 5_000_000,
         index_dir: str | None = None,
+        language: str = "auto",
         **kwargs,
     ):
         _check_on_fail(on_fail)
@@ -116,7 +120,7 @@ class ProvenanceLLM(Validator):
             fail_on_unsupported=fail_on_unsupported, citations=citations,
             cascade_contradictions=cascade_contradictions, cascade_verbatim=cascade_verbatim,
             batch_size=batch_size, deadline=deadline, max_sentences=max_sentences,
-            max_source_chars=max_source_chars, index_dir=index_dir,
+            max_source_chars=max_source_chars, index_dir=index_dir, language=language,
         )
         # Guardrails serialises a validator from these: the checked values (plain ints and
         # floats where numpy types were given), and every argument, as the hub's template does.
@@ -149,13 +153,13 @@ class ProvenanceLLM(Validator):
         return self._settings
 
     def _chunking_function(self, chunk: str) -> list[str]:
-        return stream_chunks(chunk)
+        return stream_chunks(chunk, self._settings.language)
 
     def _validate(self, value: Any, metadata: dict[str, Any] | None) -> ValidationResult:
         settings, decider = self._settings, self._decider
         with self._runner.within_deadline():
             request = read_request(value, metadata, settings)
-            sentences = units(request.value, settings.validation_method)
+            sentences = units(request.value, settings.validation_method, settings.language)
             settings.check_sentence_count(len(sentences))
             retriever = retriever_for(request, settings, self._embedder)
             cited = [citations.read(sentence.text, settings.citations) for sentence in sentences]

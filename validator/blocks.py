@@ -30,6 +30,29 @@ _LINE_BREAK = re.compile(r"\r\n|[\n\r\u2028\u2029\x0b\x0c\x1c\x1d\x1e\x85]")
 _PARAGRAPH_BREAK = "\u2029\x1c\x1d\x1e"
 
 
+# Emphasis marks; one left unpaired at a sentence's edge ("**One. Two.**" cut in two) belongs
+# to the line, not to the sentence.
+_EMPHASIS = ("**", "__", "~~", "*", "_")
+
+
+def inside_emphasis(text: str, start: int, end: int) -> tuple[int, int]:
+    """(start, end) moved past emphasis marks at either edge that have no partner inside."""
+    for mark in _EMPHASIS:
+        if text.startswith(mark, start) and text.count(mark, start, end) % 2:
+            start += len(mark)
+        if text.endswith(mark, start, end) and text.count(mark, start, end) % 2:
+            end -= len(mark)
+    return start, end
+
+
+def inside_marks(text: str, start: int, end: int) -> tuple[int, int]:
+    """(start, end) moved past a list or quote marker that opens its line, then past unpaired
+    emphasis: what removing a sentence takes away, so the line keeps its structure."""
+    if start == 0 or text[start - 1] in "\n\u2029":
+        start = LINE_MARKER.match(text, start, end).end()
+    return inside_emphasis(text, start, end)
+
+
 @dataclass(frozen=True)
 class Block:
     start: int

@@ -31,8 +31,6 @@ _HAS_WORD = re.compile(r"\w")
 _MARKER_ONLY = re.compile(r"(?:\d{1,3}[.)]|[A-Za-z][)])")
 # Citation markers after a sentence's stop ("Paris.[1] It...") belong to that sentence.
 _LEADING_CITATIONS = re.compile(rf"(?:{MARKER_PATTERN}[ \t]*)+")
-# Emphasis around a sentence that pySBD cut inside "**One. Two.**" belongs to the line.
-_EMPHASIS = ("**", "__", "~~", "*", "_")
 # A sure end of sentence: a lower-case word, a stop, blanks, then a capital (checked after);
 # or glued, with no blank ("century.First"), before a capitalised word and a blank.
 _SURE_END = re.compile(
@@ -244,11 +242,7 @@ def _trimmed(text: str, start: int, end: int) -> Sentence | None:
         start += 1
     while end > start and text[end - 1].isspace():
         end -= 1
-    for mark in _EMPHASIS:  # an unpaired mark at an edge is the line's, not the sentence's
-        if text.startswith(mark, start) and text.count(mark, start, end) % 2:
-            start += len(mark)
-        if text.endswith(mark, start, end) and text.count(mark, start, end) % 2:
-            end -= len(mark)
+    start, end = structure.inside_emphasis(text, start, end)  # unpaired marks are the line's
     while start < end and text[start].isspace():
         start += 1
     while end > start and text[end - 1].isspace():

@@ -204,13 +204,16 @@ def fix_value(value: str, remove: list[Sentence]) -> str:
             line = "".join(pieces)
             body = line.rstrip("\r\n")
             emptied = not _WORD.search(body) or _ONLY_MARKS.fullmatch(body)
-            line = "" if emptied else body.rstrip(" \t") + line[len(body):]
+            body = _BLANK_BEFORE_CLOSING.sub(r"\1", body.rstrip(" \t"))
+            line = "" if emptied else body + line[len(line.rstrip("\r\n")):]
         kept.append(line)
         line_start = line_end
     return re.sub(r"\n{3,}", "\n\n", "".join(kept)).strip()
 
 
 _WORD = re.compile(r"\w")
+# "**One. **" once "Two." is gone: the closing mark goes back against the text.
+_BLANK_BEFORE_CLOSING = re.compile(r"(?<=\S)[ \t]+((?:\*\*|__|~~|\*|_)+)$")
 # What a line holds when its sentences are gone: a list, quote or heading marker, emphasis.
 _ONLY_MARKS = re.compile(r"[ \t]*(?:>[ \t]*)*(?:[-*+•‣◦▪●]|\d{1,3}[.)]|[A-Za-z][)]|#{1,6})?[ \t*_~]*")
 

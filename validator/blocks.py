@@ -36,11 +36,14 @@ _EMPHASIS = ("**", "__", "~~", "*", "_")
 
 
 def inside_emphasis(text: str, start: int, end: int) -> tuple[int, int]:
-    """(start, end) moved past emphasis marks at either edge that have no partner inside."""
+    """(start, end) moved past emphasis marks at either edge that have no partner inside (a
+    mark before a blank is a bullet, not emphasis)."""
     for mark in _EMPHASIS:
-        if text.startswith(mark, start) and text.count(mark, start, end) % 2:
+        if (text.startswith(mark, start) and not text[start + len(mark):end][:1].isspace()
+                and text.count(mark, start, end) % 2):
             start += len(mark)
-        if text.endswith(mark, start, end) and text.count(mark, start, end) % 2:
+        if (text.endswith(mark, start, end) and not text[start:end - len(mark)][-1:].isspace()
+                and text.count(mark, start, end) % 2):
             end -= len(mark)
     return start, end
 
@@ -48,7 +51,8 @@ def inside_emphasis(text: str, start: int, end: int) -> tuple[int, int]:
 def inside_marks(text: str, start: int, end: int) -> tuple[int, int]:
     """(start, end) moved past a list or quote marker that opens its line, then past unpaired
     emphasis: what removing a sentence takes away, so the line keeps its structure."""
-    if start == 0 or text[start - 1] in "\n\u2029":
+    line_start = max(text.rfind("\n", 0, start), text.rfind("\u2029", 0, start)) + 1
+    if not text[line_start:start].strip():
         start = LINE_MARKER.match(text, start, end).end()
     return inside_emphasis(text, start, end)
 

@@ -51,8 +51,8 @@ def test_streaming_waits_for_the_next_sentence_to_start():
 # -- The issue's failures, the Golden Rules, languages ----------------------------------------
 
 import json  # noqa: E402
-import re  # noqa: E402
 import random  # noqa: E402
+import re  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from provenance_guard import ProvenanceLLM  # noqa: E402
@@ -277,16 +277,14 @@ def test_batched_pieces_give_what_each_piece_gives_alone(monkeypatch):
     assert [split_sentences(t) for t in texts_] == batched
 
 
-def test_the_fast_path_gives_pysbds_sentences_but_for_glued_ones():
-    """Where the fast path decides without pySBD, pySBD agrees, except around a stop glued to
-    what follows: "century.First" is cut (as before pySBD came in), "City.101 Park" is not."""
+def test_the_fast_path_gives_pysbds_sentences():
+    """Where the fast path decides without pySBD, pySBD agrees. HaluEval's texts glue many
+    sentences with no space ("century.First"), which pySBD leaves joined and the fast path
+    cuts (as before pySBD came in): with a space after each glued stop, the two agree on at
+    least 99% of the texts."""
     from provenance_guard.splitting import pysbd_sentences
 
-    differ = 0
-    for text in real_texts():
-        ours = [s.text for s in split_sentences(text)]
-        theirs = [s.strip() for s in pysbd_sentences("en", text) if s.strip()]
-        if ours != theirs:
-            differ += 1
-            assert re.search(r"\w[.!?][\"”)]?[A-Z0-9]", text), text
-    assert differ < len(real_texts()) // 2
+    texts_ = [re.sub(r"(\w[.!?][\"”)]?)(?=[A-Z0-9])", r"\1 ", t) for t in real_texts()]
+    same = sum([s.text for s in split_sentences(t)]
+               == [s.strip() for s in pysbd_sentences("en", t) if s.strip()] for t in texts_)
+    assert same >= 0.99 * len(texts_), same

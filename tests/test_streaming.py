@@ -17,7 +17,8 @@ TEXTS = {
     "citations": "The Eiffel Tower is in Paris. [1] It houses the Mona Lisa. [2] It is tall.[1][3]",
     "abbreviations": "I live in the U.S. He works there. Dr. Smith met Mrs. Jones at 3 p.m. on "
                      "Monday. Pi is 3.14 here. Wait... What happened?",
-    "quotes": 'He said "Stop. Go. Now." Then he left. (See p. 5. It is there.) Done.',
+    "quotes": 'He said "Stop. Go. Now." Then he left. (See p. 5. It is there.) Done. '
+              "She is the 'Iron Lady'. It isn't the students' book. Fine.",
     "markdown": "# Facts\nThe tower is tall. It is iron.\n- One item. Two.\n- **Bold. Text.**\n\n"
                 "| a | b |\n|---|---|\n| 1. x | y. z |\n\nCode:\n```\na. b.\n```\nAfter it. End.",
     "multilingual": "هل هذا صحيح؟ نعم هو كذلك.\n\nयह सच है। वह भी।\n\n东京是日本的首都。它很大！\n\n"
@@ -70,6 +71,10 @@ def test_a_citation_marker_in_three_tokens_stays_with_its_sentence():
 
 def test_streaming_waits_while_a_quote_is_open():
     assert stream_chunks('He said "Stop. Go. Now') == []
+    assert stream_chunks("He said 'Stop. Go. Now") == []
+    # a closed single quote, an apostrophe and a possessive plural hold nothing up
+    assert stream_chunks("She is the 'Iron Lady'. It isn't the students' book. Then. And")[0] == (
+        "She is the 'Iron Lady'. It isn't the students' book. ")
     assert stream_chunks('He said "Stop. Go." Then he left. And') == [
         'He said "Stop. Go." ', "Then he left. And"]
 

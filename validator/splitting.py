@@ -254,13 +254,15 @@ def _stops(code: str) -> tuple[re.Pattern, re.Pattern]:
 
 def _marks(text: str) -> list[int]:
     """Counts that tell whether ``text`` leaves a quote or bracket open: double quotes, single
-    quotes that may open a quotation, and (opening - closing) per kind of bracket."""
-    return [text.count('"') % 2, len(_SINGLE_QUOTE.findall(text)),
+    quotes that open a quotation less those that close one ("don't" is neither; "students' "
+    closes none, so the count may go below 0), and (opening - closing) per kind of bracket."""
+    return [text.count('"') % 2,
+            len(_SINGLE_OPENING.findall(text)) - len(_SINGLE_CLOSING.findall(text)),
             *(text.count(a) - text.count(b) for a, b in _OPEN_CLOSE)]
 
 
 def _balanced(marks: list[int]) -> bool:
-    return marks[0] % 2 == 0 and not any(marks[1:])
+    return marks[0] % 2 == 0 and marks[1] <= 0 and not any(marks[2:])
 
 
 def _closed(text: str) -> bool:
@@ -268,7 +270,8 @@ def _closed(text: str) -> bool:
     return _balanced(_marks(text))
 
 
-_SINGLE_QUOTE = re.compile(r"(?:^|(?<=\s))['‘]")
+_SINGLE_OPENING = re.compile(r"(?:^|(?<=\s))['‘]")
+_SINGLE_CLOSING = re.compile(r"(?<=\S)['’](?![^\W\d_])")
 
 
 def _attach_citations(text: str, sentences: list[Sentence]) -> list[Sentence]:

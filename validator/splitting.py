@@ -6,22 +6,21 @@ fenced code), then each prose block's sentences by pySBD (the Golden Rules of se
 splitting, 23 languages, rules chosen by ``languages``), then citation markers after a stop
 joined to the sentence they follow ("Paris. [1] It..." -> "Paris. [1]").
 
-pySBD costs about 5-10 ms per 1,000 characters, too slow for a 5 MB source, so a fast path
-does what is plain without it: a paragraph is first cut where a sentence surely ends (a
-word of two letters or more, lower-case but for its first, that is no abbreviation of the
-language, a stop,
-a space, a capital, outside brackets and quotes), and a piece with no other stop in it is a
-sentence as it is. pySBD gets only the pieces with an abbreviation, a number, a quote...
-(``benchmarks/bench_splitting.py`` measures both: same Golden Rules score, 5x faster.)
+pySBD alone is too slow for a 5 MB source, so a fast path does what is plain without it: a
+paragraph is first cut where a sentence surely ends (a word of two letters or more, lower-case
+but for its first, that is no abbreviation of the language, a stop, a space, a capital, outside
+brackets and quotes; or a stop glued to a capitalised word, "century.First"), and a piece with
+no other stop in it is a sentence as it is. pySBD gets the other pieces, in batches, with its
+abbreviation list narrowed to those in the text. ``benchmarks/bench_splitting.py`` measures it;
+the README's "Sentences and streaming" gives the figures and the rules.
 """
 
 from __future__ import annotations
 
 import bisect
-import itertools
 import re
 from functools import cache, lru_cache
-from itertools import pairwise
+from itertools import accumulate, pairwise
 
 from . import blocks as structure
 from .citations import MARKER_PATTERN
@@ -56,8 +55,9 @@ def split_sentences(text: str, language: str = AUTO) -> list[Sentence]:
     """Split ``text`` into sentences with character offsets into ``text``.
 
     ``language`` is a code of ``languages.LANGUAGES`` or ``"auto"`` (each paragraph's script
-    decides). List markers, heading marks and whitespace around a sentence are not part of
-    it; fragments with no letter or digit (a lone "---") are dropped. A heading, a table row
+    decides). A list item's marker ("- ", "1. ") is part of its first sentence, as the Golden
+    Rules want; heading marks, whitespace and unpaired emphasis marks around a sentence are
+    not; fragments with no letter or digit (a lone "---") are dropped. A heading, a table row
     and a fenced code block are one unit each.
     """
     plans = []  # per block: (block, code, pieces) with pieces (offset, text) of the block
@@ -188,7 +188,7 @@ def _run_pysbd(code: str, pieces: list[str]) -> dict[str, tuple[int, ...]]:
     if not pieces:
         return {}
     joined = "\n".join(pieces)
-    starts = list(itertools.accumulate((len(p) + 1 for p in pieces[:-1]), initial=0))
+    starts = list(accumulate((len(p) + 1 for p in pieces[:-1]), initial=0))
     cuts: list[list[int]] = [[0] for _ in pieces]
     position = 0
     for sentence in pysbd_sentences(code, joined):

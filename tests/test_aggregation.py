@@ -218,6 +218,50 @@ def test_fix_value_removes_sentences_and_emptied_lines_cleanly(text, remove, fix
     assert fix_value(text, spans(text, *remove)) == fixed
 
 
+@pytest.mark.parametrize("text,remove,fixed", [
+    # units as the splitter gives them: list markers inside, unpaired emphasis outside
+    ("- One.\n- Two.\n- Three.", ["- Two."], "- One.\n- Three."),
+    ("- Two. Three.", ["- Two."], "- Three."),  # the item keeps its marker
+    ("Intro.\n  - Two. Three.", ["- Two."], "Intro.\n  - Three."),
+    ("* **Two. Three.**", ["Two."], "* **Three.**"),  # and its emphasis, paired again
+    ("* **Two. Three.**", ["Three."], "* **Two.**"),
+    ("* **Two. Three.**\n* Four.", ["Two.", "Three."], "* Four."),  # no "* ****" line left
+    ("1. One.\n2. Two.", ["2. Two."], "1. One."),
+    ("# Bad title\nGood.", ["Bad title"], "Good."),  # no stray "# "
+    ("> Bad. Good.", ["> Bad."], "> Good."),
+    ("> Bad.\nGood.", ["> Bad."], "Good."),
+    ("**Bad.** Good.", ["**Bad.**"], "Good."),
+    ("| a | b |\n|---|---|\n| bad | x |\n| good | y |", ["| bad | x |"],
+     "| a | b |\n|---|---|\n| good | y |"),  # the separator row is kept
+    ("Run:\n```\nbad()\n```\nGood.", ["```\nbad()\n```"], "Run:\nGood."),
+])
+def test_fix_value_leaves_no_stray_markdown(text, remove, fixed):
+    assert fix_value(text, spans(text, *remove)) == fixed
+
+
+def test_fix_through_a_guard_leaves_no_stray_markers():
+    """A real Guard with on_fail="fix": the unsupported sentences go, the list, emphasis and
+    heading of what stays are whole, nothing else changes."""
+    from guardrails import Guard
+
+    from provenance_guard import ProvenanceLLM
+    from provenance_guard.splitting import split_sentences
+
+    text = (f"# {BAD}\n"
+            f"- **{GOOD} {BAD}**\n"
+            f"- {BAD}\n"
+            f"1. It houses the Mona Lisa.\n"
+            f"> {BAD} It is in the Himalayas.")
+    assert len(split_sentences(text)) == 7
+    guard = Guard().use(ProvenanceLLM(llm_callable=ScriptedJudge(), on_fail="fix"))
+    from conftest import toy_metadata
+
+    outcome = guard.validate(text, metadata=toy_metadata())
+    assert outcome.validated_output == (f"- **{GOOD}**\n"
+                                        "1. It houses the Mona Lisa.\n"
+                                        "> It is in the Himalayas.")
+
+
 # Through a Guard
 
 

@@ -85,3 +85,15 @@ def test_allow_unsupported_passes_gaps_but_not_contradictions(capsys, monkeypatc
     assert cli.main(EXAMPLE + ["--text", "-", "--allow-unsupported"]) == 0
     monkeypatch.setattr(sys, "stdin", io.StringIO("About 9 million people visit it each year."))
     assert cli.main(EXAMPLE + ["--text", "-", "--allow-unsupported"]) == 1
+
+
+def test_language_option(capsys, monkeypatch, usage_error):
+    assert "invalid choice: 'english'" in usage_error(EXAMPLE + ["--text", "-", "--language",
+                                                                 "english"])
+    # German rules: "3. Mai" does not end a sentence, so the text is one sentence, not two
+    monkeypatch.setattr(sys, "stdin", io.StringIO("Er kam am 3. Mai nach Paris."))
+    cli.main(EXAMPLE + ["--text", "-", "--json", "--language", "de"])
+    assert len(json.loads(capsys.readouterr().out)["sentences"]) == 1
+    monkeypatch.setattr(sys, "stdin", io.StringIO("Er kam am 3. Mai nach Paris."))
+    cli.main(EXAMPLE + ["--text", "-", "--json"])
+    assert len(json.loads(capsys.readouterr().out)["sentences"]) == 2

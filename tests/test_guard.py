@@ -107,7 +107,8 @@ def test_streaming_validates_sentence_by_sentence(meta):
     chunks = list(guard(llm_api, messages=[{"role": "user", "content": "Paris?"}],
                         metadata=meta, stream=True))
     streamed = "".join(c.validated_output or "" for c in chunks)
-    assert judge.statements == [GOOD, BAD, "It houses the Mona Lisa."]
+    # each sentence judged once; the last two complete together at the end of the stream
+    assert sorted(judge.statements) == sorted([GOOD, BAD, "It houses the Mona Lisa."])
     assert "painted gold" not in streamed
     assert GOOD in streamed and "Mona Lisa" in streamed
 

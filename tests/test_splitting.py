@@ -18,7 +18,7 @@ CASES = [
     ("glued sentences", "It was the 19th century.First for Women is a magazine.",
      ["It was the 19th century.", "First for Women is a magazine."]),
     ("bullets and newlines", "Key points\n- first item\n- second item\n1. Numbered one.\n\nDone.",
-     ["Key points", "first item", "second item", "Numbered one.", "Done."]),
+     ["Key points", "- first item", "- second item", "1. Numbered one.", "Done."]),
     ("wrapped line", "This sentence is\nwrapped over lines. Next one.",
      ["This sentence is\nwrapped over lines.", "Next one."]),
     ("CJK", "东京是日本的首都。它很大！真的吗？", ["东京是日本的首都。", "它很大！", "真的吗？"]),
@@ -43,5 +43,248 @@ def test_nothing_to_split(text):
 def test_streaming_waits_for_the_next_sentence_to_start():
     assert stream_chunks("The doctor is Dr.") == []
     assert stream_chunks("The doctor is Dr. Smith") == []  # "Dr." did not end a sentence
-    first, rest = stream_chunks("It costs 3.5 euros. Then")
-    assert first == "It costs 3.5 euros. " and rest == "Then"
+    assert stream_chunks("It costs 3.5 euros. Then") == []  # "Then" may still join it
+    first, rest = stream_chunks("It costs 3.5 euros. Then it fell. And")
+    assert first == "It costs 3.5 euros. " and rest == "Then it fell. And"
+
+
+# -- The issue's failures, the Golden Rules, languages ----------------------------------------
+
+import json  # noqa: E402
+import random  # noqa: E402
+import re  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from provenance_guard import ProvenanceLLM  # noqa: E402
+from provenance_guard.errors import ConfigurationError  # noqa: E402
+from provenance_guard.languages import LANGUAGES, detect  # noqa: E402
+
+GOLDEN = Path(__file__).resolve().parents[2] / "shared/data/golden-rules/golden_rules.jsonl"
+CODES = {"amharic": "am", "arabic": "ar", "armenian": "hy", "bulgarian": "bg", "burmese": "my",
+         "chinese": "zh", "danish": "da", "deutsch": "de", "dutch": "nl", "english": "en",
+         "french": "fr", "greek": "el", "hindi": "hi", "italian": "it", "japanese": "ja",
+         "kazakh": "kk", "marathi": "mr", "persian": "fa", "polish": "pl", "russian": "ru",
+         "slovak": "sk", "spanish": "es", "urdu": "ur"}
+
+
+def texts(text, language="auto"):
+    sentences = split_sentences(text, language)
+    for s in sentences:
+        assert text[s.start:s.end] == s.text
+    return [s.text for s in sentences]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("The tower glows gold in the sun. The Eiffel Tower is in Paris.",
+     ["The tower glows gold in the sun.", "The Eiffel Tower is in Paris."]),
+    ("I live in the U.S. He works there.", ["I live in the U.S.", "He works there."]),
+    ("هل هذا صحيح؟ نعم هو كذلك.", ["هل هذا صحيح؟", "نعم هو كذلك."]),
+    ("यह सच है। वह भी सच है।", ["यह सच है।", "वह भी सच है।"]),
+    ("First paragraph\u2029second one.", ["First paragraph", "second one."]),
+    ("Call System.Console.WriteLine to print. Then stop.",
+     ["Call System.Console.WriteLine to print.", "Then stop."]),
+    ("Москва — столица России. Она большая.", ["Москва — столица России.", "Она большая."]),
+])
+def test_the_issues_failures(text, expected):
+    assert texts(text) == expected
+
+
+def golden_cases():
+    if not GOLDEN.exists():
+        pytest.skip(f"the Golden Rules data are not at {GOLDEN}")
+    return [json.loads(line) for line in GOLDEN.read_text(encoding="utf-8").splitlines()]
+
+
+def test_golden_rules_with_the_language_given():
+    passed = {}
+    for case in golden_cases():
+        got = texts(case["text"], CODES[case["lang"]])
+        passed.setdefault(case["lang"], []).append(got == case["sentences"])
+    english = sum(passed["english"])
+    overall = sum(sum(v) for v in passed.values()) / sum(len(v) for v in passed.values())
+    assert english >= 47, english
+    assert overall >= 0.9, overall
+
+
+def test_golden_rules_of_non_latin_scripts_with_language_auto():
+    """The script picks the rules: Arabic, Devanagari, CJK, Cyrillic, Greek, Armenian..."""
+    cases = [c for c in golden_cases() if c["lang"] in
+             ("arabic", "urdu", "hindi", "chinese", "japanese", "russian", "kazakh", "greek",
+              "armenian", "amharic", "burmese")]
+    passed = sum(texts(c["text"]) == c["sentences"] for c in cases)
+    assert passed >= 0.9 * len(cases), (passed, len(cases))
+
+
+@pytest.mark.parametrize("text,code", [
+    ("مرحبا بالعالم", "ar"), ("یہ ایک کتاب ہے۔", "ur"), ("این یک کتاب است که پدر خرید", "fa"),
+    ("यह एक किताब है", "hi"), ("这是一本书", "zh"), ("これは本です", "ja"),
+    ("Это книга", "ru"), ("Бұл кітап әдемі", "kk"), ("Αυτό είναι βιβλίο", "el"),
+    ("Սա գիրք է", "hy"), ("ይህ መጽሐፍ ነው", "am"), ("ဒါဟာစာအုပ်ပါ", "my"),
+    ("This is a book", "en"), ("Das ist ein Buch", "en"), ("12345 !!!", "en"),
+    ("The word Москва in an English sentence about the city.", "en"),
+])
+def test_auto_reads_the_script(text, code):
+    assert detect(text) == code
+
+
+def test_every_pysbd_language_is_offered():
+    from pysbd.languages import LANGUAGE_CODES
+
+    assert set(LANGUAGES) == set(LANGUAGE_CODES)
+
+
+def test_an_unknown_language_is_refused_with_the_valid_ones():
+    with pytest.raises(ConfigurationError) as error:
+        ProvenanceLLM(llm_callable="local", language="english")
+    for code in ["auto", *LANGUAGES]:
+        assert repr(code) in str(error.value)
+    with pytest.raises(ConfigurationError):
+        ProvenanceLLM(llm_callable="local", language=None)
+    validator = ProvenanceLLM(llm_callable="local", language="de")
+    assert validator.settings.language == "de"
+    assert validator.get_args()["language"] == "de"  # Guardrails serialises it
+
+
+def test_the_language_changes_the_rules():
+    text = "Er kam am 3. Mai. Dann ging er."
+    assert texts(text, "de") == ["Er kam am 3. Mai.", "Dann ging er."]
+    assert texts(text, "en") == ["Er kam am 3.", "Mai.", "Dann ging er."]  # English rules
+
+
+# -- Markdown ---------------------------------------------------------------------------------
+
+MARKDOWN = """# The Eiffel Tower
+
+It is in Paris. It opened in 1889.
+
+- It is 330 m tall.
+- It was painted
+  brown. It is iron.
+1. First step.
+
+| year | event |
+|------|:-----:|
+| 1889 | it opened. It was tall. |
+
+Run this:
+```python
+print("a. b. c.")
+x = 1. + 2.
+```
+> A quote. Another one.
+"""
+
+
+def test_markdown_structure_makes_units():
+    assert texts(MARKDOWN) == [
+        "The Eiffel Tower",
+        "It is in Paris.", "It opened in 1889.",
+        "- It is 330 m tall.",
+        "- It was painted\n  brown.", "It is iron.",
+        "1. First step.",
+        "| year | event |",  # the separator row is no unit
+        "| 1889 | it opened. It was tall. |",  # a row is one unit
+        "Run this:",  # not glued to the code
+        '```python\nprint("a. b. c.")\nx = 1. + 2.\n```',  # judged whole, never split
+        "> A quote.", "Another one.",
+    ]
+
+
+def test_an_unclosed_fence_runs_to_the_end():
+    assert texts("Code:\n```\na. b.\nc. d.") == ["Code:", "```\na. b.\nc. d."]
+
+
+# -- Offsets under hostile text ---------------------------------------------------------------
+
+HOSTILE = [
+    "The tower \ud800 is tall. It \udfff opened.",
+    "One.\u2029Two.\u2028Three.\r\nFour.\x0bFive.\x85Six.",
+    "\u202eThe tower is tall.\u202c \u200fIt opened.\u200e \u2066Here.\u2069",
+    "word " * 20_000,  # 100k characters, no stop
+    "(" * 5_000 + "deep. Deeper." + ")" * 5_000,
+    "[" * 3_000 + "1" + "]" * 3_000 + " It. Is.",
+    "\"" * 999 + "Quoted. Not." + "“" * 500,
+    "**" * 1000 + "Bold. Text." + "__" * 777,
+    "- \n* \n1. \n# \n> \n|---|\n```",
+    "\t\t  \n\n\n  ",
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE, ids=range(len(HOSTILE)))
+def test_offsets_are_exact_and_every_letter_is_in_a_unit(text):
+    sentences = split_sentences(text)
+    covered = set()
+    for s in sentences:
+        assert text[s.start:s.end] == s.text and s.text == s.text.strip()
+        covered.update(range(s.start, s.end))
+    assert all(i in covered for i, char in enumerate(text) if char.isalpha())
+
+
+def test_random_text_keeps_offsets_and_loses_no_letter():
+    pieces = ["The", "tower", "U.S.", "Dr.", "3.5", ".", "!", "?", "…", "\n", "\n\n", "- ", "1. ",
+              "# ", "| a |", "|---|", "```", "[1]", "[", "]", "\"", "(", ")", "**", "。", "؟",
+              "।", "\u2029", "\ud800", "  ", "e.g.", "Москва", "東京", " "]
+    rng = random.Random(12)
+    for _ in range(300):
+        text = "".join(rng.choice(pieces) + rng.choice(["", " "]) for _ in range(rng.randint(1, 40)))
+        sentences = split_sentences(text)
+        covered = set()
+        for s in sentences:
+            assert text[s.start:s.end] == s.text, text
+            covered.update(range(s.start, s.end))
+        assert all(i in covered for i, char in enumerate(text) if char.isalpha()), text
+        starts = [s.start for s in sentences]
+        assert starts == sorted(starts) and len(set(starts)) == len(starts)
+
+
+def test_repeated_text_gets_the_offsets_of_each_copy():
+    text = "Same. Same. Same. Same."
+    assert [(s.start, s.end) for s in split_sentences(text)] == [(0, 5), (6, 11), (12, 17),
+                                                                  (18, 23)]
+
+
+# -- The speed-ups change nothing -------------------------------------------------------------
+
+HALUEVAL = Path(__file__).resolve().parents[2] / "shared/data/halueval-qa-sample/qa_one-turn_data.jsonl"
+
+
+def real_texts():
+    if not HALUEVAL.exists():
+        pytest.skip(f"the HaluEval sample is not at {HALUEVAL}")
+    return [json.loads(line)["knowledge"] for line in HALUEVAL.read_text().splitlines()][:200]
+
+
+def test_pysbd_with_the_narrowed_abbreviation_list_gives_pysbds_sentences():
+    import pysbd
+
+    from provenance_guard.splitting import pysbd_sentences
+
+    cases = [("en", t) for t in real_texts()]
+    cases += [(CODES[c["lang"]], c["text"]) for c in golden_cases()]
+    for code, text in cases:
+        full = pysbd.Segmenter(language=code, clean=False).processor(text).process()
+        assert [s.strip() for s in pysbd_sentences(code, text)] == [s.strip() for s in full]
+
+
+def test_batched_pieces_give_what_each_piece_gives_alone(monkeypatch):
+    from provenance_guard import splitting
+    from provenance_guard.lru import LRU
+
+    texts_ = real_texts() + [c["text"] for c in golden_cases()]
+    monkeypatch.setattr(splitting, "_PIECES", LRU(0))
+    batched = [split_sentences(t) for t in texts_]
+    monkeypatch.setattr(splitting, "BATCH_CHARS", 1)  # every piece alone
+    assert [split_sentences(t) for t in texts_] == batched
+
+
+def test_the_fast_path_gives_pysbds_sentences():
+    """Where the fast path decides without pySBD, pySBD agrees. HaluEval's texts glue many
+    sentences with no space ("century.First"), which pySBD leaves joined and the fast path
+    cuts (as before pySBD came in): with a space after each glued stop, the two agree on at
+    least 99% of the texts."""
+    from provenance_guard.splitting import pysbd_sentences
+
+    texts_ = [re.sub(r"(\w[.!?][\"”)]?)(?=[A-Z0-9])", r"\1 ", t) for t in real_texts()]
+    same = sum([s.text for s in split_sentences(t)]
+               == [s.strip() for s in pysbd_sentences("en", t) if s.strip()] for t in texts_)
+    assert same >= 0.99 * len(texts_), same

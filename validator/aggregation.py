@@ -11,6 +11,7 @@ from functools import cached_property
 from typing import Any
 
 from . import citations
+from .blocks import inside_marks
 from .deciding import Decided
 from .retrieval import Found
 from .settings import Request, Settings
@@ -177,34 +178,44 @@ def failure_message(failing: list[SentenceResult], no_sources: bool) -> str:
     return f"The following sentences are not supported by the sources:\n{lines}"
 
 
-_LINE_PREFIX = re.compile(r"[ \t]*(?:(?:[-*+•‣◦▪●]|\d{1,3}[.)]|[A-Za-z][)])[ \t]+)?")
-
-
 def fix_value(value: str, remove: list[Sentence]) -> str:
-    """``value`` without the given sentences: the spaces after each go too, and a line (or
-    list item) left with nothing on it goes whole, so the rest reads as it did."""
-    kept, position = [], 0
-    for sentence in sorted(remove, key=lambda s: s.start):
-        line_start = value.rfind("\n", 0, sentence.start) + 1
-        before = value[max(position, line_start) : sentence.start]
-        end = sentence.end
+    """``value`` without the given sentences, every other character as it was. Each removal
+    takes the blanks after it; a list or quote marker that opens the line, and emphasis marks
+    left unpaired ("**One." of "**One. Two.**"), stay with the line. A line left with no letter
+    or digit (only "- ", "1. ", "# ", "> ", "**") goes whole, with its line break."""
+    cuts = []
+    for sentence in remove:
+        start, end = inside_marks(value, sentence.start, sentence.end)
         while end < len(value) and value[end] in " \t":
             end += 1
-        whole_line = (
-            line_start >= position
-            and _LINE_PREFIX.fullmatch(before) is not None
-            and (end == len(value) or value[end] == "\n")
-        )
-        if whole_line:
-            kept.append(value[position:line_start])
-            end = min(end + 1, len(value))  # and its line break
-        elif end == len(value) or value[end] == "\n":
-            kept.append(value[position : sentence.start].rstrip(" \t"))
-        else:
-            kept.append(value[position : sentence.start])
-        position = end
-    kept.append(value[position:])
+        cuts.append((start, end))
+    cuts.sort()
+    kept, line_start = [], 0
+    for line in value.splitlines(keepends=True):
+        line_end = line_start + len(line)
+        inside = [(max(a, line_start), min(b, line_end)) for a, b in cuts
+                  if a < line_end and b > line_start]
+        if inside:
+            pieces, position = [], line_start
+            for a, b in inside:
+                pieces.append(value[position:a])
+                position = max(position, b)
+            pieces.append(value[position:line_end])
+            line = "".join(pieces)
+            body = line.rstrip("\r\n")
+            emptied = not _WORD.search(body) or _ONLY_MARKS.fullmatch(body)
+            body = _BLANK_BEFORE_CLOSING.sub(r"\1", body.rstrip(" \t"))
+            line = "" if emptied else body + line[len(line.rstrip("\r\n")):]
+        kept.append(line)
+        line_start = line_end
     return re.sub(r"\n{3,}", "\n\n", "".join(kept)).strip()
+
+
+_WORD = re.compile(r"\w")
+# "**One. **" once "Two." is gone: the closing mark goes back against the text.
+_BLANK_BEFORE_CLOSING = re.compile(r"(?<=\S)[ \t]+((?:\*\*|__|~~|\*|_)+)$")
+# What a line holds when its sentences are gone: a list, quote or heading marker, emphasis.
+_ONLY_MARKS = re.compile(r"[ \t]*(?:>[ \t]*)*(?:[-*+•‣◦▪●]|\d{1,3}[.)]|[A-Za-z][)]|#{1,6})?[ \t*_~]*")
 
 
 @dataclass(frozen=True)

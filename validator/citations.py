@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from .blocks import inside_marks
 from .types import MISCITED, MISSING, NONE, OK, OUT_OF_RANGE, UNCHECKED, Citation, Within
 from .words import content_words, is_refusal
 
@@ -37,7 +38,14 @@ _COURTESY = re.compile(
 
 def read(sentence: str, mode: str = "auto") -> tuple[Citation, str]:
     """The sentence's citation (the numbers as written, 1-based) and its text without the
-    markers, which is what the judge sees. With ``mode="off"`` markers are plain text."""
+    markers, which is what the judge sees. With ``mode="off"`` markers are plain text. A list
+    or quote marker that opens the sentence ("- ", "2. ", "> ") and emphasis marks left
+    unpaired ("**One." of "**One. Two.**") are the line's, not the claim's: the judge does not
+    see them."""
+    start, end = inside_marks(sentence, 0, len(sentence))
+    marks = sentence[:start] + sentence[end:]
+    if marks.strip() and any(ch.isalnum() for ch in sentence[start:end]):
+        sentence = sentence[start:end]
     if mode == "off":
         return Citation(), sentence
     numbers: list[int] = []

@@ -84,6 +84,9 @@ class ProvenanceLLM(Validator):
             is counted in ``judge_calls_saved``.
         confidence_band: ``(low, high)``: the first judge is unsure of a verdict scored strictly
             between them (or unscored, or invalid).
+        language: the sentence rules of the text: ``"auto"`` (each paragraph's script picks
+            them; Latin script gets English rules) or a code such as ``"en"``, ``"de"``,
+            ``"ar"``, ``"hi"``, ``"zh"`` (``provenance_guard.languages.LANGUAGES``).
 
     Metadata keys (as in the hub):
         ``query_function(text=..., k=...)``: returns chunk strings or ``(chunk, score)`` pairs;
@@ -116,6 +119,7 @@ class ProvenanceLLM(Validator):
         index_dir: str | None = None,
         first_judge: str | Callable | Judge | None = None,
         confidence_band: tuple[float, float] = (0.2, 0.8),
+        language: str = "auto",
         **kwargs,
     ):
         _check_on_fail(on_fail)
@@ -127,7 +131,7 @@ class ProvenanceLLM(Validator):
             cascade_contradictions=cascade_contradictions, cascade_verbatim=cascade_verbatim,
             batch_size=batch_size, deadline=deadline, max_sentences=max_sentences,
             max_source_chars=max_source_chars, index_dir=index_dir,
-            confidence_band=confidence_band,
+            confidence_band=confidence_band, language=language,
         )
         # Guardrails serialises a validator from these: the checked values (plain ints and
         # floats where numpy types were given), and every argument, as the hub's template does.
@@ -162,13 +166,13 @@ class ProvenanceLLM(Validator):
         return self._settings
 
     def _chunking_function(self, chunk: str) -> list[str]:
-        return stream_chunks(chunk)
+        return stream_chunks(chunk, self._settings.language)
 
     def _validate(self, value: Any, metadata: dict[str, Any] | None) -> ValidationResult:
         settings, decider = self._settings, self._decider
         with self._runner.within_deadline():
             request = read_request(value, metadata, settings)
-            sentences = units(request.value, settings.validation_method)
+            sentences = units(request.value, settings.validation_method, settings.language)
             settings.check_sentence_count(len(sentences))
             retriever = retriever_for(request, settings, self._embedder)
             cited = [citations.read(sentence.text, settings.citations) for sentence in sentences]

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .citations import CITATION_MODES
+from .languages import check_language
 
 VALIDATION_METHODS = ("sentence", "claim", "full")
 CHUNK_STRATEGIES = ("full", "sentence", "word", "char", "token")
@@ -82,6 +83,7 @@ class Settings:
     max_source_chars: int | None = 5_000_000
     index_dir: str | None = None
     confidence_band: tuple[float, float] = (0.2, 0.8)
+    language: str = "auto"
 
     def __post_init__(self) -> None:
         if self.validation_method not in VALIDATION_METHODS:
@@ -93,6 +95,7 @@ class Settings:
             raise ValueError(
                 f"citations must be one of {', '.join(CITATION_MODES)}; got {self.citations!r}."
             )
+        check_language(self.language)
         fixed: dict[str, Any] = {name: _count(name, getattr(self, name), low, high)
                                  for name, (low, high) in COUNT_RANGES.items()}
         for name in ("max_sentences", "max_source_chars"):

@@ -8,6 +8,7 @@ import argparse
 import sys
 
 from ..citations import CITATION_MODES
+from ..languages import AUTO, LANGUAGES
 from ..settings import CHUNK_STRATEGIES, COMMAND_CHUNKING, VALIDATION_METHODS
 from .common import Neutralised
 
@@ -108,6 +109,10 @@ def _judging_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--citations", choices=CITATION_MODES, default="auto",
                        help="[1], [2] in the text refer to the --source files in order; "
                        "'required': every factual sentence must cite one")
+    command.add_argument("--language", choices=[AUTO, *LANGUAGES], default=AUTO,
+                         metavar="CODE", help="sentence rules of the text: 'auto' (from each "
+                         "paragraph's script; Latin script gets English) or a code: "
+                         + ", ".join(LANGUAGES))
     command.add_argument("--cascade", action="store_true",
                        help="with --model: rule checks first; clear contradictions and "
                        "verbatim sentences are decided without an LLM call")

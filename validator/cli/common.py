@@ -53,6 +53,7 @@ def validator_of(args: argparse.Namespace, judge, validator_class):
         cascade_verbatim=args.cascade, batch_size=args.batch_size,
         fail_on_unsupported=not args.allow_unsupported, deadline=args.deadline,
         max_sentences=args.max_sentences, max_source_chars=args.max_source_chars,
+        language=args.language,
     )
 
 

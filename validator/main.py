@@ -76,6 +76,14 @@ class ProvenanceLLM(Validator):
         index_dir: a directory where source indexes are stored by content and reloaded, so a
             large corpus is embedded once across processes (the default embedder, or an
             ``embed_function`` with an ``embedding_key``).
+        retrieval: ``"hybrid"`` (default) fuses dense (FAISS) and BM25 rankings by reciprocal
+            rank; ``"dense"`` uses FAISS alone. Either way ``metadata["question"]``, when
+            given, is part of the query.
+        max_evidence_chars: most characters of evidence shown to the judge for one claim
+            (12,000; None: no bound). Evidence cut to fit is reported per sentence
+            (``evidence_cut``) and in ``groundedness["evidence_cut"]``.
+        evidence_window: passages on each side of a retrieved passage shown with it, as
+            context, within ``max_evidence_chars`` (1; 0: the passage alone).
 
     Metadata keys (as in the hub):
         ``query_function(text=..., k=...)``: returns chunk strings or ``(chunk, score)`` pairs;
@@ -106,6 +114,9 @@ class ProvenanceLLM(Validator):
         max_sentences: int | None = 1000,
         max_source_chars: int | None = 5_000_000,
         index_dir: str | None = None,
+        retrieval: str = "hybrid",
+        max_evidence_chars: int | None = 12_000,
+        evidence_window: int = 1,
         **kwargs,
     ):
         _check_on_fail(on_fail)
@@ -117,6 +128,8 @@ class ProvenanceLLM(Validator):
             cascade_contradictions=cascade_contradictions, cascade_verbatim=cascade_verbatim,
             batch_size=batch_size, deadline=deadline, max_sentences=max_sentences,
             max_source_chars=max_source_chars, index_dir=index_dir,
+            retrieval=retrieval, max_evidence_chars=max_evidence_chars,
+            evidence_window=evidence_window,
         )
         # Guardrails serialises a validator from these: the checked values (plain ints and
         # floats where numpy types were given), and every argument, as the hub's template does.

@@ -1,7 +1,9 @@
 """Indexes on disk (``index_dir``): a large corpus is embedded once, across processes.
 
 Each index is two files named by its content key: ``<key>.faiss`` (the FAISS index) and
-``<key>.json`` (format, key, the chunks and the SHA-256 of the ``.faiss`` file). Both are
+``<key>.json`` (format, key, the passages and the SHA-256 of the ``.faiss`` file); its BM25
+index, once built, two more: ``<key>.bm25.npz`` (its weights) and ``<key>.bm25.json`` (format,
+key, vocabulary, document count and the SHA-256 of the ``.npz``). Both are
 written to temporary files and renamed into place, the ``.json`` last, so a process killed
 while writing leaves either the previous complete pair or no ``.json``: a half-written index is
 never read. A pair that fails any check (unreadable or foreign JSON, checksum mismatch, FAISS
@@ -12,6 +14,7 @@ cannot be written is reported and validation goes on from memory.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import warnings
@@ -22,8 +25,9 @@ import numpy as np
 from ..files import atomic_write
 from ..types import Chunk
 from .faiss_index import SourceIndex
+from .lexical import LexicalIndex
 
-FORMAT = 1
+FORMAT = 2  # 2: passages (windows of long chunks) with their chunk's span; texts stored once
 
 
 class IndexStore:
@@ -47,11 +51,11 @@ class IndexStore:
             import faiss
 
             index = faiss.deserialize_index(np.frombuffer(data, dtype=np.uint8))
-            chunks = [Chunk(text, start, end, source) for text, source, start, end in meta["chunks"]]
-            if index.ntotal != len(chunks):
-                raise ValueError(f"{index.ntotal} vectors for {len(chunks)} chunks")
-            return SourceIndex(chunks, None, faiss_index=index)
-        except (OSError, ValueError, KeyError, TypeError, RuntimeError) as error:
+            chunks = [Chunk(text, start, end, source)
+                      for text, source, start, end, _, _ in meta["chunks"]]
+            parents = [(first, last) for *_, first, last in meta["chunks"]]
+            return SourceIndex(chunks, None, faiss_index=index, parents=parents)
+        except _UNUSABLE as error:
             warnings.warn(f"the stored index {meta_path} is not usable ({error}); rebuilding it.",
                           stacklevel=3)
             return None
@@ -65,10 +69,53 @@ class IndexStore:
             self.directory.mkdir(parents=True, exist_ok=True)
             data = faiss.serialize_index(index.faiss_index).tobytes()
             meta = {"format": FORMAT, "key": key, "sha256": hashlib.sha256(data).hexdigest(),
-                    "chunks": [[c.text, c.source, c.start, c.end] for c in index.chunks]}
+                    "chunks": [[c.text, c.source, c.start, c.end, *parent]
+                               for c, parent in zip(index.chunks, index.parents, strict=True)]}
             atomic_write(self.directory / f"{key}.faiss", data, durable=True)
             atomic_write(self.directory / f"{key}.json", json.dumps(meta).encode("ascii"),
                          durable=True)
         except OSError as error:
             warnings.warn(f"could not store the index in {self.directory} ({error}); it stays in "
                           "memory only.", stacklevel=3)
+
+    def load_lexical(self, key: str) -> LexicalIndex | None:
+        """The stored BM25 index for ``key`` (``<key>.bm25.npz`` and ``<key>.bm25.json``), or
+        None when there is none, or none worth trusting (reported)."""
+        meta_path = self.directory / f"{key}.bm25.json"
+        if not meta_path.exists():
+            return None
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            if not isinstance(meta, dict):
+                raise ValueError("it is not a JSON object")
+            if meta.get("format") != FORMAT or meta.get("key") != key:
+                raise ValueError("written by another version, or for another index")
+            data = (self.directory / f"{key}.bm25.npz").read_bytes()
+            if hashlib.sha256(data).hexdigest() != meta["sha256"]:
+                raise ValueError("its .npz file does not match its checksum")
+            with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+                return LexicalIndex(list(meta["vocabulary"]), arrays["data"], arrays["indices"],
+                                    arrays["indptr"], int(meta["count"]))
+        except _UNUSABLE as error:
+            warnings.warn(f"the stored lexical index {meta_path} is not usable ({error}); "
+                          "rebuilding it.", stacklevel=4)
+            return None
+
+    def save_lexical(self, key: str, lexical: LexicalIndex) -> None:
+        buffer = io.BytesIO()
+        np.savez(buffer, **lexical.arrays())
+        data = buffer.getvalue()
+        meta = {"format": FORMAT, "key": key, "sha256": hashlib.sha256(data).hexdigest(),
+                "count": lexical.count, "vocabulary": lexical.vocabulary}
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            atomic_write(self.directory / f"{key}.bm25.npz", data, durable=True)
+            atomic_write(self.directory / f"{key}.bm25.json",
+                         json.dumps(meta, ensure_ascii=True).encode("ascii"), durable=True)
+        except OSError as error:
+            warnings.warn(f"could not store the lexical index in {self.directory} ({error}); it "
+                          "stays in memory only.", stacklevel=4)
+
+
+# What a stored file that cannot be trusted raises while it is read.
+_UNUSABLE = (OSError, ValueError, KeyError, TypeError, RuntimeError, EOFError)

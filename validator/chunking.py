@@ -73,11 +73,29 @@ def passages(sources: list[str], chunking: Chunking = HUB_CHUNKING,
     return found, parents
 
 
+# A long chunk is split into sentences a block at a time, each block ending at a sentence end
+# where one is near: the splitter's time and memory stay those of a block, whatever the source.
+BLOCK_CHARS = 50_000
+
+
+def _sentences(text: str):
+    block = 0
+    while block < len(text):
+        end = len(text) if len(text) - block <= BLOCK_CHARS else max(
+            text.rfind(". ", block, block + BLOCK_CHARS) + 1,
+            text.rfind("\n", block, block + BLOCK_CHARS),
+            text.rfind(" ", block, block + BLOCK_CHARS))
+        end = end if end > block else min(len(text), block + BLOCK_CHARS)
+        for sentence in split_sentences(text[block:end]):
+            yield block + sentence.start, block + sentence.end
+        block = end
+
+
 def _window_chunk(chunk: Chunk, max_chars: int):
     text, base = chunk.text, chunk.start
     start = end = None
-    for sentence in split_sentences(text):
-        for s, e in _fit(text, sentence.start, sentence.end, max_chars):
+    for first, last in _sentences(text):
+        for s, e in _fit(text, first, last, max_chars):
             if start is not None and e - start > max_chars:
                 yield Chunk(text[start:end], base + start, base + end, chunk.source)
                 start = None

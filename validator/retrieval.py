@@ -91,9 +91,7 @@ class SourceRetriever:
         self.max_evidence_chars, self.evidence_window = max_evidence_chars, evidence_window
 
     def query(self, claim: str) -> str:
-        """What a claim is searched with: short answers ("Arthur's Magazine") only make sense
-        with their question."""
-        return f"{self.question}\n{claim}" if self.question else claim
+        return query_text(self.question, claim)
 
     def find(self, claims: Sequence[Claim]) -> Found:
         if not self.sources:
@@ -128,6 +126,12 @@ class QueryFunctionRetriever:
             bounded(query_function_evidence(self.query_function, claims[i].text, self.top_k),
                     self.max_evidence_chars)
             for i in indexes])
+
+
+def query_text(question: str | None, claim: str) -> str:
+    """What a claim is searched with: the question, then the claim. Short answers ("Arthur's
+    Magazine") only make sense with their question."""
+    return f"{question}\n{claim}" if question else claim
 
 
 def retriever_for(request: Request, settings: Settings, embedder: Embedder) -> Retriever:

@@ -273,7 +273,7 @@ def test_metadata_schema_evidence_offsets_and_scores():
     _, result_metadata = validate_in_guard(f"{GOOD} {BAD}", judge)
     first, second = result_metadata["sentences"]
     assert set(first) == {"text", "start", "end", "verdict", "score", "reason", "decided_by",
-                          "evidence", "citation", "claims"}
+                          "evidence", "evidence_cut", "citation", "claims"}
     assert (first["score"], first["reason"], first["decided_by"]) == (0.9, "passage [1] says it",
                                                                      "llm")
     assert second["reason"] == "nothing about paint" and second["score"] == 0.0
@@ -282,7 +282,11 @@ def test_metadata_schema_evidence_offsets_and_scores():
         for e in sentence["evidence"]:
             assert SOURCES[e["source"]][e["start"]:e["end"]] == e["text"]
             assert -1.0 <= e["similarity"] <= 1.0
+            assert set(e) == {"text", "source", "start", "end", "similarity", "cut"}
+            assert e["cut"] is False  # short sources: every chunk shown whole
+        assert sentence["evidence_cut"] is False
     summary = result_metadata["groundedness"]
+    assert summary["evidence_cut"] == 0 and summary["max_evidence_chars"] == 12_000
     assert summary["faithfulness"] == 0.5 and summary["level"] == "partially"
     assert summary["counts"] == {"supported": 1, "unsupported": 1, "contradicted": 0,
                                  "invalid": 0}

@@ -71,6 +71,11 @@ def stored(directory):
     return sorted(p.name for p in directory.iterdir() if not p.name.startswith("."))
 
 
+def dense_meta(directory):
+    """The .json files of stored dense indexes (not of their BM25 indexes, .bm25.json)."""
+    return [n for n in stored(directory) if n.endswith(".json") and not n.endswith(".bm25.json")]
+
+
 @pytest.fixture(scope="module")
 def child(tmp_path_factory):
     """One child process over an index directory the parent stored SOURCES' index in."""
@@ -87,16 +92,16 @@ def test_a_new_process_reloads_the_index_without_embedding(child):
     report = json.loads(done.stdout.splitlines()[0])
     assert report["embedded"] == 0
     assert report["evidence"] == parent.metadata["sentences"][0]["evidence"]
-    assert report["evidence"][0]["text"] == GOOD
+    assert report["evidence"][0]["text"].startswith(GOOD)  # with its neighbour, as context
 
 
 def test_a_process_killed_while_storing_leaves_nothing_that_is_read(child):
     directory, _, done = child
     assert done.returncode == 9, done.stderr[-2000:]
-    assert len([n for n in stored(directory) if n.endswith(".json")]) == 1  # the parent's only
+    assert len(dense_meta(directory)) == 1  # the parent's only
     result, embedded, caught = validate(directory, OTHER_SOURCES)
     assert result.outcome == "pass" and embedded == 2 and caught == []  # rebuilt, not read
-    assert len([n for n in stored(directory) if n.endswith(".json")]) == 2  # and stored whole
+    assert len(dense_meta(directory)) == 2  # and stored whole
     _, embedded_again, _ = validate(directory, OTHER_SOURCES)
     assert embedded_again == 0
 
@@ -113,7 +118,8 @@ def test_the_default_embedders_index_is_stored_and_reloaded(tmp_path):
         return result.metadata["sentences"][0]["evidence"], INDEX_CACHE.embedded_chunks - before
 
     first, embedded = run()
-    assert embedded == len(SOURCES) and len(stored(tmp_path)) == 2  # <key>.faiss, <key>.json
+    # <key>.faiss, <key>.json, and the BM25 index's <key>.bm25.npz, <key>.bm25.json
+    assert embedded == len(SOURCES) and len(stored(tmp_path)) == 4
     second, embedded_again = run()
     assert embedded_again == 0 and second == first
     assert first[0]["source"] == 0 and first[0]["similarity"] > 0.5
@@ -123,7 +129,7 @@ def test_the_default_embedders_index_is_stored_and_reloaded(tmp_path):
                                     "wrong-count", "missing-faiss"])
 def test_a_damaged_stored_index_is_reported_and_rebuilt(tmp_path, damage):
     validate(tmp_path)  # stores it
-    [meta_path] = tmp_path.glob("*.json")
+    [meta_path] = [tmp_path / name for name in dense_meta(tmp_path)]
     faiss_path = meta_path.with_suffix(".faiss")
     if damage == "truncate-faiss":
         faiss_path.write_bytes(faiss_path.read_bytes()[:100])

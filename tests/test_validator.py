@@ -35,7 +35,7 @@ def test_unsupported_sentence_fails_with_message_fix_and_span(scripted):
 
 
 def test_evidence_comes_from_the_faiss_index(scripted):
-    result = ProvenanceLLM(llm_callable=scripted, top_k=2).validate(
+    result = ProvenanceLLM(llm_callable=scripted, top_k=2, evidence_window=0).validate(
         "It houses the Mona Lisa.", toy_metadata())
     [sentence] = result.metadata["sentences"]
     best = sentence["evidence"][0]

@@ -101,6 +101,7 @@ class SentenceResult:
             "end": self.sentence.end,
             **_verdict_dict(self.verdict),
             "evidence": _evidence_dicts(self.evidence),
+            "evidence_cut": any(e.cut for c in self.claims for e in c.evidence),
             "citation": {"cited": list(self.citation.cited), "status": self.citation.status,
                          "uncited_support": list(self.citation.uncited_support),
                          "out_of_range": list(self.citation.out_of_range)},
@@ -119,7 +120,7 @@ def _verdict_dict(verdict: Verdict) -> dict:
 def _evidence_dicts(evidence: list[Evidence]) -> list[dict]:
     return [
         {"text": e.text, "source": e.source, "start": e.start, "end": e.end,
-         "similarity": None if e.similarity is None else round(e.similarity, 4)}
+         "similarity": None if e.similarity is None else round(e.similarity, 4), "cut": e.cut}
         for e in evidence
     ]
 
@@ -167,6 +168,8 @@ def build_metadata(caller: dict, results: list[SentenceResult], **facts) -> dict
         status: sum(r.citation.status == status for r in results)
         for status in COUNTED_CITATIONS
     }
+    summary["evidence_cut"] = sum(any(e.cut for c in r.claims for e in c.evidence)
+                                  for r in results)
     summary.update(facts)
     return {**caller, "sentences": [r.as_dict() for r in results], "groundedness": summary}
 
@@ -249,7 +252,8 @@ def aggregate(request: Request, settings: Settings, sentences: Sequence[Sentence
     facts = {"sources_given": not request.no_sources, "pass_on_invalid": request.pass_on_invalid,
              "deadline": settings.deadline, "fail_on_unsupported": settings.fail_on_unsupported,
              "citation_mode": settings.citations,
-             "unit": "claim" if settings.by_claim else "sentence"}
+             "unit": "claim" if settings.by_claim else "sentence",
+             "max_evidence_chars": settings.max_evidence_chars}
     metadata = build_metadata(request.metadata, results, judge_calls_saved=decided.saved_calls,
                               first_judge_decided=decided.by_first_judge, **facts)
     failing = [r for r in results

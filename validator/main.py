@@ -87,6 +87,14 @@ class ProvenanceLLM(Validator):
         language: the sentence rules of the text: ``"auto"`` (each paragraph's script picks
             them; Latin script gets English rules) or a code such as ``"en"``, ``"de"``,
             ``"ar"``, ``"hi"``, ``"zh"`` (``provenance_guard.languages.LANGUAGES``).
+        retrieval: ``"hybrid"`` (default) fuses dense (FAISS) and BM25 rankings by reciprocal
+            rank; ``"dense"`` uses FAISS alone. Either way ``metadata["question"]``, when
+            given, is part of the query.
+        max_evidence_chars: most characters of evidence shown to the judge for one claim
+            (12,000; None: no bound). Evidence cut to fit is reported per sentence
+            (``evidence_cut``) and in ``groundedness["evidence_cut"]``.
+        evidence_window: passages on each side of a retrieved passage shown with it, as
+            context, within ``max_evidence_chars`` (1; 0: the passage alone).
 
     Metadata keys (as in the hub):
         ``query_function(text=..., k=...)``: returns chunk strings or ``(chunk, score)`` pairs;
@@ -120,6 +128,9 @@ class ProvenanceLLM(Validator):
         first_judge: str | Callable | Judge | None = None,
         confidence_band: tuple[float, float] = (0.2, 0.8),
         language: str = "auto",
+        retrieval: str = "hybrid",
+        max_evidence_chars: int | None = 12_000,
+        evidence_window: int = 1,
         **kwargs,
     ):
         _check_on_fail(on_fail)
@@ -132,6 +143,8 @@ class ProvenanceLLM(Validator):
             batch_size=batch_size, deadline=deadline, max_sentences=max_sentences,
             max_source_chars=max_source_chars, index_dir=index_dir,
             confidence_band=confidence_band, language=language,
+            retrieval=retrieval, max_evidence_chars=max_evidence_chars,
+            evidence_window=evidence_window,
         )
         # Guardrails serialises a validator from these: the checked values (plain ints and
         # floats where numpy types were given), and every argument, as the hub's template does.

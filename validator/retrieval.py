@@ -1,5 +1,6 @@
 """Retrieval: evidence for each claim, from ``sources`` (chunked, embedded once into a cached
-FAISS index, searched in batches) or from the caller's ``query_function``."""
+index, searched in batches: dense and BM25 fused, question-aware, each hit with its
+neighbours) or from the caller's ``query_function``; either way within ``max_evidence_chars``."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from .embedding import Embedder, FunctionEmbedder
+from .evidence import bounded, windows
 from .index import INDEX_CACHE
 from .settings import Chunking, Request, Settings
 from .types import Claim, Evidence
@@ -72,51 +74,78 @@ class Retriever(Protocol):
 
 
 class SourceRetriever:
-    """Evidence from ``sources``: chunked and embedded once into a cached FAISS index (built
-    only once there is a claim to judge), then each group of claims is one embedding batch and
-    one FAISS search per source limit (``Claim.within``)."""
+    """Evidence from ``sources``: chunked and embedded once into a cached index (built only
+    once there is a claim to judge), then each group of claims is one embedding batch and one
+    search per source limit (``Claim.within``). The query is the claim, after the question
+    when there is one; with ``hybrid``, dense and BM25 rankings are fused. Each hit is shown
+    with its neighbours, within ``max_evidence_chars`` (see ``evidence``)."""
 
     def __init__(self, sources: list[str], chunking: Chunking, embedder: Embedder, top_k: int,
-                 index_dir: str | None = None, group: int = 8):
+                 index_dir: str | None = None, group: int = 8, *, question: str | None = None,
+                 hybrid: bool = True, max_evidence_chars: int | None = None,
+                 evidence_window: int = 0):
         self.sources, self.chunking, self.embedder = sources, chunking, embedder
         self.top_k, self.index_dir, self.group = top_k, index_dir, max(1, group)
         self.source_count = len(sources)
+        self.question, self.hybrid = question, hybrid
+        self.max_evidence_chars, self.evidence_window = max_evidence_chars, evidence_window
+
+    def query(self, claim: str) -> str:
+        return query_text(self.question, claim)
 
     def find(self, claims: Sequence[Claim]) -> Found:
         if not self.sources:
             return Found(len(claims), lambda indexes: [[] for _ in indexes])
 
         def compute(indexes: list[int]) -> list[list[Evidence]]:
-            index = INDEX_CACHE.get(self.sources, self.chunking, self.embedder, self.index_dir)
-            vectors = self.embedder.embed([claims[i].text for i in indexes])
-            return index.search(vectors, self.top_k, [claims[i].within for i in indexes])
+            index = INDEX_CACHE.get(self.sources, self.chunking, self.embedder, self.index_dir,
+                                    lexical=self.hybrid)
+            queries = [self.query(claims[i].text) for i in indexes]
+            hits = index.hits(self.embedder.embed(queries), self.top_k,
+                              [claims[i].within for i in indexes],
+                              queries if self.hybrid else None)
+            return [windows(index, self.sources, row, self.max_evidence_chars,
+                            self.evidence_window) for row in hits]
 
         return Found(len(claims), compute, group=self.group)
 
 
 class QueryFunctionRetriever:
     """Evidence from the caller's ``query_function(text=..., k=...)``, fetched by the judging
-    threads as they need it, so user retrieval (often a network call) runs concurrently too."""
+    threads as they need it, so user retrieval (often a network call) runs concurrently too.
+    Its passages are cut to ``max_evidence_chars`` together."""
 
     source_count = None
 
-    def __init__(self, query_function: Callable, top_k: int):
+    def __init__(self, query_function: Callable, top_k: int, max_evidence_chars: int | None = None):
         self.query_function, self.top_k = query_function, top_k
+        self.max_evidence_chars = max_evidence_chars
 
     def find(self, claims: Sequence[Claim]) -> Found:
         return Found(len(claims), lambda indexes: [
-            query_function_evidence(self.query_function, claims[i].text, self.top_k)
+            bounded(query_function_evidence(self.query_function, claims[i].text, self.top_k),
+                    self.max_evidence_chars)
             for i in indexes])
+
+
+def query_text(question: str | None, claim: str) -> str:
+    """What a claim is searched with: the question, then the claim. Short answers ("Arthur's
+    Magazine") only make sense with their question."""
+    return f"{question}\n{claim}" if question else claim
 
 
 def retriever_for(request: Request, settings: Settings, embedder: Embedder) -> Retriever:
     """The retriever a validation's metadata asks for. Nothing is embedded until ``find``."""
     if request.query_function is not None:
-        return QueryFunctionRetriever(request.query_function, settings.top_k)
+        return QueryFunctionRetriever(request.query_function, settings.top_k,
+                                      settings.max_evidence_chars)
     if request.embed_function is not None:
         embedder = FunctionEmbedder(request.embed_function)
     return SourceRetriever(request.sources, request.chunking, embedder, settings.top_k,
-                           settings.index_dir, group=settings.max_concurrency)
+                           settings.index_dir, group=settings.max_concurrency,
+                           question=request.question, hybrid=settings.retrieval == "hybrid",
+                           max_evidence_chars=settings.max_evidence_chars,
+                           evidence_window=settings.evidence_window)
 
 
 def query_function_evidence(query_function: Callable, text: str, k: int) -> list[Evidence]:

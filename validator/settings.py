@@ -22,6 +22,7 @@ from .languages import check_language
 
 VALIDATION_METHODS = ("sentence", "claim", "full")
 CHUNK_STRATEGIES = ("full", "sentence", "word", "char", "token")
+RETRIEVAL_MODES = ("hybrid", "dense")  # dense and BM25 fused by reciprocal rank; dense alone
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,9 @@ class Settings:
     index_dir: str | None = None
     confidence_band: tuple[float, float] = (0.2, 0.8)
     language: str = "auto"
+    retrieval: str = "hybrid"
+    max_evidence_chars: int | None = 12_000
+    evidence_window: int = 1
 
     def __post_init__(self) -> None:
         if self.validation_method not in VALIDATION_METHODS:
@@ -96,11 +100,18 @@ class Settings:
                 f"citations must be one of {', '.join(CITATION_MODES)}; got {self.citations!r}."
             )
         check_language(self.language)
+        if self.retrieval not in RETRIEVAL_MODES:
+            raise ValueError(
+                f"retrieval must be one of {', '.join(RETRIEVAL_MODES)}; got {self.retrieval!r}."
+            )
         fixed: dict[str, Any] = {name: _count(name, getattr(self, name), low, high)
                                  for name, (low, high) in COUNT_RANGES.items()}
         for name in ("max_sentences", "max_source_chars"):
             if getattr(self, name) is not None:
                 fixed[name] = _count(name, getattr(self, name), 1, None)
+        if self.max_evidence_chars is not None:
+            fixed["max_evidence_chars"] = _count("max_evidence_chars", self.max_evidence_chars,
+                                                 MIN_EVIDENCE_CHARS, None)
         if self.deadline is not None:
             fixed["deadline"] = _seconds("deadline", self.deadline)
         for name in ("pass_on_invalid", "fail_on_unsupported", "cascade_contradictions",
@@ -233,7 +244,9 @@ def check_sources(sources: object) -> list[str]:
 
 # The whole-number arguments and the values they may take (None: no upper bound).
 COUNT_RANGES = {"top_k": (1, 1000), "batch_size": (1, 64), "max_concurrency": (1, 256),
-                "max_retries": (0, 20), "cache_size": (0, 10_000_000)}
+                "max_retries": (0, 20), "cache_size": (0, 10_000_000), "evidence_window": (0, 20)}
+# Below this a judge could not be shown even one sentence of each of a few passages.
+MIN_EVIDENCE_CHARS = 200
 MAX_DEADLINE = 24 * 3600.0  # seconds; for no deadline at all, pass None
 
 

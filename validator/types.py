@@ -68,11 +68,13 @@ class Chunk(Span):
 @dataclass(frozen=True)
 class Evidence:
     """A passage retrieved for a claim, with its cosine similarity to it (None when unknown).
-    ``chunk`` locates it in the sources; passages a ``query_function`` returns have none."""
+    ``chunk`` locates it in the sources; passages a ``query_function`` returns have none.
+    ``cut``: the text is part of a longer chunk or passage, cut to fit the judge's prompt."""
 
     text: str
     similarity: float | None = None
     chunk: Chunk | None = None
+    cut: bool = False
 
     @classmethod
     def of(cls, chunk: Chunk, similarity: float | None = None) -> Evidence:

@@ -82,7 +82,8 @@ def _print_text(sentences: list[dict], summary: dict, args: argparse.Namespace) 
             best = sentence["evidence"][0]
             where = args.source[best["source"]] if best["source"] is not None else "source"
             similarity = "" if best["similarity"] is None else f", similarity {best['similarity']:.2f}"
-            print(f"    evidence ({where}{similarity}): {_clip(best['text'])}")
+            # the passage that matched comes with its neighbours: show the whole window
+            print(f"    evidence ({where}{similarity}): {_clip(best['text'], 600)}")
     counts = summary["counts"]
     faithfulness = summary["faithfulness"]
     score = "n/a" if faithfulness is None else f"{faithfulness:.2f}"

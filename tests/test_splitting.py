@@ -60,11 +60,7 @@ from provenance_guard.errors import ConfigurationError  # noqa: E402
 from provenance_guard.languages import LANGUAGES, detect  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parents[2] / "shared/data/golden-rules/golden_rules.jsonl"
-CODES = {"amharic": "am", "arabic": "ar", "armenian": "hy", "bulgarian": "bg", "burmese": "my",
-         "chinese": "zh", "danish": "da", "deutsch": "de", "dutch": "nl", "english": "en",
-         "french": "fr", "greek": "el", "hindi": "hi", "italian": "it", "japanese": "ja",
-         "kazakh": "kk", "marathi": "mr", "persian": "fa", "polish": "pl", "russian": "ru",
-         "slovak": "sk", "spanish": "es", "urdu": "ur"}
+CODES = {**{name.lower(): code for code, name in LANGUAGES.items()}, "deutsch": "de"}
 
 
 def texts(text, language="auto"):

@@ -45,7 +45,8 @@ OUTPUTS = [  # each distinct, so no prompt is answered from another sample's cac
     "Gustave Eiffel painted the tower himself every summer.",
 ]
 RPM = 120  # one judge request every 0.5 s, for the whole cluster
-STEP = 25  # seconds a `ray start` may take on a loaded 2-core machine, times this factor...
+STEP = 25  # seconds: the unit of this test's waits (a loaded 2-core machine is slow)
+ATTEMPTS = 3  # starts of a node before the test gives up
 
 
 def _free_ports(n: int) -> list[int]:
@@ -65,30 +66,25 @@ def _node_ports(ports: list[int]) -> list[str]:
     return [part for name, port in zip(names, ports, strict=True) for part in (name, str(port))]
 
 
-def _descendants(root: int) -> set[int]:
-    children: dict[int, list[int]] = {}
+def _sessions() -> dict[int, int]:
+    """Every process's session id, by process id."""
+    found = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
                 continue
-            children.setdefault(ppid, []).append(int(entry.name))
-    found, stack = set(), [root]
-    while stack:
-        for child in children.get(stack.pop(), []):
-            if child not in found:
-                found.add(child)
-                stack.append(child)
+            if fields[0] != "Z":
+                found[int(entry.name)] = int(fields[3])
     return found
 
 
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"
+def _in_sessions(leaders: set[int]) -> set[int]:
+    """The live processes of the sessions ``leaders`` lead: each node's `ray start` is started
+    in a session of its own, and everything it starts (GCS, raylet, agents, workers, even
+    once re-parented) stays in it."""
+    return {pid for pid, session in _sessions().items() if session in leaders}
 
 
 class Cluster:
@@ -96,57 +92,82 @@ class Cluster:
         # short: Ray's socket paths under it must stay within the 107 bytes Unix allows
         self.temp = tempfile.mkdtemp(prefix="pg-ray-")
         self.nodes: list[subprocess.Popen] = []
-        gcs, client, *self._ports = _free_ports(14)
+        gcs, self._client, *self._ports = _free_ports(14)
         self.address = f"127.0.0.1:{gcs}"
-        self._client = client
 
     def start(self) -> None:
-        env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
-        common = ["--num-cpus", "1", "--object-store-memory", str(80 * 2**20), "--block"]
+        # a loaded machine: give the raylet's agents time to register; nothing to drain at
+        # the end (the default waits 30 s for running work)
+        env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0",
+               "RAY_agent_register_timeout_ms": "120000", "RAY_raylet_start_wait_time_s": "120",
+               "RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S": "0"}
+        # no log monitor or autoscaler monitor: fewer Python processes starting at once beside
+        # the raylet's agents, which must start within 15 s
+        common = ["--num-cpus", "1", "--object-store-memory", str(80 * 2**20),
+                  "--include-log-monitor=false", "--block"]
         port = self.address.rsplit(":", 1)[1]
         self._start([str(BIN / "ray"), "start", "--head", "--port", port,
-                     "--ray-client-server-port", str(self._client), "--temp-dir", self.temp,
+                     "--ray-client-server-port", str(self._client), "--no-monitor", "--temp-dir", self.temp,
                      "--include-dashboard=false", *_node_ports(self._ports[:6]), *common], env)
         self._start([str(BIN / "ray"), "start", "--address", self.address,
                      *_node_ports(self._ports[6:12]), *common], env)
 
     def _start(self, command: list[str], env: dict) -> None:
-        log_path = Path(self.temp, f"node{len(self.nodes)}.log")
-        with open(log_path, "w") as log:
-            self.nodes.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
-                                               env=env, start_new_session=True))
-        deadline = time.monotonic() + 4 * STEP
-        while "Ray runtime started" not in log_path.read_text():  # the node joined the GCS
-            assert all(node.poll() is None for node in self.nodes), self.logs()
-            assert time.monotonic() < deadline, f"a Ray node did not start:\n{self.logs()}"
-            time.sleep(1)
+        """Start a node; on a loaded machine Ray's agents can miss `ray start`'s 30 s window
+        for the raylet to register, so a node that fails is cleared away and started again."""
+        number = len({path.name.split("-")[0] for path in Path(self.temp).glob("node*.log")})
+        for attempt in range(1, ATTEMPTS + 1):
+            log_path = Path(self.temp, f"node{number}-{attempt}.log")
+            with open(log_path, "w") as log:
+                # Ray's raylet gives its Python agents 15 s (fixed in Ray) to start: on a
+                # loaded machine they need a higher priority to make it (where allowed; `nice`
+                # runs the command as it is otherwise). Set back once the node is up.
+                node = subprocess.Popen(["nice", "-n", "-10", *command], stdout=log,
+                                        stderr=subprocess.STDOUT, env=env,
+                                        start_new_session=True)
+            self.nodes.append(node)
+            deadline = time.monotonic() + 4 * STEP
+            while "Ray runtime started" not in log_path.read_text():  # it joined the GCS
+                if node.poll() is not None or time.monotonic() > deadline:
+                    break
+                time.sleep(1)
+            else:
+                for pid in _in_sessions({node.pid}):
+                    with contextlib.suppress(OSError):
+                        os.setpriority(os.PRIO_PROCESS, pid, 0)
+                return
+            if attempt == ATTEMPTS:
+                raise AssertionError(f"a Ray node did not start:\n{self.logs()}")
+            self._end({node.pid})
 
     def logs(self) -> str:
-        return "\n".join(path.read_text()[-2000:] for path in Path(self.temp).glob("node*.log"))
+        return "\n".join(path.read_text()[-2000:]
+                         for path in sorted(Path(self.temp).glob("node*.log")))
 
     def stop(self) -> list[int]:
         """End the nodes and everything they started; the ids of any process that survived."""
-        started = set()
-        for node in self.nodes:
-            started |= _descendants(node.pid) | {node.pid}
-        for node in self.nodes:
+        self._end({node.pid for node in self.nodes})
+        shutil.rmtree(self.temp, ignore_errors=True)
+        return sorted(_in_sessions({node.pid for node in self.nodes}))
+
+    def _end(self, leaders: set[int]) -> None:
+        nodes = [node for node in self.nodes if node.pid in leaders]
+        for node in nodes:
             if node.poll() is None:
                 node.send_signal(signal.SIGTERM)  # `ray start --block` stops its processes
-        for node in self.nodes:
+        for node in nodes:
             try:
                 node.wait(timeout=STEP)
             except subprocess.TimeoutExpired:
                 node.kill()
                 node.wait()
         deadline = time.monotonic() + STEP
-        while time.monotonic() < deadline and any(_alive(pid) for pid in started):
+        while _in_sessions(leaders) and time.monotonic() < deadline:
             time.sleep(0.5)
-        survivors = sorted(pid for pid in started if _alive(pid))
-        for pid in survivors:
+        for pid in _in_sessions(leaders):  # what outlived its node: ours, ended by id
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-        shutil.rmtree(self.temp, ignore_errors=True)
-        return survivors
+        time.sleep(0.5)
 
 
 @pytest.fixture(scope="module")

@@ -93,7 +93,15 @@ def _init(address: str | None) -> None:
     settings = {"log_to_driver": False, "logging_level": logging.WARNING}
     if address is None:
         settings.update(include_dashboard=False)
-    ray.init(address=address, **settings)
+    try:
+        ray.init(address=address, **settings)
+    except Exception as error:  # Ray raises bare Exceptions, ConnectionErrors, RuntimeErrors
+        where = f"join the Ray cluster at {address}" if address else "start a local Ray"
+        raise ConfigurationError(
+            f"cannot {where} ({type(error).__name__}: {error}). Check the address (`ray status "
+            "--address ...`), or start a cluster with `ray start --head` and pass --address; on a "
+            "heavily loaded machine Ray's node can miss its start-up window: try again.") from None
+    logging.getLogger("ray.data").setLevel(logging.WARNING)  # no INFO line per dataset
 
 
 def _run(plan: Plan, samples: list[Sample], options: EngineOptions) -> Iterator[dict]:

@@ -46,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--halueval", type=Path, default=DATA)
     parser.add_argument("--write-data", type=Path, metavar="FILE",
                         help="only write --samples samples to FILE and exit")
+    parser.add_argument("--projection-only", action="store_true",
+                        help="skip the engine runs: measure one sample's work on --small "
+                        "samples and print the projection")
     projection = parser.add_argument_group("projection (assumptions, printed with the result)")
     projection.add_argument("--judge-latency", type=float, default=0.8,
                             help="seconds per LLM judge call (a hosted small model)")
@@ -110,7 +113,7 @@ def per_sample_work(data: Path, count: int) -> dict:
             check(sample)
         whole = (time.perf_counter() - started) / len(samples)
         started = time.perf_counter()
-        embedder(texts)
+        embedder.embed(texts)
         embedding = (time.perf_counter() - started) / len(samples)
     return {"validation_s": whole, "embedding_s": embedding}
 
@@ -147,6 +150,13 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [e for e in engines if e not in ENGINES]
     if unknown:
         raise SystemExit(f"unknown engine(s) {unknown}; choose from {', '.join(ENGINES)}")
+    if args.projection_only:
+        with tempfile.TemporaryDirectory() as temp:
+            data = Path(temp, "small.jsonl")
+            write_samples(args.halueval, args.small, data)
+            work = per_sample_work(data, args.small)
+        print_projection(args, work)
+        return 0
     with tempfile.TemporaryDirectory() as temp:
         sizes = {"small": args.small, "large": args.samples}
         data = {}
@@ -174,6 +184,11 @@ def main(argv: list[str] | None = None) -> int:
                      "runs": {size: times[(engine, size)] for size in sizes}})
         print(f"{engine:<18}{small:>11.1f}{large:>11.1f}{args.samples / large:>10.2f}"
               f"{slope:>13.3f}{large - args.samples * slope:>9.1f}{large / base:>16.2f}x")
+    print_projection(args, work, rows)
+    return 0
+
+
+def print_projection(args: argparse.Namespace, work: dict, rows: list | None = None) -> None:
     print(f"one sample's work, one at a time, in one process: validation "
           f"{work['validation_s'] * 1000:.1f} ms, of which embedding {work['embedding_s'] * 1000:.1f} ms")
     print(f"projection: judge {args.judge_latency} s per call, {args.sentences_per_call} sentence(s) "
@@ -186,7 +201,6 @@ def main(argv: list[str] | None = None) -> int:
               f"({row['bound']}), 1M samples in {row['hours_per_million']:.1f} h, machines "
               f"${row['machine_cost_per_million']:.2f} + judge ${row['judge_cost_per_million']:.0f}")
     print(json.dumps({"engines": rows, "work": work, "projection": projection}))
-    return 0
 
 
 if __name__ == "__main__":

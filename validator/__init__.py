@@ -52,6 +52,7 @@ def _import_guardrails_offline() -> None:
 _import_guardrails_offline()
 
 from .errors import ConfigurationError, JudgeAuthError  # noqa: E402
+from .evaluation.frames import evaluate  # noqa: E402
 from .judges import CallableJudge, Judge, LiteLLMJudge, LocalJudge  # noqa: E402
 from .judges.minicheck import MiniCheckJudge  # noqa: E402
 from .judges.nli import NLIJudge  # noqa: E402
@@ -72,5 +73,6 @@ __all__ = [
     "ProvenanceLLM",
     "Sentence",
     "Verdict",
+    "evaluate",
     "split_sentences",
 ]

@@ -46,7 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("data", metavar="DATA.jsonl")
     evaluate.add_argument("--out", metavar="FILE",
                           help="results JSONL (default: DATA.results.jsonl beside DATA)")
-    evaluate.add_argument("--concurrency", type=int, default=4, help="samples validated at once")
+    evaluate.add_argument("--concurrency", type=int, default=4,
+                          help="samples validated at once (with --engine ray: per actor)")
+    _engine_options(evaluate)
     evaluate.add_argument("--grounded-qa", action="store_true",
                           help="also GroUSE's grounded-QA metrics (answer relevancy, "
                           "completeness, usefulness, positive acceptance, negative rejection; "
@@ -85,6 +87,30 @@ def build_parser() -> argparse.ArgumentParser:
     meta.add_argument("--concurrency", type=int, default=4, help="cases run at once")
     meta.add_argument("--json", action="store_true")
     return parser
+
+
+def _engine_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--engine", choices=("threads", "ray"), default="threads",
+                         help="threads: in this process (default); ray: Ray Data over an actor "
+                         "pool, local or on a cluster (pip install 'provenance-guard[ray]')")
+    command.add_argument("--address", metavar="HOST:PORT",
+                         help="with --engine ray: a Ray cluster to join (default: start a local "
+                         "one)")
+    command.add_argument("--actors", type=int, metavar="N",
+                         help="with --engine ray: actors in the pool (default: one per CPU of "
+                         "the cluster)")
+    command.add_argument("--actor-cpus", type=float, default=0.5, metavar="CPUS",
+                         help="with --engine ray: CPUs each actor reserves (default 0.5: room "
+                         "is left for Ray Data's own tasks)")
+    command.add_argument("--rpm", type=float, metavar="N",
+                         help="with --model: at most N judge requests per minute, for the "
+                         "whole run (all threads, all actors)")
+    command.add_argument("--native-threads", type=int, metavar="N",
+                         help="native (PyTorch, BLAS) threads per worker (default: its share "
+                         "of the cores; 0: no cap)")
+    command.add_argument("--limit", type=int, metavar="N",
+                         help="validate at most N samples not yet in the results, then stop "
+                         "(run again to go on)")
 
 
 def _model_options(command: argparse.ArgumentParser) -> None:

@@ -46,9 +46,13 @@ def judge_of(args: argparse.Namespace, cache_dir: str | Path | None):
 
 
 def validator_of(args: argparse.Namespace, judge, validator_class):
-    return validator_class(
-        llm_callable=judge, top_k=args.top_k,
-        on_fail="noop", validation_method=args.method,
+    return validator_class(llm_callable=judge, on_fail="noop", **validator_options(args))
+
+
+def validator_options(args: argparse.Namespace) -> dict:
+    """The validator's arguments the options give, but the judge and ``on_fail``."""
+    return dict(
+        top_k=args.top_k, validation_method=args.method,
         citations=args.citations, cascade_contradictions=args.cascade,
         cascade_verbatim=args.cascade, batch_size=args.batch_size,
         fail_on_unsupported=not args.allow_unsupported, deadline=args.deadline,

@@ -7,17 +7,19 @@ import json
 import sys
 from pathlib import Path
 
-from .common import chunking_of, judge_of, validator_of, write_html
+from .common import chunking_of, llm_kwargs, validator_options, write_html
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from ..evaluation.datasets import load_samples, progress_bar, run_eval, summarise
+    from ..evaluation.datasets import finished, load_samples, progress_bar, summarise
 
     try:
         samples = load_samples(args.data)
     except (OSError, UnicodeDecodeError, ValueError) as error:
         parser.error(f"cannot read the data set: {error}")
-    out = Path(args.out) if args.out else Path(args.data).with_suffix(".results.jsonl")
+    data = Path(args.data)
+    default_out = data / "results.jsonl" if data.is_dir() else data.with_suffix(".results.jsonl")
+    out = Path(args.out) if args.out else default_out
     if args.grounded_qa:
         if not args.model:
             parser.error("--grounded-qa needs an LLM judge: pass --model NAME (the local judge "
@@ -26,52 +28,28 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if unasked:
             parser.error(f"--grounded-qa needs a \"question\" in every sample; {len(unasked)} "
                          f"have none (first: {', '.join(unasked[:5])})")
+    if args.rpm is not None and not args.model:
+        parser.error("--rpm limits an LLM judge's requests: it needs --model NAME (the local "
+                     "judge sends none)")
     cache_dir = None if args.no_cache else Path(args.cache_dir or f"{out}.cache")
-    from ..evaluation.datasets import finished
 
     try:
         finished(out)  # a results file we cannot extend is a usage error, before any work
     except (OSError, ValueError) as error:
         parser.error(f"cannot use the results file: {error}")
 
-    from .. import ProvenanceLLM  # heavy: after parsing
-    from ..errors import ConfigurationError
-    from ..evaluation.grounded_qa import grade
+    from ..errors import ConfigurationError  # heavy: after parsing
+    from ..evaluation import engines
+    from ..evaluation.checking import Plan
 
+    plan = Plan(args.model or "local", llm_kwargs(args) or None,
+                str(cache_dir) if args.model and cache_dir else None,
+                validator_options(args), chunking_of(args), args.grounded_qa)
     try:
-        judge = judge_of(args, cache_dir)
-        validator = validator_of(args, judge, ProvenanceLLM)
-    except ValueError as error:
-        parser.error(str(error))
-
-    def validate(sample) -> dict:
-        record = {"id": sample.id, "sample_hash": sample.digest, "label": sample.label}
-        metadata = {"sources": sample.sources, **chunking_of(args)}
-        if sample.question:
-            metadata["question"] = sample.question
-        try:
-            result = validator.validate(sample.output, metadata)
-        except (ValueError, RuntimeError) as error:
-            if isinstance(error, ConfigurationError):  # no sample can be validated: stop
-                raise
-            return {**record, "error": f"{type(error).__name__}: {error}"}
-        summary = result.metadata["groundedness"]
-        passed = result.outcome == "pass"
-        record.update(passed=passed, faithfulness=summary["faithfulness"], level=summary["level"],
-                      counts=summary["counts"], sentences=result.metadata["sentences"])
-        if args.grounded_qa:
-            why = ("every sentence is supported by the references" if passed
-                   else result.error_message)
-            metrics = grade(judge, sample.question, sample.output, sample.sources, passed, why,
-                            sample.expected)
-            record["grounded_qa"] = {name: metric.as_dict() for name, metric in metrics.items()}
-        return record
-
-    def complete(record: dict) -> bool:
-        return not args.grounded_qa or "grounded_qa" in record or "error" in record
-
-    try:
-        records = run_eval(samples, validate, out, args.concurrency, progress_bar(), complete)
+        options = engines.EngineOptions(
+            args.engine, args.concurrency, args.native_threads, args.rpm, args.address,
+            args.actors, args.actor_cpus)
+        records = engines.run(samples, plan, options, out, progress_bar(), args.limit)
     except KeyboardInterrupt:
         print(f"\ninterrupted: finished samples are in {out}; run the same command to resume.",
               file=sys.stderr)
@@ -79,6 +57,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except ConfigurationError as error:
         print(f"provenance: {error}; finished samples are in {out}.", file=sys.stderr)
         return 2
+    except ValueError as error:  # a setting the validator refuses, before any sample
+        parser.error(str(error))
     except OSError as error:
         print(f"provenance: cannot write the results ({error}); finished samples are in {out}.",
               file=sys.stderr)

@@ -16,14 +16,13 @@ what finished is kept.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import sys
-import threading
 from collections import Counter
-from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,25 +50,38 @@ _ALIASES = {"actual_output": "output", "references": "sources", "input": "questi
 
 
 def load_samples(path: str | Path) -> list[Sample]:
+    """The samples of a JSONL file, or of every ``*.jsonl`` file in a directory (in name
+    order; ids must be unique across them)."""
+    path = Path(path)
+    files = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
+    if not files:
+        raise ValueError(f"{path} is a directory with no .jsonl file in it.")
     samples, seen = [], set()
-    for number, where, line, raw in read_jsonl(path):
-        if isinstance(raw, dict):
-            raw = {**{_ALIASES[k]: v for k, v in raw.items() if k in _ALIASES}, **raw}
-        if not isinstance(raw, dict) or not isinstance(raw.get("output"), str) or not isinstance(
-                raw.get("sources"), list):
-            raise ValueError(f"{where}: a sample needs \"output\" (a string) and \"sources\" (a "
-                             "list of strings).")
-        sample_id = str(raw.get("id", f"line:{number}"))
-        if sample_id in seen:
-            raise ValueError(f"{where}: id {sample_id!r} appears twice; ids must be unique.")
-        seen.add(sample_id)
-        question, expected = raw.get("question"), raw.get("expected")
-        samples.append(Sample(sample_id, raw["output"], raw["sources"],
-                              question if isinstance(question, str) else None,
-                              _label(raw.get("label"), where),
-                              hashlib.sha256(line.strip().encode("utf-8", "surrogatepass")).hexdigest(),
-                              expected if isinstance(expected, str) and expected.strip() else None))
+    for file in files:
+        for number, where, line, raw in read_jsonl(file):
+            default_id = f"line:{number}" if len(files) == 1 else f"{file.name}:{number}"
+            sample = sample_of(raw, where, line, default_id)
+            if sample.id in seen:
+                raise ValueError(f"{where}: id {sample.id!r} appears twice; ids must be unique.")
+            seen.add(sample.id)
+            samples.append(sample)
     return samples
+
+
+def sample_of(raw: Any, where: str, text: str, default_id: str) -> Sample:
+    """One sample from its parsed JSON ``raw``; ``text`` is what its hash is taken of."""
+    if isinstance(raw, dict):
+        raw = {**{_ALIASES[k]: v for k, v in raw.items() if k in _ALIASES}, **raw}
+    if not isinstance(raw, dict) or not isinstance(raw.get("output"), str) or not isinstance(
+            raw.get("sources"), list):
+        raise ValueError(f"{where}: a sample needs \"output\" (a string) and \"sources\" (a "
+                         "list of strings).")
+    question, expected = raw.get("question"), raw.get("expected")
+    return Sample(str(raw.get("id", default_id)), raw["output"], raw["sources"],
+                  question if isinstance(question, str) else None,
+                  _label(raw.get("label"), where),
+                  hashlib.sha256(text.strip().encode("utf-8", "surrogatepass")).hexdigest(),
+                  expected if isinstance(expected, str) and expected.strip() else None)
 
 
 def _label(value: Any, where: str) -> bool | None:
@@ -124,55 +136,69 @@ def run_eval(
     concurrency: int = 4,
     progress: Callable[[int, int], None] | None = None,
     complete: Callable[[dict], bool] = lambda record: True,
+    native_threads: int | None = None,
 ) -> list[dict]:
-    """Validate every sample not already in ``results_path`` (same id and hash, and
-    ``complete(record)``: a result lacking what this run adds is redone), ``concurrency`` at a
-    time, appending each result as it finishes. Returns the results of all samples."""
-    done = finished(results_path)
+    """The threads engine over a results file: ``validate`` on every sample not already in
+    ``results_path``, ``concurrency`` at a time (native threads capped, see ``threads.imap``)."""
+    from .threads import imap
+
+    return collect(samples, results_path,
+                   lambda todo: imap(validate, todo, concurrency, native_threads),
+                   progress, complete)
+
+
+def collect(
+    samples: list[Sample],
+    results_path: Path | None,
+    produce: Callable[[list[Sample]], Iterator[dict]],
+    progress: Callable[[int, int], None] | None = None,
+    complete: Callable[[dict], bool] = lambda record: True,
+    limit: int | None = None,
+) -> list[dict]:
+    """Every engine's results, one way: the samples not already in ``results_path`` (same id
+    and hash, and ``complete(record)``: a result lacking what this run adds is redone; at most
+    ``limit`` of them) go to ``produce``, and each record it yields is appended to the file and
+    synced before the next is taken, so an interruption loses only what was in flight. A record
+    that is no result of this run's samples, or comes twice, stops the run (``RuntimeError``).
+    ``results_path`` None keeps the records in memory only. Returns the results of all
+    samples, in their order."""
+    done = finished(results_path) if results_path is not None else {}
     todo = [s for s in samples
             if done.get(s.id, {}).get("sample_hash") != s.digest or not complete(done[s.id])]
-    lock = threading.Lock()
-    count = len(samples) - len(todo)
+    count, total = len(samples) - len(todo), len(samples)
+    if limit is not None:
+        todo = todo[:max(0, limit)]
+    expected = {s.id for s in todo}
     if progress:
-        progress(count, len(samples))
-    results_path.parent.mkdir(parents=True, exist_ok=True)
-    with results_path.open("a", encoding="utf-8",
-                                                 # a lone surrogate becomes a \udxxx JSON escape
-                                                 errors="backslashreplace") as out, \
-            ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
-        pending = set()
-        queue = iter(todo)
-        try:
-            for sample in _take(queue, concurrency):
-                pending.add(pool.submit(validate, sample))
-            while pending:
-                ready, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in ready:
-                    record = future.result()
-                    with lock:
-                        out.write(json.dumps(record, ensure_ascii=False) + "\n")
-                        out.flush()
-                        os.fsync(out.fileno())
-                        done[record["id"]] = record
-                        count += 1
-                    if progress:
-                        progress(count, len(samples))
-                    for sample in _take(queue, 1):
-                        pending.add(pool.submit(validate, sample))
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            raise
+        progress(count, total)
+    with _appender(results_path) as append, contextlib.closing(produce(todo)) as records:
+        for record in records:
+            if record.get("id") not in expected:
+                raise RuntimeError(f"the engine returned a result for {record.get('id')!r}, "
+                                   "which is not a sample of this run or came twice; stopped.")
+            expected.discard(record["id"])
+            append(record)
+            done[record["id"]] = record
+            count += 1
+            if progress:
+                progress(count, total)
     return [done[s.id] for s in samples if s.id in done]
 
 
-def _take(iterator: Iterable, n: int) -> list:
-    taken = []
-    for item in iterator:
-        taken.append(item)
-        if len(taken) == n:
-            break
-    return taken
+@contextlib.contextmanager
+def _appender(results_path: Path | None) -> Iterator[Callable[[dict], None]]:
+    if results_path is None:
+        yield lambda record: None
+        return
+    results_path.parent.mkdir(parents=True, exist_ok=True)
+    # a lone surrogate becomes a \udxxx JSON escape
+    with results_path.open("a", encoding="utf-8", errors="backslashreplace") as out:
+        def append(record: dict) -> None:
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+
+        yield append
 
 
 def summarise(records: list[dict]) -> dict:

@@ -43,6 +43,14 @@ def pace(judge, reserve: Callable[[], float]) -> None:
         raise ConfigurationError(
             f"a requests-per-minute limit applies to an LLM judge's requests; the judge "
             f"{type(judge).__name__} sends none. Drop the limit, or judge with a model.")
+    from ..judges.litellm_judge import LiteLLMJudge
+
+    if isinstance(judge, LiteLLMJudge):
+        # LiteLLM takes seconds to import, and a judge imports it on its first request: paid
+        # after that request's slot, it would send the requests of all the slots that passed
+        # meanwhile at once. Imported here, before any slot is handed out.
+        import litellm  # noqa: F401
+
     send = judge.complete
 
     def paced(prompt: str) -> str:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from text_to_num import alpha2digit
 
@@ -72,7 +71,6 @@ _DIGITS_AND_SCALE = re.compile(r"\d\s+(?:thousand|million|billion|trillion)\b", 
 _LONG_NUMBER = re.compile(r"(?<![\d.,])\d{4,}(?![\d.,])")
 
 
-@lru_cache(maxsize=8192)
 def with_digits(text: str) -> str:
     """``text`` with written-out numbers as digits ("sixty-two kilograms" -> "62 kilograms"),
     by text2num. Small numbers it leaves as words ("two") are read by the rules' own table; a

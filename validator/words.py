@@ -7,8 +7,6 @@ import re
 
 from text_to_num import alpha2digit
 
-from .lru import MiB, memoize
-
 STOPWORDS = frozenset(
     """a an the and or but if then of to in on at by for with from as is are was were be been
     being it its this that these those he she they them his her their there here which who whom
@@ -73,8 +71,6 @@ _DIGITS_AND_SCALE = re.compile(r"\d\s+(?:thousand|million|billion|trillion)\b", 
 _LONG_NUMBER = re.compile(r"(?<![\d.,])\d{4,}(?![\d.,])")
 
 
-# Bounded in bytes: its texts are whole evidence passages, which may be long.
-@memoize(8192, 16 * MiB, bytes_per_char=4)
 def with_digits(text: str) -> str:
     """``text`` with written-out numbers as digits ("sixty-two kilograms" -> "62 kilograms"),
     by text2num. Small numbers it leaves as words ("two") are read by the rules' own table; a

@@ -102,10 +102,12 @@ def test_minicheck_over_ollama_in_a_guard(ollama):
     # its own format, exactly: the passages as the document, the sentence as the claim
     document, claim = _PROMPT.match(generate[0]["body"]["prompt"]).groups()
     assert claim == GOOD
-    assert "The Eiffel Tower is in Paris." in document.split("\n")
-    assert "BEGIN" not in generate[0]["body"]["prompt"] and "###" not in document
     [log] = guard.history.last.iterations.last.outputs.validator_logs
     good, bad = log.validation_result.metadata["sentences"]
+    # the document is the evidence (each passage with its neighbours), a passage a line
+    assert document == "\n".join(e["text"] for e in good["evidence"])
+    assert "The Eiffel Tower is in Paris." in document
+    assert "BEGIN" not in generate[0]["body"]["prompt"] and "###" not in document
     assert (good["verdict"], good["decided_by"], good["score"]) == (SUPPORTED, BY_LLM, 1.0)
     assert bad["verdict"] == UNSUPPORTED and "cannot tell a contradiction" in bad["reason"]
 

@@ -211,9 +211,9 @@ def _essence(record: dict) -> dict:
 
 
 def _paced(arrivals: list[float]) -> bool:
-    """Whether requests kept to RPM. The pacer hands out send times 60 / RPM apart, but the
-    first requests of a process leave together once LiteLLM's client has warmed up (their
-    slots passed while it loaded), so up to 3 may arrive at once; never more, and over the
+    """Whether requests kept to RPM. The pacer hands out send times 60 / RPM apart, but a
+    run's first requests may arrive close together (a known defect, measured with threads: 3
+    within 0.15 s; README, Engines), so up to 3 may arrive at once; never more, and over the
     whole run the rate stays within the limit. Unpaced, 4 threads or 2 actors x 4 samples
     in flight send 4 or more at once."""
     times, interval = sorted(arrivals), 60 / RPM

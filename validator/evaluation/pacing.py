@@ -2,8 +2,9 @@
 
 ``Pacer.reserve()`` hands out request times ``60 / rpm`` seconds apart and returns how long the
 caller must wait for its own: callers on many threads (the threads engine) or many machines (the
-Ray engine holds one ``Pacer`` in an actor every worker asks) together stay under the limit,
-with no burst above it. ``pace(judge, reserve)`` makes a judge wait before every request to its
+Ray engine holds one ``Pacer`` in an actor every worker asks) together stay under the limit.
+Known defect: a run's first requests can still arrive close together (README, Engines).
+``pace(judge, reserve)`` makes a judge wait before every request to its
 model, retries included, since each is one request the provider counts.
 """
 

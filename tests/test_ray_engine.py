@@ -210,15 +210,15 @@ def _essence(record: dict) -> dict:
     }
 
 
-def _paced(arrivals: list[float]) -> bool:
-    """Whether requests kept to RPM. The pacer hands out send times 60 / RPM apart, but a
-    run's first requests may arrive close together (a known defect, measured with threads: 3
-    within 0.15 s; README, Engines), so up to 3 may arrive at once; never more, and over the
-    whole run the rate stays within the limit. Unpaced, 4 threads or 2 actors x 4 samples
-    in flight send 4 or more at once."""
+def _paced(arrivals: list[float], at_once: int) -> bool:
+    """Whether requests kept to RPM: no more than ``at_once`` within one interval, and over the
+    whole run the rate within the limit. A process's first request can be late by LiteLLM's
+    set-up, so with several processes their first requests may meet: one per process at most
+    (`evaluation/pacing.py`). Unpaced, 4 threads or 2 actors x 4 samples in flight send 4 or
+    more at once; paced as before the fix, 4 arrived within 5 ms."""
     times, interval = sorted(arrivals), 60 / RPM
-    at_once = max(sum(1 for u in times if t <= u < t + 0.8 * interval) for t in times)
-    return at_once <= 3 and times[-1] - times[0] >= (len(times) - 3) * interval * 0.8
+    most = max(sum(1 for u in times if t <= u < t + 0.8 * interval) for t in times)
+    return most <= at_once and times[-1] - times[0] >= (len(times) - at_once) * interval * 0.8
 
 
 def test_ray_engine_on_a_two_node_cluster_matches_threads_and_resumes(
@@ -234,7 +234,7 @@ def test_ray_engine_on_a_two_node_cluster_matches_threads_and_resumes(
                      "--rpm", str(RPM), "--json", *model_flags(server)]) == 0
     capsys.readouterr()
     threads = {r["id"]: r for r in map(json.loads, (tmp_path / "threads.jsonl").open())}
-    assert _paced(arrivals), arrivals  # the limit held across the threads
+    assert _paced(arrivals, at_once=1), arrivals  # the limit held across the threads
     assert {i for i, r in threads.items() if not r["passed"]} == {"s1", "s3", "s5", "s7"}
 
     # Ray: stopped half-way, then resumed
@@ -257,9 +257,6 @@ def test_ray_engine_on_a_two_node_cluster_matches_threads_and_resumes(
     ray = {json.loads(line)["id"]: json.loads(line) for line in text.splitlines()}
     for sample_id, record in threads.items():
         assert _essence(ray[sample_id]) == _essence(record), sample_id
-    # two actors, four samples each in flight, one limit: requests stayed 0.5 s apart
-    if not (_paced(arrivals[:4]) and _paced(arrivals[4:])):  # each run kept the limit
-        # Known defect, measured on this machine (README, Engines): the first requests of a
-        # Ray run reach the server together (4 within 5 ms at --rpm 120), so the cluster-wide
-        # limit does not yet hold at a run's start. Everything above was checked.
-        pytest.xfail(f"--rpm across Ray actors let requests through together: {arrivals}")
+    # two actors, four samples each in flight, one limit: requests stayed 0.5 s apart, but for
+    # the two actors' first requests, which may meet
+    assert _paced(arrivals[:4], at_once=2) and _paced(arrivals[4:], at_once=2), arrivals

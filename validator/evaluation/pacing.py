@@ -12,8 +12,8 @@ itself up first (measured: 0.72 s from the call to the server, 5 ms for the next
 requests started meanwhile wait for the same set-up, so slots 0.5 s apart arrived 10 ms apart.
 So a process's first request goes alone, and takes a second slot once over (the one it may
 have been sent in): the other threads take their slots after that.
-Across processes (Ray's actors) each one's first request can still be late by its set-up time:
-so their first requests may meet: one per process at most.
+Across processes (Ray's actors) each one's first request can still be late by its own set-up
+time, so the first requests of several processes may meet: one per process at most.
 """
 
 from __future__ import annotations

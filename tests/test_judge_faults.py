@@ -7,6 +7,7 @@ validation at once; and the per-validation deadline bounds every wait, keeping w
 Waits between retries are recorded rather than slept (``retry_waits``), so backoff and
 Retry-After are asserted exactly and cost no time."""
 
+import email.utils
 import time
 
 import pytest
@@ -48,7 +49,6 @@ def validate(validator, text=GOOD, **metadata):
 
 TRANSIENT = {"500": (500, {}), "502": (502, {}), "503": (503, {}),
              "429 with Retry-After": (429, {"Retry-After": "0.25"}),
-             "429 with a Retry-After date": (429, {"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}),
              "timeout": ("slow", 2.0)}
 
 
@@ -65,6 +65,26 @@ def test_a_transient_fault_is_retried_with_backoff(chat_server, retry_waits, fau
     else:  # exponential, with jitter: within [b/2, b], then [b, 2b]
         first, second = retry_waits
         assert BACKOFF / 2 <= first <= BACKOFF <= second <= 2 * BACKOFF
+
+
+def _in(seconds: float) -> str:
+    return email.utils.formatdate(time.time() + seconds, usegmt=True)
+
+
+@pytest.mark.parametrize("headers,low,high", [
+    (lambda: {"Retry-After": _in(3)}, 1.5, 3.5),  # an HTTP date: whole seconds, some elapsed
+    (lambda: {"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}, 0.0, 0.0),  # past: go now
+    (lambda: {"retry-after-ms": "250", "Retry-After": "1"}, 0.25, 0.25),  # OpenAI's, exact
+    (lambda: {"Retry-After": "nan"}, BACKOFF / 2, BACKOFF),  # no number: the backoff
+], ids=["http date", "past date", "retry-after-ms", "nan"])
+def test_retry_after_is_read_in_every_form_servers_send(chat_server, retry_waits, headers, low,
+                                                       high):
+    server = chat_server(ScriptedJudge())
+    server.faults = [(429, headers())]
+    result, _ = validate(litellm_validator(server.url, {"timeout": 0.5}, max_retries=2))
+    assert result.outcome == "pass" and len(server.requests) == 2
+    [wait] = retry_waits
+    assert low <= wait <= high, wait
 
 
 LASTING = {"503": ((503, {}), "ServiceUnavailableError"),

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import datetime
+import email.utils
+import math
 import random
 import time
 import warnings
@@ -25,7 +28,8 @@ def _status(error: BaseException) -> int | None:
 
 
 def _retry_after(error: BaseException) -> float | None:
-    """Seconds the server asked us to wait, from the error's response headers if any."""
+    """Seconds the server asked us to wait, from the error's response headers if any:
+    ``retry-after-ms`` (OpenAI's), else ``Retry-After`` as seconds or as an HTTP date."""
     candidates = (
         getattr(error, "litellm_response_headers", None),  # LiteLLM keeps the real ones here
         getattr(error, "headers", None),
@@ -33,12 +37,38 @@ def _retry_after(error: BaseException) -> float | None:
     )
     for headers in candidates:
         try:
-            value = headers.get("retry-after") if headers is not None else None
-            if value is not None:
-                return max(0.0, float(value))
-        except (TypeError, ValueError, AttributeError):
+            milliseconds = _number(headers.get("retry-after-ms"))
+            if milliseconds is not None:
+                return milliseconds / 1000
+            value = headers.get("retry-after")
+        except AttributeError:  # no headers, or not a mapping
             continue
+        seconds = _number(value)
+        if seconds is None and isinstance(value, str):
+            seconds = _seconds_until(value)
+        if seconds is not None:
+            return seconds
     return None
+
+
+def _number(value) -> float | None:
+    """A header's non-negative finite number of seconds (or ms), else None."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, number) if math.isfinite(number) else None
+
+
+def _seconds_until(http_date: str) -> float | None:
+    """Seconds from now to an HTTP date (``Wed, 21 Oct 2026 07:28:00 GMT``); 0 once past."""
+    try:
+        when = email.utils.parsedate_to_datetime(http_date)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:  # "-0000": UTC by the RFC
+        when = when.replace(tzinfo=datetime.timezone.utc)
+    return max(0.0, (when - datetime.datetime.now(datetime.timezone.utc)).total_seconds())
 
 
 def _names_misconfiguration(error: BaseException) -> bool:
@@ -111,8 +141,6 @@ def _delay(attempt: int, error: BaseException, status: int | None, backoff: floa
     if hinted is not None:
         return min(hinted, 30.0)
     return min(backoff * 2**attempt, 30.0) * (0.5 + random.random() / 2)
-
-
 
 
 def _first_line(error: BaseException) -> str:

@@ -31,6 +31,8 @@ from provenance_guard.types import (
     ("It is in Paris [1-500].", (1, 500), "It is in Paris."),  # too long to be a range
     ("It is in Paris.", (), "It is in Paris."),
     ("It is in Paris [a].", (), "It is in Paris [a]."),  # not a marker
+    ("Read `items[1]` first.", (), "Read `items[1]` first."),  # inline code, not a marker
+    ("Read ``a[2]`` and `b` [1].", (1,), "Read ``a[2]`` and `b`."),  # code kept, marker read
 ])
 def test_markers_are_read_and_removed_from_what_the_judge_sees(sentence, cited, text):
     assert read(sentence) == (Citation(cited), text)

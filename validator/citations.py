@@ -21,12 +21,15 @@ CITATION_MODES = ("auto", "required", "off")
 # a bracket of source numbers from 1 to 999 ("[1]", "[2, 3]", "[1-3]", "[1; 4]"). Brackets that
 # are not citations are left as text: one holding 0 or a number of four digits or more (an
 # interval "[0, 1]", a year "[2019]", an index "items[0]"), words ("[sic]"), and a bracket that
-# code goes on after ("items[1].name", "f[2](x)", "a[1]b").
+# code goes on after ("items[1].name", "f[2](x)", "a[1]b"), and any bracket inside inline code
+# (`` `items[1]` ``: see ``read``).
 _NUMBER = r"[1-9]\d{0,2}"
 MARKER_PATTERN = rf"\[({_NUMBER}(?:\s*[,;–-]\s*{_NUMBER})*)\](?!\.?\w|\()"
 MARKER = re.compile(MARKER_PATTERN)
 # Anchored where a run of whitespace starts, so a long run is scanned once, not once per space.
 _MARKER_WITH_SPACE = re.compile(r"(?<!\s)\s*" + MARKER_PATTERN)
+# Inline code (`items[1]`): what is inside is code, never a citation.
+_CODE_SPAN = re.compile(r"(`+)[^`\n]+?\1")
 _SPACE_BEFORE_STOP = re.compile(r"(?<!\s)\s+(?=[.,;:!?])")
 _MAX_RANGE = 50  # "[1-100000]" is not a citation we expand
 _COURTESY = re.compile(
@@ -48,8 +51,11 @@ def read(sentence: str, mode: str = "auto") -> tuple[Citation, str]:
         sentence = sentence[start:end]
     if mode == "off":
         return Citation(), sentence
+    code = [m.span() for m in _CODE_SPAN.finditer(sentence)]
+    markers = [m for m in _MARKER_WITH_SPACE.finditer(sentence)
+               if not any(a < m.start(1) < b for a, b in code)]
     numbers: list[int] = []
-    for match in _MARKER_WITH_SPACE.finditer(sentence):
+    for match in markers:
         for part in re.split(r"\s*[,;]\s*", match.group(1)):
             ends = [int(n) for n in re.split(r"\s*[–-]\s*", part)]
             if len(ends) == 2 and 0 <= ends[1] - ends[0] < _MAX_RANGE:
@@ -57,7 +63,10 @@ def read(sentence: str, mode: str = "auto") -> tuple[Citation, str]:
             else:
                 numbers.extend(ends)
     cited = Citation(tuple(dict.fromkeys(numbers)))
-    text = _SPACE_BEFORE_STOP.sub("", _MARKER_WITH_SPACE.sub("", sentence).strip())
+    text = sentence
+    for match in reversed(markers):
+        text = text[:match.start()] + text[match.end():]
+    text = _SPACE_BEFORE_STOP.sub("", text.strip())
     if not any(ch.isalnum() for ch in text):  # markers and nothing else: judge it as written
         return cited, sentence
     return cited, text

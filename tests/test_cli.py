@@ -97,3 +97,16 @@ def test_language_option(capsys, monkeypatch, usage_error):
     monkeypatch.setattr(sys, "stdin", io.StringIO("Er kam am 3. Mai nach Paris."))
     cli.main(EXAMPLE + ["--text", "-", "--json"])
     assert len(json.loads(capsys.readouterr().out)["sentences"]) == 2
+
+
+def test_a_check_writes_no_debug_lines():
+    """Once the root logger has a handler (an application's ``logging.basicConfig()``; Guardrails
+    itself logs on the root logger, which adds one) nothing below WARNING may reach it: bm25s set
+    its logger to DEBUG, so every BM25 build printed a line to the user's terminal."""
+    app = ("import logging, sys; logging.basicConfig()\n"
+           "from provenance_guard import cli; sys.exit(cli.main(sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", app, *EXAMPLE, "--text", "-"],
+                          input="The tower was built for the 1889 World's Fair.",
+                          capture_output=True, text=True, cwd=REPO, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "DEBUG" not in done.stderr, done.stderr[-2000:]

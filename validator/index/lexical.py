@@ -10,6 +10,7 @@ needs nothing beyond ``bm25s`` and numpy. Weights are Lucene's BM25 (k1 1.5, b 0
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 from collections import Counter
@@ -20,6 +21,17 @@ import numpy as np
 
 _WORD = re.compile(r"\w+")
 K1, B = 1.5, 0.75  # bm25s's defaults, Lucene's usual ones
+
+
+@cache
+def _bm25s():
+    """bm25s, its logger put back to inheriting its level: bm25s sets it to DEBUG, so once
+    anything gives the root logger a handler (Guardrails does, by logging on it) every index
+    build printed "DEBUG:bm25s:Building index from tokens"."""
+    import bm25s
+
+    logging.getLogger("bm25s").setLevel(logging.NOTSET)
+    return bm25s
 
 
 @cache
@@ -40,8 +52,7 @@ class LexicalIndex:
 
     def __init__(self, vocabulary: list[str], data: np.ndarray, indices: np.ndarray,
                  indptr: np.ndarray, count: int):
-        import bm25s
-
+        bm25s = _bm25s()
         if len(indptr) != len(vocabulary) + 1 or len(data) != len(indices):
             raise ValueError("its arrays disagree with its vocabulary")
         if len(indices) and (indices.min() < 0 or indices.max() >= count):
@@ -55,8 +66,7 @@ class LexicalIndex:
 
     @classmethod
     def build(cls, texts: Sequence[str]) -> LexicalIndex:
-        import bm25s
-
+        bm25s = _bm25s()
         words = [tokens(t) for t in texts]
         if not any(words):  # nothing but stop words: no document matches any query
             return cls([], np.zeros(0, np.float32), np.zeros(0, np.int32), np.zeros(1, np.int64),

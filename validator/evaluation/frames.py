@@ -69,7 +69,39 @@ def evaluate(
     import pandas
 
     columns = COLUMNS + (["grounded_qa"] if grounded_qa else [])
-    return pandas.DataFrame.from_records(records, columns=columns)
+    # Python objects, None where absent, but for faithfulness (floats, NaN where absent): left
+    # to infer, pandas made a column with no value at all (``error`` when nothing failed) a
+    # float column of NaN, which Spark cannot turn into a string column.
+    return pandas.DataFrame({
+        column: pandas.Series([record.get(column) for record in records],
+                              dtype=float if column == "faithfulness" else object)
+        for column in columns})
+
+
+# What ``spark_checker`` yields, as a Spark schema: the nested fields as JSON text.
+SPARK_SCHEMA = ("id string, passed boolean, faithfulness double, level string, counts string, "
+                "sentences string, error string")
+_SPARK_COLUMNS = ["id", "passed", "faithfulness", "level", "counts", "sentences", "error"]
+
+
+def spark_checker(**options: Any):
+    """The function to give Spark's ``mapInPandas`` with ``SPARK_SCHEMA``: ``evaluate(frame,
+    **options)`` on each pandas DataFrame of a partition, in the executor's Python worker, with
+    ``counts`` and ``sentences`` as JSON text. Every row needs an ``id``: positions restart with
+    each batch, so they cannot tell Spark's rows apart."""
+
+    def check_partition(frames):
+        for frame in frames:
+            if "id" not in frame.columns or frame["id"].isna().any():
+                raise ValueError("every row needs an id for Spark: positions restart with each "
+                                 "batch of a partition. Add an id column.")
+            results = evaluate(frame, as_frame=True, **options)
+            for column in ("counts", "sentences"):
+                results[column] = [None if value is None else json.dumps(value)
+                                   for value in results[column]]
+            yield results[_SPARK_COLUMNS]
+
+    return check_partition
 
 
 def _is_frame(samples: Any) -> bool:

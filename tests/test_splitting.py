@@ -55,7 +55,7 @@ import random  # noqa: E402
 import re  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from provenance_guard import ProvenanceLLM  # noqa: E402
+from provenance_guard import ProvenanceLLM, languages  # noqa: E402
 from provenance_guard.errors import ConfigurationError  # noqa: E402
 from provenance_guard.languages import LANGUAGES, detect  # noqa: E402
 
@@ -111,12 +111,49 @@ def test_golden_rules_of_non_latin_scripts_with_language_auto():
     assert passed >= 0.9 * len(cases), (passed, len(cases))
 
 
+def test_golden_rules_with_language_auto():
+    """Nothing given: the script, then the language identifier where a script is shared."""
+    passed = {}
+    for case in golden_cases():
+        passed.setdefault(case["lang"], []).append(texts(case["text"]) == case["sentences"])
+    overall = sum(sum(v) for v in passed.values()) / sum(len(v) for v in passed.values())
+    assert sum(passed["english"]) >= 47 and overall >= 0.9, (sum(passed["english"]), overall)
+
+
+def test_auto_gives_a_german_paragraph_german_rules():
+    text = "Er kam am 3. Mai nach Berlin, wo er z. B. das Museum besuchte. Dann ging er heim."
+    assert texts(text) == texts(text, "de") == [
+        "Er kam am 3. Mai nach Berlin, wo er z. B. das Museum besuchte.", "Dann ging er heim."]
+    assert texts(text, "en") != texts(text, "de")  # English rules cut it after "3."
+
+
+def test_english_is_decided_without_the_identifier(monkeypatch):
+    def refuse():
+        raise AssertionError("the identifier was loaded for plain English")
+
+    monkeypatch.setattr(languages, "_identifier", refuse)
+    assert detect("The tower was built for the fair and it opened in 1889.") == "en"
+    assert detect("Paris, France") == "en"  # too few words
+
+
+def test_text_the_identifier_is_unsure_of_keeps_the_scripts_rules(monkeypatch):
+    class Unsure:
+        def classify(self, text):
+            return "de", 0.6
+
+    monkeypatch.setattr(languages, "_identifier", lambda: Unsure())
+    assert detect("Lorem ipsum dolor sit amet, consectetur adipiscing elit.") == "en"
+
+
 @pytest.mark.parametrize("text,code", [
     ("مرحبا بالعالم", "ar"), ("یہ ایک کتاب ہے۔", "ur"), ("این یک کتاب است که پدر خرید", "fa"),
     ("यह एक किताब है", "hi"), ("这是一本书", "zh"), ("これは本です", "ja"),
     ("Это книга", "ru"), ("Бұл кітап әдемі", "kk"), ("Αυτό είναι βιβλίο", "el"),
     ("Սա գիրք է", "hy"), ("ይህ መጽሐፍ ነው", "am"), ("ဒါဟာစာအုပ်ပါ", "my"),
-    ("This is a book", "en"), ("Das ist ein Buch", "en"), ("12345 !!!", "en"),
+    ("This is a book", "en"), ("Das ist ein Buch", "de"), ("12345 !!!", "en"),
+    ("Ein Buch", "en"),  # too few words to tell: the script's rules
+    ("Това е книга, която баща ми купи вчера.", "bg"),
+    ("Ce livre est sur la table de la cuisine.", "fr"),
     ("The word Москва in an English sentence about the city.", "en"),
 ])
 def test_auto_reads_the_script(text, code):

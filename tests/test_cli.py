@@ -95,8 +95,11 @@ def test_language_option(capsys, monkeypatch, usage_error):
     cli.main(EXAMPLE + ["--text", "-", "--json", "--language", "de"])
     assert len(json.loads(capsys.readouterr().out)["sentences"]) == 1
     monkeypatch.setattr(sys, "stdin", io.StringIO("Er kam am 3. Mai nach Paris."))
-    cli.main(EXAMPLE + ["--text", "-", "--json"])
-    assert len(json.loads(capsys.readouterr().out)["sentences"]) == 2
+    cli.main(EXAMPLE + ["--text", "-", "--json", "--language", "en"])
+    assert len(json.loads(capsys.readouterr().out)["sentences"]) == 2  # English rules cut it
+    monkeypatch.setattr(sys, "stdin", io.StringIO("Er kam am 3. Mai nach Paris."))
+    cli.main(EXAMPLE + ["--text", "-", "--json"])  # the default, auto, finds German
+    assert len(json.loads(capsys.readouterr().out)["sentences"]) == 1
 
 
 def test_a_check_writes_no_debug_lines():

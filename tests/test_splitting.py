@@ -127,6 +127,13 @@ def test_auto_gives_a_german_paragraph_german_rules():
     assert texts(text, "en") != texts(text, "de")  # English rules cut it after "3."
 
 
+def test_each_paragraph_of_a_mixed_text_gets_its_own_rules():
+    english = "The tower opened in 1889. It was built for the fair, and it is made of iron."
+    german = "Er kam am 3. Mai nach Berlin, wo er z. B. das Museum besuchte. Dann ging er heim."
+    assert texts(f"{english}\n\n{german}") == texts(english) + texts(german, "de")
+    assert texts(f"{german}\n\n{english}") == texts(german, "de") + texts(english, "en")
+
+
 def test_english_is_decided_without_the_identifier(monkeypatch):
     def refuse():
         raise AssertionError("the identifier was loaded for plain English")

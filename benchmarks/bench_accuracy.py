@@ -12,7 +12,7 @@ pass/fail over all cases.
     python benchmarks/bench_accuracy.py --model ollama/llama3 --api-base http://localhost:11434
     python benchmarks/bench_accuracy.py --halueval 500        # also: external data, see below
 
-``--halueval N`` also judges the first N records of the HaluEval QA sample (shared/data; text
+``--halueval N`` also judges the first N records of the HaluEval QA sample (tests/data; text
 nobody on this project wrote): each record's right answer should pass against its knowledge
 text and its hallucinated answer should fail, with the question passed along. Nothing was tuned
 on it, so its figures are out of sample.
@@ -28,16 +28,9 @@ from pathlib import Path
 
 import provenance_guard  # noqa: F401 - first: offline settings before guardrails is imported
 from provenance_guard import LocalJudge, ProvenanceLLM
-from provenance_guard.evaluation.suite import (
-    SUITE,  # noqa: E402
-    accuracy_by_type,
-    balanced_accuracy,
-    load_cases,
-    run_case,
-)
+from provenance_guard.evaluation.suite import SUITE, accuracy_by_type, balanced_accuracy, load_cases, run_case
 
-HALUEVAL = (Path(__file__).resolve().parents[2] / "shared" / "data" / "halueval-qa-sample"
-            / "qa_one-turn_data.jsonl")
+HALUEVAL = Path(__file__).resolve().parents[1] / "tests" / "data" / "halueval-qa-sample" / "qa_one-turn_data.jsonl"
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -23,8 +23,7 @@ import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-HALUEVAL = (Path(__file__).resolve().parents[2] / "shared" / "data" / "halueval-qa-sample"
-            / "qa_one-turn_data.jsonl")
+HALUEVAL = Path(__file__).resolve().parents[1] / "tests" / "data" / "halueval-qa-sample" / "qa_one-turn_data.jsonl"
 BANDS = ((0.2, 0.8), (0.1, 0.9), (0.3, 0.7))
 
 
@@ -76,9 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def texts_of_suite(path: Path):
     """(sources, output, question, options, {claim: label}) per case."""
-    from provenance_guard import citations
     from provenance_guard.evaluation.suite import load_cases
-    from provenance_guard.splitting import units
+    from provenance_guard.text import citations
+    from provenance_guard.text.sentences import units
 
     for case in load_cases(path):
         mode = case.options.get("citations", "auto")
@@ -89,7 +88,7 @@ def texts_of_suite(path: Path):
 
 
 def texts_of_halueval(path: Path, limit: int):
-    from provenance_guard.splitting import units
+    from provenance_guard.text.sentences import units
 
     lines = path.read_text(encoding="utf-8").splitlines()[:limit]
     for record in map(json.loads, lines):

@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[2] / "shared/data/halueval-qa-sample/qa_one-turn_data.jsonl"
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "halueval-qa-sample" / "qa_one-turn_data.jsonl"
 BIN = Path(sys.executable).parent
 ENGINES = {  # name -> extra `provenance eval` flags
     "threads": [],
@@ -95,15 +95,15 @@ def per_sample_work(data: Path, count: int) -> dict:
     """Seconds of work one sample costs, one at a time in this process, model loaded: the
     whole validation with the local judge, and the embedding part of it."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from provenance_guard.evaluation.checking import Plan
     from provenance_guard.evaluation.datasets import load_samples
-    from provenance_guard.evaluation.threads import capped_native_threads
+    from provenance_guard.evaluation.sample_check import Plan
+    from provenance_guard.evaluation.worker_threads import capped_native_threads
 
     samples = load_samples(data)[:count]
     check = Plan("local", metadata={"chunk_strategy": "sentence", "chunk_size": 3,
                                     "chunk_overlap": 1}).checker()
     check(samples[0])  # loads the model
-    from provenance_guard.embedding import SentenceTransformerEmbedder
+    from provenance_guard.retrieval.embedding import SentenceTransformerEmbedder
 
     # each distinct text once, as the validation embeds it (a question's two answers share
     # their source's index); whole texts, where the validation embeds chunks of 3 sentences

@@ -73,7 +73,7 @@ def time_rules(paths: list[Path], passes: int) -> dict:
     """CPU milliseconds per claim: the first pass (cold caches) and the median warm pass."""
     from provenance_guard import LocalJudge
     from provenance_guard.evaluation.suite import load_cases
-    from provenance_guard.splitting import split_sentences
+    from provenance_guard.text.sentences import split_sentences
     from provenance_guard.types import Chunk, Evidence
 
     items = [(case.output, [Evidence.of(Chunk(s.text, 0, len(s.text), 0), 0.6)

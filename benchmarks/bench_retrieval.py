@@ -1,4 +1,4 @@
-"""Retrieval quality and speed on the 500 shared HaluEval records (issue 12, point 6).
+"""Retrieval quality and speed on the 500 HaluEval QA records in tests/data.
 
 All 500 ``knowledge`` texts go into one index (one sentence per chunk, the default embedder,
 all-MiniLM-L6-v2). Each record is searched for with its right answer and with its hallucinated
@@ -30,7 +30,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[2] / "shared/data/halueval-qa-sample/qa_one-turn_data.jsonl"
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "halueval-qa-sample" / "qa_one-turn_data.jsonl"
 KINDS = [("right", False), ("hallucinated", False), ("right", True), ("hallucinated", True)]
 
 
@@ -85,7 +85,7 @@ def recall(records, index, vectors_of, k: int = 3) -> list[Recall]:
 
 
 def query(record: dict, answer: str, with_question: bool) -> str:
-    from provenance_guard.retrieval import query_text
+    from provenance_guard.retrieval.retriever import query_text
 
     return query_text(record["question"] if with_question else None,
                       record[f"{answer}_answer"])
@@ -98,9 +98,9 @@ def _share(flags: list[bool]) -> float:
 def speed(sources, chunking, embedder, queries, args) -> Speed:
     import numpy as np
 
-    from provenance_guard.chunking import passages
-    from provenance_guard.index import IndexCache, SourceIndex
-    from provenance_guard.index.lexical import LexicalIndex
+    from provenance_guard.retrieval.chunking import passages
+    from provenance_guard.retrieval.index import IndexCache, SourceIndex
+    from provenance_guard.retrieval.index.bm25 import LexicalIndex
     from provenance_guard.types import Chunk
 
     texts = list(dict.fromkeys(c.text for c in passages(sources, chunking)[0]))
@@ -155,9 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.records < 2 or args.repeats < 1 or args.search_chunks < 1 or args.batch < 1:
         parser.error("--records must be at least 2; --repeats, --search-chunks, --batch at least 1")
 
-    from provenance_guard.embedding import SentenceTransformerEmbedder
-    from provenance_guard.index import IndexCache
-    from provenance_guard.settings import Chunking
+    from provenance_guard.request import Chunking
+    from provenance_guard.retrieval.embedding import SentenceTransformerEmbedder
+    from provenance_guard.retrieval.index import IndexCache
 
     records = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines()
                if line.strip()][: args.records]

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-DATA = Path(__file__).resolve().parents[2] / "shared/data/halueval-qa-sample/qa_one-turn_data.jsonl"
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "halueval-qa-sample" / "qa_one-turn_data.jsonl"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,7 +40,7 @@ def unit(rows: np.ndarray) -> np.ndarray:
 
 
 def sweep(sizes: list[int], queries: int, k: int, dim: int) -> list[dict]:
-    from provenance_guard.index import SourceIndex
+    from provenance_guard.retrieval.index import SourceIndex
     from provenance_guard.types import Chunk
 
     rng = np.random.default_rng(0)
@@ -78,9 +78,9 @@ def sweep(sizes: list[int], queries: int, k: int, dim: int) -> list[dict]:
 
 def throughput(data: Path, count: int) -> dict:
     from provenance_guard import split_sentences
-    from provenance_guard.embedding import SentenceTransformerEmbedder, _load_model
-    from provenance_guard.index import build_index
-    from provenance_guard.settings import Chunking
+    from provenance_guard.request import Chunking
+    from provenance_guard.retrieval.embedding import SentenceTransformerEmbedder, _load_model
+    from provenance_guard.retrieval.index import build_index
 
     records = [json.loads(line) for line in data.read_text().splitlines()]
     sources = [r["knowledge"] for r in records]
@@ -145,7 +145,7 @@ def int8_candidate(model, texts: list[str], fp32_s: float) -> dict:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     import provenance_guard  # noqa: F401 - offline settings first
-    from provenance_guard.index import APPROXIMATE_FROM
+    from provenance_guard.retrieval.index import APPROXIMATE_FROM
 
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"approximate index (HNSW) from {APPROXIMATE_FROM:,} chunks; dim {args.dim}, k {args.k}, "

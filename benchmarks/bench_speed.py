@@ -5,7 +5,7 @@ the same judge: a callable that sleeps a fixed latency, like an API call, and an
 The hub validator needs nltk's punkt data, which cannot be downloaded here: it is given our
 splitter for the run (its module's ``nltk`` is replaced by a shim), and the output says so.
 
-Sources are real text: HaluEval ``knowledge`` passages (shared/data), four per source.
+Sources are real text: HaluEval ``knowledge`` passages (tests/data), four per source.
 W1 builds our index of the sources (cold); W2 and W3 use the same sources, so ours finds the
 index built: W2 measures a new long output on a warm index, W3 the same outputs again.
 
@@ -25,7 +25,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[2] / "shared/data/halueval-qa-sample/qa_one-turn_data.jsonl"
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "halueval-qa-sample" / "qa_one-turn_data.jsonl"
 
 
 @dataclass
@@ -79,8 +79,8 @@ def main(argv: list[str] | None = None) -> int:
 
     import provenance_guard  # noqa: F401 - before guardrails: no network at import
     from provenance_guard import ProvenanceLLM, split_sentences
-    from provenance_guard.embedding import SentenceTransformerEmbedder
-    from provenance_guard.index import INDEX_CACHE
+    from provenance_guard.retrieval.embedding import SentenceTransformerEmbedder
+    from provenance_guard.retrieval.index import INDEX_CACHE
 
     records = [json.loads(line) for line in args.data.read_text().splitlines()]
     per = args.per_source

@@ -4,7 +4,7 @@ per 1,000 characters (median), and the time to split and to chunk a 5 MB source.
 Three splitters: the one this package used before (nltk Punkt + rules, frozen in
 ``legacy_splitting.py``), pySBD alone (``Segmenter(language, clean=False).segment``), and ours
 (``split_sentences``: Markdown blocks, a fast path, pySBD). The Golden Rules data are
-``shared/data/golden-rules`` (284 cases, 23 languages); a case passes when the stripped
+``tests/data/golden-rules`` (284 cases, 23 languages); a case passes when the stripped
 sentences equal the expected ones.
 
     python benchmarks/bench_splitting.py [--repeats 5] [--big-mb 5] [--json]
@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-SHARED = Path(__file__).resolve().parents[2] / "shared/data"
+SHARED = Path(__file__).resolve().parents[1] / "tests" / "data"
 GOLDEN = SHARED / "golden-rules/golden_rules.jsonl"
 HALUEVAL = SHARED / "halueval-qa-sample/qa_one-turn_data.jsonl"
 CODES: dict[str, str] = {}  # language name in the data -> code, filled once the package is imported
@@ -64,11 +64,11 @@ def main(argv: list[str] | None = None) -> int:
     import legacy_splitting
     import pysbd
 
-    from provenance_guard import splitting
-    from provenance_guard.chunking import chunk_sources
-    from provenance_guard.languages import LANGUAGES
-    from provenance_guard.lru import LRU
-    from provenance_guard.settings import Chunking
+    from provenance_guard.request import Chunking
+    from provenance_guard.retrieval.chunking import chunk_sources
+    from provenance_guard.storage import LRU
+    from provenance_guard.text import sentences as splitting
+    from provenance_guard.text.languages import LANGUAGES
 
     # The data set names languages; pySBD and ``language=`` take ISO 639-1 codes.
     CODES.update({name.lower(): code for code, name in LANGUAGES.items()}, deutsch="de")

@@ -17,7 +17,7 @@ import re
 from functools import lru_cache
 from itertools import pairwise
 
-from provenance_guard.citations import MARKER_PATTERN
+from provenance_guard.text.citations import MARKER_PATTERN
 from provenance_guard.types import Sentence
 
 # Lower-case, without the final period. Punkt treats "<abbrev>." as not ending a sentence.

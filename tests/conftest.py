@@ -237,7 +237,7 @@ def retry_waits(monkeypatch):
 
 @pytest.fixture(autouse=True)
 def fresh_index_cache():
-    from provenance_guard.index import INDEX_CACHE
+    from provenance_guard.retrieval.index import INDEX_CACHE
 
     INDEX_CACHE.clear()
     yield

@@ -8,7 +8,7 @@ import json
 import pytest
 from conftest import BAD, GOOD, SOURCES, ScriptedJudge, statement_of, validate_in_guard
 
-from provenance_guard.aggregation import (
+from provenance_guard.deciding.aggregation import (
     ClaimResult,
     SentenceResult,
     build_metadata,
@@ -245,7 +245,7 @@ def test_fix_through_a_guard_leaves_no_stray_markers():
     from guardrails import Guard
 
     from provenance_guard import ProvenanceLLM
-    from provenance_guard.splitting import split_sentences
+    from provenance_guard.text.sentences import split_sentences
 
     text = (f"# {BAD}\n"
             f"- **{GOOD} {BAD}**\n"

@@ -1,7 +1,7 @@
 import pytest
 
-from provenance_guard.chunking import chunk_sources
-from provenance_guard.settings import Chunking, check_chunking
+from provenance_guard.request import Chunking, check_chunking
+from provenance_guard.retrieval.chunking import chunk_sources
 
 TEXT = "One two three. Four five six. Seven eight nine. Ten eleven."
 

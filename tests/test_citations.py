@@ -5,16 +5,8 @@ what a citation is worth."""
 import pytest
 from conftest import GOOD, ScriptedJudge, validate_in_guard
 
-from provenance_guard.citations import check, is_factual, problem, read, within
-from provenance_guard.types import (
-    MISCITED,
-    MISSING,
-    NONE,
-    OK,
-    OUT_OF_RANGE,
-    UNCHECKED,
-    Citation,
-)
+from provenance_guard.text.citations import check, is_factual, problem, read, within
+from provenance_guard.types import MISCITED, MISSING, NONE, OK, OUT_OF_RANGE, UNCHECKED, Citation
 
 # Reading the markers
 

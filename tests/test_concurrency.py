@@ -9,10 +9,10 @@ from conftest import SOURCES, ScriptedJudge, ToyEmbedder, toy_metadata
 from guardrails import AsyncGuard, Guard
 
 from provenance_guard import ProvenanceLLM
-from provenance_guard.chunking import chunk_sources
-from provenance_guard.index import INDEX_CACHE
 from provenance_guard.judges.reply_cache import ReplyCache
-from provenance_guard.settings import Chunking
+from provenance_guard.request import Chunking
+from provenance_guard.retrieval.chunking import chunk_sources
+from provenance_guard.retrieval.index import INDEX_CACHE
 
 SENTENCES = [
     "The Eiffel Tower is in Paris.", "It was finished in 1889.", "It is 330 metres tall.",

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from provenance_guard.embedding import SentenceTransformerEmbedder
+from provenance_guard.retrieval.embedding import SentenceTransformerEmbedder
 
 
 def test_default_model_loads_from_the_package_and_ranks_paraphrases_first():

@@ -14,8 +14,8 @@ from conftest import REPO, ScriptedJudge
 
 from provenance_guard import ConfigurationError, cli, evaluate
 from provenance_guard.evaluation.pacing import Pacer
-from provenance_guard.evaluation.threads import imap, native_threads_for
-from provenance_guard.settings import COMMAND_CHUNKING
+from provenance_guard.evaluation.worker_threads import imap, native_threads_for
+from provenance_guard.request import COMMAND_CHUNKING
 
 SOURCES = [(REPO / "examples/eiffel_history.txt").read_text(),
            (REPO / "examples/eiffel_visiting.txt").read_text()]

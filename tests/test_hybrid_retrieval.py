@@ -11,9 +11,9 @@ import pytest
 from conftest import ScriptedJudge, ToyEmbedder, caught_warnings
 
 from provenance_guard import ProvenanceLLM
-from provenance_guard.index import INDEX_CACHE
-from provenance_guard.index.faiss_index import fuse
-from provenance_guard.index.lexical import LexicalIndex
+from provenance_guard.retrieval.index import INDEX_CACHE
+from provenance_guard.retrieval.index.bm25 import LexicalIndex
+from provenance_guard.retrieval.index.faiss_index import fuse
 
 
 def evidence_of(result, sentence=0):

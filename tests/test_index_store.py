@@ -17,9 +17,9 @@ import pytest
 from conftest import GOOD, REPO, SOURCES, ToyEmbedder, caught_warnings, toy_metadata
 
 from provenance_guard import ProvenanceLLM
-from provenance_guard.embedding import FunctionEmbedder
-from provenance_guard.index import INDEX_CACHE, IndexCache, SourceIndex
-from provenance_guard.settings import Chunking
+from provenance_guard.request import Chunking
+from provenance_guard.retrieval.embedding import FunctionEmbedder
+from provenance_guard.retrieval.index import INDEX_CACHE, IndexCache, SourceIndex
 from provenance_guard.types import Chunk
 
 KEY = "toy-bag-of-words-v1"
@@ -209,7 +209,7 @@ def test_the_approximate_index_agrees_with_the_exact_one():
 
 
 def test_size_decides_exact_or_approximate(monkeypatch):
-    import provenance_guard.index.faiss_index as index_module
+    import provenance_guard.retrieval.index.faiss_index as index_module
 
     monkeypatch.setattr(index_module, "APPROXIMATE_FROM", 1000)
     vectors = clustered(1200)

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from provenance_guard import LocalJudge, ProvenanceLLM
-from provenance_guard.deciding import Cascade
+from provenance_guard.deciding.decider import Cascade
 from provenance_guard.evaluation.suite import load_cases, run_case
-from provenance_guard.lexicon import _CONCEPTS, concepts
 from provenance_guard.rules import check
+from provenance_guard.rules.word_lists import _CONCEPTS, concepts
 from provenance_guard.types import CONTRADICTED, SUPPORTED, UNSUPPORTED, Chunk, Evidence
 
 DATA = Path(__file__).resolve().parent.parent / "validator" / "evaluation" / "data"

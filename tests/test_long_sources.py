@@ -8,8 +8,8 @@ import pytest
 from conftest import ScriptedJudge, ToyEmbedder, passages_of
 
 from provenance_guard import ProvenanceLLM
-from provenance_guard.chunking import WINDOW_CHARS, passages
-from provenance_guard.settings import Chunking
+from provenance_guard.request import Chunking
+from provenance_guard.retrieval.chunking import WINDOW_CHARS, passages
 
 FACT = "The Zorvath bridge was painted teal in 1931."
 TOPICS = ["river", "harbour", "orchard", "library", "foundry", "glacier", "market", "chapel",

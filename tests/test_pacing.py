@@ -17,7 +17,7 @@ from pathlib import Path
 from conftest import REPO, ScriptedJudge, model_flags
 
 from provenance_guard.evaluation.pacing import Pacer, pace
-from provenance_guard.judges.function import CallableJudge
+from provenance_guard.judges.callable_judge import CallableJudge
 
 BIN = Path(sys.executable).parent
 

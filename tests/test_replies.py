@@ -13,14 +13,7 @@ from provenance_guard.judges.replies import (
     parse_claims,
     parse_reply,
 )
-from provenance_guard.types import (
-    BY_FALLBACK,
-    BY_LLM,
-    CONTRADICTED,
-    INVALID,
-    SUPPORTED,
-    UNSUPPORTED,
-)
+from provenance_guard.types import BY_FALLBACK, BY_LLM, CONTRADICTED, INVALID, SUPPORTED, UNSUPPORTED
 
 # One verdict
 

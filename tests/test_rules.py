@@ -4,8 +4,8 @@ import pytest
 
 from provenance_guard import LocalJudge
 from provenance_guard.rules import check, read_facts
+from provenance_guard.text.refusals import is_refusal
 from provenance_guard.types import BY_LOCAL, CONTRADICTED, SUPPORTED, UNSUPPORTED, Chunk, Evidence
-from provenance_guard.words import is_refusal
 
 PASSAGE = ("The Eiffel Tower is in Paris. It was opened on 31 March 1889. It is 330 metres tall. "
            "About 7 million people visit it every year. Tickets cost $35.")

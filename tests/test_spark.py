@@ -13,7 +13,7 @@ import pytest
 from test_frames import ROWS, outcome, rows
 
 from provenance_guard import evaluate
-from provenance_guard.evaluation.frames import SPARK_SCHEMA, spark_checker
+from provenance_guard.evaluation.dataframes import SPARK_SCHEMA, spark_checker
 
 pytestmark = pytest.mark.slow
 

@@ -1,6 +1,6 @@
 import pytest
 
-from provenance_guard.splitting import split_sentences, stream_chunks
+from provenance_guard.text.sentences import split_sentences, stream_chunks
 
 CASES = [
     ("abbreviations", "Dr. Smith met Mrs. Jones at 3 p.m. on Monday. They talked.",
@@ -55,11 +55,12 @@ import random  # noqa: E402
 import re  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from provenance_guard import ProvenanceLLM, languages  # noqa: E402
+from provenance_guard import ProvenanceLLM  # noqa: E402
 from provenance_guard.errors import ConfigurationError  # noqa: E402
-from provenance_guard.languages import LANGUAGES, detect  # noqa: E402
+from provenance_guard.text import languages  # noqa: E402
+from provenance_guard.text.languages import LANGUAGES, detect  # noqa: E402
 
-GOLDEN = Path(__file__).resolve().parents[2] / "shared/data/golden-rules/golden_rules.jsonl"
+GOLDEN = Path(__file__).resolve().parent / "data" / "golden-rules" / "golden_rules.jsonl"
 CODES = {**{name.lower(): code for code, name in LANGUAGES.items()}, "deutsch": "de"}
 
 
@@ -285,7 +286,7 @@ def test_repeated_text_gets_the_offsets_of_each_copy():
 
 # -- The speed-ups change nothing -------------------------------------------------------------
 
-HALUEVAL = Path(__file__).resolve().parents[2] / "shared/data/halueval-qa-sample/qa_one-turn_data.jsonl"
+HALUEVAL = Path(__file__).resolve().parent / "data" / "halueval-qa-sample" / "qa_one-turn_data.jsonl"
 
 
 def real_texts():
@@ -297,7 +298,7 @@ def real_texts():
 def test_pysbd_with_the_narrowed_abbreviation_list_gives_pysbds_sentences():
     import pysbd
 
-    from provenance_guard.splitting import pysbd_sentences
+    from provenance_guard.text.sentences import pysbd_sentences
 
     cases = [("en", t) for t in real_texts()]
     cases += [(CODES[c["lang"]], c["text"]) for c in golden_cases()]
@@ -307,8 +308,8 @@ def test_pysbd_with_the_narrowed_abbreviation_list_gives_pysbds_sentences():
 
 
 def test_batched_pieces_give_what_each_piece_gives_alone(monkeypatch):
-    from provenance_guard import splitting
-    from provenance_guard.lru import LRU
+    from provenance_guard.storage import LRU
+    from provenance_guard.text import sentences as splitting
 
     texts_ = real_texts() + [c["text"] for c in golden_cases()]
     monkeypatch.setattr(splitting, "_PIECES", LRU(0))
@@ -322,7 +323,7 @@ def test_the_fast_path_gives_pysbds_sentences():
     sentences with no space ("century.First"), which pySBD leaves joined and the fast path
     cuts (as before pySBD came in): with a space after each glued stop, the two agree on at
     least 99% of the texts."""
-    from provenance_guard.splitting import pysbd_sentences
+    from provenance_guard.text.sentences import pysbd_sentences
 
     texts_ = [re.sub(r"(\w[.!?][\"”)]?)(?=[A-Z0-9])", r"\1 ", t) for t in real_texts()]
     same = sum([s.text for s in split_sentences(t)]

@@ -11,7 +11,7 @@ from conftest import SOURCES, ScriptedJudge, toy_metadata
 from guardrails import Guard
 
 from provenance_guard import ProvenanceLLM
-from provenance_guard.splitting import split_sentences, stream_chunks
+from provenance_guard.text.sentences import split_sentences, stream_chunks
 
 TEXTS = {
     "citations": "The Eiffel Tower is in Paris. [1] It houses the Mona Lisa. [2] It is tall.[1][3]",

@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 from conftest import ScriptedJudge, passages_of, statement_of
 
-from provenance_guard import ProvenanceLLM, citations
+from provenance_guard import ProvenanceLLM
 from provenance_guard.evaluation.suite import (
     SUITE,
     Case,
@@ -25,7 +25,8 @@ from provenance_guard.evaluation.suite import (
     load_cases,
     run_case,
 )
-from provenance_guard.splitting import split_sentences
+from provenance_guard.text import citations
+from provenance_guard.text.sentences import split_sentences
 
 CASES = load_cases(SUITE)
 TYPES = ("paraphrase", "changed_number", "changed_date", "swapped_entity", "negation",

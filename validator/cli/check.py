@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ..types import NONE, OK
-from .common import chunking_of, judge_of, validator_of, write_html
+from .from_args import chunking_of, judge_of, validator_of, write_html
 
 LOCAL_JUDGE_NOTE = (
     "judge: local heuristic (offline, no LLM configured; it compares words, numbers, dates and "
@@ -25,8 +25,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except (OSError, UnicodeDecodeError) as error:
         parser.error(f"cannot read input: {error}")
 
-    from .. import ProvenanceLLM  # heavy: after parsing
     from ..errors import ConfigurationError
+    from ..main import ProvenanceLLM  # heavy: after parsing
 
     try:
         validator = validator_of(args, judge_of(args, args.cache_dir), ProvenanceLLM)

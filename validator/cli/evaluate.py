@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from .common import chunking_of, llm_kwargs, validator_options, write_html
+from .from_args import chunking_of, llm_kwargs, validator_options, write_html
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     from ..errors import ConfigurationError  # heavy: after parsing
     from ..evaluation import engines
-    from ..evaluation.checking import Plan
+    from ..evaluation.sample_check import Plan
 
     plan = Plan(args.model or "local", llm_kwargs(args) or None,
                 str(cache_dir) if args.model and cache_dir else None,

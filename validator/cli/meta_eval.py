@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from .common import llm_kwargs
+from .from_args import llm_kwargs
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -31,9 +31,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except (OSError, UnicodeDecodeError, ValueError) as error:
         parser.error(f"cannot read input: {error}")
 
-    from .. import ProvenanceLLM
     from ..errors import ConfigurationError
-    from ..evaluation.meta import meta_evaluate
+    from ..evaluation.meta_eval import meta_evaluate
+    from ..main import ProvenanceLLM
 
     judge, first = _judges(args, template, parser)
     band = {"first_judge": first, "confidence_band": tuple(args.band)} if first else {}

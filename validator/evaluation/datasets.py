@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..files import read_jsonl
+from ..storage import read_jsonl
 
 _TRUE = {"pass", "passes", "supported", "grounded", "faithful", "true", "yes", "1"}
 _FALSE = {"fail", "fails", "unsupported", "hallucinated", "hallucination", "ungrounded",
@@ -140,7 +140,7 @@ def run_eval(
 ) -> list[dict]:
     """The threads engine over a results file: ``validate`` on every sample not already in
     ``results_path``, ``concurrency`` at a time (native threads capped, see ``threads.imap``)."""
-    from .threads import imap
+    from .worker_threads import imap
 
     return collect(samples, results_path,
                    lambda todo: imap(validate, todo, concurrency, native_threads),

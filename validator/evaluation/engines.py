@@ -10,55 +10,11 @@ results file, resuming and progress; an engine only decides where the function r
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import ConfigurationError
-from .checking import Plan, complete_for
 from .datasets import Sample, collect
-
-ENGINES = ("threads", "ray")
-
-
-@dataclass(frozen=True)
-class EngineOptions:
-    """``concurrency``: samples in flight per process (threads engine) or per actor (Ray).
-    ``native_threads``: native threads per call (None: each worker's share of the cores;
-    0: no cap). ``rpm``: judge requests per minute, for the whole run, across all workers.
-    Ray only: ``address`` of a cluster to join (None: a local one), ``actors`` in the pool
-    (None: one per CPU of the cluster), ``actor_cpus``: the CPU each actor reserves; below 1
-    leaves room for Ray Data's own read and write tasks."""
-
-    engine: str = "threads"
-    concurrency: int = 4
-    native_threads: int | None = None
-    rpm: float | None = None
-    address: str | None = None
-    actors: int | None = None
-    actor_cpus: float = 0.5
-
-    def __post_init__(self):
-        if self.engine not in ENGINES:
-            raise ConfigurationError(f"engine must be one of {', '.join(map(repr, ENGINES))}; "
-                                     f"got {self.engine!r}.")
-        _whole(self.concurrency, "concurrency", 1)
-        if self.native_threads is not None:
-            _whole(self.native_threads, "native_threads", 0)
-        if self.actors is not None:
-            _whole(self.actors, "actors", 1)
-        if isinstance(self.actor_cpus, bool) or not isinstance(self.actor_cpus, int | float) \
-                or not self.actor_cpus > 0:
-            raise ConfigurationError(f"actor_cpus must be a positive number of CPUs (0.5 leaves "
-                                     f"half a core for Ray's own tasks); got {self.actor_cpus!r}.")
-        if self.engine != "ray" and (self.address is not None or self.actors is not None):
-            raise ConfigurationError("address and actors are settings of the Ray engine: pass "
-                                     "engine='ray' (--engine ray) or drop them.")
-
-
-def _whole(value: object, name: str, least: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise ConfigurationError(f"{name} must be a whole number of at least {least}; "
-                                 f"got {value!r}.")
+from .engine_options import EngineOptions
+from .sample_check import Plan, complete_for
 
 
 def producer(plan: Plan, options: EngineOptions) -> Callable[[list[Sample]], Iterator[dict]]:
@@ -70,7 +26,7 @@ def producer(plan: Plan, options: EngineOptions) -> Callable[[list[Sample]], Ite
         ray_engine.check(plan, options)
         return lambda todo: ray_engine.imap(plan, todo, options)
     from .pacing import Pacer
-    from .threads import imap
+    from .worker_threads import imap
 
     check = plan.checker(None if options.rpm is None else Pacer(options.rpm).reserve)
     return lambda todo: imap(check, todo, options.concurrency, options.native_threads)

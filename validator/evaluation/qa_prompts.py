@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..judges.prompts import DATA_RULE, tag_of
-from ..splitting import safe_text
+from ..text.sentences import safe_text
 
 _QA_INTRO = """You grade an answer that a question-answering system wrote from numbered \
 reference documents. It was told to cite them as [1], [2], ... and, when no document answers \

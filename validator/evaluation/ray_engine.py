@@ -19,11 +19,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 
 from ..errors import ConfigurationError
-from .checking import Plan
 from .datasets import Sample
-from .engines import EngineOptions
+from .engine_options import EngineOptions
 from .pacing import Pacer
-from .threads import capped_native_threads, native_threads_for
+from .sample_check import Plan
+from .worker_threads import capped_native_threads, native_threads_for
 
 INSTALL = "pip install 'provenance-guard[ray]'"
 BLOCKS_PER_ACTOR = 8  # input blocks per actor: small enough to stream, few enough to schedule

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..files import read_jsonl
-from ..settings import SUITE_CHUNKING
+from ..request import SUITE_CHUNKING
+from ..storage import read_jsonl
 
 SUITE = Path(__file__).resolve().parent / "data" / "groundedness_suite.jsonl"
 

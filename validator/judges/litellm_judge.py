@@ -9,8 +9,8 @@ import time
 from collections import deque
 from typing import Any
 
+from ..concurrency import remaining
 from ..errors import ConfigurationError
-from ..runner import remaining
 from .prompt_judge import PromptJudge
 from .reply_cache import ReplyStore
 

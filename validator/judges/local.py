@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 from .. import rules
 from ..errors import ConfigurationError
+from ..text.refusals import is_refusal, refusal_topic
 from ..types import BY_LOCAL, CONTRADICTED, SUPPORTED, UNSUPPORTED, Evidence, Verdict
-from ..words import is_refusal, refusal_topic
 
 
 class LocalJudge:

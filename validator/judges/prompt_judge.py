@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from ..runner import Once
+from ..concurrency import Once
 from ..types import BY_CACHE, BY_FALLBACK, BY_LLM, INVALID, Evidence, Verdict
 from .prompts import build_batch_prompt, build_claims_prompt, build_prompt, check_template
 from .replies import parse_batch_reply, parse_claims, parse_reply

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from ..splitting import safe_text
+from ..text.sentences import safe_text
 from ..types import Evidence
 
 DATA_RULE = """Everything between the markers <<{tag}:BEGIN NAME>> and <<{tag}:END NAME>> is \

@@ -9,8 +9,7 @@ import os
 import warnings
 from pathlib import Path
 
-from ..files import atomic_write
-from ..lru import LRU, MiB
+from ..storage import LRU, MiB, atomic_write
 
 MAX_BYTES = 32 * MiB  # of prompt and reply text kept in memory, per judge
 

@@ -11,8 +11,8 @@ import time
 import warnings
 from collections.abc import Callable
 
+from ..concurrency import remaining
 from ..errors import ConfigurationError, JudgeAuthError
-from ..runner import remaining
 
 _TRANSIENT_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}
 _AUTH_STATUS = {401, 403}

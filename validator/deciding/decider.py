@@ -1,0 +1,251 @@
+"""Deciding: what the claims are, a verdict for each, and which uncited sources support a
+mis-cited one.
+
+A *claim* is what one verdict is about: a whole sentence, or (``validation_method="claim"``)
+each atomic claim the judge's model finds in it. Each claim is decided by the rules-first
+cascade (when asked for: a claim whose evidence gives another number or date for it is
+contradicted, and a claim a passage states word for word is supported, with no judge call),
+else by the judge, one claim per call or in batches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from .. import rules
+from ..concurrency import Mapper, Runner
+from ..errors import ConfigurationError
+from ..judges import BatchJudge, ClaimExtractor, Judge
+from ..request import Request
+from ..retrieval.retriever import Found, Retriever
+from ..settings import Settings
+from ..text import citations
+from ..types import (
+    BY_FALLBACK,
+    BY_LOCAL,
+    CONTRADICTED,
+    DECIDERS,
+    INVALID,
+    LABELS,
+    SUPPORTED,
+    UNSUPPORTED,
+    Citation,
+    Claim,
+    Evidence,
+    Verdict,
+)
+from .cheap_first import FirstJudge
+
+NO_SOURCES = Verdict(UNSUPPORTED, "no sources were given", 0.0, BY_FALLBACK)
+LATE = Verdict(INVALID, "the judge gave no verdict before the validation's deadline", None,
+               BY_FALLBACK)
+
+
+@dataclass(frozen=True)
+class Cascade:
+    """Which rule-based decisions stand without an LLM call."""
+
+    contradictions: bool = False
+    verbatim: bool = False
+
+    @property
+    def enabled(self) -> bool:
+        return self.contradictions or self.verbatim
+
+    def decide(self, claim: str, evidence: Sequence[Evidence]) -> Verdict | None:
+        if not self.enabled or not evidence:
+            return None
+        found = rules.check(claim, evidence)
+        if self.contradictions and found.clear_contradiction:
+            return Verdict(CONTRADICTED, f"rule check: {found.contradiction}", 0.0, BY_LOCAL)
+        if self.verbatim and found.verbatim:
+            return Verdict(SUPPORTED, "rule check: a passage states it word for word", 1.0,
+                           BY_LOCAL)
+        return None
+
+
+@dataclass(frozen=True)
+class Decided:
+    verdicts: list[Verdict]
+    saved_calls: int  # claims the cascade decided, each a judge call not made
+    by_first_judge: int = 0  # of those, the claims the first judge decided (the rest: rules)
+
+
+def decide(
+    judge: Judge,
+    claims: Sequence[str],
+    evidence: Sequence[Sequence[Evidence]],
+    question: str | None,
+    *,
+    cascade: Cascade,
+    batch_size: int,
+    run: Mapper,
+    first: FirstJudge | None = None,
+) -> Decided:
+    """A verdict for each claim. Each worker takes its claims' evidence as it arrives (the
+    first are judged while later ones are still being embedded), then: no evidence ->
+    unsupported; a rule decision (cascade) -> no call; a verdict the first judge is sure of
+    -> no call; else the judge, alone or in a batch."""
+
+    def before_the_judge(i: int) -> tuple[Verdict | None, int]:
+        """A verdict that needs no judge call, and whether it saved one (the cascade's)."""
+        found = evidence[i]
+        if not found:
+            return Verdict(UNSUPPORTED, "no evidence was found for it", 0.0, BY_LOCAL), _ASKED
+        ruled = cascade.decide(claims[i], found)
+        return ruled, _ASKED if ruled is None else _BY_RULES
+
+    def group(indexes: list[int]) -> list[tuple[Verdict, int]]:
+        early = {i: before_the_judge(i) for i in indexes}
+        if first is not None:
+            left = [i for i in indexes if early[i][0] is None]
+            cheap = first.judge_all([(claims[i], evidence[i]) for i in left], question) if left else []
+            _check_count(first.judge, cheap, len(left))
+            for i, verdict in zip(left, cheap, strict=True):
+                _check_verdict(first.judge, verdict)
+                if first.sure(verdict):
+                    early[i] = (verdict, _BY_FIRST)
+        pending = [i for i in indexes if early[i][0] is None]
+        if len(pending) > 1:
+            asked = judge.judge_batch([(claims[i], evidence[i]) for i in pending], question)
+            _check_count(judge, asked, len(pending))
+        else:
+            asked = [judge.judge(claims[i], evidence[i], question) for i in pending]
+        for verdict in asked:
+            _check_verdict(judge, verdict)
+        late = dict(zip(pending, asked, strict=True))
+        return [early[i] if early[i][0] is not None else (late[i], _ASKED) for i in indexes]
+
+    size = batch_size if batch_size > 1 and isinstance(judge, BatchJudge) else 1
+    groups = [list(range(n, min(n + size, len(claims)))) for n in range(0, len(claims), size)]
+    answers = run(group, groups, lambda indexes: [(LATE, _ASKED)] * len(indexes))
+    decided = [answer for answers_of_group in answers for answer in answers_of_group]
+    return Decided([verdict for verdict, _ in decided], sum(how != _ASKED for _, how in decided),
+                   sum(how == _BY_FIRST for _, how in decided))
+
+
+_ASKED, _BY_RULES, _BY_FIRST = 0, 1, 2  # how a claim was decided: by the judge, or a call saved
+
+
+def _check_count(judge: Judge, verdicts: object, count: int) -> None:
+    if not isinstance(verdicts, list) or len(verdicts) != count:
+        raise ConfigurationError(
+            f"{type(judge).__name__}.judge_batch must return one Verdict per item, a list "
+            f"of {count}; got {type(verdicts).__name__}"
+            + (f" of {len(verdicts)}" if isinstance(verdicts, list) else "") + ".")
+
+
+def _check_verdict(judge: Judge, verdict: object) -> None:
+    """A judge object of the user's must give Verdicts we can read: anything else is a setup
+    mistake, raised, never guessed at (a guess could pass the text)."""
+    score = getattr(verdict, "score", None)
+    if (not isinstance(verdict, Verdict) or verdict.label not in LABELS
+            or verdict.decided_by not in DECIDERS or not isinstance(verdict.reason, str)
+            or not (score is None or (isinstance(score, (int, float)) and not isinstance(score, bool)
+                                      and 0 <= score <= 1))):
+        raise ConfigurationError(
+            f"{type(judge).__name__}.judge returned {verdict!r}; a judge must return a "
+            f"provenance_guard.Verdict with a label in {LABELS}, decided_by in {DECIDERS}, a "
+            "str reason and a score from 0 to 1 (or None)."
+        )
+
+
+def extract_claims(
+    judge: Judge, sentences: Sequence[str], answer: str, question: str | None, run: Mapper
+) -> list[list[str] | None]:
+    """Each sentence's atomic claims from the judge, or None where it gave none, or claims that
+    drop a number, date or name of the sentence (the sentence is then judged whole). A judge
+    that cannot extract claims gives None for all."""
+    if not isinstance(judge, ClaimExtractor):
+        return [None] * len(sentences)
+
+    def extract(sentence: str) -> list[str] | None:
+        claims = judge.extract_claims(sentence, answer, question)
+        if claims is not None and (not isinstance(claims, list)
+                                   or not all(isinstance(c, str) for c in claims)):
+            raise ConfigurationError(
+                f"{type(judge).__name__}.extract_claims returned {type(claims).__name__}; it "
+                "must return a list of str, or None when it gives no claims.")
+        return claims if claims and rules.keeps_facts(sentence, claims) else None
+
+    return run(extract, sentences, lambda sentence: None)
+
+
+class _Subset:
+    """Found evidence, seen through a list of its indexes."""
+
+    def __init__(self, found: Found, indexes: list[int]):
+        self.found, self.indexes = found, indexes
+
+    def __getitem__(self, i: int) -> list[Evidence]:
+        return self.found[self.indexes[i]]
+
+    def __len__(self) -> int:
+        return len(self.indexes)
+
+
+class Decider:
+    """The judge, the cascade and the runner, deciding the claims of one validation."""
+
+    def __init__(self, judge: Judge, settings: Settings, runner: Runner,
+                 first_judge: Judge | None = None):
+        self.judge = judge
+        self.cascade = Cascade(settings.cascade_contradictions, settings.cascade_verbatim)
+        self.first = (None if first_judge is None
+                      else FirstJudge(first_judge, settings.confidence_band))
+        self.batch_size = settings.batch_size
+        self.split_into_claims = settings.by_claim
+        self.runner = runner
+
+    def claims(self, cited: Sequence[tuple[Citation, str]], request: Request) -> list[Claim]:
+        """Each sentence's claims, in order, from its text without citation markers: its atomic
+        claims in claim mode (the sentence itself where the judge gives none), else the
+        sentence. Each keeps the sources its sentence cites. Without sources there is nothing
+        to judge claims against, so none are extracted."""
+        texts = [text for _, text in cited]
+        within = [citations.within(citation, request.source_count) for citation, _ in cited]
+        if not self.split_into_claims or request.no_sources:
+            return [Claim(text, i, within[i]) for i, text in enumerate(texts)]
+        found = extract_claims(self.judge, texts, request.value, request.question, self.runner.map)
+        return [Claim(claim, i, within[i])
+                for i, (text, claims) in enumerate(zip(texts, found, strict=True))
+                for claim in (claims or [text])]
+
+    def decide(self, claims: Sequence[Claim], evidence: Found, request: Request) -> Decided:
+        """A verdict for each claim. Claims that are the same text with the same sources (a
+        sentence repeated in one text) are judged once and share the verdict: one prompt,
+        one verdict, even from a judge that answers differently each time."""
+        if request.no_sources:
+            return Decided([NO_SOURCES] * len(claims), 0)
+        first: dict[tuple, int] = {}
+        for n, claim in enumerate(claims):
+            first.setdefault((claim.text, claim.within), n)
+        unique = list(first.values())
+        decided = decide(self.judge, [claims[n].text for n in unique],
+                         _Subset(evidence, unique), request.question, cascade=self.cascade,
+                         batch_size=self.batch_size, run=self.runner.map, first=self.first)
+        verdict_of = dict(zip(unique, decided.verdicts, strict=True))
+        return Decided([verdict_of[first[(c.text, c.within)]] for c in claims],
+                       decided.saved_calls, decided.by_first_judge)
+
+    def uncited_support(self, claims: Sequence[Claim], verdicts: Sequence[Verdict],
+                        retriever: Retriever, request: Request,
+                        sentences: int) -> list[tuple[int, ...]]:
+        """For each sentence, the (1-based) numbers of uncited sources that support a claim of
+        it its cited sources do not: each such claim is judged again against the other
+        sources, and the one whose passage matches best is named."""
+        found: list[set[int]] = [set() for _ in range(sentences)]
+        count = retriever.source_count or 0
+        again = [replace(claim, within=frozenset(range(count)) - claim.within)
+                 for claim, verdict in zip(claims, verdicts, strict=True)
+                 if claim.within is not None and verdict.label == UNSUPPORTED
+                 and len(claim.within) < count]
+        if again:
+            evidence = retriever.find(again)
+            decided = self.decide(again, evidence, request)
+            for n, (claim, verdict) in enumerate(zip(again, decided.verdicts, strict=True)):
+                items = evidence.peek(n)
+                if verdict.label == SUPPORTED and items and items[0].source is not None:
+                    found[claim.sentence].add(items[0].source + 1)
+        return [tuple(sorted(numbers)) for numbers in found]

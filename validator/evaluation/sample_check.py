@@ -1,0 +1,89 @@
+"""The one per-sample function every engine runs: a sample in, a result record out.
+
+``Plan`` says how samples are checked (the judge, the validator's arguments, the metadata every
+sample gets, whether the grounded-QA metrics are added) in plain, picklable values, so that a
+thread pool in this process, a Ray actor on another machine and a Spark executor each build the
+same checker from it with ``Plan.checker()``, and the engines cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .datasets import Sample
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How each sample is checked.
+
+    ``llm_callable``/``llm_kwargs``: the judge, as ``ProvenanceLLM`` takes it (a LiteLLM model
+    name, ``"local"``, a ``prompt -> reply`` callable or a judge object: for the Ray engine it
+    must pickle). ``cache_dir``: a LiteLLM judge's replies on disk. ``options``: the other
+    ``ProvenanceLLM`` arguments. ``metadata``: added to every sample's metadata (e.g. the
+    chunking keys). ``grounded_qa``: also GroUSE's metrics (needs an LLM judge)."""
+
+    llm_callable: Any
+    llm_kwargs: dict | None = None
+    cache_dir: str | None = None
+    options: dict = field(default_factory=dict)
+    metadata: dict = field(default_factory=dict)
+    grounded_qa: bool = False
+
+    def checker(self, reserve: Callable[[], float] | None = None) -> Callable[[Sample], dict]:
+        """The per-sample function, with its own judge and validator. ``reserve()`` returns the
+        seconds to wait before each request to the judge's model (a shared rate limit; see
+        ``pacing``). Raises ``ConfigurationError``/``ValueError`` for a bad plan."""
+        from ..judges import make_judge
+        from ..main import ProvenanceLLM
+        from .pacing import pace
+
+        judge_options = {key: self.options[key] for key in ("max_retries", "cache_size")
+                         if key in self.options}
+        if self.cache_dir is not None:
+            judge_options["cache_dir"] = self.cache_dir
+        judge = make_judge(self.llm_callable, self.llm_kwargs or None, **judge_options)
+        if reserve is not None:
+            pace(judge, reserve)
+        validator = ProvenanceLLM(llm_callable=judge, on_fail="noop", **self.options)
+        return functools.partial(check, validator, self.metadata, self.grounded_qa)
+
+
+def check(validator, metadata: dict, grounded_qa: bool, sample: Sample) -> dict:
+    """``sample`` through ``validator``: its outcome, faithfulness, level, counts and
+    per-sentence verdicts, or ``error`` when the validator rejects this sample. A
+    ``ConfigurationError`` (no sample could be validated) is raised, to stop the run."""
+    from ..errors import ConfigurationError
+
+    record: dict[str, Any] = {"id": sample.id, "sample_hash": sample.digest, "label": sample.label}
+    request = {"sources": sample.sources, **metadata}
+    if sample.question:
+        request["question"] = sample.question
+    try:
+        result = validator.validate(sample.output, request)
+    except (ValueError, RuntimeError) as error:
+        if isinstance(error, ConfigurationError):
+            raise
+        return {**record, "error": f"{type(error).__name__}: {error}"}
+    summary = result.metadata["groundedness"]
+    passed = result.outcome == "pass"
+    record.update(passed=passed, faithfulness=summary["faithfulness"], level=summary["level"],
+                  counts=summary["counts"], sentences=result.metadata["sentences"])
+    if grounded_qa:
+        from .grounded_qa import grade
+
+        why = "every sentence is supported by the references" if passed else result.error_message
+        metrics = grade(validator.judge, sample.question, sample.output, sample.sources, passed,
+                        why, sample.expected)
+        record["grounded_qa"] = {name: metric.as_dict() for name, metric in metrics.items()}
+    return record
+
+
+def complete_for(grounded_qa: bool) -> Callable[[dict], bool]:
+    """Whether a stored record holds all a run with these settings adds (else it is redone)."""
+    if not grounded_qa:
+        return lambda record: True
+    return lambda record: "grounded_qa" in record or "error" in record

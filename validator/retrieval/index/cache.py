@@ -1,0 +1,155 @@
+"""Built source indexes, cached by content.
+
+The same sources, chunked the same way and embedded by the same embedder, are embedded once per
+process: across sentences, ``validate`` calls and validator instances; and, with an
+``index_dir``, once across processes (see ``store``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import warnings
+
+import numpy as np
+
+from ...request import Chunking
+from ...storage import LRU, MiB
+from ..chunking import WINDOW_CHARS, passages
+from ..embedding import Embedder
+from .bm25 import LexicalIndex
+from .faiss_index import SourceIndex
+from .store import IndexStore
+
+MAX_BYTES = 256 * MiB  # of vectors and chunk text kept in memory by the process's index cache
+
+
+class IndexCache:
+    """A bounded, thread-safe LRU of built indexes, keyed by a hash of everything that
+    determines them. Two threads asking for the same missing index build it once."""
+
+    def __init__(self, max_entries: int = 32, max_bytes: int = MAX_BYTES):
+        # Each entry keeps its embedder alive with the index: the key may be an object's id.
+        self._entries: LRU[tuple[SourceIndex, Embedder]] = LRU(max_entries, max_bytes, _weight)
+        self._lock = threading.Lock()
+        self._building: dict[str, threading.Lock] = {}
+        self.embedded_chunks = 0  # how many chunk embeddings this cache has computed
+
+    @property
+    def max_entries(self) -> int:
+        return self._entries.max_entries
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, sources: list[str], chunking: Chunking, embedder: Embedder,
+            directory: str | os.PathLike | None = None, lexical: bool = False) -> SourceIndex:
+        """The index of ``sources``: from memory, else from ``directory`` (when given and the
+        embedder's key holds across processes), else built (and stored there). With
+        ``lexical``, its BM25 index too (built, or loaded, the first time it is asked for)."""
+        key = content_key(sources, chunking, embedder.key)
+        with self._lock:
+            hit = self._entries.get(key)
+            if hit is not None and (hit[0].lexical is not None or not lexical):
+                return hit[0]
+            build_lock = self._building.setdefault(key, threading.Lock())
+        with build_lock:
+            hit = self._entries.get(key)
+            index = hit[0] if hit is not None else None
+            store = IndexStore(directory) if directory and embedder.persistent else None
+            built = False
+            try:
+                if index is None:
+                    index = store.load(key) if store else None
+                    if index is not None and not _matches(index, sources, chunking, embedder):
+                        index = None
+                    built = index is None
+                    if built:
+                        index = build_index(sources, chunking, embedder)
+                        if store:
+                            store.save(key, index)
+                if lexical and index.lexical is None:
+                    index.lexical = _lexical(index, store, key)
+            finally:
+                with self._lock:
+                    self._building.pop(key, None)
+            with self._lock:
+                self.embedded_chunks += len(index.texts) if built else 0
+            self._entries.put(key, (index, embedder))  # again when it grew: weighed anew
+            return index
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+
+def _weight(key: str, entry: tuple[SourceIndex, Embedder]) -> int:
+    """What an index keeps alive: its vectors (twice over for a graph), its chunks' text and
+    its BM25 weights."""
+    index = entry[0]
+    vectors = len(index.texts) * index.dimension * 4 * (2 if index.approximate else 1)
+    lexical = index.lexical.nbytes if index.lexical is not None else 0
+    return vectors + lexical + sum(len(chunk.text) + 100 for chunk in index.chunks)
+
+
+def _lexical(index: SourceIndex, store: IndexStore | None, key: str) -> LexicalIndex:
+    """The BM25 index of ``index``'s texts: stored under ``index_dir`` if it is theirs, else
+    built (and stored); one that is not theirs is reported and rebuilt."""
+    lexical = store.load_lexical(key) if store else None
+    if lexical is not None:
+        problem = lexical.problem(index.texts)
+        if problem is None:
+            return lexical
+        warnings.warn(f"a stored lexical index under index_dir does not match ({problem}); "
+                      "rebuilding it.", stacklevel=5)
+    lexical = LexicalIndex.build(index.texts)
+    if store:
+        store.save_lexical(key, lexical)
+    return lexical
+
+
+def _matches(index: SourceIndex, sources: list[str], chunking: Chunking,
+             embedder: Embedder) -> bool:
+    """Whether a stored index is the index of these sources: its chunks exactly the chunks
+    of this call's sources (not texts planted in its file), its vectors of the embedder's
+    dimension. A file is never trusted for what it says of itself."""
+    expected, parents = passages(sources, chunking)
+    if index.chunks != expected or index.parents != parents:
+        problem = "its chunks are not the passages of the sources given"
+    else:
+        # A sample of its chunks embedded anew must give its own vectors (its dimension, its
+        # values: scaled or swapped vectors would make unrelated passages look like evidence).
+        picked = sorted({round(i * (len(index.texts) - 1) / 7) for i in range(8)})
+        fresh = embedder.embed([index.texts[i] for i in picked])
+        stored = index.vectors(picked)
+        if fresh.shape[1] != index.dimension:
+            problem = f"its vectors have dimension {index.dimension}, not the embedder's"
+        elif not np.allclose(fresh, stored, atol=1e-3):
+            problem = "its vectors are not the embedder's vectors of its chunks"
+        else:
+            return True
+    warnings.warn(f"a stored index under index_dir does not match ({problem}); rebuilding it.",
+                  stacklevel=5)
+    return False
+
+
+def build_index(sources: list[str], chunking: Chunking, embedder: Embedder) -> SourceIndex:
+    chunks, parents = passages(sources, chunking)
+    if not chunks:
+        return SourceIndex([], np.zeros((0, 0), dtype=np.float32))
+    texts = list(dict.fromkeys(c.text for c in chunks))  # each distinct text embedded once
+    return SourceIndex(chunks, embedder.embed(texts), parents=parents)
+
+
+def content_key(sources: list[str], chunking: Chunking, embedder_key: object) -> str:
+    digest = hashlib.sha256(repr((chunking.strategy, chunking.size, chunking.overlap,
+                                  embedder_key, ("windows", WINDOW_CHARS))).encode())
+    for source in sources:
+        encoded = source.encode("utf-8", "surrogatepass")
+        digest.update(len(encoded).to_bytes(8, "little"))
+        digest.update(encoded)
+    return digest.hexdigest()
+
+
+# One cache for the process, shared by every validator instance.
+INDEX_CACHE = IndexCache()

@@ -1,0 +1,183 @@
+"""Retrieval: evidence for each claim, from ``sources`` (chunked, embedded once into a cached
+index, searched in batches: dense and BM25 fused, question-aware, each hit with its
+neighbours) or from the caller's ``query_function``; either way within ``max_evidence_chars``."""
+
+from __future__ import annotations
+
+import numbers
+import threading
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from ..request import Chunking, Request
+from ..settings import Settings
+from ..types import Claim, Evidence
+from .embedding import Embedder, FunctionEmbedder
+from .evidence_windows import bounded, windows
+from .index import INDEX_CACHE
+
+
+class Found:
+    """Evidence for a list of texts, computed as it is needed: ``found[i]`` waits for (or
+    computes) text i's evidence; ``peek(i)`` gives it if already there, else ``[]``.
+
+    With ``sources``, a background thread embeds and searches the texts a group at a time, in
+    order, so the judge can start on the first group while the next ones are embedded. With a
+    ``query_function``, each text's evidence is fetched by the thread that asks for it."""
+
+    def __init__(self, count: int, compute: Callable[[list[int]], list[list[Evidence]]],
+                 group: int | None = None):
+        self._compute = compute
+        self._found: list[list[Evidence] | None] = [None] * count
+        self._error: BaseException | None = None
+        self._group = group
+        if group is not None and count:
+            self._ready = [threading.Event() for _ in range(0, count, group)]
+            threading.Thread(target=self._produce, daemon=True, name="provenance-retrieval").start()
+
+    def __len__(self) -> int:
+        return len(self._found)
+
+    def __getitem__(self, i: int) -> list[Evidence]:
+        if self._group is None:
+            if self._found[i] is None:
+                self._found[i] = self._compute([i])[0]
+            return self._found[i]
+        self._ready[i // self._group].wait()
+        if self._error is not None:
+            raise self._error
+        return self._found[i]
+
+    def peek(self, i: int) -> list[Evidence]:
+        return self._found[i] or []
+
+    def _produce(self) -> None:
+        for g, ready in enumerate(self._ready):
+            indexes = list(range(g * self._group, min((g + 1) * self._group, len(self._found))))
+            try:
+                for i, evidence in zip(indexes, self._compute(indexes), strict=True):
+                    self._found[i] = evidence
+            except BaseException as error:  # noqa: BLE001 - handed to every waiting reader
+                self._error = error
+                for event in self._ready:
+                    event.set()
+                return
+            ready.set()
+
+
+class Retriever(Protocol):
+    """Finds the evidence for claims. ``source_count`` is the number of sources (None when the
+    passages come with no source numbers, as from a query_function)."""
+
+    source_count: int | None
+
+    def find(self, claims: Sequence[Claim]) -> Found: ...
+
+
+class SourceRetriever:
+    """Evidence from ``sources``: chunked and embedded once into a cached index (built only
+    once there is a claim to judge), then each group of claims is one embedding batch and one
+    search per source limit (``Claim.within``). The query is the claim, after the question
+    when there is one; with ``hybrid``, dense and BM25 rankings are fused. Each hit is shown
+    with its neighbours, within ``max_evidence_chars`` (see ``evidence``)."""
+
+    def __init__(self, sources: list[str], chunking: Chunking, embedder: Embedder, top_k: int,
+                 index_dir: str | None = None, group: int = 8, *, question: str | None = None,
+                 hybrid: bool = True, max_evidence_chars: int | None = None,
+                 evidence_window: int = 0):
+        self.sources, self.chunking, self.embedder = sources, chunking, embedder
+        self.top_k, self.index_dir, self.group = top_k, index_dir, max(1, group)
+        self.source_count = len(sources)
+        self.question, self.hybrid = question, hybrid
+        self.max_evidence_chars, self.evidence_window = max_evidence_chars, evidence_window
+
+    def query(self, claim: str) -> str:
+        return query_text(self.question, claim)
+
+    def find(self, claims: Sequence[Claim]) -> Found:
+        if not self.sources:
+            return Found(len(claims), lambda indexes: [[] for _ in indexes])
+
+        def compute(indexes: list[int]) -> list[list[Evidence]]:
+            index = INDEX_CACHE.get(self.sources, self.chunking, self.embedder, self.index_dir,
+                                    lexical=self.hybrid)
+            queries = [self.query(claims[i].text) for i in indexes]
+            hits = index.hits(self.embedder.embed(queries), self.top_k,
+                              [claims[i].within for i in indexes],
+                              queries if self.hybrid else None)
+            return [windows(index, self.sources, row, self.max_evidence_chars,
+                            self.evidence_window) for row in hits]
+
+        return Found(len(claims), compute, group=self.group)
+
+
+class QueryFunctionRetriever:
+    """Evidence from the caller's ``query_function(text=..., k=...)``, fetched by the judging
+    threads as they need it, so user retrieval (often a network call) runs concurrently too.
+    Its passages are cut to ``max_evidence_chars`` together."""
+
+    source_count = None
+
+    def __init__(self, query_function: Callable, top_k: int, max_evidence_chars: int | None = None):
+        self.query_function, self.top_k = query_function, top_k
+        self.max_evidence_chars = max_evidence_chars
+
+    def find(self, claims: Sequence[Claim]) -> Found:
+        return Found(len(claims), lambda indexes: [
+            bounded(query_function_evidence(self.query_function, claims[i].text, self.top_k),
+                    self.max_evidence_chars)
+            for i in indexes])
+
+
+def query_text(question: str | None, claim: str) -> str:
+    """What a claim is searched with: the question, then the claim. Short answers ("Arthur's
+    Magazine") only make sense with their question."""
+    return f"{question}\n{claim}" if question else claim
+
+
+def retriever_for(request: Request, settings: Settings, embedder: Embedder) -> Retriever:
+    """The retriever a validation's metadata asks for. Nothing is embedded until ``find``."""
+    if request.query_function is not None:
+        return QueryFunctionRetriever(request.query_function, settings.top_k,
+                                      settings.max_evidence_chars)
+    if request.embed_function is not None:
+        embedder = FunctionEmbedder(request.embed_function)
+    return SourceRetriever(request.sources, request.chunking, embedder, settings.top_k,
+                           settings.index_dir, group=settings.max_concurrency,
+                           question=request.question, hybrid=settings.retrieval == "hybrid",
+                           max_evidence_chars=settings.max_evidence_chars,
+                           evidence_window=settings.evidence_window)
+
+
+def query_function_evidence(query_function: Callable, text: str, k: int) -> list[Evidence]:
+    """Call a user's ``query_function(text=..., k=...)`` and check what it returns: a list of
+    chunk strings, or of ``(chunk, score)`` pairs."""
+    try:
+        returned = query_function(text=text, k=k)
+    except Exception as error:
+        raise RuntimeError(
+            f"metadata['query_function'] raised {type(error).__name__}: {error}. Nothing was "
+            "judged; fix the retrieval (or pass sources) and validate again."
+        ) from error
+    if not isinstance(returned, (list, tuple)):
+        raise ValueError(
+            "metadata['query_function'] must return a list of chunk strings or (chunk, score) "
+            f"pairs; got {type(returned).__name__}."
+        )
+    evidence = []
+    for i, item in enumerate(returned[:k]):
+        if isinstance(item, str):
+            evidence.append(Evidence(item))
+        elif (
+            isinstance(item, (list, tuple))
+            and len(item) == 2
+            and isinstance(item[0], str)
+            and isinstance(item[1], numbers.Real)
+        ):
+            evidence.append(Evidence(item[0], float(item[1])))
+        else:
+            raise ValueError(
+                f"metadata['query_function'] returned {type(item).__name__} at position {i}; "
+                "each item must be a chunk string or a (chunk, score) pair."
+            )
+    return evidence

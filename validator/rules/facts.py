@@ -1,0 +1,224 @@
+"""What the rule checker reads out of a text: its *facts*.
+
+- quantities: numbers with their scale (thousand, million...), unit, percent and currency;
+  ranges ("1887-1889", "between 5 and 7") count both ends;
+- dates: years, months, and days of a month;
+- names: capitalised words that grammar does not explain (not the first word of a sentence);
+- negation ("not", "never", "no", "n't"...) and what each clause asserts (``clauses``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+from ..storage import MiB, memoize
+from ..text.citations import MARKER
+from ..text.word_forms import MONTH_OF, STOPWORDS, content_words, stem, with_digits
+from . import clauses
+from .word_lists import NEGATIONS
+
+_SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9,
+          "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12}
+_CURRENCY = {"$": "usd", "us$": "usd", "usd": "usd", "dollar": "usd", "dollars": "usd",
+             "€": "eur", "eur": "eur", "euro": "eur", "euros": "eur", "£": "gbp", "gbp": "gbp",
+             "pound": "gbp", "pounds": "gbp", "¥": "jpy", "yen": "jpy"}
+_UNIT_ALIASES = {
+    "m": "metre", "meter": "metre", "meters": "metre", "metre": "metre", "metres": "metre",
+    "ft": "foot", "feet": "foot", "foot": "foot", "km": "kilometre", "kilometers": "kilometre",
+    "kilometres": "kilometre", "kilometer": "kilometre", "kilometre": "kilometre",
+    "mi": "mile", "miles": "mile", "mile": "mile", "kg": "kilogram", "kilograms": "kilogram",
+    "tonnes": "tonne", "tons": "tonne", "ton": "tonne", "tonne": "tonne", "cm": "centimetre",
+    "years": "year", "year": "year", "yrs": "year", "months": "month", "days": "day",
+    "hours": "hour", "minutes": "minute", "seconds": "second", "percent": "%", "%": "%",
+    "people": "person", "persons": "person", "visitors": "visitor", "employees": "employee",
+}
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "hundred": 100,
+                 "dozen": 12}
+_PREFIX_CURRENCY = frozenset(("$", "€", "£", "¥", "usd", "eur", "gbp"))
+_HEDGES = ("about", "around", "approximately", "roughly", "nearly", "almost", "some", "over",
+           "more than", "less than", "under", "up to", "circa", "ca.", "~", "just over",
+           "just under", "an estimated", "estimated")
+
+_TOKEN = re.compile(r"[$€£¥]|\d+(?:,\d{3})*(?:\.\d+)?(?:st|nd|rd|th)?|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?|%|\S")
+_NUMERIC = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?$")
+_RANGE_WORDS = frozenset(("-", "–", "—", "to", "and"))
+_ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+
+RELATIVE_TOLERANCE = 0.005  # numbers this close are the same number (rounding)
+HEDGED_TOLERANCE = 0.10  # ... or this close when the claim hedges ("about 7 million")
+
+
+@dataclass(frozen=True)
+class Quantity:
+    value: float
+    unit: str | None  # "metre", "%", "usd", "year"...; None when no unit follows
+    text: str
+    hedged: bool = False
+
+    def same_value(self, other: Quantity) -> bool:
+        tolerance = HEDGED_TOLERANCE if self.hedged or other.hedged else RELATIVE_TOLERANCE
+        return abs(self.value - other.value) <= tolerance * max(abs(self.value), abs(other.value))
+
+    def matches(self, other: Quantity) -> bool:
+        """The same value, in the same unit (or one of the two has none)."""
+        units_agree = self.unit is None or other.unit is None or self.unit == other.unit
+        return units_agree and self.same_value(other)
+
+    def comparable(self, other: Quantity) -> bool:
+        return self.unit is not None and self.unit == other.unit
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the rules read out of one text."""
+
+    words: frozenset[str]  # content words, stemmed
+    quantities: tuple[Quantity, ...]
+    years: frozenset[int]
+    months: frozenset[int]
+    days: frozenset[tuple[int, int]]  # (month, day)
+    names: dict[str, str] = field(hash=False)  # stem -> the word as written
+    name_slots: dict[str, str] = field(hash=False)  # stem of a name -> the word before it
+    negated: bool = False
+    clauses: tuple[clauses.Clause, ...] = ()  # what each clause asserts (polarity, roles...)
+
+
+@memoize(8192, 16 * MiB)
+def normalise(text: str) -> str:
+    """Lower case, citation markers dropped, runs of anything but letters and digits one space."""
+    text = MARKER.sub(" ", text).lower().replace("’", "'")
+    return " ".join(re.findall(r"[^\W_]+(?:'[^\W_]+)?", text))
+
+
+@memoize(8192, 16 * MiB, bytes_per_char=24)
+def read_facts(text: str) -> Facts:
+    """The facts of ``text``. Cached: evidence chunks come back for every claim."""
+    text = MARKER.sub(" ", text)
+    matches = list(_TOKEN.finditer(text))
+    numeric = with_digits(text)
+    quantities, years, months, days = _quantities_and_dates(numeric, list(_TOKEN.finditer(numeric)))
+    names, slots = _names(text)
+    lowered = [m.group().lower() for m in matches]
+    negated = sum(1 for t in lowered if t in NEGATIONS or t.endswith("n't")) % 2 == 1
+    return Facts(content_words(numeric), tuple(quantities), frozenset(years), frozenset(months),
+                 frozenset(days), names, slots, negated, clauses.read_clauses(text))
+
+
+def union(facts: list[Facts]) -> Facts:
+    return Facts(
+        frozenset().union(*(f.words for f in facts)),
+        tuple(q for f in facts for q in f.quantities),
+        frozenset().union(*(f.years for f in facts)),
+        frozenset().union(*(f.months for f in facts)),
+        frozenset().union(*(f.days for f in facts)),
+        {k: v for f in facts for k, v in f.names.items()},
+        {},
+    )
+
+
+def _number(token: str) -> float | None:
+    """The value of a numeric token, or None. A number too large for a float (hundreds of
+    digits) is no quantity the rules can compare."""
+    ordinal = _ORDINAL.match(token)
+    if _NUMERIC.match(token) or ordinal:
+        try:
+            value = float(ordinal.group(1) if ordinal else token.replace(",", ""))
+        except ValueError:
+            return None
+        return value if math.isfinite(value) else None
+    return _NUMBER_WORDS.get(token.lower())
+
+
+def _quantities_and_dates(text: str, matches: list[re.Match]):
+    tokens = [m.group() for m in matches]
+    lowered = [t.lower() for t in tokens]
+    month_at = {i: MONTH_OF[t.rstrip(".")] for i, t in enumerate(lowered)
+                if t.rstrip(".") in MONTH_OF and (t != "may" or _day_near(tokens, i))}
+    days, used = set(), set()
+    for i, month in month_at.items():
+        for j in (i - 1, i + 1):  # "31 March", "March 31", "March 31st"
+            day = _day(tokens[j]) if 0 <= j < len(tokens) else None
+            if day is not None:
+                days.add((month, day))
+                used.add(j)
+    found, years = [], set()  # found: (first token, last token, value, unit, hedged)
+    for i, token in enumerate(tokens):
+        value = _number(token)
+        if value is None or i in used:
+            continue
+        nxt = lowered[i + 1] if i + 1 < len(tokens) else ""
+        if (_NUMERIC.match(token) and "," not in token and value == int(value)
+                and 1000 <= value <= 2100 and nxt not in _SCALE and nxt not in _UNIT_ALIASES):
+            years.add(int(value))
+            continue
+        currency = _CURRENCY[lowered[i - 1]] if i and lowered[i - 1] in _PREFIX_CURRENCY else None
+        j = i + 1
+        if nxt in _SCALE and (nxt not in ("m", "b") or currency):
+            value *= _SCALE[nxt]
+            j += 1
+        if j + 1 < len(tokens) and lowered[j] in ("-", "‑") and lowered[j + 1].isalpha():
+            j += 1  # "a 7-year warranty": the unit after the hyphen
+        unit = currency or _unit(lowered[j] if j < len(tokens) else "")
+        first = i - 1 if currency else i
+        last = j if unit and not currency and j < len(tokens) else j - 1
+        hedged = any(" ".join(lowered[max(0, i - 3) : first]).endswith(h) for h in _HEDGES)
+        found.append([first, last, value, unit, hedged])
+    for a, b in pairwise(found):  # "5 to 7 km": the first end of a range takes its unit
+        if a[3] is None and b[3] is not None and b[0] == a[1] + 2 and lowered[a[1] + 1] in _RANGE_WORDS:
+            a[3] = b[3]
+    quantities = [Quantity(value, unit, text[matches[first].start() : matches[last].end()], hedged)
+                  for first, last, value, unit, hedged in found]
+    return quantities, years, set(month_at.values()), days
+
+
+def _unit(word: str) -> str | None:
+    if word in ("%", "percent"):
+        return "%"
+    if word in _CURRENCY:
+        return _CURRENCY[word]
+    if word in _UNIT_ALIASES:
+        return _UNIT_ALIASES[word]
+    if word.isalpha() and word not in STOPWORDS and word not in MONTH_OF:
+        return stem(word)
+    return None
+
+
+def _day(token: str) -> int | None:
+    value = _number(token) if token.lower() not in _NUMBER_WORDS else None
+    if value is not None and value == int(value) and 1 <= value <= 31:
+        return int(value)
+    return None
+
+
+def _day_near(tokens: list[str], i: int) -> bool:
+    return any(0 <= j < len(tokens) and _day(tokens[j]) is not None for j in (i - 1, i + 1))
+
+
+_CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*")
+
+
+def _names(text: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Capitalised words not at the start of a sentence (and not stopwords or months), and the
+    lower-case word before each: "in Paris" -> {"paris": "in"}."""
+    names, slots = {}, {}
+    words = list(re.finditer(r"\S+", text))
+    for n, match in enumerate(words):
+        word = match.group().strip("\"'“”‘’()[],;:.!?")
+        if not word or not _CAPITALISED.match(word):
+            continue
+        previous = words[n - 1].group() if n else ""
+        if n == 0 or previous.endswith((".", "!", "?", ":")):
+            continue  # capitalised by grammar
+        lowered = word.lower()
+        if lowered in STOPWORDS or lowered in MONTH_OF:
+            continue
+        key = stem(word)
+        names[key] = word
+        before = previous.strip("\"'“”‘’()[],;:")
+        if before[:1].islower() and before not in ("the", "a", "an", "and", "or"):
+            slots.setdefault(key, before)
+    return names, slots

@@ -1,0 +1,141 @@
+"""Where things are kept: in memory, one bounded cache (``LRU``, ``memoize``); on disk, files
+written whole or not at all (``atomic_write``) and JSON lines read with their line numbers
+(``read_jsonl``).
+
+The cache is written here rather than taken from a library: it is bounded in entries *and* in
+bytes, weighs an entry by its key as well as its value (a fact table is weighed by the text it
+was read from), and is thread-safe; ``functools.lru_cache`` bounds entries only, and
+cachetools' ``LRUCache`` weighs values only and leaves locking to the caller. Every cache of the
+package (judge replies, source indexes, sentence pieces, the rule checker's facts) is one of
+these, so none can grow without limit in a long-running process."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import tempfile
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator
+from pathlib import Path
+from typing import Any, Generic, NamedTuple, TypeVar
+
+V = TypeVar("V")
+MiB = 1024 * 1024
+
+
+def text_size(key: object, value: object) -> int:
+    """An estimate of what an entry keeps alive: its key's and its value's text."""
+    return len(str(key)) + len(str(value)) + 100
+
+
+class LRU(Generic[V]):
+    """At most ``max_entries`` values (0: keeps nothing) weighing at most ``max_bytes``
+    together, by ``weigh(key, value)``; the least recently used go first. A value heavier than
+    the whole budget is not kept."""
+
+    def __init__(self, max_entries: int, max_bytes: int | None = None,
+                 weigh: Callable[[Hashable, V], int] = text_size):
+        self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._weigh = weigh
+        self._entries: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> V | None:
+        with self._lock:
+            found = self._entries.get(key)
+            if found is None:
+                return None
+            self._entries.move_to_end(key)
+            return found[0]
+
+    def put(self, key: Hashable, value: V) -> None:
+        if self.max_entries <= 0:
+            return
+        weight = self._weigh(key, value) if self.max_bytes is not None else 0
+        if self.max_bytes is not None and weight > self.max_bytes:
+            return
+        with self._lock:
+            old = self._entries.pop(key, None)
+            if old is not None:
+                self.bytes -= old[1]
+            self._entries[key] = (value, weight)
+            self.bytes += weight
+            while len(self._entries) > self.max_entries or (
+                    self.max_bytes is not None and self.bytes > self.max_bytes):
+                _, (_, dropped) = self._entries.popitem(last=False)
+                self.bytes -= dropped
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self.bytes = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+def memoize(max_entries: int, max_bytes: int, bytes_per_char: int = 3) -> Callable:
+    """``functools.lru_cache`` for a function of one text, bounded in bytes as well: an entry
+    is taken to weigh ``bytes_per_char`` times its text's length (the key and what was
+    computed from it; measured for each use, since parsed facts weigh more than a string)."""
+
+    def decorate(function: Callable[[str], V]) -> Callable[[str], V]:
+        cache: LRU[V] = LRU(max_entries, max_bytes,
+                            weigh=lambda key, value: bytes_per_char * len(key) + 200)
+
+        @functools.wraps(function)
+        def cached(text: str) -> V:
+            found = cache.get(text)
+            if found is None:
+                found = function(text)
+                cache.put(text, found)
+            return found
+
+        cached.cache = cache
+        return cached
+
+    return decorate
+
+
+def atomic_write(path: str | os.PathLike, data: bytes, durable: bool = False) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same directory renamed into
+    place: a reader sees the old file or the new one, never half of one. ``durable`` also
+    syncs the data to disk before the rename (it survives a power cut, at a cost)."""
+    path = Path(path)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+            if durable:
+                file.flush()
+                os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+class Line(NamedTuple):
+    number: int  # 1-based
+    where: str  # "FILE, line N", for error messages
+    text: str
+    value: Any  # the parsed JSON
+
+
+def read_jsonl(path: str | os.PathLike) -> Iterator[Line]:
+    """Each non-blank line of a JSONL file, parsed. A line that is not JSON raises
+    ``ValueError`` saying where. A UTF-8 byte-order mark at the start is accepted."""
+    text = Path(path).read_text(encoding="utf-8-sig")
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{path}, line {number}"
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{where}: not JSON ({error}).") from None
+        yield Line(number, where, line, value)

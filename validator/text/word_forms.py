@@ -1,0 +1,66 @@
+"""Word forms, without a model: content words and their stems, month names, and written-out
+numbers as digits. Shared by the rule checker and the citation checks."""
+
+from __future__ import annotations
+
+import re
+
+from text_to_num import alpha2digit
+
+STOPWORDS = frozenset(
+    """a an the and or but if then of to in on at by for with from as is are was were be been
+    being it its this that these those he she they them his her their there here which who whom
+    whose what when where why how not no yes do does did has have had will would can could
+    should may might must shall about into over under than so such also very just only more most
+    some any all each both either neither one i you we our your my me us""".split()
+)
+MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
+MONTH_OF = {**{m: i for i, m in enumerate(MONTHS, 1)}, **{m[:3]: i for i, m in enumerate(MONTHS, 1)},
+            "sept": 9}
+
+WORD = re.compile(r"[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?")  # "X200" is one word
+
+
+def stem(word: str) -> str:
+    word = word.lower().replace("’", "'")
+    for suffix in ("'s", "ies", "es", "s", "ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def content_words(text: str) -> frozenset[str]:
+    return frozenset(
+        stem(w) for w in WORD.findall(text)
+        if w.lower() not in STOPWORDS and len(w) > 1 and w.lower() not in MONTH_OF
+    )
+
+
+_DIGITS_AND_SCALE = re.compile(r"\d\s+(?:thousand|million|billion|trillion)\b", re.IGNORECASE)
+
+
+_LONG_NUMBER = re.compile(r"(?<![\d.,])\d{4,}(?![\d.,])")
+
+
+def with_digits(text: str) -> str:
+    """``text`` with written-out numbers as digits ("sixty-two kilograms" -> "62 kilograms"),
+    by text2num. Small numbers it leaves as words ("two") are read by the rules' own table; a
+    scale after digits ("1.5 million") is left for the rules to read. A number of four digits
+    or more that was written out gets thousands separators ("fifteen hundred" -> "1,500"), so
+    it is read as a count, not as a year."""
+    pieces, start = [], 0
+    for kept in _DIGITS_AND_SCALE.finditer(text):
+        pieces += [_spelled(text[start:kept.start()]), kept.group()]
+        start = kept.end()
+    return "".join([*pieces, _spelled(text[start:])])
+
+
+def _spelled(text: str) -> str:
+    converted = alpha2digit(text, "en")
+    if converted == text:
+        return text
+    written = set(_LONG_NUMBER.findall(text))
+    return _LONG_NUMBER.sub(lambda m: m.group() if m.group() in written else f"{int(m.group()):,}",
+                            converted)

@@ -30,7 +30,7 @@ import provenance_guard  # noqa: F401 - first: offline settings before guardrail
 from provenance_guard import LocalJudge, ProvenanceLLM
 from provenance_guard.evaluation.suite import SUITE, accuracy_by_type, balanced_accuracy, load_cases, run_case
 
-HALUEVAL = Path(__file__).resolve().parents[1] / "tests" / "data" / "halueval-qa-sample" / "qa_one-turn_data.jsonl"
+HALUEVAL = Path(__file__).resolve().parents[1] / "tests/data/halueval-qa-sample/qa_one-turn_data.jsonl"
 
 
 def build_parser() -> argparse.ArgumentParser:

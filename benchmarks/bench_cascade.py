@@ -23,7 +23,7 @@ import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-HALUEVAL = Path(__file__).resolve().parents[1] / "tests" / "data" / "halueval-qa-sample" / "qa_one-turn_data.jsonl"
+HALUEVAL = Path(__file__).resolve().parents[1] / "tests/data/halueval-qa-sample/qa_one-turn_data.jsonl"
 BANDS = ((0.2, 0.8), (0.1, 0.9), (0.3, 0.7))
 
 

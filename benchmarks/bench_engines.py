@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "halueval-qa-sample" / "qa_one-turn_data.jsonl"
+DATA = Path(__file__).resolve().parents[1] / "tests/data/halueval-qa-sample/qa_one-turn_data.jsonl"
 BIN = Path(sys.executable).parent
 ENGINES = {  # name -> extra `provenance eval` flags
     "threads": [],

@@ -1,9 +1,10 @@
 """Sentence splitting side by side: the Golden Rules (per language, pass counts), speed in ms
 per 1,000 characters (median), and the time to split and to chunk a 5 MB source.
 
-Three splitters: the one this package used before (nltk Punkt + rules, frozen in
-``legacy_splitting.py``), pySBD alone (``Segmenter(language, clean=False).segment``), and ours
-(``split_sentences``: Markdown blocks, a fast path, pySBD). The Golden Rules data are
+Two splitters: pySBD alone (``Segmenter(language, clean=False).segment``) and ours
+(``split_sentences``: Markdown blocks, a fast path, pySBD). The splitter this package used
+before (nltk Punkt and rules: 24 of 48 English Golden Rules) is described in
+``docs/design/sentences.md``. The Golden Rules data are
 ``tests/data/golden-rules`` (284 cases, 23 languages); a case passes when the stripped
 sentences equal the expected ones.
 
@@ -16,15 +17,14 @@ import argparse
 import json
 import re
 import statistics
-import sys
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-SHARED = Path(__file__).resolve().parents[1] / "tests" / "data"
-GOLDEN = SHARED / "golden-rules/golden_rules.jsonl"
-HALUEVAL = SHARED / "halueval-qa-sample/qa_one-turn_data.jsonl"
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
+GOLDEN = DATA / "golden-rules/golden_rules.jsonl"
+HALUEVAL = DATA / "halueval-qa-sample/qa_one-turn_data.jsonl"
 CODES: dict[str, str] = {}  # language name in the data -> code, filled once the package is imported
 
 
@@ -48,9 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per splitter")
     parser.add_argument("--big-mb", type=float, default=5.0, help="size of the big source, MB")
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--only-big", choices=["ours", "today"],
-                        help="only split and chunk the big source with one splitter, for timing "
-                        "the whole process from outside")
+    parser.add_argument("--only-big", action="store_true",
+                        help="only split and chunk the big source, for timing the whole process "
+                        "from outside")
     return parser
 
 
@@ -60,8 +60,6 @@ def main(argv: list[str] | None = None) -> int:
         if not path.exists():
             build_parser().error(f"no data at {path}")
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import legacy_splitting
     import pysbd
 
     from provenance_guard.request import Chunking
@@ -76,11 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     texts = [json.loads(line)["knowledge"] for line in HALUEVAL.read_text().splitlines()]
     if args.only_big:
         big = _big_source(texts, int(args.big_mb * 1_000_000))
-        if args.only_big == "ours":
-            count = len(chunk_sources([big], Chunking("sentence", 5, 2)))
-        else:
-            count = len(legacy_splitting.split_sentences(big))
-        print(f"{args.only_big}: {len(big):,} characters -> {count:,} units")
+        count = len(chunk_sources([big], Chunking("sentence", 5, 2)))
+        print(f"ours: {len(big):,} characters -> {count:,} units")
         return 0
 
     def pysbd_split(text, code):
@@ -88,8 +83,6 @@ def main(argv: list[str] | None = None) -> int:
 
     cases = [json.loads(line) for line in GOLDEN.read_text(encoding="utf-8").splitlines()]
     splitters = {
-        "today (Punkt + rules)": lambda text, code: [s.text for s in
-                                                     legacy_splitting.split_sentences(text)],
         "pySBD, language given": pysbd_split,
         "ours, language given": lambda text, code: [s.text for s in
                                                     splitting.split_sentences(text, code)],
@@ -100,8 +93,6 @@ def main(argv: list[str] | None = None) -> int:
 
     corpus = "\n\n".join(texts)
     speeds = [
-        _speed("today (Punkt + rules)", lambda: legacy_splitting.split_sentences(corpus),
-               corpus, args.repeats),
         _speed("pySBD alone", lambda: pysbd_split(corpus, "en"), corpus, args.repeats),
         _speed("ours", lambda: splitting.split_sentences(corpus), corpus, args.repeats),
     ]
@@ -119,10 +110,6 @@ def main(argv: list[str] | None = None) -> int:
     count = len(chunk_sources([big], Chunking("sentence", 5, 2)))
     rows.append(BigSource("ours: chunk_sources, sentence 5/2", len(big),
                           time.perf_counter() - started, count))
-    started = time.perf_counter()
-    count = len(legacy_splitting.split_sentences(big))
-    rows.append(BigSource("today: split_sentences", len(big), time.perf_counter() - started,
-                          count))
 
     if args.json:
         print(json.dumps({"golden_rules": golden, "speed": [asdict(s) for s in speeds],
@@ -135,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     base = speeds[0].ms_per_1000_chars
     for s in speeds:
         print(f"  {s.splitter:<24} {s.ms_per_1000_chars:7.3f} ms / 1,000 chars   "
-              f"({s.ms_per_1000_chars / base:.2f}x today's)")
+              f"({s.ms_per_1000_chars / base:.2f}x pySBD's)")
     print(f"ours gives pySBD's sentences on {agree[0]} of {len(texts)} HaluEval texts as they "
           f"are, on {agree[1]} once each stop glued to the next word gets a space")
     print(f"\na {len(big) / 1e6:.1f} MB source (HaluEval texts, each made distinct):")

@@ -33,7 +33,7 @@ CHILD = textwrap.dedent("""
     sys.path.insert(0, sys.argv[2])
     from conftest import GOOD, SOURCES, ToyEmbedder, toy_metadata
     from provenance_guard import ProvenanceLLM
-    from provenance_guard.index import INDEX_CACHE
+    from provenance_guard.retrieval.index import INDEX_CACHE
 
     def validate(sources):
         validator = ProvenanceLLM(llm_callable=lambda prompt: '{"verdict": "supported"}',

@@ -31,6 +31,17 @@ os.environ["HOME"] = _HOME
 import provenance_guard  # noqa: E402,F401 - first, so the offline settings apply before guardrails
 
 REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "tests" / "data"  # external reference data, with its licences
+TIERS = ("unit", "integration", "system")
+
+
+def pytest_collection_modifyitems(items):
+    """Each test is marked with its tier, the folder it lives in: ``pytest -m unit`` runs the
+    fast tier, ``-m integration`` and ``-m system`` the others."""
+    for item in items:
+        tier = Path(item.fspath).resolve().relative_to(REPO / "tests").parts[0]
+        if tier in TIERS:
+            item.add_marker(tier)
 _STATEMENT = re.compile(r"BEGIN STATEMENT>>\n(.*?)\n<<", re.DOTALL)
 _PASSAGES = re.compile(r"BEGIN PASSAGES>>\n(.*?)\n<<", re.DOTALL)
 
@@ -148,6 +159,14 @@ SOURCES = [
 ]
 GOOD = "The Eiffel Tower is in Paris."  # SOURCES[0] says so
 BAD = "The Eiffel Tower was painted gold in 2024."  # no source says so
+
+
+def words_judge(prompt: str) -> str:
+    """Supported when the passages state the statement's words (a deterministic judge)."""
+    statement = statement_of(prompt).lower().rstrip(".")
+    passages = re.sub(r"(?m)^\[\d+\] ", "", passages_of(prompt)).lower()  # not their numbers
+    verdict = "supported" if statement in passages else "unsupported"
+    return f'{{"verdict": "{verdict}"}}'
 
 
 def toy_metadata(**extra) -> dict:
@@ -332,3 +351,25 @@ def chat_server():
     yield start
     for server in servers:
         server.close()
+
+
+# Samples over the example sources, for `evaluate()`, `provenance eval` and the Spark recipe.
+EXAMPLE_SOURCES = [(REPO / "examples/eiffel_history.txt").read_text(),
+           (REPO / "examples/eiffel_visiting.txt").read_text()]
+ROWS = [
+    {"id": "ok", "output": "The tower has three levels open to visitors.", "label": True},
+    {"id": "gold", "output": "It was painted gold for the 2024 Olympic Games.", "label": False},
+    {"id": "visits", "output": "About 9 million people visit it each year.", "label": False},
+    {"id": "lifts", "output": "Visitors can take lifts to the summit.", "label": True},
+]
+
+
+def rows(samples=ROWS):
+    """Samples for `evaluate` and `provenance eval`: ``samples`` over the example sources."""
+    return [{**row, "sources": EXAMPLE_SOURCES} for row in samples]
+
+
+def outcome(record: dict) -> tuple:
+    """What a result record says of its sample: passed, level, each sentence's verdict."""
+    return (record["passed"], record["level"],
+            [(s["text"], s["verdict"]) for s in record["sentences"]])

@@ -6,7 +6,7 @@ command from outside the checkout, offline.
 
 The fresh environment borrows its dependencies from the running interpreter's site-packages
 (a .pth file), so nothing but the two wheels is installed. `build_wheel` and `install_wheel` are
-also used by tests/test_offline.py.
+also used by tests/system/test_offline.py.
 """
 
 from __future__ import annotations

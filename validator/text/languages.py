@@ -22,7 +22,7 @@ from functools import cache
 from ..errors import ConfigurationError
 
 AUTO = "auto"
-# pySBD's languages (tests/test_languages.py checks this list against the installed pySBD).
+# pySBD's languages (tests/unit/text/test_sentences.py checks this list against the installed pySBD).
 LANGUAGES = {
     "am": "Amharic", "ar": "Arabic", "bg": "Bulgarian", "da": "Danish", "de": "German",
     "el": "Greek", "en": "English", "es": "Spanish", "fa": "Persian", "fr": "French",

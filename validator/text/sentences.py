@@ -215,7 +215,7 @@ def pysbd_sentences(code: str, text: str) -> list[str]:
     pySBD runs a few regular expressions per abbreviation of its list (about 190) that occurs
     anywhere in the text as letters ("no" in "normal"), and each rewrites only "<abbreviation>."
     So it is given the list narrowed to those followed by a period here: the same sentences,
-    several times faster (``tests/test_splitting.py`` compares the two on real text)."""
+    several times faster (``tests/unit/text/test_sentences.py`` compares the two on real text)."""
     from pysbd.languages import Language
     from pysbd.processor import Processor
 

@@ -53,14 +53,15 @@ def test_streaming_waits_for_the_next_sentence_to_start():
 import json  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
-from pathlib import Path  # noqa: E402
+
+from conftest import DATA  # noqa: E402
 
 from provenance_guard import ProvenanceLLM  # noqa: E402
 from provenance_guard.errors import ConfigurationError  # noqa: E402
 from provenance_guard.text import languages  # noqa: E402
 from provenance_guard.text.languages import LANGUAGES, detect  # noqa: E402
 
-GOLDEN = Path(__file__).resolve().parent / "data" / "golden-rules" / "golden_rules.jsonl"
+GOLDEN = DATA / "golden-rules" / "golden_rules.jsonl"
 CODES = {**{name.lower(): code for code, name in LANGUAGES.items()}, "deutsch": "de"}
 
 
@@ -286,7 +287,7 @@ def test_repeated_text_gets_the_offsets_of_each_copy():
 
 # -- The speed-ups change nothing -------------------------------------------------------------
 
-HALUEVAL = Path(__file__).resolve().parent / "data" / "halueval-qa-sample" / "qa_one-turn_data.jsonl"
+HALUEVAL = DATA / "halueval-qa-sample" / "qa_one-turn_data.jsonl"
 
 
 def real_texts():

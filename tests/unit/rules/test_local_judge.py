@@ -4,9 +4,9 @@ with its unit, and written-out numbers. The sentences of the unit tests are not 
 labelled sets; the sets are run whole, through the validator, at the end."""
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from conftest import REPO
 
 from provenance_guard import LocalJudge, ProvenanceLLM
 from provenance_guard.deciding.decider import Cascade
@@ -15,7 +15,7 @@ from provenance_guard.rules import check
 from provenance_guard.rules.word_lists import _CONCEPTS, concepts
 from provenance_guard.types import CONTRADICTED, SUPPORTED, UNSUPPORTED, Chunk, Evidence
 
-DATA = Path(__file__).resolve().parent.parent / "validator" / "evaluation" / "data"
+DATA = REPO / "validator" / "evaluation" / "data"
 
 
 def evidence(*texts):

@@ -10,7 +10,7 @@ import shutil
 import sys
 
 import pytest
-from test_frames import ROWS, outcome, rows
+from conftest import ROWS, outcome, rows
 
 from provenance_guard import evaluate
 from provenance_guard.evaluation.dataframes import SPARK_SCHEMA, spark_checker

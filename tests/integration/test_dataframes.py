@@ -1,6 +1,6 @@
 """`provenance_guard.evaluate`: the eval command's per-sample function from Python, over dicts
 and pandas DataFrames. Also the threads engine's native-thread cap and the requests-per-minute
-pacer. The README's Spark recipe runs on a real Spark in `test_spark.py`."""
+pacer. The README's Spark recipe runs on a real Spark in `tests/system/test_spark.py`."""
 
 from __future__ import annotations
 
@@ -10,30 +10,12 @@ import threading
 import time
 
 import pytest
-from conftest import REPO, ScriptedJudge
+from conftest import ScriptedJudge, outcome, rows
 
 from provenance_guard import ConfigurationError, cli, evaluate
 from provenance_guard.evaluation.pacing import Pacer
 from provenance_guard.evaluation.worker_threads import imap, native_threads_for
 from provenance_guard.request import COMMAND_CHUNKING
-
-SOURCES = [(REPO / "examples/eiffel_history.txt").read_text(),
-           (REPO / "examples/eiffel_visiting.txt").read_text()]
-ROWS = [
-    {"id": "ok", "output": "The tower has three levels open to visitors.", "label": True},
-    {"id": "gold", "output": "It was painted gold for the 2024 Olympic Games.", "label": False},
-    {"id": "visits", "output": "About 9 million people visit it each year.", "label": False},
-    {"id": "lifts", "output": "Visitors can take lifts to the summit.", "label": True},
-]
-
-
-def rows(samples=ROWS):
-    return [{**row, "sources": SOURCES} for row in samples]
-
-
-def outcome(record: dict) -> tuple:
-    return (record["passed"], record["level"],
-            [(s["text"], s["verdict"]) for s in record["sentences"]])
 
 
 def test_evaluate_gives_what_the_command_writes(tmp_path, capsys):

@@ -8,11 +8,10 @@ from __future__ import annotations
 import json
 import re
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REPO, SOURCES, ToyEmbedder, passages_of, statement_of
+from conftest import REPO, SOURCES, ToyEmbedder, words_judge
 
 from provenance_guard import LocalJudge, ProvenanceLLM, Verdict, cli
 from provenance_guard.errors import ConfigurationError
@@ -22,14 +21,6 @@ from provenance_guard.types import BY_LLM, INVALID, SUPPORTED, UNSUPPORTED
 EMBED = ToyEmbedder()
 TRUE = "The Eiffel Tower is in Paris."
 FALSE = "The Eiffel Tower is in Berlin."
-
-
-def words_judge(prompt: str) -> str:
-    """Supported when the passages state the statement's words (a deterministic judge)."""
-    statement = statement_of(prompt).lower().rstrip(".")
-    passages = re.sub(r"(?m)^\[\d+\] ", "", passages_of(prompt)).lower()  # not their numbers
-    verdict = "supported" if statement in passages else "unsupported"
-    return f'{{"verdict": "{verdict}"}}'
 
 
 def validate(text, metadata=None, **options):
@@ -492,28 +483,3 @@ def test_file_problems_are_usage_errors_without_a_traceback(argv, message, tmp_p
 
 
 # -- 7. Resources --------------------------------------------------------------------------
-
-def _rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    pytest.skip("no /proc/self/status here")
-
-
-def test_memory_stays_bounded_over_2000_validations_with_distinct_sources():
-    validator = ProvenanceLLM(llm_callable=words_judge, cascade_verbatim=True)
-    embed = ToyEmbedder(64)
-
-    def once(n):
-        source = f"Record {n}. " + " ".join(f"word{n}x{i}" for i in range(2500))  # ~20 KB
-        validator.validate(f"Record {n} has word{n}x7.", {"sources": [source],
-                                                           "embed_function": embed})
-
-    for n in range(300):  # warm-up: the caches fill towards their budgets
-        once(n)
-    before = _rss_mb()
-    for n in range(300, 2300):
-        once(n)
-    grown = _rss_mb() - before
-    print(f"resident memory grew {grown:.1f} MB over 2,000 validations after warm-up")
-    assert grown < 100

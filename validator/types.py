@@ -8,38 +8,66 @@ is ``Evidence``, a citation is a ``Citation``, and how a verdict was reached is 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
-# Verdict labels.
-SUPPORTED = "supported"
-UNSUPPORTED = "unsupported"
-CONTRADICTED = "contradicted"
-INVALID = "invalid"  # the judge gave no verdict we can read, or failed
-LABELS = (SUPPORTED, UNSUPPORTED, CONTRADICTED, INVALID)
 
-# How a verdict was decided (``Verdict.decided_by``).
-BY_LLM = "llm"  # the judge's model answered
-BY_CACHE = "cache"  # the same prompt was answered before
-BY_LOCAL = "local"  # the rule checker: the local judge, or the cascade
-BY_FALLBACK = "fallback"  # the judge failed or its reply was unreadable
-BY_MODEL = "model"  # a local classifier (NLIJudge) decided
-DECIDERS = (BY_LLM, BY_CACHE, BY_LOCAL, BY_FALLBACK, BY_MODEL)
+class Text(str, Enum):
+    """A closed set of words that is also plain text: equal to its value, printed and written to
+    JSON as its value (``Label.SUPPORTED == "supported"``)."""
 
-# Citation statuses, per sentence.
-NONE = "none"  # cites nothing, and nothing is required of it
-OK = "ok"  # cites sources, and they are what supports it (or it is not supported at all)
-MISCITED = "miscited"  # its cited sources don't support it; a source it does not cite does
-MISSING = "missing"  # a factual sentence without a citation, with citations="required"
-OUT_OF_RANGE = "out_of_range"  # cites a number that is not a source
-UNCHECKED = "unchecked"  # evidence came from query_function, which has no source numbers
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
+class Label(Text):
+    """A verdict's label."""
+
+    SUPPORTED = "supported"
+    UNSUPPORTED = "unsupported"
+    CONTRADICTED = "contradicted"
+    INVALID = "invalid"  # the judge gave no verdict we can read, or failed
+
+
+class DecidedBy(Text):
+    """How a verdict was decided (``Verdict.decided_by``)."""
+
+    LLM = "llm"  # the judge's model answered
+    CACHE = "cache"  # the same prompt was answered before
+    LOCAL = "local"  # the rule checker: the local judge, or the cascade
+    FALLBACK = "fallback"  # the judge failed or its reply was unreadable
+    MODEL = "model"  # a local classifier (NLIJudge) decided
+
+
+class CitationStatus(Text):
+    """What was found of a sentence's citations."""
+
+    NONE = "none"  # cites nothing, and nothing is required of it
+    OK = "ok"  # cites sources, and they are what supports it (or it is not supported at all)
+    MISCITED = "miscited"  # its cited sources don't support it; a source it does not cite does
+    MISSING = "missing"  # a factual sentence without a citation, with citations="required"
+    OUT_OF_RANGE = "out_of_range"  # cites a number that is not a source
+    UNCHECKED = "unchecked"  # evidence came from query_function, which has no source numbers
+
+
+class Level(Text):
+    """The groundedness level of a whole text, from its faithfulness (supported / judged)."""
+
+    FULLY = "fully"  # every judged sentence is supported
+    PARTIALLY = "partially"  # at least half are
+    UNGROUNDED = "ungrounded"  # fewer than half are
+    CONTRADICTORY = "contradictory"  # any sentence is contradicted, whatever the score
+
+
+# The members under their short names, as the stages use them.
+SUPPORTED, UNSUPPORTED, CONTRADICTED, INVALID = Label
+LABELS = tuple(Label)
+BY_LLM, BY_CACHE, BY_LOCAL, BY_FALLBACK, BY_MODEL = DecidedBy
+DECIDERS = tuple(DecidedBy)
+NONE, OK, MISCITED, MISSING, OUT_OF_RANGE, UNCHECKED = CitationStatus
 FAILING_CITATIONS = frozenset((MISCITED, MISSING, OUT_OF_RANGE))
 COUNTED_CITATIONS = (OK, MISCITED, MISSING, OUT_OF_RANGE)  # in the groundedness summary
-
-# Groundedness levels of a whole text, from its faithfulness (supported / judged).
-FULLY = "fully"  # every judged sentence is supported
-PARTIALLY = "partially"  # at least half are
-UNGROUNDED = "ungrounded"  # fewer than half are
-CONTRADICTORY = "contradictory"  # any sentence is contradicted, whatever the score
-LEVELS = (FULLY, PARTIALLY, UNGROUNDED, CONTRADICTORY)
+FULLY, PARTIALLY, UNGROUNDED, CONTRADICTORY = Level
+LEVELS = tuple(Level)
 
 Within = frozenset[int] | None  # the 0-based sources a claim's evidence must come from; None: any
 
@@ -111,7 +139,7 @@ class Citation:
     have cited instead; ``out_of_range`` the numbers that are no source."""
 
     cited: tuple[int, ...] = ()
-    status: str = NONE
+    status: CitationStatus | str = NONE
     uncited_support: tuple[int, ...] = ()
     out_of_range: tuple[int, ...] = ()
 
@@ -125,10 +153,10 @@ class Verdict:
     """A judge's decision about one claim. ``score`` is how fully the evidence backs it, 0 to
     1 (None when unknown)."""
 
-    label: str
+    label: Label | str
     reason: str = ""
     score: float | None = None
-    decided_by: str = BY_LLM
+    decided_by: DecidedBy | str = BY_LLM
 
     @property
     def passed(self) -> bool:

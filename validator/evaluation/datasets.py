@@ -233,17 +233,20 @@ def summarise(records: list[dict]) -> dict:
 
 
 def progress_bar(stream=None) -> Callable[[int, int], None]:
-    """A one-line bar on ``stream`` (default: whatever ``sys.stderr`` is when it is made, or
+    """A one-line tqdm bar on ``stream`` (default: whatever ``sys.stderr`` is when it is made, or
     the stream under it when that is the command's neutralising wrapper: the bar's carriage
-    return is ours)."""
+    returns are ours), shown from the first report, closed at the last."""
+    from tqdm import tqdm
+
     stream = stream or getattr(sys.stderr, "raw", sys.stderr)
+    bar = None
 
     def show(done: int, total: int) -> None:
-        width = 30
-        filled = int(width * done / total) if total else width
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-        if done == total:
-            stream.write("\n")
-        stream.flush()
+        nonlocal bar
+        if bar is None:
+            bar = tqdm(total=total, file=stream, unit="sample", dynamic_ncols=True, leave=True)
+        bar.update(done - bar.n)
+        if done >= total:
+            bar.close()
 
     return show

@@ -1,5 +1,6 @@
-"""Calling a model again after a transient failure: exponential backoff with jitter, honouring
-``Retry-After``, never past the validation's deadline. Refused credentials raise at once."""
+"""Calling a model again after a transient failure, with tenacity: exponential backoff with
+jitter, honouring ``Retry-After``, never past the validation's deadline. Refused credentials
+and a model that does not exist raise at once; what no retry can fix is not retried."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import random
 import time
 import warnings
 from collections.abc import Callable
+
+import tenacity
 
 from ..concurrency import remaining
 from ..errors import ConfigurationError, JudgeAuthError
@@ -83,57 +86,92 @@ def _names_auth(error: BaseException) -> bool:
     )
 
 
+class _Permanent(Exception):
+    """A failure no retry can fix (400, 413, 422): the reply is the error itself."""
+
+
 def complete_with_retries(complete: Callable[[str], str], prompt: str, max_retries: int,
                           backoff: float) -> str | BaseException:
     """``complete(prompt)``, retried ``max_retries`` times after transient errors (timeouts,
-    refused connections, 429 and 5xx answers). Returns the reply, or the error that ended the
-    tries. Raises ``JudgeAuthError`` when the credentials are refused and
+    refused connections, 429 and 5xx answers), by tenacity. Returns the reply, or the error
+    that ended the tries. Raises ``JudgeAuthError`` when the credentials are refused and
     ``ConfigurationError`` when the model or endpoint does not exist (404, "LLM Provider NOT
     provided") or ``complete`` itself says the setup is wrong: no prompt could be judged."""
-    for attempt in range(max_retries + 1):
-        left = remaining()
-        if left is not None and left <= 0:
-            return TimeoutError("the validation's deadline passed before the judge answered")
-        try:
-            return complete(prompt)
-        except ConfigurationError:
-            raise
-        except (TypeError, AttributeError, NameError) as error:  # a bug or a setup mistake
-            raise ConfigurationError(
-                f"the judge could not be called ({type(error).__name__}: {_first_line(error)}); "
-                "this is no network fault a retry could fix. Check llm_callable and llm_kwargs."
+    left = remaining()
+    if left is not None and left <= 0:
+        return TimeoutError("the validation's deadline passed before the judge answered")
+    retrying = tenacity.Retrying(
+        retry=tenacity.retry_if_not_exception_type((ConfigurationError, _Permanent)),
+        wait=_wait(backoff),
+        stop=tenacity.stop_after_attempt(max_retries + 1) | _past_the_deadline,
+        sleep=time.sleep,
+        reraise=True,
+    )
+    try:
+        return retrying(_classified, complete, prompt)
+    except ConfigurationError:
+        raise
+    except _Permanent as permanent:
+        error = permanent.__cause__
+    except Exception as failure:  # noqa: BLE001 - the last transient failure, classified
+        error = failure
+    attempts = retrying.statistics.get("attempt_number", 1)
+    permanent = not isinstance(error, Exception) or _status(error) in _PERMANENT_STATUS
+    if attempts <= max_retries and not permanent:  # tries were left: the deadline stopped them
+        return TimeoutError(
+            f"the judge failed ({type(error).__name__}: {error}) and the validation's "
+            "deadline passes before a retry could be made"
+        )
+    warnings.warn(
+        f"judge call failed after {attempts} attempt(s): {type(error).__name__}: {error}",
+        stacklevel=4,
+    )
+    return error
+
+
+def _classified(complete: Callable[[str], str], prompt: str) -> str:
+    """One call; a failure no retry can fix is raised as what it is."""
+    try:
+        return complete(prompt)
+    except ConfigurationError:
+        raise
+    except (TypeError, AttributeError, NameError) as error:  # a bug or a setup mistake
+        raise ConfigurationError(
+            f"the judge could not be called ({type(error).__name__}: {_first_line(error)}); "
+            "this is no network fault a retry could fix. Check llm_callable and llm_kwargs."
+        ) from error
+    except Exception as error:  # noqa: BLE001 - every failure is classified below
+        status = _status(error)
+        if status in _AUTH_STATUS or _names_auth(error):
+            raise JudgeAuthError(
+                f"the judge refused the credentials ({type(error).__name__}: {error}). "
+                "Set the provider's API key (for example OPENAI_API_KEY) or pass "
+                "api_key in llm_kwargs."
             ) from error
-        except Exception as error:  # noqa: BLE001 - every failure is classified below
-            status = _status(error)
-            if status in _AUTH_STATUS or _names_auth(error):
-                raise JudgeAuthError(
-                    f"the judge refused the credentials ({type(error).__name__}: {error}). "
-                    "Set the provider's API key (for example OPENAI_API_KEY) or pass "
-                    "api_key in llm_kwargs."
-                ) from error
-            if status in _MISCONFIGURED_STATUS or _names_misconfiguration(error):
-                raise ConfigurationError(
-                    f"the judge's model cannot be reached as configured ({type(error).__name__}: "
-                    f"{_first_line(error)}). Check llm_callable (a LiteLLM model name such as "
-                    "'gpt-4o-mini' or 'openai/<model>' with api_base for a local server) and "
-                    "llm_kwargs['api_base']."
-                ) from error
-            if status in _PERMANENT_STATUS or attempt == max_retries:
-                warnings.warn(
-                    f"judge call failed after {attempt + 1} attempt(s): "
-                    f"{type(error).__name__}: {error}",
-                    stacklevel=4,
-                )
-                return error
-            delay = _delay(attempt, error, status, backoff)
-            left = remaining()
-            if left is not None and delay >= left:
-                return TimeoutError(
-                    f"the judge failed ({type(error).__name__}: {error}) and the validation's "
-                    "deadline passes before a retry could be made"
-                )
-            time.sleep(delay)
-    raise AssertionError("unreachable")  # the loop always returns or raises
+        if status in _MISCONFIGURED_STATUS or _names_misconfiguration(error):
+            raise ConfigurationError(
+                f"the judge's model cannot be reached as configured ({type(error).__name__}: "
+                f"{_first_line(error)}). Check llm_callable (a LiteLLM model name such as "
+                "'gpt-4o-mini' or 'openai/<model>' with api_base for a local server) and "
+                "llm_kwargs['api_base']."
+            ) from error
+        if status in _PERMANENT_STATUS:
+            raise _Permanent() from error
+        raise
+
+
+def _wait(backoff: float) -> Callable[[tenacity.RetryCallState], float]:
+    def wait(state: tenacity.RetryCallState) -> float:
+        error = state.outcome.exception()
+        return _delay(state.attempt_number - 1, error, _status(error), backoff)
+
+    return wait
+
+
+def _past_the_deadline(state: tenacity.RetryCallState) -> bool:
+    """Stop when the wait before the next try would end past the validation's deadline."""
+    left = remaining()
+    return left is not None and (state.upcoming_sleep or 0.0) >= left
 
 
 def _delay(attempt: int, error: BaseException, status: int | None, backoff: float) -> float:

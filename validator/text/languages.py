@@ -19,17 +19,15 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from pysbd.languages import LANGUAGE_CODES
+
 from ..errors import ConfigurationError
 
 AUTO = "auto"
-# pySBD's languages (tests/unit/text/test_sentences.py checks this list against the installed pySBD).
-LANGUAGES = {
-    "am": "Amharic", "ar": "Arabic", "bg": "Bulgarian", "da": "Danish", "de": "German",
-    "el": "Greek", "en": "English", "es": "Spanish", "fa": "Persian", "fr": "French",
-    "hi": "Hindi", "hy": "Armenian", "it": "Italian", "ja": "Japanese", "kk": "Kazakh",
-    "mr": "Marathi", "my": "Burmese", "nl": "Dutch", "pl": "Polish", "ru": "Russian",
-    "sk": "Slovak", "ur": "Urdu", "zh": "Chinese",
-}
+# pySBD's languages, by its own table; a language is named in English (pySBD calls German
+# "Deutsch"), for the messages that list them.
+LANGUAGES = {code: "German" if rules.__name__ == "Deutsch" else rules.__name__
+             for code, rules in sorted(LANGUAGE_CODES.items())}
 
 # Each script's main blocks -> the language whose rules it gets.
 _SCRIPTS = {

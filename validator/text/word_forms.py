@@ -4,8 +4,12 @@ numbers as digits. Shared by the rule checker and the citation checks."""
 from __future__ import annotations
 
 import re
+from functools import cache
 
+from dateutil.parser import parserinfo
 from text_to_num import alpha2digit
+
+from ..storage import MiB, memoize
 
 STOPWORDS = frozenset(
     """a an the and or but if then of to in on at by for with from as is are was were be been
@@ -14,21 +18,30 @@ STOPWORDS = frozenset(
     should may might must shall about into over under than so such also very just only more most
     some any all each both either neither one i you we our your my me us""".split()
 )
-MONTHS = (
-    "january february march april may june july august september october november december"
-).split()
-MONTH_OF = {**{m: i for i, m in enumerate(MONTHS, 1)}, **{m[:3]: i for i, m in enumerate(MONTHS, 1)},
-            "sept": 9}
+# Month names in English whatever the locale (``calendar.month_name`` follows the locale):
+# dateutil's table, with each month's abbreviations ("sep", "sept").
+MONTHS = tuple(names[-1].lower() for names in parserinfo.MONTHS)
+MONTH_OF = {name.lower(): n for n, names in enumerate(parserinfo.MONTHS, 1) for name in names}
 
 WORD = re.compile(r"[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?")  # "X200" is one word
 
 
+@memoize(1 << 16, 8 * MiB)
 def stem(word: str) -> str:
+    """The word's stem by nltk's Snowball stemmer for English ("descales" -> "descal"), the one
+    stemmer of the package; a possessive's "'s" goes first. Cached, bounded in bytes: a text may
+    hold a word of any length."""
     word = word.lower().replace("’", "'")
-    for suffix in ("'s", "ies", "es", "s", "ing", "ed"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
+    if word.endswith("'s"):
+        word = word[:-2]
+    return _stemmer().stem(word)
+
+
+@cache
+def _stemmer():
+    from nltk.stem.snowball import EnglishStemmer  # needs no data files
+
+    return EnglishStemmer()
 
 
 def content_words(text: str) -> frozenset[str]:

@@ -167,10 +167,13 @@ def test_auto_reads_the_script(text, code):
     assert detect(text) == code
 
 
-def test_every_pysbd_language_is_offered():
-    from pysbd.languages import LANGUAGE_CODES
+def test_every_offered_language_has_pysbd_rules_and_an_english_name():
+    import pysbd
 
-    assert set(LANGUAGES) == set(LANGUAGE_CODES)
+    assert len(LANGUAGES) >= 22 and LANGUAGES["de"] == "German" and LANGUAGES["en"] == "English"
+    for code, name in LANGUAGES.items():
+        assert name.isascii() and name.istitle(), name
+        pysbd.Segmenter(language=code, clean=False)  # raises for a code pySBD has no rules for
 
 
 def test_an_unknown_language_is_refused_with_the_valid_ones():

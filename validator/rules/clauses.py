@@ -20,10 +20,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..storage import MiB, memoize
 from ..text.citations import MARKER
-from ..text.word_forms import MONTH_OF, STOPWORDS, content_words, stem, with_digits
+from ..text.word_forms import MONTH_OF, STOPWORDS, content_words, with_digits
 from .word_lists import (
     CLAUSE_WORDS,
     COMMA_CLAUSE_WORDS,
@@ -124,8 +125,23 @@ def _word(token: str) -> str | None:
         return "#" + token.replace(",", "")
     if (token in STOPWORDS or token in NEGATIONS or token in QUANTIFIERS or token in MONTH_OF
             or len(token) < 2):
-        return None if not concepts(token) else stem(token)
-    return stem(token)
+        return None if not concepts(token) else _stem(token)
+    return _stem(token)
+
+
+@lru_cache(maxsize=1)
+def _stemmer():
+    # Snowball knows English inflection ("descale" / "descales") where words.stem, kept simple
+    # for coverage, does not. nltk is loaded by sentence splitting anyway; its stemmer needs no
+    # data files.
+    from nltk.stem.snowball import EnglishStemmer
+
+    return EnglishStemmer()
+
+
+@lru_cache(maxsize=1 << 16)
+def _stem(word: str) -> str:
+    return _stemmer().stem(word)
 
 
 def _side(tokens: Sequence[str]) -> frozenset[str]:

@@ -4,12 +4,9 @@ numbers as digits. Shared by the rule checker and the citation checks."""
 from __future__ import annotations
 
 import re
-from functools import cache
 
 from dateutil.parser import parserinfo
 from text_to_num import alpha2digit
-
-from ..storage import MiB, memoize
 
 STOPWORDS = frozenset(
     """a an the and or but if then of to in on at by for with from as is are was were be been
@@ -26,22 +23,16 @@ MONTH_OF = {name.lower(): n for n, names in enumerate(parserinfo.MONTHS, 1) for 
 WORD = re.compile(r"[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?")  # "X200" is one word
 
 
-@memoize(1 << 16, 8 * MiB)
 def stem(word: str) -> str:
-    """The word's stem by nltk's Snowball stemmer for English ("descales" -> "descal"), the one
-    stemmer of the package; a possessive's "'s" goes first. Cached, bounded in bytes: a text may
-    hold a word of any length."""
+    """The word without its inflection ending ("visitors" -> "visitor", "opened" -> "open").
+    Light on purpose: it leaves a word's root alone, so names and near-names stay apart
+    ("Definite" and "Definitive", which Snowball makes one stem). The clause checks use
+    Snowball (``rules.clauses``); docs/design/libraries.md says why there are two."""
     word = word.lower().replace("’", "'")
-    if word.endswith("'s"):
-        word = word[:-2]
-    return _stemmer().stem(word)
-
-
-@cache
-def _stemmer():
-    from nltk.stem.snowball import EnglishStemmer  # needs no data files
-
-    return EnglishStemmer()
+    for suffix in ("'s", "ies", "es", "s", "ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
 
 
 def content_words(text: str) -> frozenset[str]:

@@ -1,4 +1,4 @@
-"""The runner owns concurrency and the per-validation deadline.
+"""Concurrency and the per-validation deadline, owned by the Runner.
 
 ``Runner.map`` runs a function over items at most ``max_concurrency`` at once; ``deadline``
 sets the total time one validation may take, which every judge call sees through

@@ -2,8 +2,9 @@
 
     split -> read citations -> claims -> retrieve -> decide -> check citations -> aggregate
 
-each stage in its module (splitting, citations, deciding, retrieval, aggregation), the
-arguments checked once in ``settings``, concurrency and the deadline owned by ``runner``.
+each stage in its folder (``text``, ``retrieval``, ``deciding``), the arguments declared and
+checked once in ``settings``, each call's input in ``request``, concurrency and the deadline
+owned by ``concurrency``.
 """
 
 from __future__ import annotations

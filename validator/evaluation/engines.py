@@ -1,5 +1,5 @@
 """Engines: how the samples of a run are spread. Every engine runs the same per-sample function
-(``checking.Plan.checker``) and hands its records to ``datasets.collect``, which owns the
+(``sample_check.Plan.checker``) and hands its records to ``datasets.collect``, which owns the
 results file, resuming and progress; an engine only decides where the function runs.
 
 - ``threads`` (default): a pool of threads in this process, native thread pools capped.

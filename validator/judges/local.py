@@ -1,4 +1,4 @@
-"""The local judge: the rule-based checker (``validator.rules``) as a judge, for when no LLM is
+"""The local judge: the rule-based checker (``rules``) as a judge, for when no LLM is
 configured or none may be called.
 
 It is not an LLM and does not understand paraphrase deeply. A claim is *contradicted* when a

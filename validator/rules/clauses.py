@@ -1,8 +1,8 @@
 """What a sentence asserts, clause by clause, for the rule checker: which words each clause
 states, whether it states them negated, how much of a group it speaks for, and which way its
-directed relations run. No model: word tables (``lexicon``) and punctuation.
+directed relations run. No model: word tables (``word_lists``) and punctuation.
 
-- *Polarity*: a clause's negation words, and the opposites it uses (``lexicon.concepts``): the
+- *Polarity*: a clause's negation words, and the opposites it uses (``word_lists.concepts``): the
   evidence says "right" where the claim says "left", "excluded" where it says "covered", or
   "does not cover" where it says "covers". A negation belongs to its own clause (split at
   ";", ":", "but", "although", ", and"...): in "2.4 GHz is supported; 5 GHz is not" the "not"
@@ -131,7 +131,7 @@ def _word(token: str) -> str | None:
 
 @lru_cache(maxsize=1)
 def _stemmer():
-    # Snowball knows English inflection ("descale" / "descales") where words.stem, kept simple
+    # Snowball knows English inflection ("descale" / "descales") where word_forms.stem, kept light
     # for coverage, does not. nltk is loaded by sentence splitting anyway; its stemmer needs no
     # data files.
     from nltk.stem.snowball import EnglishStemmer

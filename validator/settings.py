@@ -95,6 +95,7 @@ class Seconds:
         return float(value)
 
     shown = "seconds, > 0 and <= 86,400, or None (no limit)"
+    optional = True  # on the command line, 'none'
 
     def parse(self, text: str) -> float | None:
         return _none_or(text, float)
@@ -124,9 +125,6 @@ class Band:
 
     shown = "(low, high), 0 <= low <= high <= 1"
 
-    def parse(self, text: str) -> float:
-        return float(text)
-
 
 @dataclass(frozen=True)
 class Directory:
@@ -147,6 +145,8 @@ class Language:
         return check_language(value)
 
     shown = f"`{AUTO}` or a code: " + ", ".join(f"`{code}`" for code in LANGUAGES)
+    choices = (AUTO, *LANGUAGES)
+    metavar = "CODE"
 
     def parse(self, text: str) -> str:
         return text
@@ -403,17 +403,12 @@ def add_flags(command: Any) -> None:
             command.add_argument(flag, dest=row.name, action="store_false", default=row.default,
                                  help=f"sets {row.name} to {not row.default}: {doc}")
             continue
-        choices = getattr(check, "choices", None)
-        if isinstance(check, Language):
-            choices = (AUTO, *LANGUAGES)
+        optional = getattr(check, "optional", False)
+        lifted = "; 'none': no limit" if optional else ""
         command.add_argument(
-            flag, dest=row.name, default=row.default, choices=choices,
-            type=_parser(check.parse, row.name, optional=getattr(check, "optional", False)
-                         or isinstance(check, Seconds)),
-            metavar="CODE" if isinstance(check, Language) else None,
-            help=f"{doc} (default: %(default)s; 'none': no limit)"
-            if getattr(check, "optional", False) or isinstance(check, Seconds)
-            else f"{doc} (default: %(default)s)")
+            flag, dest=row.name, default=row.default, choices=getattr(check, "choices", None),
+            type=_parser(check.parse, row.name, optional), metavar=getattr(check, "metavar", None),
+            help=f"{doc} (default: %(default)s{lifted})")
 
 
 def _parser(parse: Callable[[str], Any], name: str, optional: bool) -> Callable[[str], Any]:

@@ -107,17 +107,17 @@ def complete_with_retries(complete: Callable[[str], str], prompt: str, max_retri
         sleep=time.sleep,
         reraise=True,
     )
+    permanent = False
     try:
         return retrying(_classified, complete, prompt)
     except ConfigurationError:
         raise
-    except _Permanent as permanent:
-        error = permanent.__cause__
+    except _Permanent as stop:
+        error, permanent = stop.__cause__, True
     except Exception as failure:  # noqa: BLE001 - the last transient failure, classified
         error = failure
     attempts = retrying.statistics.get("attempt_number", 1)
-    permanent = not isinstance(error, Exception) or _status(error) in _PERMANENT_STATUS
-    if attempts <= max_retries and not permanent:  # tries were left: the deadline stopped them
+    if not permanent and attempts <= max_retries:  # tries were left: the deadline stopped them
         return TimeoutError(
             f"the judge failed ({type(error).__name__}: {error}) and the validation's "
             "deadline passes before a retry could be made"

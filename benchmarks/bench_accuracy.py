@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"balanced accuracy (pass/fail): {balanced:.0%}")
     wrong = [o for o in outcomes if not o.outcome_correct]
     if wrong:
-        print("wrong outcome: " + ", ".join(o.case.id for o in wrong))
+        print("wrong outcome: " + ", ".join(o.example.id for o in wrong))
     if external:
         print(f"\nHaluEval QA, {external['records']} records (out of sample): right answers "
               f"passed {external['right_passed']:.0%}, hallucinated answers failed "

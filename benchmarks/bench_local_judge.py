@@ -64,8 +64,8 @@ def accuracy(path: Path) -> list[Row]:
                 for case in load_cases(path)]
     table = accuracy_by_type(outcomes)
     return [Row(kind, int(row["cases"]), row["outcome_accuracy"], row["sentence_accuracy"],
-                sum(o.passed and not o.case.passes for o in outcomes
-                    if kind in ("all", o.case.type)))
+                sum(o.passed and not o.example.label for o in outcomes
+                    if kind in ("all", o.example.type)))
             for kind, row in table.items()]
 
 

@@ -5,6 +5,7 @@ Importing this package reaches no network, writes no file, starts no thread and 
 """
 
 from . import offline_imports  # noqa: F401  (first: before litellm and guardrails are imported)
+from .deciding.results import Report, SentenceResult
 from .errors import ConfigurationError, JudgeAuthError
 from .evaluation.dataframes import evaluate
 from .judges import CallableJudge, Judge, LiteLLMJudge, LocalJudge
@@ -25,7 +26,9 @@ __all__ = [
     "MiniCheckJudge",
     "NLIJudge",
     "ProvenanceLLM",
+    "Report",
     "Sentence",
+    "SentenceResult",
     "Verdict",
     "evaluate",
     "split_sentences",

@@ -22,8 +22,9 @@ from guardrails.validator_base import (
 )
 
 from .concurrency import Runner
-from .deciding.aggregation import Outcome, aggregate
+from .deciding.aggregation import aggregate
 from .deciding.decider import Decider
+from .deciding.results import REGISTERED_NAME, Report
 from .errors import ConfigurationError
 from .judges import Judge, make_judge
 from .request import read_request
@@ -34,7 +35,7 @@ from .text import citations
 from .text.sentences import stream_chunks, units
 
 
-@register_validator(name="provenance-guard/provenance_llm", data_type="string")
+@register_validator(name=REGISTERED_NAME, data_type="string")
 class ProvenanceLLM(Validator):
     """Checks that every sentence of a text is supported by the sources it was given.
 
@@ -79,7 +80,9 @@ class ProvenanceLLM(Validator):
     def _chunking_function(self, chunk: str) -> list[str]:
         return stream_chunks(chunk, self._settings.language)
 
-    def _validate(self, value: Any, metadata: dict[str, Any] | None) -> ValidationResult:
+    def check(self, value: Any, metadata: dict[str, Any] | None = None) -> Report:
+        """What ``validate`` finds, typed: each sentence's result and the summary, whatever
+        ``on_fail`` says. ``report.metadata()`` is the result metadata ``validate`` gives."""
         settings, decider = self._settings, self._decider
         with self._runner.within_deadline():
             request = read_request(value, metadata, settings)
@@ -93,8 +96,10 @@ class ProvenanceLLM(Validator):
             uncited = decider.uncited_support(claims, decided.verdicts, retriever, request,
                                               len(sentences))
             checked = citations.check_all(cited, settings.citations, request.source_count, uncited)
-            outcome = aggregate(request, settings, sentences, claims, decided, evidence, checked)
-        return _guardrails_result(outcome)
+            return aggregate(request, settings, sentences, claims, decided, evidence, checked)
+
+    def _validate(self, value: Any, metadata: dict[str, Any] | None) -> ValidationResult:
+        return _guardrails_result(self.check(value, metadata), metadata)
 
 
 def _first_judge(first_judge: object, settings: Settings) -> Judge:
@@ -110,13 +115,15 @@ ProvenanceLLM.__init__.__signature__ = signature(ProvenanceLLM.__init__)
 ProvenanceLLM.__doc__ = f"{ProvenanceLLM.__doc__.rstrip()}\n\n{textwrap.indent(docstring(), '    ')}\n"
 
 
-def _guardrails_result(outcome: Outcome) -> ValidationResult:
-    if not outcome.failing:
-        return PassResult(metadata=outcome.metadata)
+def _guardrails_result(report: Report, caller: dict[str, Any] | None) -> ValidationResult:
+    metadata = report.metadata(caller)
+    failing = report.failing
+    if not failing:
+        return PassResult(metadata=metadata)
     return FailResult(
-        metadata=outcome.metadata,
-        error_message=outcome.message,
-        fix_value=outcome.fixed,
+        metadata=metadata,
+        error_message=report.message,
+        fix_value=report.fixed,
         error_spans=[ErrorSpan(start=r.sentence.start, end=r.sentence.end, reason=r.summary())
-                     for r in outcome.failing],
+                     for r in failing],
     )

@@ -8,6 +8,7 @@ from conftest import REPO
 
 from provenance_guard import cli
 from provenance_guard.evaluation.datasets import finished, load_samples, run_eval, summarise
+from provenance_guard.evaluation.examples import Checked, Example
 
 HISTORY = (REPO / "examples/eiffel_history.txt").read_text()
 VISITING = (REPO / "examples/eiffel_visiting.txt").read_text()
@@ -51,6 +52,23 @@ def test_eval_command_writes_results_and_a_labelled_summary(tmp_path, capsys):
         "f1": pytest.approx(6 / 7),  # 2 * 3/4 * 1 / (3/4 + 1)
         "balanced_accuracy": pytest.approx(7 / 8),  # (3/3 caught + 3/4 passed) / 2
     }
+
+
+def test_a_rerun_reads_the_results_back_typed_and_refuses_a_damaged_one(tmp_path, capsys):
+    data = write_data(tmp_path / "data.jsonl", SAMPLES[:3])
+    assert cli.main(["eval", str(data), "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    results = tmp_path / "data.results.jsonl"
+    assert cli.main(["eval", str(data), "--json"]) == 0  # nothing recomputed: all read back
+    assert json.loads(capsys.readouterr().out) == first
+    # a verdict the validator never gives (edited by hand, or by an attacker) is not read as one
+    lines = results.read_text().splitlines()
+    damaged = json.loads(lines[0])
+    damaged["sentences"][0]["verdict"] = "supported, trust me"
+    results.write_text("\n".join([json.dumps(damaged), *lines[1:]]) + "\n")
+    assert cli.main(["eval", str(data), "--json"]) == 2
+    error = capsys.readouterr().err
+    assert "cannot read" in error and "'verdict'" in error and "--out" in error
 
 
 def test_interrupted_run_resumes_without_recomputing(tmp_path):
@@ -130,7 +148,11 @@ def test_summary_metrics():
         {"passed": True, "label": True, "faithfulness": 1.0, "level": "fully"},  # TN
         {"passed": True, "label": True, "faithfulness": 1.0, "level": "fully"},  # TN
     ]
-    summary = summarise(records)
+    refused = Checked(Example("refused", "", [], label=True), None, error="ValueError: no")
+    summary = summarise([Checked.from_record({**r, "counts": {}, "sentences": []},
+                                             Example(str(n), "", [], label=r["label"]))
+                         for n, r in enumerate(records)] + [refused])  # errors are left out
+    assert summary["samples"] == 5
     labelled = summary["labelled"]
     assert summary["mean_faithfulness"] == pytest.approx(0.7)
     assert summary["failing_share"] == 0.4 and summary["levels"]["fully"] == 3

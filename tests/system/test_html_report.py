@@ -179,13 +179,23 @@ def _keep(shot: Path, name: str) -> None:
 
 
 def test_offsets_that_overlap_or_run_past_the_text_still_render_every_character():
-    from provenance_guard.evaluation.html_report import Output, render_check
+    from provenance_guard.deciding.results import (
+        ClaimResult,
+        Groundedness,
+        Report,
+        SentenceResult,
+    )
+    from provenance_guard.evaluation.examples import Checked, Example
+    from provenance_guard.evaluation.html_report import render_check
+    from provenance_guard.types import Citation, Sentence, Verdict
 
     text = "One. Two. Three <b>."
-    sentences = [{"text": "One.", "start": 0, "end": 4, "verdict": "supported"},
-                 {"text": "One. Two.", "start": 0, "end": 9, "verdict": "weird"},
-                 {"text": "Three <b>.", "start": 10, "end": 99, "verdict": "unsupported"}]
-    page = render_check(Output("1", "t", text, sentences, None, []), "judge")
+    spans = [("One.", 0, 4, "supported"), ("One. Two.", 0, 9, "contradicted"),
+             ("Three <b>.", 10, 99, "unsupported")]
+    results = [SentenceResult(Sentence(t, a, b), [ClaimResult(t, Verdict(v), [])], Citation())
+               for t, a, b, v in spans]
+    checked = Checked(Example("1", text, []), Report(results, Groundedness.of(results)))
+    page = render_check(checked, [], "judge")
     body = re.sub(r"<[^>]+>", "", page.split("<div class=text>")[1].split("</div>")[0])
     assert body.replace("&lt;", "<").replace("&gt;", ">") == text
-    assert "v-invalid" in page  # an unknown verdict is shown as invalid, not as a class we made up
+    assert "<b>" not in page  # the text is shown, never made an element

@@ -6,9 +6,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..types import NONE, OK
+from ..types import CONTRADICTED, NONE, OK, SUPPORTED, UNSUPPORTED
 from .from_args import chunking_of, judge_of, validator_of, write_html
+
+if TYPE_CHECKING:
+    from ..deciding.results import Report
 
 LOCAL_JUDGE_NOTE = (
     "judge: local heuristic (offline, no LLM configured; it compares words, numbers, dates and "
@@ -33,67 +37,66 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         metadata = {"sources": sources, **chunking_of(args)}
         if args.question:
             metadata["question"] = args.question
-        result = validator.validate(text, metadata)
+        report = validator.check(text, metadata)
     except ConfigurationError as error:  # the judge or a setting: exit 2, not "unsupported"
         print(f"provenance: {error}", file=sys.stderr)
         return 2
     except ValueError as error:
         parser.error(str(error))
-    sentences = result.metadata["sentences"]
-    summary = result.metadata["groundedness"]
-    passed = result.outcome == "pass"
     if args.html:
-        from ..evaluation.html_report import Output, render_check
+        from ..evaluation.examples import Checked, Example
+        from ..evaluation.html_report import render_check
 
-        page = render_check(Output("1", "Checked text", text, sentences, summary, args.source,
-                                   args.question), args.model or "local heuristic")
+        example = Example("text", text, sources, args.question)
+        page = render_check(Checked(example, report, report.passed), args.source,
+                            args.model or "local heuristic")
         write_html(args.html, page, parser)
     if args.json:
-        report = {
-            "passed": passed,
+        metadata = report.metadata()
+        shown = {
+            "passed": report.passed,
             "judge": args.model or "local-heuristic",
             "heuristic": not args.model,
             "sources": args.source,
-            "groundedness": summary,
-            "sentences": sentences,
+            "groundedness": metadata["groundedness"],
+            "sentences": metadata["sentences"],
         }
-        print(json.dumps(report, indent=2, ensure_ascii=False))
+        print(json.dumps(shown, indent=2, ensure_ascii=False))
     else:
-        _print_text(sentences, summary, args)
-    return 0 if passed else 1
+        _print_text(report, args)
+    return 0 if report.passed else 1
 
 
-
-
-def _print_text(sentences: list[dict], summary: dict, args: argparse.Namespace) -> None:
+def _print_text(report: Report, args: argparse.Namespace) -> None:
     print(f"judge: {args.model}" if args.model else LOCAL_JUDGE_NOTE)
-    for sentence in sentences:
-        print(f"\n[{sentence['verdict'].upper()}] {sentence['text']}")
-        citation = sentence["citation"]
-        if citation["status"] not in (NONE, OK):
-            print(f"    citation: {citation['status'].replace('_', ' ')}"
-                  + (f"; source {citation['uncited_support']} supports it"
-                     if citation["uncited_support"] else ""))
-        for claim in sentence["claims"] or []:
-            print(f"    claim [{claim['verdict']}]: {claim['text']}")
-        if sentence["reason"]:
-            print(f"    why: {sentence['reason']}")
-        if sentence["evidence"]:
-            best = sentence["evidence"][0]
-            where = args.source[best["source"]] if best["source"] is not None else "source"
-            similarity = "" if best["similarity"] is None else f", similarity {best['similarity']:.2f}"
+    for result in report.sentences:
+        verdict, citation = result.verdict, result.citation
+        print(f"\n[{verdict.label.upper()}] {result.sentence.text}")
+        if citation.status not in (NONE, OK):
+            print(f"    citation: {citation.status.replace('_', ' ')}"
+                  + (f"; source {list(citation.uncited_support)} supports it"
+                     if citation.uncited_support else ""))
+        if result.split_into_claims:
+            for claim in result.claims:
+                print(f"    claim [{claim.verdict.label}]: {claim.text}")
+        if verdict.reason:
+            print(f"    why: {verdict.reason}")
+        if result.evidence:
+            best = result.evidence[0]
+            where = args.source[best.source] if best.source is not None else "source"
+            similarity = "" if best.similarity is None else f", similarity {best.similarity:.2f}"
             # the passage that matched comes with its neighbours: show the whole window
-            print(f"    evidence ({where}{similarity}): {_clip(best['text'], 600)}")
-    counts = summary["counts"]
-    faithfulness = summary["faithfulness"]
-    score = "n/a" if faithfulness is None else f"{faithfulness:.2f}"
+            print(f"    evidence ({where}{similarity}): {_clip(best.text, 600)}")
+    summary = report.summary
+    counts = summary.counts
+    score = "n/a" if summary.faithfulness is None else f"{summary.faithfulness:.2f}"
     print(
-        f"\n{counts['supported']} of {summary['sentences']} sentences supported "
-        f"({counts['unsupported']} unsupported, {counts['contradicted']} contradicted); "
-        f"faithfulness {score}, groundedness {summary['level']}"
+        f"\n{counts[SUPPORTED]} of {summary.sentences} sentences supported "
+        f"({counts[UNSUPPORTED]} unsupported, {counts[CONTRADICTED]} contradicted); "
+        f"faithfulness {score}, groundedness {summary.level}"
     )
-    if summary["judge_calls_saved"]:
-        print(f"{summary['judge_calls_saved']} judge call(s) saved by the rule checks")
+    if summary.judge_calls_saved:
+        print(f"{summary.judge_calls_saved} judge call(s) saved by the rule checks")
 
 
 def _clip(text: str, limit: int = 200) -> str:

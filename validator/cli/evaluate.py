@@ -6,12 +6,16 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .from_args import chunking_of, llm_kwargs, validator_options, write_html
 
+if TYPE_CHECKING:
+    from ..evaluation.examples import Checked
+
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from ..evaluation.datasets import finished, load_samples, progress_bar, summarise
+    from ..evaluation.datasets import finished, load_samples, progress_bar, summarise, typed
 
     try:
         samples = load_samples(args.data)
@@ -63,17 +67,26 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"provenance: cannot write the results ({error}); finished samples are in {out}.",
               file=sys.stderr)
         return 2
-    errors = [r for r in records if "error" in r]
-    summary = summarise([r for r in records if "error" not in r])
+    try:
+        checked = typed(samples, records)
+    except ValueError as error:
+        print(f"provenance: {out} holds a result this version cannot read ({error}); pass "
+              "--out another path.", file=sys.stderr)
+        return 2
+    errors = [c for c in checked if c.error is not None]
+    summary = summarise(checked)
     summary["errors"] = len(errors)
     summary["results"] = str(out)
     if args.grounded_qa:
         from ..evaluation.grounded_qa import summarise as summarise_qa
 
-        summary["grounded_qa"] = summarise_qa([r["grounded_qa"] for r in records
-                                               if "grounded_qa" in r])
+        summary["grounded_qa"] = summarise_qa([c.grounded_qa for c in checked
+                                               if c.grounded_qa is not None])
     if args.html:
-        write_html(args.html, _eval_page(samples, records, summary, args), parser)
+        from ..evaluation.html_report import render_eval
+
+        write_html(args.html, render_eval(checked, summary, args.model or "local heuristic",
+                                          args.data), parser)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -81,28 +94,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 1 if errors else 0
 
 
-def _eval_page(samples, records: list[dict], summary: dict, args: argparse.Namespace) -> str:
-    from ..evaluation.html_report import Output, render_eval
-
-    by_id = {r["id"]: r for r in records}
-    outputs = []
-    for number, sample in enumerate(samples, 1):
-        record = by_id.get(sample.id)
-        if record is None:
-            continue
-        label = {True: "labelled grounded", False: "labelled ungrounded"}.get(sample.label, "")
-        outcome = "" if "error" in record else ("passes" if record["passed"] else "fails")
-        title = " · ".join(part for part in (sample.id, outcome, label) if part)
-        outputs.append(Output(
-            str(number), title, sample.output, record.get("sentences", []),
-            None if "error" in record else {"faithfulness": record["faithfulness"],
-                                            "level": record["level"], "counts": record["counts"]},
-            [f"source {i}" for i in range(1, len(sample.sources) + 1)], sample.question,
-            record.get("error"), record.get("grounded_qa")))
-    return render_eval(outputs, summary, args.model or "local heuristic", args.data)
-
-
-def _print_summary(summary: dict, errors: list[dict]) -> None:
+def _print_summary(summary: dict, errors: list[Checked]) -> None:
     mean = summary["mean_faithfulness"]
     failing = summary["failing_share"]
     print(f"{summary['samples']} samples validated; mean faithfulness "
@@ -127,6 +119,6 @@ def _print_summary(summary: dict, errors: list[dict]) -> None:
             scale = f"1-{TOP_SCORE[name]}" if name in TOP_SCORE else "0-1"
             print(f"  {name:<20} {mean:>5} ({scale})  scored {row['scored']}, null {row['null']}, "
                   f"failed {row['failed']}")
-    for record in errors:
-        print(f"error in {record['id']}: {record['error']}")
+    for failed in errors:
+        print(f"error in {failed.example.id}: {failed.error}")
     print(f"results: {summary['results']}")

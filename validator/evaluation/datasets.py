@@ -23,33 +23,22 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..storage import read_jsonl
+from .examples import Checked, Example
 
 _TRUE = {"pass", "passes", "supported", "grounded", "faithful", "true", "yes", "1"}
 _FALSE = {"fail", "fails", "unsupported", "hallucinated", "hallucination", "ungrounded",
           "false", "no", "0"}
 
 
-@dataclass(frozen=True)
-class Sample:
-    id: str
-    output: str
-    sources: list[str]
-    question: str | None
-    label: bool | None  # True: the output should pass
-    digest: str
-    expected: str | None = None
-
-
 _ALIASES = {"actual_output": "output", "references": "sources", "input": "question",
             "expected_output": "expected"}
 
 
-def load_samples(path: str | Path) -> list[Sample]:
+def load_samples(path: str | Path) -> list[Example]:
     """The samples of a JSONL file, or of every ``*.jsonl`` file in a directory (in name
     order; ids must be unique across them)."""
     path = Path(path)
@@ -68,7 +57,7 @@ def load_samples(path: str | Path) -> list[Sample]:
     return samples
 
 
-def sample_of(raw: Any, where: str, text: str, default_id: str) -> Sample:
+def sample_of(raw: Any, where: str, text: str, default_id: str) -> Example:
     """One sample from its parsed JSON ``raw``; ``text`` is what its hash is taken of."""
     if isinstance(raw, dict):
         raw = {**{_ALIASES[k]: v for k, v in raw.items() if k in _ALIASES}, **raw}
@@ -77,11 +66,11 @@ def sample_of(raw: Any, where: str, text: str, default_id: str) -> Sample:
         raise ValueError(f"{where}: a sample needs \"output\" (a string) and \"sources\" (a "
                          "list of strings).")
     question, expected = raw.get("question"), raw.get("expected")
-    return Sample(str(raw.get("id", default_id)), raw["output"], raw["sources"],
-                  question if isinstance(question, str) else None,
-                  _label(raw.get("label"), where),
-                  hashlib.sha256(text.strip().encode("utf-8", "surrogatepass")).hexdigest(),
-                  expected if isinstance(expected, str) and expected.strip() else None)
+    return Example(str(raw.get("id", default_id)), raw["output"], raw["sources"],
+                   question if isinstance(question, str) else None,
+                   _label(raw.get("label"), where),
+                   expected if isinstance(expected, str) and expected.strip() else None,
+                   digest=hashlib.sha256(text.strip().encode("utf-8", "surrogatepass")).hexdigest())
 
 
 def _label(value: Any, where: str) -> bool | None:
@@ -130,8 +119,8 @@ def finished(results_path: Path) -> dict[str, dict]:
 
 
 def run_eval(
-    samples: list[Sample],
-    validate: Callable[[Sample], dict],
+    samples: list[Example],
+    validate: Callable[[Example], dict],
     results_path: Path,
     concurrency: int = 4,
     progress: Callable[[int, int], None] | None = None,
@@ -148,9 +137,9 @@ def run_eval(
 
 
 def collect(
-    samples: list[Sample],
+    samples: list[Example],
     results_path: Path | None,
-    produce: Callable[[list[Sample]], Iterator[dict]],
+    produce: Callable[[list[Example]], Iterator[dict]],
     progress: Callable[[int, int], None] | None = None,
     complete: Callable[[dict], bool] = lambda record: True,
     limit: int | None = None,
@@ -201,22 +190,25 @@ def _appender(results_path: Path | None) -> Iterator[Callable[[dict], None]]:
         yield append
 
 
-def summarise(records: list[dict]) -> dict:
-    """Mean faithfulness, share failing, level histogram; with labels, detection of ungrounded
-    outputs (a failing validation is a positive): precision, recall, F1, balanced accuracy."""
-    scores = [r["faithfulness"] for r in records if r.get("faithfulness") is not None]
+def summarise(checked: list[Checked]) -> dict:
+    """Over the examples validated (errors left out): mean faithfulness, share failing, level
+    histogram; with labels, detection of ungrounded outputs (a failing validation is a
+    positive): precision, recall, F1, balanced accuracy."""
+    checked = [c for c in checked if c.report is not None]
+    scores = [c.report.summary.faithfulness for c in checked
+              if c.report.summary.faithfulness is not None]
     summary: dict[str, Any] = {
-        "samples": len(records),
+        "samples": len(checked),
         "mean_faithfulness": sum(scores) / len(scores) if scores else None,
-        "failing_share": sum(not r["passed"] for r in records) / len(records) if records else None,
-        "levels": dict(Counter(str(r.get("level")) for r in records)),
+        "failing_share": sum(not c.passed for c in checked) / len(checked) if checked else None,
+        "levels": dict(Counter(str(c.report.summary.level) for c in checked)),
     }
-    labelled = [r for r in records if r.get("label") is not None]
+    labelled = [c for c in checked if c.example.label is not None]
     if labelled:
-        tp = sum(1 for r in labelled if not r["passed"] and r["label"] is False)
-        fp = sum(1 for r in labelled if not r["passed"] and r["label"] is True)
-        fn = sum(1 for r in labelled if r["passed"] and r["label"] is False)
-        tn = sum(1 for r in labelled if r["passed"] and r["label"] is True)
+        tp = sum(1 for c in labelled if not c.passed and c.example.label is False)
+        fp = sum(1 for c in labelled if not c.passed and c.example.label is True)
+        fn = sum(1 for c in labelled if c.passed and c.example.label is False)
+        tn = sum(1 for c in labelled if c.passed and c.example.label is True)
         precision = tp / (tp + fp) if tp + fp else None
         recall = tp / (tp + fn) if tp + fn else None
         specificity = tn / (tn + fp) if tn + fp else None
@@ -230,6 +222,12 @@ def summarise(records: list[dict]) -> dict:
             "balanced_accuracy": sum(rates) / len(rates) if rates else None,
         }
     return summary
+
+
+def typed(examples: list[Example], records: list[dict]) -> list[Checked]:
+    """The results file's records of ``examples``, typed again, in the examples' order."""
+    by_id = {record["id"]: record for record in records}
+    return [Checked.from_record(by_id[e.id], e) for e in examples if e.id in by_id]
 
 
 def progress_bar(stream=None) -> Callable[[int, int], None]:

@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from .datasets import Sample, collect
+from .datasets import collect
 from .engine_options import EngineOptions
+from .examples import Example
 from .sample_check import Plan, complete_for
 
 
-def producer(plan: Plan, options: EngineOptions) -> Callable[[list[Sample]], Iterator[dict]]:
+def producer(plan: Plan, options: EngineOptions) -> Callable[[list[Example]], Iterator[dict]]:
     """The engine's ``samples -> records`` function. A bad plan or setting raises here,
     before any sample is taken."""
     if options.engine == "ray":
@@ -32,7 +33,7 @@ def producer(plan: Plan, options: EngineOptions) -> Callable[[list[Sample]], Ite
     return lambda todo: imap(check, todo, options.concurrency, options.native_threads)
 
 
-def run(samples: list[Sample], plan: Plan, options: EngineOptions, results_path: Path | None,
+def run(samples: list[Example], plan: Plan, options: EngineOptions, results_path: Path | None,
         progress: Callable[[int, int], None] | None = None, limit: int | None = None) -> list[dict]:
     """Every sample not yet in ``results_path`` through the engine; the results of all."""
     return collect(samples, results_path, producer(plan, options), progress,

@@ -57,6 +57,20 @@ class Metric:
         return {"score": self.score, "status": self.status, "reason": self.reason,
                 "decided_by": self.decided_by}
 
+    @classmethod
+    def from_dict(cls, raw: Any, where: str) -> Metric:
+        """The inverse of ``as_dict``, checked (it is read from a results file)."""
+        if not isinstance(raw, dict) or raw.get("status") not in (SCORED, NULL, FAILED):
+            raise ValueError(f"{where} must be an object with a status of {SCORED}, {NULL} or "
+                             f"{FAILED}.")
+        score = raw.get("score")
+        if (score is None) != (raw["status"] != SCORED) or (
+                score is not None and (isinstance(score, bool) or not isinstance(score, int))):
+            raise ValueError(f"{where}: a scored metric has a whole-number score, any other "
+                             f"none; got {score!r} with status {raw['status']}.")
+        return cls(score, raw["status"], str(raw.get("reason") or ""),
+                   str(raw.get("decided_by") or ""))
+
 
 def _scored(value: int, reason: str, decided_by: str) -> Metric:
     return Metric(value, SCORED, reason, decided_by)
@@ -166,17 +180,17 @@ def _ask(judge: PromptJudge, prompt: str, reader: _Reader) -> Metric:
     return _null(reason, answer.decided_by) if score is None else _scored(score, reason, answer.decided_by)
 
 
-def summarise(records: Sequence[dict[str, Any]]) -> dict[str, dict]:
-    """Per metric over the samples' ``grounded_qa`` dicts: mean of the scored values, and how
-    many were scored, null and failed. No mean of the six: they are on different scales."""
+def summarise(graded: Sequence[dict[str, Metric]]) -> dict[str, dict]:
+    """Per metric over the samples' metrics: mean of the scored values, and how many were
+    scored, null and failed. No mean of the six: they are on different scales."""
     summary = {}
     for metric in METRICS:
-        values = [r[metric] for r in records if metric in r]
-        scores = [v["score"] for v in values if v["status"] == SCORED]
+        values = [g[metric] for g in graded if metric in g]
+        scores = [v.score for v in values if v.status == SCORED]
         summary[metric] = {
             "mean": sum(scores) / len(scores) if scores else None,
             SCORED: len(scores),
-            NULL: sum(v["status"] == NULL for v in values),
-            FAILED: sum(v["status"] == FAILED for v in values),
+            NULL: sum(v.status == NULL for v in values),
+            FAILED: sum(v.status == FAILED for v in values),
         }
     return summary

@@ -16,10 +16,11 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..types import INVALID, LABELS
-from .suite import Case, accuracy_by_type, balanced_accuracy, run_case
+from .examples import Example
+from .suite import accuracy_by_type, balanced_accuracy, run_case
 
 
-def meta_evaluate(cases: list[Case], make_validator: Callable[[dict], Any], judge: Any,
+def meta_evaluate(cases: list[Example], make_validator: Callable[[dict], Any], judge: Any,
                   concurrency: int = 4) -> dict:
     started = time.perf_counter()
     with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
@@ -27,9 +28,10 @@ def meta_evaluate(cases: list[Case], make_validator: Callable[[dict], Any], judg
     wall = time.perf_counter() - started
     confusion = {expected: dict.fromkeys(LABELS, 0) for expected in LABELS}
     for outcome in outcomes:
-        for i, expected in enumerate(outcome.case.sentences):
-            got = outcome.verdicts[i] if i < len(outcome.verdicts) else INVALID
-            confusion[expected["verdict"]][got] += 1
+        verdicts = outcome.verdicts
+        for i, expected in enumerate(outcome.example.sentences):
+            got = verdicts[i] if i < len(verdicts) else INVALID
+            confusion[expected.verdict][got] += 1
     usage = getattr(judge, "usage", None)
     latencies = list(usage.latencies) if usage else []
     return {
@@ -38,12 +40,12 @@ def meta_evaluate(cases: list[Case], make_validator: Callable[[dict], Any], judg
         "balanced_accuracy": balanced_accuracy(outcomes),
         "confusion": {k: v for k, v in confusion.items() if any(v.values())},
         "judge_calls": usage.calls if usage else 0,
-        "judge_calls_saved": sum(o.saved_calls for o in outcomes),
-        "first_judge_decided": sum(o.first_judge_decided for o in outcomes),
+        "judge_calls_saved": sum(o.report.summary.judge_calls_saved for o in outcomes),
+        "first_judge_decided": sum(o.report.summary.first_judge_decided for o in outcomes),
         "prompt_tokens": usage.prompt_tokens if usage else 0,
         "completion_tokens": usage.completion_tokens if usage else 0,
         "cost_usd": usage.cost_usd if usage else 0.0,
         "median_call_latency_s": statistics.median(latencies) if latencies else None,
         "wall_s": round(wall, 3),
-        "wrong": [o.case.id for o in outcomes if not o.outcome_correct],
+        "wrong": [o.example.id for o in outcomes if not o.outcome_correct],
     }

@@ -19,8 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 
 from ..errors import ConfigurationError
-from .datasets import Sample
 from .engine_options import EngineOptions
+from .examples import Example
 from .pacing import Pacer
 from .sample_check import Plan
 from .worker_threads import capped_native_threads, native_threads_for
@@ -61,12 +61,12 @@ class Checker:
         self._pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="eval")
 
     def __call__(self, batch: dict) -> dict:
-        samples = [Sample(**json.loads(text)) for text in batch["sample"]]
+        samples = [Example(**json.loads(text)) for text in batch["sample"]]
         records = self._pool.map(self._check, samples)
         return {"record": [json.dumps(record) for record in records]}  # ASCII: Arrow-safe
 
 
-def imap(plan: Plan, samples: list[Sample], options: EngineOptions) -> Iterator[dict]:
+def imap(plan: Plan, samples: list[Example], options: EngineOptions) -> Iterator[dict]:
     """Each sample's record, as the actors finish them."""
     if not samples:
         return
@@ -104,7 +104,7 @@ def _init(address: str | None) -> None:
     logging.getLogger("ray.data").setLevel(logging.WARNING)  # no INFO line per dataset
 
 
-def _run(plan: Plan, samples: list[Sample], options: EngineOptions) -> Iterator[dict]:
+def _run(plan: Plan, samples: list[Example], options: EngineOptions) -> Iterator[dict]:
     import ray
     import ray.data
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .datasets import Sample
+from .examples import Checked, Example
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class Plan:
     metadata: dict = field(default_factory=dict)
     grounded_qa: bool = False
 
-    def checker(self, reserve: Callable[[], float] | None = None) -> Callable[[Sample], dict]:
+    def checker(self, reserve: Callable[[], float] | None = None) -> Callable[[Example], dict]:
         """The per-sample function, with its own judge and validator. ``reserve()`` returns the
         seconds to wait before each request to the judge's model (a shared rate limit; see
         ``pacing``). Raises ``ConfigurationError``/``ValueError`` for a bad plan."""
@@ -52,34 +52,30 @@ class Plan:
         return functools.partial(check, validator, self.metadata, self.grounded_qa)
 
 
-def check(validator, metadata: dict, grounded_qa: bool, sample: Sample) -> dict:
-    """``sample`` through ``validator``: its outcome, faithfulness, level, counts and
-    per-sentence verdicts, or ``error`` when the validator rejects this sample. A
-    ``ConfigurationError`` (no sample could be validated) is raised, to stop the run."""
+def check(validator, metadata: dict, grounded_qa: bool, sample: Example) -> dict:
+    """``sample`` through ``validator``: the line of the results file (``Checked.as_record``),
+    with ``error`` when the validator rejects this sample. A ``ConfigurationError`` (no
+    sample could be validated) is raised, to stop the run."""
     from ..errors import ConfigurationError
 
-    record: dict[str, Any] = {"id": sample.id, "sample_hash": sample.digest, "label": sample.label}
     request = {"sources": sample.sources, **metadata}
     if sample.question:
         request["question"] = sample.question
     try:
-        result = validator.validate(sample.output, request)
+        report = validator.check(sample.output, request)
     except (ValueError, RuntimeError) as error:
         if isinstance(error, ConfigurationError):
             raise
-        return {**record, "error": f"{type(error).__name__}: {error}"}
-    summary = result.metadata["groundedness"]
-    passed = result.outcome == "pass"
-    record.update(passed=passed, faithfulness=summary["faithfulness"], level=summary["level"],
-                  counts=summary["counts"], sentences=result.metadata["sentences"])
+        return Checked(sample, None, error=f"{type(error).__name__}: {error}").as_record()
+    metrics = None
     if grounded_qa:
         from .grounded_qa import grade
 
-        why = "every sentence is supported by the references" if passed else result.error_message
-        metrics = grade(validator.judge, sample.question, sample.output, sample.sources, passed,
-                        why, sample.expected)
-        record["grounded_qa"] = {name: metric.as_dict() for name, metric in metrics.items()}
-    return record
+        why = ("every sentence is supported by the references" if report.passed
+               else report.message)
+        metrics = grade(validator.judge, sample.question, sample.output, sample.sources,
+                        report.passed, why, sample.expected)
+    return Checked(sample, report, report.passed, grounded_qa=metrics).as_record()
 
 
 def complete_for(grounded_qa: bool) -> Callable[[dict], bool]:

@@ -1,6 +1,6 @@
-"""Aggregation (aggregation.py): a sentence's result from its claims' verdicts, when it passes,
-the groundedness summary, the result metadata, the failure message and the fixed value; then
-the metadata schema through a Guard."""
+"""Aggregation (aggregation.py, results.py): a sentence's result from its claims' verdicts,
+when it passes, the groundedness summary, the result metadata, the failure message and the fixed
+value; then the metadata schema through a Guard."""
 
 import copy
 import json
@@ -8,14 +8,8 @@ import json
 import pytest
 from conftest import BAD, GOOD, SOURCES, ScriptedJudge, statement_of, validate_in_guard
 
-from provenance_guard.deciding.aggregation import (
-    ClaimResult,
-    SentenceResult,
-    build_metadata,
-    failure_message,
-    fix_value,
-    groundedness,
-)
+from provenance_guard.deciding.aggregation import fix_value
+from provenance_guard.deciding.results import ClaimResult, Groundedness, Report, SentenceResult
 from provenance_guard.types import (
     BY_CACHE,
     BY_FALLBACK,
@@ -135,25 +129,34 @@ def test_the_summary_puts_the_citation_problem_first():
     ([], None, None),
 ])
 def test_groundedness_levels_by_sentence(labels, faithfulness, level):
-    summary = groundedness([result(label) for label in labels])
-    assert (summary["faithfulness"], summary["level"]) == (faithfulness, level)
-    assert summary["sentences"] == len(labels) and summary["claim_counts"] is None
-    assert summary["counts"] == {label: labels.count(label)
+    summary = Groundedness.of([result(label) for label in labels])
+    assert (summary.faithfulness, summary.level) == (faithfulness, level)
+    assert summary.sentences == len(labels) and summary.claim_counts is None
+    assert summary.counts == {label: labels.count(label)
                                  for label in (SUPPORTED, UNSUPPORTED, CONTRADICTED, INVALID)}
 
 
 def test_faithfulness_by_claim_counts_claims_as_ragas_does():
     results = [result(SUPPORTED, SUPPORTED), result(UNSUPPORTED)]
-    assert groundedness(results)["faithfulness"] == 0.5  # by sentence: 1 of 2
-    summary = groundedness(results, by_claim=True)
-    assert summary["faithfulness"] == 2 / 3 and summary["level"] == "partially"
-    assert summary["claim_counts"] == {SUPPORTED: 2, UNSUPPORTED: 1, CONTRADICTED: 0, INVALID: 0}
-    assert summary["counts"][SUPPORTED] == 1  # sentences are still counted as sentences
-    ungrounded = groundedness([result(SUPPORTED, UNSUPPORTED, UNSUPPORTED)], by_claim=True)
-    assert (ungrounded["faithfulness"], ungrounded["level"]) == (1 / 3, "ungrounded")
+    assert Groundedness.of(results).faithfulness == 0.5  # by sentence: 1 of 2
+    summary = Groundedness.of(results, by_claim=True)
+    assert summary.faithfulness == 2 / 3 and summary.level == "partially"
+    assert summary.claim_counts == {SUPPORTED: 2, UNSUPPORTED: 1, CONTRADICTED: 0, INVALID: 0}
+    assert summary.counts[SUPPORTED] == 1  # sentences are still counted as sentences
+    ungrounded = Groundedness.of([result(SUPPORTED, UNSUPPORTED, UNSUPPORTED)], by_claim=True)
+    assert (ungrounded.faithfulness, ungrounded.level) == (1 / 3, "ungrounded")
 
 
 # The result metadata
+
+
+def build_metadata(caller, results, **facts):
+    by_claim = any(r.split_into_claims for r in results)
+    return Report(results, Groundedness.of(results, by_claim, **facts)).metadata(caller)
+
+
+def failure_message(failing, no_sources):
+    return Report(failing, Groundedness.of(failing, sources_given=not no_sources)).message
 
 
 def test_build_metadata_never_changes_the_callers_dict():

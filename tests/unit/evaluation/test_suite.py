@@ -16,10 +16,10 @@ import pytest
 from conftest import ScriptedJudge, passages_of, statement_of
 
 from provenance_guard import ProvenanceLLM
+from provenance_guard.deciding.results import ClaimResult, Groundedness, Report, SentenceResult
+from provenance_guard.evaluation.examples import Checked, Example, Expected
 from provenance_guard.evaluation.suite import (
     SUITE,
-    Case,
-    CaseOutcome,
     accuracy_by_type,
     balanced_accuracy,
     load_cases,
@@ -27,6 +27,7 @@ from provenance_guard.evaluation.suite import (
 )
 from provenance_guard.text import citations
 from provenance_guard.text.sentences import split_sentences
+from provenance_guard.types import Citation, CitationStatus, Label, Sentence, Verdict
 
 CASES = load_cases(SUITE)
 TYPES = ("paraphrase", "changed_number", "changed_date", "swapped_entity", "negation",
@@ -42,8 +43,8 @@ def oracle(case):
         statement = statement_of(prompt)
         label = expected[statement]
         # a mis-cited sentence is one the right passages support
-        truth = "supported" if label.get("citation") == "miscited" else label["verdict"]
-        needed = label["evidence"] if truth != "unsupported" else []
+        truth = "supported" if label.citation == "miscited" else label.verdict
+        needed = label.evidence if truth != "unsupported" else []
         if not all(snippet in passages_of(prompt) for snippet in needed):
             truth = "unsupported"
         return f'The statement reads: "{statement}"\n{{"reason": "oracle", "verdict": "{truth}"}}'
@@ -58,7 +59,7 @@ def test_the_suite_covers_every_case_type_three_times():
     for case in CASES:
         assert len(split_sentences(case.output)) == len(case.sentences), case.id
         for sentence in case.sentences:
-            for snippet in sentence["evidence"]:
+            for snippet in sentence.evidence:
                 assert any(snippet in source for source in case.sources), (case.id, snippet)
 
 
@@ -66,16 +67,20 @@ def test_the_suite_covers_every_case_type_three_times():
 def test_case_through_the_validator_with_an_oracle_judge(case):
     judge = oracle(case)
     outcome = run_case(lambda options: ProvenanceLLM(llm_callable=judge, **options), case)
-    assert outcome.verdicts == [s["verdict"] for s in case.sentences]
+    assert outcome.verdicts == [s.verdict for s in case.sentences]
     for status, expected in zip(outcome.citations, case.sentences, strict=True):
-        assert status == expected.get("citation", "none")
-    assert outcome.passed is case.passes
+        assert status == (expected.citation or "none")
+    assert outcome.passed is case.label
 
 
 def outcome(kind, passes, passed, expected, verdicts, citations=None):
-    sentences = [{"verdict": v, **({"citation": c} if c else {})} for v, c in expected]
-    case = Case(f"{kind}-{passes}-{passed}", kind, [], "", passes, sentences)
-    return CaseOutcome(case, passed, verdicts, citations or ["none"] * len(verdicts))
+    sentences = tuple(Expected(Label(v), citation=c and CitationStatus(c)) for v, c in expected)
+    case = Example(f"{kind}-{passes}-{passed}", "", [], label=passes, type=kind,
+                   sentences=sentences)
+    results = [SentenceResult(Sentence("s", 0, 1), [ClaimResult("s", Verdict(v), [])],
+                              Citation(status=CitationStatus(c)))
+               for v, c in zip(verdicts, citations or ["none"] * len(verdicts), strict=True)]
+    return Checked(case, Report(results, Groundedness.of(results)), passed)
 
 
 def test_accuracy_by_type_and_balanced_accuracy_by_hand():

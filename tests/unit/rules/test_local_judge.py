@@ -182,10 +182,10 @@ def test_the_labelled_set_has_enough_cases_types_and_honest_controls():
     cases = load_cases(DATA / "local_judge_suite.jsonl")
     types = Counter(case.type for case in cases)
     assert len(cases) >= 120 and len(types) >= 15 and min(types.values()) >= 5
-    assert 0.25 <= sum(case.passes for case in cases) / len(cases) <= 0.75  # all-pass scores badly
+    assert 0.25 <= sum(case.label for case in cases) / len(cases) <= 0.75  # all-pass scores badly
     for case in cases:
         for sentence in case.sentences:
-            assert all(any(s in source for source in case.sources) for s in sentence["evidence"])
+            assert all(any(s in source for source in case.sources) for s in sentence.evidence)
 
 
 @pytest.mark.parametrize("name", SETS)
@@ -194,8 +194,8 @@ def test_the_labelled_set_meets_the_targets(name):
     judge = LocalJudge()
     outcomes = [run_case(lambda options: ProvenanceLLM(llm_callable=judge, **options), case)
                 for case in cases]
-    wrong_passes = [o.case.id for o in outcomes
-                    if o.case.type in SAFETY_TYPES and o.passed and not o.case.passes]
+    wrong_passes = [o.example.id for o in outcomes
+                    if o.example.type in SAFETY_TYPES and o.passed and not o.example.label]
     assert wrong_passes == []
-    wrong = [o.case.id for o in outcomes if not o.outcome_correct]
+    wrong = [o.example.id for o in outcomes if not o.outcome_correct]
     assert len(wrong) <= 0.1 * len(cases), wrong

@@ -1,0 +1,388 @@
+"""What one validation found, as types: each claim's and each sentence's result, the
+groundedness summary, and the ``Report`` that holds them.
+
+The types travel through the package (the CLI, batch evaluation, the suite, the HTML report
+read them); dicts exist only at the edges. ``Report.metadata`` is the result metadata Guardrails
+carries (its schema is in the README) and ``Report.from_metadata`` reads it back: a ``Guard``'s
+result, or a line of a results file, is typed again. What is read back is checked: a file may
+hold anything, so a value of the wrong kind raises ``ValueError`` naming the key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from ..text import citations
+from ..types import (
+    CONTRADICTED,
+    CONTRADICTORY,
+    COUNTED_CITATIONS,
+    FULLY,
+    INVALID,
+    LABELS,
+    PARTIALLY,
+    SUPPORTED,
+    UNGROUNDED,
+    UNSUPPORTED,
+    Chunk,
+    Citation,
+    CitationStatus,
+    DecidedBy,
+    Evidence,
+    Label,
+    Level,
+    Sentence,
+    Verdict,
+)
+
+PARTIAL_THRESHOLD = 0.5  # faithfulness from which a text is partially grounded
+REGISTERED_NAME = "provenance-guard/provenance_llm"  # ProvenanceLLM's name in Guardrails
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    """One verdict: about a whole sentence, or about one atomic claim of it."""
+
+    text: str
+    verdict: Verdict
+    evidence: list[Evidence]
+
+    def as_dict(self) -> dict:
+        return {"text": self.text, **_verdict_dict(self.verdict),
+                "evidence": [_evidence_dict(e) for e in self.evidence]}
+
+    @classmethod
+    def from_dict(cls, raw: Any, where: str) -> ClaimResult:
+        raw = _mapping(raw, where)
+        return cls(_text(raw, "text", where), _verdict(raw, where),
+                   [_evidence(e, f"{where}['evidence'][{i}]")
+                    for i, e in enumerate(_list(raw, "evidence", where))])
+
+
+@dataclass(frozen=True)
+class SentenceResult:
+    sentence: Sentence
+    claims: list[ClaimResult]  # one, the sentence itself, unless validation_method="claim"
+    citation: Citation
+    split_into_claims: bool = False
+
+    @cached_property
+    def verdict(self) -> Verdict:
+        """The sentence's verdict from its claims': the worst label wins (contradicted, then
+        unsupported, then invalid); the score is the lowest."""
+        worst = min(self.claims, key=lambda c: _SEVERITY[c.verdict.label]).verdict
+        if len(self.claims) == 1:
+            return worst
+        scores = [c.verdict.score for c in self.claims if c.verdict.score is not None]
+        failing = [c for c in self.claims if c.verdict.label != SUPPORTED]
+        reason = "; ".join(f"{c.text!r}: {c.verdict.label}"
+                           + (f" ({c.verdict.reason})" if c.verdict.reason else "")
+                           for c in failing) or "every claim is supported"
+        return Verdict(worst.label, reason, min(scores) if scores else None, worst.decided_by)
+
+    @cached_property
+    def evidence(self) -> list[Evidence]:
+        merged = {}
+        for claim in self.claims:
+            for e in claim.evidence:
+                key = (e.source, e.start, e.end, e.text)
+                if key not in merged or (e.similarity or 0) > (merged[key].similarity or 0):
+                    merged[key] = e
+        return sorted(merged.values(), key=lambda e: -(e.similarity or 0))
+
+    @property
+    def evidence_cut(self) -> bool:
+        return any(e.cut for c in self.claims for e in c.evidence)
+
+    def passes(self, pass_on_invalid: bool, fail_on_unsupported: bool = True) -> bool:
+        if self.citation.fails:
+            return False
+        label = self.verdict.label
+        return (label == SUPPORTED or (label == INVALID and pass_on_invalid)
+                or (label == UNSUPPORTED and not fail_on_unsupported))
+
+    def summary(self) -> str:
+        verdict = self.verdict
+        problem = citations.problem(self.citation)
+        reason = "; ".join(p for p in (problem, verdict.reason) if p)
+        label = self.citation.status if problem else verdict.label
+        return f"{label}: {reason}" if reason else str(label)
+
+    def as_dict(self) -> dict:
+        return {
+            "text": self.sentence.text,
+            "start": self.sentence.start,
+            "end": self.sentence.end,
+            **_verdict_dict(self.verdict),
+            "evidence": [_evidence_dict(e) for e in self.evidence],
+            "evidence_cut": self.evidence_cut,
+            "citation": {"cited": list(self.citation.cited), "status": self.citation.status,
+                         "uncited_support": list(self.citation.uncited_support),
+                         "out_of_range": list(self.citation.out_of_range)},
+            "claims": [c.as_dict() for c in self.claims] if self.split_into_claims else None,
+        }
+
+    @classmethod
+    def from_dict(cls, raw: Any, where: str = "sentence") -> SentenceResult:
+        """The inverse of ``as_dict``: ``from_dict(r.as_dict()).as_dict() == r.as_dict()``."""
+        raw = _mapping(raw, where)
+        text = _text(raw, "text", where)
+        sentence = Sentence(text, _whole(raw, "start", where), _whole(raw, "end", where))
+        cited = _mapping(raw.get("citation"), f"{where}['citation']")
+        citation = Citation(_numbers(cited, "cited", where),
+                            _member(CitationStatus, cited.get("status"), f"{where}['citation']"),
+                            _numbers(cited, "uncited_support", where),
+                            _numbers(cited, "out_of_range", where))
+        if raw.get("claims") is None:
+            claims = [ClaimResult.from_dict(raw, where)]
+        else:
+            claims = [ClaimResult.from_dict(c, f"{where}['claims'][{i}]")
+                      for i, c in enumerate(_list(raw, "claims", where))]
+            if not claims:
+                raise ValueError(f"{where}['claims'] is empty; a split sentence has a claim.")
+        return cls(sentence, claims, citation, raw.get("claims") is not None)
+
+
+_SEVERITY = {CONTRADICTED: 0, UNSUPPORTED: 1, INVALID: 2, SUPPORTED: 3}  # worst first
+
+
+@dataclass(frozen=True)
+class Groundedness:
+    """The summary of one validation (``metadata["groundedness"]``): counts per verdict, the
+    faithfulness score (supported / judged, over claims when the sentences were split into
+    claims, as RAGAS does), the groundedness level, how verdicts were reached, and the
+    settings that applied."""
+
+    faithfulness: float | None
+    level: Level | None
+    counts: dict[Label, int]
+    sentences: int
+    claim_counts: dict[Label, int] | None = None
+    decided_by: dict[str, int] = field(default_factory=dict)
+    citations: dict[str, int] = field(default_factory=dict)
+    evidence_cut: int = 0
+    judge_calls_saved: int = 0
+    first_judge_decided: int = 0
+    sources_given: bool = True
+    pass_on_invalid: bool = False
+    deadline: float | None = None
+    fail_on_unsupported: bool = True
+    citation_mode: str | None = None
+    unit: str = "sentence"
+    max_evidence_chars: int | None = None
+
+    @classmethod
+    def of(cls, results: list[SentenceResult], by_claim: bool = False, **facts) -> Groundedness:
+        """The summary of ``results``; ``facts`` are the other fields (the settings, the
+        calls saved)."""
+        counts = _counts(r.verdict for r in results)
+        claim_counts = _counts(c.verdict for r in results for c in r.claims) if by_claim else None
+        basis = claim_counts if by_claim else counts
+        judged = sum(basis.values()) - basis[INVALID]
+        faithfulness = basis[SUPPORTED] / judged if judged else None
+        if counts[CONTRADICTED]:
+            level = CONTRADICTORY
+        elif faithfulness is None:
+            level = None
+        elif faithfulness == 1.0:
+            level = FULLY
+        elif faithfulness >= PARTIAL_THRESHOLD:
+            level = PARTIALLY
+        else:
+            level = UNGROUNDED
+        decided: dict[str, int] = {}
+        for claim in (c for r in results for c in r.claims):
+            decided[claim.verdict.decided_by] = decided.get(claim.verdict.decided_by, 0) + 1
+        cited = {status: sum(r.citation.status == status for r in results)
+                 for status in COUNTED_CITATIONS}
+        return cls(faithfulness, level, counts, len(results), claim_counts, decided, cited,
+                   sum(r.evidence_cut for r in results), **facts)
+
+    def as_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def from_dict(cls, raw: Any, where: str = "groundedness") -> Groundedness:
+        raw = _mapping(raw, where)
+        known = {f.name for f in dataclasses.fields(cls)}
+        values = {key: raw[key] for key in known if key in raw}
+        for key in ("faithfulness", "level", "counts", "sentences"):
+            if key not in raw:
+                raise ValueError(f"{where} has no {key!r}; it is no groundedness summary.")
+        values["level"] = None if raw["level"] is None else _member(Level, raw["level"], where)
+        values["counts"] = _label_counts(raw["counts"], f"{where}['counts']")
+        if raw.get("claim_counts") is not None:
+            values["claim_counts"] = _label_counts(raw["claim_counts"], f"{where}['claim_counts']")
+        faithfulness = raw["faithfulness"]
+        if faithfulness is not None and not (isinstance(faithfulness, int | float)
+                                             and 0 <= faithfulness <= 1):
+            raise ValueError(f"{where}['faithfulness'] must be a number from 0 to 1 or null; "
+                             f"got {faithfulness!r}.")
+        values["sentences"] = _whole(raw, "sentences", where)
+        return cls(**values)
+
+
+def _counts(verdicts: Iterable[Verdict]) -> dict[Label, int]:
+    counts = dict.fromkeys(LABELS, 0)
+    for verdict in verdicts:
+        counts[verdict.label] += 1
+    return counts
+
+
+@dataclass(frozen=True)
+class Report:
+    """What one validation found: each sentence's result and the summary. ``fixed`` is the
+    text without its failing sentences (None when not known: a report read back from
+    metadata)."""
+
+    sentences: list[SentenceResult]
+    summary: Groundedness
+    fixed: str | None = None
+
+    @property
+    def failing(self) -> list[SentenceResult]:
+        """The sentences that fail the text, under the settings that applied."""
+        return [r for r in self.sentences
+                if not r.passes(self.summary.pass_on_invalid, self.summary.fail_on_unsupported)]
+
+    @property
+    def passed(self) -> bool:
+        return not self.failing
+
+    @property
+    def message(self) -> str:
+        """Why the text fails, a line per failing sentence; empty when it passes."""
+        failing = self.failing
+        if not failing:
+            return ""
+        lines = "\n".join(f"- {r.sentence.text} [{r.summary()}]" for r in failing)
+        if not self.summary.sources_given:
+            return f"No sources were given, so nothing in the response can be grounded:\n{lines}"
+        return f"The following sentences are not supported by the sources:\n{lines}"
+
+    def metadata(self, caller: Mapping[str, Any] | None = None) -> dict:
+        """A new dict: the caller's keys (Guardrails hands a result's metadata to the next
+        validator) plus ``sentences`` and ``groundedness``. The caller's dict is never
+        changed."""
+        return {**(caller or {}), "sentences": [r.as_dict() for r in self.sentences],
+                "groundedness": self.summary.as_dict()}
+
+    @classmethod
+    def from_guard(cls, guard: Any) -> Report:
+        """The report of the last validation ``guard`` ran with ``ProvenanceLLM`` (one report;
+        a Guard with several ProvenanceLLM validators: use ``from_metadata`` on each log)."""
+        history = getattr(guard, "history", None)
+        last = history.last if history else None
+        logs = last.iterations.last.outputs.validator_logs if last and last.iterations else []
+        ours = [log for log in logs if log.registered_name == REGISTERED_NAME
+                and log.validation_result is not None]
+        if len(ours) != 1:
+            raise ValueError(f"the guard's last call has {len(ours)} ProvenanceLLM results; "
+                             "Report.from_guard reads exactly one (call guard.validate first, "
+                             "or read each log with Report.from_metadata).")
+        return cls.from_metadata(ours[0].validation_result.metadata)
+
+    @classmethod
+    def from_metadata(cls, metadata: Any) -> Report:
+        """The report in a result's metadata (``ValidationResult.metadata``, or a
+        ``ValidationOutcome``'s validator log), typed again."""
+        metadata = _mapping(metadata, "metadata")
+        if "sentences" not in metadata or "groundedness" not in metadata:
+            raise ValueError("metadata has no 'sentences' and 'groundedness': it is not the "
+                             "metadata of a ProvenanceLLM result.")
+        sentences = [SentenceResult.from_dict(s, f"metadata['sentences'][{i}]")
+                     for i, s in enumerate(_list(metadata, "sentences", "metadata"))]
+        return cls(sentences, Groundedness.from_dict(metadata["groundedness"],
+                                                     "metadata['groundedness']"))
+
+
+def _verdict_dict(verdict: Verdict) -> dict:
+    return {"verdict": verdict.label, "score": verdict.score, "reason": verdict.reason,
+            "decided_by": verdict.decided_by}
+
+
+def _evidence_dict(e: Evidence) -> dict:
+    return {"text": e.text, "source": e.source, "start": e.start, "end": e.end,
+            "similarity": None if e.similarity is None else round(e.similarity, 4), "cut": e.cut}
+
+
+# Reading back: every value is checked, and a wrong one named.
+
+
+def _mapping(raw: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"{where} must be an object; got {type(raw).__name__}.")
+    return raw
+
+
+def _list(raw: Mapping[str, Any], key: str, where: str) -> list:
+    value = raw.get(key)
+    if not isinstance(value, list):
+        raise ValueError(f"{where}[{key!r}] must be a list; got {type(value).__name__}.")
+    return value
+
+
+def _text(raw: Mapping[str, Any], key: str, where: str) -> str:
+    value = raw.get(key)
+    if not isinstance(value, str):
+        raise ValueError(f"{where}[{key!r}] must be a string; got {type(value).__name__}.")
+    return value
+
+
+def _whole(raw: Mapping[str, Any], key: str, where: str) -> int:
+    value = raw.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{where}[{key!r}] must be a whole number >= 0; got {value!r}.")
+    return value
+
+
+def _numbers(raw: Mapping[str, Any], key: str, where: str) -> tuple[int, ...]:
+    values = _list(raw, key, f"{where}['citation']")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        raise ValueError(f"{where}['citation'][{key!r}] must be a list of whole numbers.")
+    return tuple(values)
+
+
+def _member(kind: type, value: Any, where: str):
+    try:
+        return kind(value)
+    except ValueError:
+        raise ValueError(f"{where}: {value!r} is not one of "
+                         f"{', '.join(str(m) for m in kind)}.") from None
+
+
+def _label_counts(raw: Any, where: str) -> dict[Label, int]:
+    raw = _mapping(raw, where)
+    counts = dict.fromkeys(LABELS, 0)
+    for key in raw:
+        counts[_member(Label, key, where)] = _whole(raw, key, where)
+    return counts
+
+
+def _verdict(raw: Mapping[str, Any], where: str) -> Verdict:
+    score = raw.get("score")
+    if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
+        raise ValueError(f"{where}['score'] must be a number or null; got {score!r}.")
+    reason = raw.get("reason") or ""
+    if not isinstance(reason, str):
+        raise ValueError(f"{where}['reason'] must be a string; got {type(reason).__name__}.")
+    return Verdict(_member(Label, raw.get("verdict"), f"{where}['verdict']"), reason, score,
+                   _member(DecidedBy, raw.get("decided_by"), f"{where}['decided_by']"))
+
+
+def _evidence(raw: Any, where: str) -> Evidence:
+    raw = _mapping(raw, where)
+    text = _text(raw, "text", where)
+    similarity = raw.get("similarity")
+    if similarity is not None and (isinstance(similarity, bool)
+                                   or not isinstance(similarity, int | float)):
+        raise ValueError(f"{where}['similarity'] must be a number or null; got {similarity!r}.")
+    chunk = None
+    if raw.get("source") is not None:
+        chunk = Chunk(text, _whole(raw, "start", where), _whole(raw, "end", where),
+                      _whole(raw, "source", where))
+    return Evidence(text, similarity, chunk, bool(raw.get("cut", False)))

@@ -78,7 +78,8 @@ def check_contents(wheel: Path) -> list[str]:
     if any(name.startswith("validator/") for name in names):
         problems.append("a top-level validator/ package is in the wheel")
     expected = {SUITE, *(f"provenance_guard/{path.relative_to(REPO / 'validator')}"
-                         for path in (REPO / "validator").rglob("*.py"))}
+                         for pattern in ("*.py", "templates/*.html")
+                         for path in (REPO / "validator").rglob(pattern))}
     problems += [f"missing: {name}" for name in sorted(expected - names)]
     if not any(name.endswith(".dist-info/licenses/LICENSE") for name in names):
         problems.append("missing: the LICENSE file in .dist-info/licenses/")
@@ -187,11 +188,15 @@ def check_installed(python: Path, workdir: Path) -> list[str]:
     step(located.splitlines() == [str(site / "provenance_guard" / "__init__.py"), "throwaway"],
          "import provenance_guard: from the wheel, beside the throwaway top-level validator")
     examples = REPO / "examples"
+    page = workdir / "report.html"
     report = user.run("provenance", "check", "--source", examples / "eiffel_history.txt",
                       "--source", examples / "eiffel_visiting.txt",
-                      "--text", examples / "answer.txt", expect=1)
+                      "--text", examples / "answer.txt", "--html", page, expect=1)
     step("3 of 5 sentences supported" in report,
          "provenance check on the example: exit 1, 3 of 5 sentences supported")
+    shown = page.read_text(encoding="utf-8") if page.is_file() else ""
+    step(shown.count("<details id=") == 5,
+         "its HTML report, from the template in the wheel: 5 sentences")
     report = user.run("provenance", "meta-eval", expect=0)
     step(f"42 cases from {site / SUITE}" in report,
          "provenance meta-eval: exit 0, 42 cases from the suite in the wheel")

@@ -151,12 +151,14 @@ class Citation:
 @dataclass(frozen=True)
 class Verdict:
     """A judge's decision about one claim. ``score`` is how fully the evidence backs it, 0 to
-    1 (None when unknown)."""
+    1 (None when unknown). ``confidence``: the chance that this verdict is right, measured on
+    held-out data for its kind of decision (None when the judge was not calibrated)."""
 
     label: Label | str
     reason: str = ""
     score: float | None = None
     decided_by: DecidedBy | str = BY_LLM
+    confidence: float | None = None
 
     @property
     def passed(self) -> bool:

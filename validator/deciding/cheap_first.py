@@ -1,7 +1,11 @@
-"""Cheap first: a cheaper judge (a local NLI checkpoint, the local judge, MiniCheck) decides each
+"""Cheap first: a cheaper judge (the local judge, a local NLI checkpoint, MiniCheck) decides each
 claim the rule checks leave, and only the claims it is unsure of go on to the main judge (the
-LLM). Unsure: a verdict whose score (how fully the evidence backs the claim, 0 to 1) lies
-strictly inside the confidence band, or that has no score, or is INVALID."""
+LLM).
+
+Sure, for a calibrated judge (its verdicts carry ``confidence``, the chance that a verdict of
+that kind is right, measured on held-out data: the local judge): a confidence of at least
+``SURE``. For any other judge: a score (how fully the evidence backs the claim, 0 to 1) outside
+the confidence band. INVALID verdicts are never sure."""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from ..judges import BatchJudge, Judge
 from ..types import INVALID, Evidence, Verdict
 
 DEFAULT_BAND = (0.2, 0.8)
+SURE = 0.99  # a calibrated verdict stands when verdicts of its kind were right this often
 
 
 @dataclass(frozen=True)
@@ -20,9 +25,12 @@ class FirstJudge:
     band: tuple[float, float] = DEFAULT_BAND
 
     def sure(self, verdict: Verdict) -> bool:
+        if verdict.label == INVALID:
+            return False
+        if verdict.confidence is not None:
+            return verdict.confidence >= SURE
         low, high = self.band
-        return (verdict.label != INVALID and verdict.score is not None
-                and (verdict.score <= low or verdict.score >= high))
+        return verdict.score is not None and (verdict.score <= low or verdict.score >= high)
 
     def judge_all(self, items: Sequence[tuple[str, Sequence[Evidence]]],
                   question: str | None) -> list[Verdict]:

@@ -57,9 +57,9 @@ class Cascade:
         if not self.enabled or not evidence:
             return None
         found = rules.check(claim, evidence)
-        if self.contradictions and found.clear_contradiction:
-            return Verdict(CONTRADICTED, f"rule check: {found.contradiction}", 0.0, BY_LOCAL)
-        if self.verbatim and found.verbatim:
+        if self.contradictions and found.kind == "value":
+            return Verdict(CONTRADICTED, f"rule check: {found.reason}", 0.0, BY_LOCAL)
+        if self.verbatim and found.kind == "verbatim":
             return Verdict(SUPPORTED, "rule check: a passage states it word for word", 1.0,
                            BY_LOCAL)
         return None

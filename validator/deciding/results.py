@@ -302,7 +302,7 @@ class Report:
 
 def _verdict_dict(verdict: Verdict) -> dict:
     return {"verdict": verdict.label, "score": verdict.score, "reason": verdict.reason,
-            "decided_by": verdict.decided_by}
+            "decided_by": verdict.decided_by, "confidence": verdict.confidence}
 
 
 def _evidence_dict(e: Evidence) -> dict:
@@ -364,14 +364,18 @@ def _label_counts(raw: Any, where: str) -> dict[Label, int]:
 
 
 def _verdict(raw: Mapping[str, Any], where: str) -> Verdict:
-    score = raw.get("score")
-    if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
-        raise ValueError(f"{where}['score'] must be a number or null; got {score!r}.")
+    score, confidence = raw.get("score"), raw.get("confidence")
+    for key, value in (("score", score), ("confidence", confidence)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)
+                                  or not 0 <= value <= 1):
+            raise ValueError(f"{where}[{key!r}] must be a number from 0 to 1 or null; got "
+                             f"{value!r}.")
     reason = raw.get("reason") or ""
     if not isinstance(reason, str):
         raise ValueError(f"{where}['reason'] must be a string; got {type(reason).__name__}.")
     return Verdict(_member(Label, raw.get("verdict"), f"{where}['verdict']"), reason, score,
-                   _member(DecidedBy, raw.get("decided_by"), f"{where}['decided_by']"))
+                   _member(DecidedBy, raw.get("decided_by"), f"{where}['decided_by']"),
+                   confidence)
 
 
 def _evidence(raw: Any, where: str) -> Evidence:

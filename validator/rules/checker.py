@@ -1,13 +1,19 @@
-"""The rule checker's comparison: a claim's facts against its evidence's, sentence by
-sentence, giving *findings*: how much of the claim the evidence covers, which of its facts the
-evidence lacks, whether one evidence sentence states the same fact differently (a *clear
-contradiction*: it covers the rest of the claim and gives another value of the same kind and
-unit, names another entity in the same slot, or negates it), and whether a chunk states the
-claim verbatim. The local judge turns findings into verdicts; the validator's cascade uses the
-two clear cases to skip an LLM call.
+"""The rule checker's verdict on one claim: ``check(claim, evidence) -> Findings``.
 
-One claim's walk: ``read_facts`` (``facts``, which reads clauses with ``clauses``) for the
-claim and each evidence sentence, then the comparisons below, then ``Findings``.
+One claim's walk is a straight line: ``alignment.read`` turns the claim and each evidence
+passage into clauses, ``alignment.best_alignment`` finds the evidence clause that states each
+claim clause best, and the findings say what kind of decision that is:
+
+- ``verbatim``: a passage holds the claim word for word;
+- ``aligned``: every clause of the claim is stated by one evidence clause (``alignment``);
+- ``mention``: the claim only names something ("Walmart") and the evidence names it too: in
+  the sources, but whether it answers the question the rules cannot tell;
+- ``value``, ``name``, ``negation``, ``antonym``: an explicit conflict, a clause aligned but for
+  another number, date or unit, another name, or the same statement turned round;
+- ``unaligned``: anything else. The words may all be there; they are not stated together.
+
+The local judge turns the kinds into verdicts, and the validator's rules decide the two surest
+(verbatim support, a changed value) without an LLM.
 """
 
 from __future__ import annotations
@@ -15,148 +21,75 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..storage import MiB, memoize
-from ..text.sentences import split_sentences
-from ..text.word_forms import MONTHS
 from ..types import Evidence
-from . import clauses
-from .facts import Facts, normalise, read_facts, union
+from .alignment import Alignment, best_alignment, is_mention, read
+from .facts import normalise
 
-CONTRADICTION_COVERAGE = 0.6  # share of the claim's other words a chunk must state to conflict
-NEGATION_COVERAGE = 0.8  # ... and to count as its negation
 VERBATIM_MIN_WORDS = 4
+CONFLICTS = ("value", "name", "negation", "antonym")  # the kinds that contradict
 
 
 @dataclass(frozen=True)
 class Findings:
-    coverage: float  # share of the claim's content words found in the evidence
-    best_similarity: float  # the retriever's best cosine similarity, 0 when unknown
-    missing_values: tuple[str, ...]  # quantities and dates of the claim the evidence lacks
-    missing_names: tuple[str, ...]
-    contradiction: str | None  # why a chunk clearly states otherwise, or None
-    contradiction_kind: str | None  # "value" (a number or date), "name", "negation",
-    # "antonym" (an opposite word) or "roles" ("from A to B" against "from B to A")
-    verbatim: bool  # a chunk states the claim word for word
-    gaps: tuple[str, ...] = ()  # what the claim adds: a list item, "all" for "some"
+    kind: str  # "verbatim", "aligned", "mention", one of CONFLICTS, or "unaligned"
+    reason: str  # what aligned where, or what did not, in words
+    coverage: float  # share of the claim's content words found anywhere in the evidence
 
     @property
-    def clear_contradiction(self) -> bool:
-        """Another number or date for the same thing: the one kind of conflict the rules
-        decide without an LLM (a different name may be a synonym or a part of the whole)."""
-        return self.contradiction_kind == "value"
+    def supported(self) -> bool:
+        return self.kind in ("verbatim", "aligned", "mention")
 
     @property
-    def problems(self) -> list[str]:
-        found = []
-        if self.missing_values:
-            found.append(f"values not in the evidence: {list(self.missing_values)}")
-        if self.missing_names:
-            found.append(f"names not in the evidence: {list(self.missing_names)}")
-        return found + list(self.gaps)
+    def contradiction(self) -> bool:
+        return self.kind in CONFLICTS
 
 
 def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
-    """Compare ``claim`` with its evidence chunks, sentence by sentence."""
-    said = read_facts(claim)
-    parts = [facts for e in evidence for facts in _sentence_facts(e.text)]
-    everything = union(parts)
-    coverage = len(said.words & everything.words) / len(said.words) if said.words else 1.0
-    similarity = max((e.similarity or 0.0 for e in evidence), default=0.0)
-
-    missing_values = [q.text for q in said.quantities
-                      if not any(q.matches(other) for other in everything.quantities)]
-    missing_values += [str(y) for y in sorted(said.years - everything.years)]
-    missing_values += [MONTHS[m - 1].title() for m in sorted(said.months - everything.months)]
-    missing_values += [f"{MONTHS[m - 1].title()} {d}" for m, d in sorted(said.days - everything.days)
-                       if m in everything.months]
-    missing_names = sorted(said.names[s] for s in said.names.keys() - everything.words
-                           - everything.names.keys())
-
-    contradiction = None
-    ranked = sorted(((_overlap(said, part), n) for n, part in enumerate(parts)), reverse=True)
-    agreed = False  # a passage states the claim's words the same way round
-    for overlap, n in ranked:
-        # A value or name conflict needs most of the claim's words; the polarity checks
-        # count an opposite as the same word ("cheaper" / "more expensive"), so they look at
-        # every sentence.
-        if overlap >= CONTRADICTION_COVERAGE:
-            contradiction = _conflict(said, parts[n], everything)
-        if contradiction is None and not agreed:
-            contradiction = _polarity(said, parts[n])
-            agreed = contradiction is None and (
-                clauses.overlap(said.clauses, parts[n].clauses) >= NEGATION_COVERAGE)
-        if contradiction:
-            break
-    gaps = [f"list items not in the evidence: {items}"
-            for items in [clauses.missing_items(claim, everything.words)] if items]
-    if ranked and ranked[0][0] >= CONTRADICTION_COVERAGE:
-        gaps += filter(None, [clauses.quantifier_gap(said.clauses, parts[ranked[0][1]].clauses)])
+    """How ``evidence`` states ``claim``: see the module's docstring."""
+    clauses = [c for c in read(claim) if any(t.content for t in c)]
+    units = [unit for e in evidence for unit in read(e.text)]
+    coverage = _coverage(clauses, units)
     target = normalise(claim)
-    verbatim = len(target.split()) >= VERBATIM_MIN_WORDS and any(
-        f" {target} " in f" {normalise(e.text)} " for e in evidence
-    )
-    kind, why = contradiction or (None, None)
-    return Findings(round(coverage, 4), similarity, tuple(missing_values), tuple(missing_names),
-                    why, kind, verbatim and contradiction is None, tuple(gaps))
+    if len(target.split()) >= VERBATIM_MIN_WORDS and any(
+            f" {target} " in f" {normalise(e.text)} " for e in evidence):
+        if all(is_mention(c) for c in clauses):
+            return Findings("mention", "a passage names it word for word", coverage)
+        return Findings("verbatim", "a passage states it word for word", coverage)
+    if not clauses:
+        return Findings("unaligned", "it states nothing the rules can compare", coverage)
+    found = [best_alignment(clause, units) for clause in clauses]
+    if any(a is None for a in found):
+        return Findings("unaligned", "no evidence was given", coverage)
+    for alignment in found:
+        if alignment.conflict:
+            kind, why = alignment.conflict
+            return Findings(kind, why, coverage)
+    if all(a.aligned for a in found):
+        quoted = "; ".join(repr(a.evidence) for a in found)
+        if all(is_mention(c) for c in clauses):
+            return Findings("mention", f"the source names it: {quoted}", coverage)
+        return Findings("aligned", f"the source states it: {quoted}", coverage)
+    return Findings("unaligned", _why_not(next(a for a in found if not a.aligned), units),
+                    coverage)
 
 
-@memoize(1024, 16 * MiB, bytes_per_char=56)
-def _sentence_facts(chunk: str) -> tuple[Facts, ...]:
-    return tuple(read_facts(s.text) for s in split_sentences(chunk))
+def _why_not(alignment: Alignment, units) -> str:
+    """What did not align, naming where the source puts a word the claim puts elsewhere."""
+    if alignment.blocked:
+        return alignment.blocked
+    reasons = []
+    for token in alignment.missing[:3]:
+        elsewhere = next((u for u in units if any(t.form == token.form for t in u)), None)
+        if elsewhere is None:
+            reasons.append(f"{token.text!r} is not in the source")
+        else:
+            said = " ".join(t.text for t in elsewhere)
+            reasons.append(f"in the source, {token.text!r} goes with {said!r}, not with the "
+                           f"rest of the claim")
+    return "; ".join(reasons) or "no passage states it"
 
 
-def keeps_facts(sentence: str, claims: Sequence[str]) -> bool:
-    """Whether ``claims`` together keep every number, date and name of ``sentence``: claims
-    that drop one cannot stand for it (a manipulated sentence may ask the claim extractor to
-    leave its false part out)."""
-    said = read_facts(sentence)
-    kept = union([read_facts(claim) for claim in claims])
-    values = all(any(q.matches(k) for k in kept.quantities) for q in said.quantities)
-    names = said.names.keys() <= kept.names.keys() | kept.words
-    return (values and names and said.years <= kept.years and said.months <= kept.months
-            and said.days <= kept.days)
-
-
-def _overlap(said: Facts, part: Facts) -> float:
-    """Share of the claim's words that ``part`` states, leaving out names it has no word for
-    (so "in Berlin" against "in Paris" still counts as the same statement)."""
-    absent_names = said.names.keys() - part.words - part.names.keys()
-    considered = said.words - absent_names
-    return len(said.words & part.words) / len(considered) if considered else 0.0
-
-
-def _conflict(said: Facts, chunk: Facts, everything: Facts) -> tuple[str, str] | None:
-    """How ``chunk`` (one evidence sentence that states most of the claim) gives another
-    value or name. A value or name the evidence states anywhere is not in conflict."""
-    for q in said.quantities:
-        rivals = [o for o in chunk.quantities if q.comparable(o)]
-        if rivals and not any(q.same_value(o) and q.unit == o.unit for o in everything.quantities):
-            return "value", f"the evidence gives {rivals[0].text} where the claim says {q.text}"
-    if said.years and chunk.years and not said.years & everything.years:
-        return "value", (f"the evidence gives the year {min(chunk.years)} where the claim says "
-                         f"{min(said.years)}")
-    if said.months and chunk.months and not said.months & everything.months:
-        return "value", (f"the evidence gives {MONTHS[min(chunk.months) - 1].title()} where the "
-                         f"claim says {MONTHS[min(said.months) - 1].title()}")
-    for (month, day) in said.days:
-        rivals = sorted(d for m, d in chunk.days if m == month)
-        if rivals and (month, day) not in everything.days:
-            return "value", (f"the evidence gives {MONTHS[month - 1].title()} {rivals[0]} where "
-                             f"the claim says {MONTHS[month - 1].title()} {day}")
-    for name_stem, before in said.name_slots.items():
-        if name_stem in everything.names or name_stem in everything.words:
-            continue
-        rivals = [chunk.names[s] for s, b in chunk.name_slots.items()
-                  if b == before and s not in said.names]
-        if rivals:
-            return "name", (f"the evidence names {rivals[0]} where the claim names "
-                            f"{said.names[name_stem]}")
-    return None
-
-
-def _polarity(said: Facts, chunk: Facts) -> tuple[str, str] | None:
-    """How ``chunk`` states the claim the other way round (negated, an opposite word, roles
-    swapped), when it states nearly all of it: see ``clauses``."""
-    if clauses.overlap(said.clauses, chunk.clauses) < NEGATION_COVERAGE:
-        return None
-    return clauses.polarity_conflict(said.clauses, chunk.clauses)
+def _coverage(clauses, units) -> float:
+    wanted = {t.form for c in clauses for t in c if t.content}
+    stated = {t.form for u in units for t in u}
+    return round(len(wanted & stated) / len(wanted), 4) if wanted else 1.0

@@ -3,8 +3,10 @@
 - quantities: numbers with their scale (thousand, million...), unit, percent and currency;
   ranges ("1887-1889", "between 5 and 7") count both ends;
 - dates: years, months, and days of a month;
-- names: capitalised words that grammar does not explain (not the first word of a sentence);
-- negation ("not", "never", "no", "n't"...) and what each clause asserts (``clauses``).
+- names: capitalised words that grammar does not explain (not the first word of a sentence).
+
+``keeps_facts`` uses them to tell whether claims extracted from a sentence keep its numbers,
+dates and names; ``normalise`` is the spelling the verbatim check compares.
 """
 
 from __future__ import annotations
@@ -17,8 +19,6 @@ from itertools import pairwise
 from ..storage import MiB, memoize
 from ..text.citations import MARKER
 from ..text.word_forms import MONTH_OF, STOPWORDS, content_words, stem, with_digits
-from . import clauses
-from .word_lists import NEGATIONS
 
 _SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9,
           "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12}
@@ -83,8 +83,6 @@ class Facts:
     days: frozenset[tuple[int, int]]  # (month, day)
     names: dict[str, str] = field(hash=False)  # stem -> the word as written
     name_slots: dict[str, str] = field(hash=False)  # stem of a name -> the word before it
-    negated: bool = False
-    clauses: tuple[clauses.Clause, ...] = ()  # what each clause asserts (polarity, roles...)
 
 
 @memoize(8192, 16 * MiB)
@@ -98,14 +96,23 @@ def normalise(text: str) -> str:
 def read_facts(text: str) -> Facts:
     """The facts of ``text``. Cached: evidence chunks come back for every claim."""
     text = MARKER.sub(" ", text)
-    matches = list(_TOKEN.finditer(text))
     numeric = with_digits(text)
     quantities, years, months, days = _quantities_and_dates(numeric, list(_TOKEN.finditer(numeric)))
     names, slots = _names(text)
-    lowered = [m.group().lower() for m in matches]
-    negated = sum(1 for t in lowered if t in NEGATIONS or t.endswith("n't")) % 2 == 1
     return Facts(content_words(numeric), tuple(quantities), frozenset(years), frozenset(months),
-                 frozenset(days), names, slots, negated, clauses.read_clauses(text))
+                 frozenset(days), names, slots)
+
+
+def keeps_facts(sentence: str, claims: list[str]) -> bool:
+    """Whether ``claims`` together keep every number, date and name of ``sentence``: claims
+    that drop one cannot stand for it (a manipulated sentence may ask the claim extractor to
+    leave its false part out)."""
+    said = read_facts(sentence)
+    kept = union([read_facts(claim) for claim in claims])
+    values = all(any(q.matches(k) for k in kept.quantities) for q in said.quantities)
+    names = said.names.keys() <= kept.names.keys() | kept.words
+    return (values and names and said.years <= kept.years and said.months <= kept.months
+            and said.days <= kept.days)
 
 
 def union(facts: list[Facts]) -> Facts:

@@ -1,5 +1,5 @@
-"""Word tables for reading what a clause asserts, without a model: negation words, opposites
-(antonyms), quantifiers and the words that start a new clause. Data and lookups only.
+"""Word tables for reading what a clause asserts, without a model: negation words and opposites
+(antonyms). Data and lookups only.
 
 Opposites are grouped by *concept*: each pair of poles ("left" / "right", "automatic" /
 "manual", "increase" / "decrease") gets one key, and each word says which pole it names. A word
@@ -127,27 +127,3 @@ def concepts(word: str) -> tuple[tuple[str, bool], ...]:
     """The concepts ``word`` (lower case) names, each with whether it is the second pole:
     "cheaper" -> (("~cheap", False),), "excluded" -> (("~include", True),)."""
     return _CONCEPTS.get(word) or _CONCEPTS.get(stem(word), ())
-
-
-# How much of a group a quantifier speaks for: 1 part of it, 2 most of it, 3 all of it.
-# "none" / "no" are negations (above), so "some" against "none" is a flip, not a rank.
-QUANTIFIERS = {
-    **dict.fromkeys("some several few certain sometimes occasionally".split(), 1),
-    **dict.fromkeys("most mostly majority usually generally many".split(), 2),
-    **dict.fromkeys("all every each always everyone everybody everything".split(), 3),
-}
-QUANTIFIER_NAMES = {1: "some", 2: "most", 3: "all"}
-
-# Words that start a clause of their own (after a comma, or always): a negation inside such a
-# clause says nothing of the clause before it.
-CLAUSE_WORDS = ("but", "whereas", "while", "although", "though", "however", "yet",
-                "because", "unless")
-COMMA_CLAUSE_WORDS = ("and", "so", "as", "since", "which")
-PRONOUNS = frozenset("it they this these he she its their".split())
-# Directed relations whose two sides can be swapped: "from A to B", "A before B", "A than B".
-ROUTE_WORDS = ("from", "to", "into")
-RELATION_WORDS = frozenset(("than", "before", "after"))
-# Words that end the second side of a route ("from A to B in 2019").
-ROUTE_ENDS = frozenset(
-    "in on at by for with from per every each during after before when since while via "
-    "and or but".split())

@@ -109,7 +109,7 @@ def test_a_check_writes_no_debug_lines():
     app = ("import logging, sys; logging.basicConfig()\n"
            "from provenance_guard import cli; sys.exit(cli.main(sys.argv[1:]))")
     done = subprocess.run([sys.executable, "-c", app, *EXAMPLE, "--text", "-"],
-                          input="The tower was built for the 1889 World's Fair.",
+                          input="The tower was built as the centrepiece of the 1889 World's Fair.",
                           capture_output=True, text=True, cwd=REPO, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "DEBUG" not in done.stderr, done.stderr[-2000:]

@@ -41,16 +41,18 @@ def test_eval_command_writes_results_and_a_labelled_summary(tmp_path, capsys):
     lines = (tmp_path / "data.results.jsonl").read_text().splitlines()
     records = {r["id"]: r for r in map(json.loads, lines)}
     assert code == 0 and sorted(records) == list("abcdefg")
-    assert {i for i, r in records.items() if not r["passed"]} == {"b", "c", "f", "g"}
+    # e ("Visitors can take lifts to the summit.") is true but paraphrased: the offline judge
+    # fails closed, so it is a second false positive beside the mislabelled g
+    assert {i for i, r in records.items() if not r["passed"]} == {"b", "c", "e", "f", "g"}
     assert all(r["sentences"] for r in records.values())  # the per-sentence verdicts are kept
     assert summary["samples"] == 7 and summary["errors"] == 0
-    assert summary["failing_share"] == 4 / 7 and summary["mean_faithfulness"] == 3 / 7
-    assert summary["levels"] == {"fully": 3, "ungrounded": 3, "contradictory": 1}
+    assert summary["failing_share"] == 5 / 7 and summary["mean_faithfulness"] == 2 / 7
+    assert summary["levels"] == {"fully": 2, "ungrounded": 4, "contradictory": 1}
     assert summary["labelled"] == {
-        "samples": 7, "true_positives": 3, "false_positives": 1, "false_negatives": 0,
-        "true_negatives": 3, "precision": 3 / 4, "recall": 1.0,
-        "f1": pytest.approx(6 / 7),  # 2 * 3/4 * 1 / (3/4 + 1)
-        "balanced_accuracy": pytest.approx(7 / 8),  # (3/3 caught + 3/4 passed) / 2
+        "samples": 7, "true_positives": 3, "false_positives": 2, "false_negatives": 0,
+        "true_negatives": 2, "precision": 3 / 5, "recall": 1.0,
+        "f1": pytest.approx(3 / 4),  # 2 * 3/5 * 1 / (3/5 + 1)
+        "balanced_accuracy": pytest.approx(3 / 4),  # (3/3 caught + 2/4 passed) / 2
     }
 
 

@@ -404,18 +404,24 @@ def _possessive(tokens: list[Token]) -> list[Token]:
 
 def align(claim: Clause, evidence: Clause) -> Alignment:
     """The best in-order match of ``claim``'s content tokens in ``evidence``: a longest
-    common subsequence where a list's items match in any order, then the checks on what lies
-    between the matched tokens."""
-    wanted = [t for t in claim if t.content]
+    common subsequence (lists were put in one order as they were read), then the checks on
+    what lies between the matched tokens."""
+    at = [k for k, t in enumerate(claim) if t.content]
+    wanted = [claim[k] for k in at]
     said = list(evidence)
-    text = " ".join(t.text for t in evidence)
+    text = " ".join(t.text for t in evidence if t.text)
     pairs = _match(wanted, said)
     missing = tuple(t for i, t in enumerate(wanted) if i not in dict(pairs))
+    # where the claim says "it" between two matched words, the evidence may name the thing
+    referents = {j for (i1, j1), (i2, j2) in zip(pairs, pairs[1:], strict=False)
+                 if any(claim[k].text.lower() in _PRONOUNS for k in range(at[i1] + 1, at[i2]))
+                 for j in range(j1 + 1, j2)}
     stating = not is_mention(claim)  # a bare name or number conflicts with nothing
-    conflict = _conflict(evidence, wanted, pairs, missing) if stating else None
+    conflict = _conflict(evidence, wanted, pairs, missing, referents) if stating else None
     blocked = None
     if not missing:
-        blocked = _gap(said, [j for _, j in pairs]) or _qualifier(claim, said, pairs)
+        blocked = (_gap(said, [j for _, j in pairs], referents)
+                   or _qualifier(claim, said, pairs))
         if blocked is None and stating:
             conflict = _polarity(claim, evidence, pairs, wanted)
     return Alignment(len(pairs), len(wanted), missing, conflict, blocked, text)
@@ -458,7 +464,7 @@ def _match(wanted: list[Token], said: list[Token]) -> list[tuple[int, int]]:
     return pairs
 
 
-def _gap(said: list[Token], matched: list[int]) -> str | None:
+def _gap(said: list[Token], matched: list[int], referents: set[int] = frozenset()) -> str | None:
     """Why the evidence between the matched tokens breaks the statement: a content word that
     is no part of a parenthetical or of a list the claim draws on."""
     if not matched:
@@ -471,7 +477,8 @@ def _gap(said: list[Token], matched: list[int]) -> str | None:
     kinds = {_kind_of(said[j]) for j in matched if said[j].kind == "number"}
     for j in range(low, high + 1):
         token = said[j]
-        if j in matched or not token.content or token.aside or token.listed in lists:
+        if (j in matched or j in referents or not token.content or token.aside
+                or token.listed in lists):
             continue
         if token.kind == "number" and _kind_of(token) not in kinds:
             continue
@@ -510,7 +517,7 @@ def _polarity(claim: Clause, evidence: Clause, pairs, wanted) -> tuple[str, str]
     return "negation", f"the source states the opposite: {' '.join(t.text for t in evidence)!r}"
 
 
-def _conflict(evidence, wanted, pairs, missing) -> tuple[str, str] | None:
+def _conflict(evidence, wanted, pairs, missing, referents) -> tuple[str, str] | None:
     """The claim's one unmatched token a number or name, the evidence giving another of the
     same kind in its slot, and every other token aligned. (Allowing words the claim adds
     besides was tried: on the tuning data it made a fifth of the conflicts it found wrong.)"""
@@ -524,7 +531,7 @@ def _conflict(evidence, wanted, pairs, missing) -> tuple[str, str] | None:
     rivals = [t for t in evidence[before + 1:after] if t.kind == gone.kind and not t.aside
               and _kind_of(t) == _kind_of(gone)]
     if len(rivals) != 1 or _gap(list(evidence), [j for _, j in pairs] + [
-            evidence.index(rivals[0])]):
+            evidence.index(rivals[0])], referents):
         return None
     if gone.kind == "name" and SequenceMatcher(None, gone.form, rivals[0].form).ratio() >= 0.8:
         return None  # a misspelling ("Instuments"), not another name

@@ -26,8 +26,9 @@ WORD = re.compile(r"[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?")  # "X200" is one word
 def stem(word: str) -> str:
     """The word without its inflection ending ("visitors" -> "visitor", "opened" -> "open").
     Light on purpose: it leaves a word's root alone, so names and near-names stay apart
-    ("Definite" and "Definitive", which Snowball makes one stem). The clause checks use
-    Snowball (``rules.clauses``); docs/design/libraries.md says why there are two."""
+    ("Definite" and "Definitive", which Snowball makes one stem). It serves the fact reading
+    of claim extraction and citations; the rule checker's alignment uses Snowball for words
+    and compares names as written (docs/design/libraries.md)."""
     word = word.lower().replace("’", "'")
     for suffix in ("'s", "ies", "es", "s", "ing", "ed"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:

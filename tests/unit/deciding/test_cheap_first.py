@@ -1,4 +1,4 @@
-"""Cheap first (escalation.py, deciding.py): the rule checks, then a first judge, and the main
+"""Cheap first (cheap_first.py, decider.py): the rule checks, then a first judge, and the main
 judge only for the claims the first judge is unsure of, through a real Guard."""
 
 from __future__ import annotations
@@ -65,6 +65,29 @@ def test_the_band_decides_what_is_sure():
     _, closed = validate_in_guard(f"{GOOD} {BAD} {TALL}", llm, first_judge=first,
                                   confidence_band=(0.5, 0.5))
     assert llm.statements == [] and closed["groundedness"]["first_judge_decided"] == 3
+
+
+class CalibratedJudge:
+    """A first judge whose verdicts carry a confidence (the chance a verdict of that kind is
+    right): only 0.99 and up is sure, whatever the band says."""
+
+    def __init__(self, confidence: dict[str, float]):
+        self.confidence = confidence
+
+    def judge(self, claim, evidence, question=None):
+        return Verdict(SUPPORTED, "calibrated", 0.999, BY_MODEL, self.confidence[claim])
+
+
+def test_a_calibrated_verdict_stands_only_when_its_kind_earned_099():
+    first = CalibratedJudge({GOOD: 0.995, BAD: 0.98, TALL: 0.5})
+    llm = ScriptedJudge()
+    # the band would call every one of these sure (score 0.999): the confidence decides
+    _, result = validate_in_guard(f"{GOOD} {BAD} {TALL}", llm, first_judge=first,
+                                  confidence_band=(0.5, 0.5))
+    assert sorted(llm.statements) == sorted([BAD, TALL])
+    assert result["groundedness"]["first_judge_decided"] == 1
+    [bad] = [s for s in result["sentences"] if s["text"] == BAD]
+    assert bad["verdict"] == UNSUPPORTED and bad["decided_by"] == "llm"  # not the 0.98 pass
 
 
 def test_unscored_and_invalid_first_verdicts_go_to_the_llm():

@@ -15,7 +15,7 @@ from provenance_guard.deciding.decider import Cascade
 from provenance_guard.evaluation.suite import load_cases, run_case
 from provenance_guard.rules import check
 from provenance_guard.rules.word_lists import _CONCEPTS, concepts
-from provenance_guard.types import CONTRADICTED, SUPPORTED, UNSUPPORTED, Chunk, Evidence
+from provenance_guard.types import CONTRADICTED, SUPPORTED, Chunk, Evidence
 
 DATA = REPO / "validator" / "evaluation" / "data"
 

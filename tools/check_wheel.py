@@ -193,7 +193,7 @@ def check_installed(python: Path, workdir: Path) -> list[str]:
                       "--source", examples / "eiffel_visiting.txt",
                       "--text", examples / "answer.txt", "--html", page, expect=1)
     step("1 of 5 sentences supported" in report,
-         "provenance check on the example: exit 1, 1 of 5 sentences supported (the offline judge fails closed)")
+         "provenance check on the example: exit 1, 1 of 5 sentences supported (fails closed)")
     shown = page.read_text(encoding="utf-8") if page.is_file() else ""
     step(shown.count("<details id=") == 5,
          "its HTML report, from the template in the wheel: 5 sentences")

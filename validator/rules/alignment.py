@@ -71,6 +71,7 @@ _UNITS = {
     "gbp": "gbp", "pounds": "gbp", "years": "year", "year": "year", "yrs": "year",
 }
 ARTICLES = frozenset(("a", "an", "the"))
+MAX_CELLS = 250_000  # claim tokens x evidence tokens one alignment may compare
 _CONTRACTED = {"cannot": "can", "can't": "can", "won't": "will", "shan't": "shall"}
 _PRONOUNS = frozenset("it they he she this".split())
 _TOKEN = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)*|[%$€£;:,()]")
@@ -410,6 +411,9 @@ def align(claim: Clause, evidence: Clause) -> Alignment:
     wanted = [claim[k] for k in at]
     said = list(evidence)
     text = " ".join(t.text for t in evidence if t.text)
+    if len(wanted) * len(said) > MAX_CELLS:  # hostile length: fail closed, in bounded time
+        return Alignment(0, len(wanted), tuple(wanted), None,
+                         "the clause is too long for the rules to align", text[:200])
     pairs = _match(wanted, said)
     missing = tuple(t for i, t in enumerate(wanted) if i not in dict(pairs))
     # where the claim says "it" between two matched words, the evidence may name the thing

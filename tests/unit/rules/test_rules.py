@@ -134,3 +134,10 @@ def test_a_value_the_claim_matched_elsewhere_is_no_support():
     # the 6 of "Wi-Fi 6" does not make "six ports" true against "four ports"
     evidence = [Evidence("It supports Wi-Fi 6 and has four Ethernet ports.", 0.9)]
     assert not check("It has six Ethernet ports.", evidence).supported
+
+
+def test_a_hostile_length_fails_closed_in_bounded_time():
+    words = [f"w{n}" for n in range(3000)]
+    claim, source = " ".join(words), " ".join(reversed(words))
+    found = check(f"The tower is {claim} tall.", ev(f"The tower is {source} tall."))
+    assert not found.supported and "too long" in found.reason

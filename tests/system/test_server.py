@@ -26,7 +26,7 @@ ANSWER = (REPO / "examples" / "answer.txt").read_text()
 CONTRADICTED = "About 9 million people visit it each year."
 UNSUPPORTED = "It was painted gold for the 2024 Olympic Games."
 SUPPORTED = ("The tower has three levels open to visitors. "
-             "It was designed by the company of Gustave Eiffel.")
+             "Visitors can climb the stairs to the second level.")
 
 
 def free_port() -> int:
@@ -148,7 +148,7 @@ def test_unsupported_sentences_fail_by_name(server):
     reason = summary["failureReason"]
     assert f"- {CONTRADICTED} [contradicted:" in reason
     assert f"- {UNSUPPORTED} [unsupported:" in reason
-    assert "three levels" not in reason and "1887" not in reason
-    spans = summary["errorSpans"]
-    assert [ANSWER[span["start"]:span["end"]] for span in spans] == [CONTRADICTED, UNSUPPORTED]
-    assert spans[0]["reason"].startswith("contradicted:")
+    assert "three levels" not in reason  # the sentence a source states is not named
+    spans = {ANSWER[span["start"]:span["end"]]: span["reason"] for span in summary["errorSpans"]}
+    assert spans[CONTRADICTED].startswith("contradicted:")
+    assert spans[UNSUPPORTED].startswith("unsupported:") and len(spans) == 4

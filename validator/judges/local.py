@@ -24,17 +24,17 @@ from ..text.refusals import is_refusal, refusal_topic
 from ..types import BY_LOCAL, CONTRADICTED, SUPPORTED, UNSUPPORTED, Evidence, Verdict
 
 # The chance a verdict of each kind is right: (right + 1) / (decided + 2) over the answers the
-# kind decided on the tuning halves (Laplace's rule: 24 right of 24 earns 0.96, not 1.0).
+# kind decided on the tuning halves (Laplace's rule: 25 right of 25 earns 0.96, not 1.0).
 # Regenerate with `python benchmarks/calibrate_local_judge.py --half tune`.
 CONFIDENCE = {
     "verbatim": 0.955,  # 20 of 20
-    "aligned": 0.952,  # 19 of 19
-    "mention": 0.976,  # 202 of 206
-    "value": 0.96,  # 23 of 23
+    "aligned": 0.957,  # 21 of 21
+    "mention": 0.976,  # 203 of 207
+    "value": 0.963,  # 25 of 25
     "antonym": 0.941,  # 15 of 15
     "negation": 0.824,  # 13 of 15
     "name": 0.667,  # 1 of 1
-    "unaligned": 0.588,  # 781 of 1,329 (an unsupported verdict; the rest were right answers)
+    "unaligned": 0.589,  # 779 of 1,324 (an unsupported verdict; the rest were right answers)
     "refusal": 0.5,  # none seen
 }
 REFUSAL_COVERAGE = 0.75  # share of what a refusal asks about that a passage must not cover

@@ -114,9 +114,19 @@ class Alignment:
 
 def read(text: str) -> list[Clause]:
     """The clauses of ``text``: each sentence, cut at clause boundaries; restatements undone."""
-    clauses = []
+    clauses: list[Clause] = []
+    previous: Clause | None = None
     for sentence in split_sentences(MARKER.sub(" ", text)):
-        clauses += _clauses(sentence.text)
+        read_here = list(_clauses(sentence.text))
+        first = read_here[0] if read_here else None
+        if first and previous and first[0].text.lower() in _PRONOUNS and len(first) > 1:
+            # "The Louvre is a museum. It houses the Mona Lisa.": "It" is the Louvre
+            named = _shared_subject(previous, list(first[1:]))
+            if named:
+                read_here[0] = tuple(named)
+        if read_here:
+            previous = read_here[0]
+        clauses += read_here
     return clauses
 
 
@@ -525,7 +535,7 @@ def _conflict(evidence, wanted, pairs, missing, referents) -> tuple[str, str] | 
     """The claim's one unmatched token a number or name, the evidence giving another of the
     same kind in its slot, and every other token aligned. (Allowing words the claim adds
     besides was tried: on the tuning data it made a fifth of the conflicts it found wrong.)"""
-    if len(missing) != 1 or missing[0].kind not in ("number", "name") or len(pairs) < 2:
+    if len(missing) != 1 or missing[0].kind not in ("number", "name") or not pairs:
         return None
     gone = missing[0]
     index = wanted.index(gone)

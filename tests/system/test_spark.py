@@ -55,8 +55,9 @@ def test_the_spark_recipe_gives_what_evaluate_gives(spark):
             assert json.loads(row["counts"]) == record["counts"]
             assert outcome({**record, "sentences": json.loads(row["sentences"])}) == outcome(
                 record), sample_id
+    # "lifts" is true but paraphrased: the offline judge fails closed
     assert [found[i]["passed"] for i in ("ok", "gold", "visits", "lifts")] == [
-        True, False, False, True]
+        True, False, False, False]
     assert found["bad"]["passed"] is None and "source" in found["bad"]["error"]
 
 
@@ -66,7 +67,7 @@ def test_a_batch_where_nothing_was_refused_converts(spark):
     answers = spark.createDataFrame(rows()).coalesce(1)
     found = answers.mapInPandas(spark_checker(llm_callable="local"), SPARK_SCHEMA).collect()
     assert [(r["id"], r["passed"], r["error"]) for r in found] == [
-        ("ok", True, None), ("gold", False, None), ("visits", False, None), ("lifts", True, None)]
+        ("ok", True, None), ("gold", False, None), ("visits", False, None), ("lifts", False, None)]
 
 
 def test_rows_without_ids_are_refused(spark):

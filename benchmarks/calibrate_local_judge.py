@@ -31,7 +31,7 @@ from pathlib import Path
 import provenance_guard  # noqa: F401 - first: offline settings
 from provenance_guard.deciding.cheap_first import SURE
 from provenance_guard.evaluation.suite import load_cases
-from provenance_guard.judges.local import LocalJudge, _verdict
+from provenance_guard.judges.local import LocalJudge, verdict_of
 from provenance_guard.rules import CONFLICTS
 from provenance_guard.text.sentences import split_sentences
 from provenance_guard.types import CONTRADICTED, SUPPORTED, Evidence
@@ -93,7 +93,7 @@ def main(argv=None) -> int:
         evidence = [Evidence(s, 1.0) for s in sources]
         sentences = [s.text for s in split_sentences(text)] or [text]
         decided = [judge.decide(sentence, evidence, question) for sentence in sentences]
-        verdicts = [_verdict(*d) for d in decided]
+        verdicts = [verdict_of(*d) for d in decided]
         kind = decision(decided)
         failing = kind in CONFLICTS or kind == "unaligned"
         kinds[kind][("right" if failing != should_pass else "wrong", name)] += 1

@@ -57,7 +57,7 @@ class ClaimResult:
 
     @classmethod
     def from_dict(cls, raw: Any, where: str) -> ClaimResult:
-        raw = _mapping(raw, where)
+        raw = as_mapping(raw, where)
         return cls(_text(raw, "text", where), _verdict(raw, where),
                    [_evidence(e, f"{where}['evidence'][{i}]")
                     for i, e in enumerate(_list(raw, "evidence", where))])
@@ -129,10 +129,10 @@ class SentenceResult:
     @classmethod
     def from_dict(cls, raw: Any, where: str = "sentence") -> SentenceResult:
         """The inverse of ``as_dict``: ``from_dict(r.as_dict()).as_dict() == r.as_dict()``."""
-        raw = _mapping(raw, where)
+        raw = as_mapping(raw, where)
         text = _text(raw, "text", where)
         sentence = Sentence(text, _whole(raw, "start", where), _whole(raw, "end", where))
-        cited = _mapping(raw.get("citation"), f"{where}['citation']")
+        cited = as_mapping(raw.get("citation"), f"{where}['citation']")
         citation = Citation(_numbers(cited, "cited", where),
                             _member(CitationStatus, cited.get("status"), f"{where}['citation']"),
                             _numbers(cited, "uncited_support", where),
@@ -207,7 +207,7 @@ class Groundedness:
 
     @classmethod
     def from_dict(cls, raw: Any, where: str = "groundedness") -> Groundedness:
-        raw = _mapping(raw, where)
+        raw = as_mapping(raw, where)
         known = {f.name for f in dataclasses.fields(cls)}
         values = {key: raw[key] for key in known if key in raw}
         for key in ("faithfulness", "level", "counts", "sentences"):
@@ -290,7 +290,7 @@ class Report:
     def from_metadata(cls, metadata: Any) -> Report:
         """The report in a result's metadata (``ValidationResult.metadata``, or a
         ``ValidationOutcome``'s validator log), typed again."""
-        metadata = _mapping(metadata, "metadata")
+        metadata = as_mapping(metadata, "metadata")
         if "sentences" not in metadata or "groundedness" not in metadata:
             raise ValueError("metadata has no 'sentences' and 'groundedness': it is not the "
                              "metadata of a ProvenanceLLM result.")
@@ -313,7 +313,8 @@ def _evidence_dict(e: Evidence) -> dict:
 # Reading back: every value is checked, and a wrong one named.
 
 
-def _mapping(raw: Any, where: str) -> Mapping[str, Any]:
+def as_mapping(raw: Any, where: str) -> Mapping[str, Any]:
+    """``raw`` when it is an object, else ``ValueError`` naming ``where`` (what a file held)."""
     if not isinstance(raw, Mapping):
         raise ValueError(f"{where} must be an object; got {type(raw).__name__}.")
     return raw
@@ -356,7 +357,7 @@ def _member(kind: type, value: Any, where: str):
 
 
 def _label_counts(raw: Any, where: str) -> dict[Label, int]:
-    raw = _mapping(raw, where)
+    raw = as_mapping(raw, where)
     counts = dict.fromkeys(LABELS, 0)
     for key in raw:
         counts[_member(Label, key, where)] = _whole(raw, key, where)
@@ -379,7 +380,7 @@ def _verdict(raw: Mapping[str, Any], where: str) -> Verdict:
 
 
 def _evidence(raw: Any, where: str) -> Evidence:
-    raw = _mapping(raw, where)
+    raw = as_mapping(raw, where)
     text = _text(raw, "text", where)
     similarity = raw.get("similarity")
     if similarity is not None and (isinstance(similarity, bool)

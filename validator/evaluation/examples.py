@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..deciding.results import Groundedness, Report, SentenceResult
+from ..deciding.results import Groundedness, Report, SentenceResult, as_mapping
 from ..types import CitationStatus, Label
 
 
@@ -120,11 +120,6 @@ class Checked:
         qa = record.get("grounded_qa")
         metrics = None if qa is None else {
             name: Metric.from_dict(value, f"{where}: grounded_qa[{name!r}]")
-            for name, value in _mapping(qa, f"{where}: grounded_qa").items()}
+            for name, value in as_mapping(qa, f"{where}: grounded_qa").items()}
         return cls(example, Report(results, summary), record["passed"], None, metrics)
 
-
-def _mapping(raw: Any, where: str) -> Mapping[str, Any]:
-    if not isinstance(raw, Mapping):
-        raise ValueError(f"{where} must be an object; got {type(raw).__name__}.")
-    return raw

@@ -48,7 +48,7 @@ class LocalJudge:
     def judge(
         self, claim: str, evidence: Sequence[Evidence], question: str | None = None
     ) -> Verdict:
-        return _verdict(*self.decide(claim, evidence, question))
+        return verdict_of(*self.decide(claim, evidence, question))
 
     def decide(self, claim: str, evidence: Sequence[Evidence],
                question: str | None = None) -> tuple[str, str, str]:
@@ -73,7 +73,8 @@ class LocalJudge:
                 "asks about", "refusal")
 
 
-def _verdict(label: str, reason: str, kind: str) -> Verdict:
+def verdict_of(label: str, reason: str, kind: str) -> Verdict:
+    """The verdict for a decision of ``decide``: its kind's confidence, and the score."""
     confidence = CONFIDENCE[kind]
     score = confidence if label == SUPPORTED else round(1 - confidence, 4)
     return Verdict(label, reason, score, BY_LOCAL, confidence)

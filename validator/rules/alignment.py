@@ -435,7 +435,7 @@ def align(claim: Clause, evidence: Clause) -> Alignment:
     blocked = None
     if not missing:
         blocked = (_gap(said, [j for _, j in pairs], referents)
-                   or _qualifier(claim, said, pairs))
+                   or _qualifier(claim, said))
         if blocked is None and stating:
             conflict = _polarity(claim, evidence, pairs, wanted)
     return Alignment(len(pairs), len(wanted), missing, conflict, blocked, text)
@@ -500,7 +500,7 @@ def _gap(said: list[Token], matched: list[int], referents: set[int] = frozenset(
     return None
 
 
-def _qualifier(claim: Clause, said: list[Token], pairs: list[tuple[int, int]]) -> str | None:
+def _qualifier(claim: Clause, said: list[Token]) -> str | None:
     """A qualifier of the evidence clause ("may", "some", "only") the claim leaves out."""
     mine = {t.form for t in claim if t.kind == "qualifier"}
     for token in said:

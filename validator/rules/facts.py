@@ -68,8 +68,6 @@ class Quantity:
         units_agree = self.unit is None or other.unit is None or self.unit == other.unit
         return units_agree and self.same_value(other)
 
-    def comparable(self, other: Quantity) -> bool:
-        return self.unit is not None and self.unit == other.unit
 
 
 @dataclass(frozen=True)
@@ -82,7 +80,6 @@ class Facts:
     months: frozenset[int]
     days: frozenset[tuple[int, int]]  # (month, day)
     names: dict[str, str] = field(hash=False)  # stem -> the word as written
-    name_slots: dict[str, str] = field(hash=False)  # stem of a name -> the word before it
 
 
 @memoize(8192, 16 * MiB)
@@ -98,9 +95,8 @@ def read_facts(text: str) -> Facts:
     text = MARKER.sub(" ", text)
     numeric = with_digits(text)
     quantities, years, months, days = _quantities_and_dates(numeric, list(_TOKEN.finditer(numeric)))
-    names, slots = _names(text)
     return Facts(content_words(numeric), tuple(quantities), frozenset(years), frozenset(months),
-                 frozenset(days), names, slots)
+                 frozenset(days), _names(text))
 
 
 def keeps_facts(sentence: str, claims: list[str]) -> bool:
@@ -123,7 +119,6 @@ def union(facts: list[Facts]) -> Facts:
         frozenset().union(*(f.months for f in facts)),
         frozenset().union(*(f.days for f in facts)),
         {k: v for f in facts for k, v in f.names.items()},
-        {},
     )
 
 
@@ -208,10 +203,10 @@ def _day_near(tokens: list[str], i: int) -> bool:
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*")
 
 
-def _names(text: str) -> tuple[dict[str, str], dict[str, str]]:
-    """Capitalised words not at the start of a sentence (and not stopwords or months), and the
-    lower-case word before each: "in Paris" -> {"paris": "in"}."""
-    names, slots = {}, {}
+def _names(text: str) -> dict[str, str]:
+    """Capitalised words not at the start of a sentence (and not stopwords or months), by
+    stem."""
+    names = {}
     words = list(re.finditer(r"\S+", text))
     for n, match in enumerate(words):
         word = match.group().strip("\"'“”‘’()[],;:.!?")
@@ -223,9 +218,5 @@ def _names(text: str) -> tuple[dict[str, str], dict[str, str]]:
         lowered = word.lower()
         if lowered in STOPWORDS or lowered in MONTH_OF:
             continue
-        key = stem(word)
-        names[key] = word
-        before = previous.strip("\"'“”‘’()[],;:")
-        if before[:1].islower() and before not in ("the", "a", "an", "and", "or"):
-            slots.setdefault(key, before)
-    return names, slots
+        names[stem(word)] = word
+    return names

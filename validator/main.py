@@ -1,6 +1,7 @@
 """ProvenanceLLM: the Guardrails contract. It conducts the pipeline and computes nothing:
 
-    split -> read citations -> claims -> retrieve -> decide -> check citations -> aggregate
+    split -> read citations -> set aside non-claims -> claims -> retrieve -> decide
+          -> check citations -> aggregate
 
 each stage in its folder (``text``, ``retrieval``, ``deciding``), the arguments declared and
 checked once in ``settings``, each call's input in ``request``, concurrency and the deadline
@@ -31,7 +32,7 @@ from .request import read_request
 from .retrieval.embedding import SentenceTransformerEmbedder
 from .retrieval.retriever import retriever_for
 from .settings import Settings, docstring, signature
-from .text import citations
+from .text import citations, non_claims
 from .text.sentences import stream_chunks, units
 
 
@@ -90,13 +91,17 @@ class ProvenanceLLM(Validator):
             settings.check_sentence_count(len(sentences))
             retriever = retriever_for(request, settings, self._embedder)
             cited = [citations.read(sentence.text, settings.citations) for sentence in sentences]
-            claims = decider.claims(cited, request)
+            not_claims = [non_claims.form_of(text, request.question)
+                          if settings.skip_non_claims and not citation.cited else None
+                          for citation, text in cited]
+            claims = decider.claims(cited, request, not_claims)
             evidence = retriever.find(claims)
             decided = decider.decide(claims, evidence, request)
             uncited = decider.uncited_support(claims, decided.verdicts, retriever, request,
                                               len(sentences))
             checked = citations.check_all(cited, settings.citations, request.source_count, uncited)
-            return aggregate(request, settings, sentences, claims, decided, evidence, checked)
+            return aggregate(request, settings, sentences, claims, decided, evidence, checked,
+                             not_claims)
 
     def _validate(self, value: Any, metadata: dict[str, Any] | None) -> ValidationResult:
         return _guardrails_result(self.check(value, metadata), metadata)

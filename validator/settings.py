@@ -244,6 +244,12 @@ class Settings:
         True, Flag(),
         "Whether a sentence the sources do not settle fails (else only contradicted sentences "
         "and citation errors fail).", flag="--allow-unsupported", negated=True)
+    skip_non_claims: bool = setting(
+        True, Flag(),
+        "Sentences that assert nothing (a greeting, thanks, an offer of help, a question back "
+        "to the user, the writer's feelings: a closed list of forms, English only) are marked "
+        "`not_a_claim`, not judged, and never fail the text.", flag="--judge-non-claims",
+        negated=True)
     citations: str = setting(
         "auto", Choice(CITATION_MODES),
         "`auto` checks `[1]`-style markers (numbered in the order of `sources`) when present; "

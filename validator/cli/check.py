@@ -71,6 +71,9 @@ def _print_text(report: Report, args: argparse.Namespace) -> None:
     print(f"judge: {args.model}" if args.model else LOCAL_JUDGE_NOTE)
     for result in report.sentences:
         verdict, citation = result.verdict, result.citation
+        if verdict is None:
+            print(f"\n[NOT A CLAIM] {result.sentence.text}\n    not judged: {result.not_a_claim}")
+            continue
         print(f"\n[{verdict.label.upper()}] {result.sentence.text}")
         if citation.status not in (NONE, OK):
             print(f"    citation: {citation.status.replace('_', ' ')}"
@@ -95,6 +98,9 @@ def _print_text(report: Report, args: argparse.Namespace) -> None:
         f"({counts[UNSUPPORTED]} unsupported, {counts[CONTRADICTED]} contradicted); "
         f"faithfulness {score}, groundedness {summary.level}"
     )
+    if summary.not_claims:
+        print(f"{summary.not_claims} sentence(s) assert nothing and were not judged "
+              "(--judge-non-claims judges them)")
     if summary.judge_calls_saved:
         print(f"{summary.judge_calls_saved} judge call(s) saved by the rule checks")
 

@@ -59,15 +59,16 @@ _ONLY_MARKS = re.compile(r"[ \t]*(?:>[ \t]*)*(?:[-*+•‣◦▪●]|\d{1,3}[.)]
 
 def aggregate(request: Request, settings: Settings, sentences: Sequence[Sentence],
               claims: Sequence[Claim], decided: Decided, evidence: Found,
-              checked: Sequence[Citation]) -> Report:
-    """Each sentence's result from its claims' verdicts and evidence and its checked citation;
-    the text passes when every sentence does."""
+              checked: Sequence[Citation], not_claims: Sequence[str | None]) -> Report:
+    """Each sentence's result from its claims' verdicts and evidence and its checked citation
+    (a sentence that is not a claim: its form, no claims); the text passes when every sentence
+    does."""
     claims_of: list[list[ClaimResult]] = [[] for _ in sentences]
     for n, (claim, verdict) in enumerate(zip(claims, decided.verdicts, strict=True)):
         claims_of[claim.sentence].append(ClaimResult(claim.text, verdict, evidence.peek(n)))
-    results = [SentenceResult(sentence, claims_of[i], checked[i], settings.by_claim)
-               for i, sentence in enumerate(sentences)]
-    invalid = sum(r.verdict.label == INVALID for r in results)
+    results = [SentenceResult(sentence, claims_of[i], checked[i], settings.by_claim,
+                              not_claims[i]) for i, sentence in enumerate(sentences)]
+    invalid = sum(r.verdict is not None and r.verdict.label == INVALID for r in results)
     if invalid:
         warnings.warn(
             f"the judge gave no readable verdict for {invalid} sentence(s); counting them as "

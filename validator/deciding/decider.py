@@ -198,18 +198,21 @@ class Decider:
         self.split_into_claims = settings.by_claim
         self.runner = runner
 
-    def claims(self, cited: Sequence[tuple[Citation, str]], request: Request) -> list[Claim]:
+    def claims(self, cited: Sequence[tuple[Citation, str]], request: Request,
+               not_claims: Sequence[str | None]) -> list[Claim]:
         """Each sentence's claims, in order, from its text without citation markers: its atomic
         claims in claim mode (the sentence itself where the judge gives none), else the
-        sentence. Each keeps the sources its sentence cites. Without sources there is nothing
-        to judge claims against, so none are extracted."""
-        texts = [text for _, text in cited]
-        within = [citations.within(citation, request.source_count) for citation, _ in cited]
+        sentence; none for a sentence that is not a claim (``not_claims`` holds its form).
+        Each keeps the sources its sentence cites. Without sources there is nothing to judge
+        claims against, so none are extracted."""
+        asserting = [i for i, form in enumerate(not_claims) if form is None]
+        texts = [cited[i][1] for i in asserting]
+        within = [citations.within(cited[i][0], request.source_count) for i in asserting]
         if not self.split_into_claims or request.no_sources:
-            return [Claim(text, i, within[i]) for i, text in enumerate(texts)]
+            return [Claim(text, i, w) for i, text, w in zip(asserting, texts, within, strict=True)]
         found = extract_claims(self.judge, texts, request.value, request.question, self.runner.map)
-        return [Claim(claim, i, within[i])
-                for i, (text, claims) in enumerate(zip(texts, found, strict=True))
+        return [Claim(claim, i, w)
+                for i, text, w, claims in zip(asserting, texts, within, found, strict=True)
                 for claim in (claims or [text])]
 
     def decide(self, claims: Sequence[Claim], evidence: Found, request: Request) -> Decided:

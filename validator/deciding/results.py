@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from ..text import citations
+from ..text import citations, non_claims
 from ..types import (
     CONTRADICTED,
     CONTRADICTORY,
@@ -39,6 +39,7 @@ from ..types import (
     Verdict,
 )
 
+NOT_A_CLAIM = "not_a_claim"  # what a sentence that asserts nothing shows in place of a label
 PARTIAL_THRESHOLD = 0.5  # faithfulness from which a text is partially grounded
 REGISTERED_NAME = "provenance-guard/provenance_llm"  # ProvenanceLLM's name in Guardrails
 
@@ -65,15 +66,22 @@ class ClaimResult:
 
 @dataclass(frozen=True)
 class SentenceResult:
+    """One sentence's result. ``not_a_claim``: the form of a sentence that asserts nothing
+    (``text.non_claims``), which has no claims and no verdict, and passes."""
+
     sentence: Sentence
     claims: list[ClaimResult]  # one, the sentence itself, unless validation_method="claim"
     citation: Citation
     split_into_claims: bool = False
+    not_a_claim: str | None = None
 
     @cached_property
-    def verdict(self) -> Verdict:
+    def verdict(self) -> Verdict | None:
         """The sentence's verdict from its claims': the worst label wins (contradicted, then
-        unsupported, then invalid); the score is the lowest."""
+        unsupported, then invalid); the score is the lowest. None for a sentence that is not a
+        claim."""
+        if self.not_a_claim is not None:
+            return None
         worst = min(self.claims, key=lambda c: _SEVERITY[c.verdict.label]).verdict
         if len(self.claims) == 1:
             return worst
@@ -83,6 +91,11 @@ class SentenceResult:
                            + (f" ({c.verdict.reason})" if c.verdict.reason else "")
                            for c in failing) or "every claim is supported"
         return Verdict(worst.label, reason, min(scores) if scores else None, worst.decided_by)
+
+    @property
+    def label(self) -> str:
+        """The verdict's label, or ``NOT_A_CLAIM``."""
+        return NOT_A_CLAIM if self.verdict is None else self.verdict.label
 
     @cached_property
     def evidence(self) -> list[Evidence]:
@@ -101,12 +114,16 @@ class SentenceResult:
     def passes(self, pass_on_invalid: bool, fail_on_unsupported: bool = True) -> bool:
         if self.citation.fails:
             return False
+        if self.verdict is None:
+            return True
         label = self.verdict.label
         return (label == SUPPORTED or (label == INVALID and pass_on_invalid)
                 or (label == UNSUPPORTED and not fail_on_unsupported))
 
     def summary(self) -> str:
         verdict = self.verdict
+        if verdict is None:
+            return f"not a claim ({self.not_a_claim})"
         problem = citations.problem(self.citation)
         reason = "; ".join(p for p in (problem, verdict.reason) if p)
         label = self.citation.status if problem else verdict.label
@@ -117,6 +134,7 @@ class SentenceResult:
             "text": self.sentence.text,
             "start": self.sentence.start,
             "end": self.sentence.end,
+            "not_a_claim": self.not_a_claim,
             **_verdict_dict(self.verdict),
             "evidence": [_evidence_dict(e) for e in self.evidence],
             "evidence_cut": self.evidence_cut,
@@ -137,6 +155,12 @@ class SentenceResult:
                             _member(CitationStatus, cited.get("status"), f"{where}['citation']"),
                             _numbers(cited, "uncited_support", where),
                             _numbers(cited, "out_of_range", where))
+        form = raw.get("not_a_claim")
+        if form is not None:
+            if form not in non_claims.FORMS:
+                raise ValueError(f"{where}['not_a_claim']: {form!r} is not one of "
+                                 f"{', '.join(non_claims.FORMS)}.")
+            return cls(sentence, [], citation, not_a_claim=form)
         if raw.get("claims") is None:
             claims = [ClaimResult.from_dict(raw, where)]
         else:
@@ -161,6 +185,7 @@ class Groundedness:
     level: Level | None
     counts: dict[Label, int]
     sentences: int
+    not_claims: int = 0
     claim_counts: dict[Label, int] | None = None
     decided_by: dict[str, int] = field(default_factory=dict)
     citations: dict[str, int] = field(default_factory=dict)
@@ -179,7 +204,7 @@ class Groundedness:
     def of(cls, results: list[SentenceResult], by_claim: bool = False, **facts) -> Groundedness:
         """The summary of ``results``; ``facts`` are the other fields (the settings, the
         calls saved)."""
-        counts = _counts(r.verdict for r in results)
+        counts = _counts(r.verdict for r in results if r.verdict is not None)
         claim_counts = _counts(c.verdict for r in results for c in r.claims) if by_claim else None
         basis = claim_counts if by_claim else counts
         judged = sum(basis.values()) - basis[INVALID]
@@ -199,7 +224,8 @@ class Groundedness:
             decided[claim.verdict.decided_by] = decided.get(claim.verdict.decided_by, 0) + 1
         cited = {status: sum(r.citation.status == status for r in results)
                  for status in COUNTED_CITATIONS}
-        return cls(faithfulness, level, counts, len(results), claim_counts, decided, cited,
+        return cls(faithfulness, level, counts, len(results),
+                   sum(r.not_a_claim is not None for r in results), claim_counts, decided, cited,
                    sum(r.evidence_cut for r in results), **facts)
 
     def as_dict(self) -> dict:
@@ -223,6 +249,8 @@ class Groundedness:
             raise ValueError(f"{where}['faithfulness'] must be a number from 0 to 1 or null; "
                              f"got {faithfulness!r}.")
         values["sentences"] = _whole(raw, "sentences", where)
+        if "not_claims" in raw:
+            values["not_claims"] = _whole(raw, "not_claims", where)
         return cls(**values)
 
 
@@ -300,7 +328,9 @@ class Report:
                                                      "metadata['groundedness']"))
 
 
-def _verdict_dict(verdict: Verdict) -> dict:
+def _verdict_dict(verdict: Verdict | None) -> dict:
+    if verdict is None:
+        return dict.fromkeys(("verdict", "score", "reason", "decided_by", "confidence"))
     return {"verdict": verdict.label, "score": verdict.score, "reason": verdict.reason,
             "decided_by": verdict.decided_by, "confidence": verdict.confidence}
 

@@ -62,7 +62,7 @@ class Checked:
 
     @property
     def verdicts(self) -> list[str]:
-        return [] if self.report is None else [r.verdict.label for r in self.report.sentences]
+        return [] if self.report is None else [r.label for r in self.report.sentences]
 
     @property
     def citations(self) -> list[str]:

@@ -72,7 +72,8 @@ def _output(key: str, title: str, checked: Checked, source_names: Sequence[str])
     summary = report.summary
     output.faithfulness = _score(summary.faithfulness)
     output.level = str(summary.level)
-    output.counts = ", ".join(f"{summary.counts.get(v, 0)} {v}" for v in LABELS)
+    output.counts = ", ".join(f"{summary.counts.get(v, 0)} {v}" for v in LABELS) + (
+        f", {summary.not_claims} not a claim" if summary.not_claims else "")
     if checked.grounded_qa:
         output.grounded_qa = [
             (name.replace("_", " "), metric.status if metric.score is None else str(metric.score),
@@ -91,8 +92,7 @@ def _pieces(text: str, ordered: Sequence[SentenceResult], key: str) -> list[View
     for n, result in enumerate(ordered, 1):
         start, end = max(result.sentence.start, at), result.sentence.end
         pieces.append(View(text=text[at:start], anchor=None))
-        pieces.append(View(text=text[start:end], anchor=_id(key, n),
-                           verdict=result.verdict.label))
+        pieces.append(View(text=text[start:end], anchor=_id(key, n), verdict=result.label))
         at = max(at, end)
     pieces.append(View(text=text[at:], anchor=None))
     return pieces
@@ -100,6 +100,10 @@ def _pieces(text: str, ordered: Sequence[SentenceResult], key: str) -> list[View
 
 def _sentence(anchor: str, result: SentenceResult, source_names: Sequence[str]) -> View:
     verdict, citation = result.verdict, result.citation
+    if verdict is None:
+        return View(id=anchor, verdict=result.label, text=result.sentence.text,
+                    reason=f"not a claim ({result.not_a_claim}): not judged",
+                    score=_score(None), decided_by=None, citation=None, claims=[], evidence=[])
     shown_citation = None
     if citation.status != NONE:
         cited = ", ".join(_source(source_names, n - 1) for n in citation.cited)

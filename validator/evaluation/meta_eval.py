@@ -15,6 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from ..deciding.results import NOT_A_CLAIM
 from ..types import INVALID, LABELS
 from .examples import Example
 from .suite import accuracy_by_type, balanced_accuracy, run_case
@@ -26,7 +27,7 @@ def meta_evaluate(cases: list[Example], make_validator: Callable[[dict], Any], j
     with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
         outcomes = list(pool.map(lambda case: run_case(make_validator, case), cases))
     wall = time.perf_counter() - started
-    confusion = {expected: dict.fromkeys(LABELS, 0) for expected in LABELS}
+    confusion = {expected: dict.fromkeys((*LABELS, NOT_A_CLAIM), 0) for expected in LABELS}
     for outcome in outcomes:
         verdicts = outcome.verdicts
         for i, expected in enumerate(outcome.example.sentences):

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 
 from ..types import MISCITED, MISSING, NONE, OK, OUT_OF_RANGE, UNCHECKED, Citation, Within
+from .non_claims import form_of
 from .refusals import is_refusal
 from .structure import inside_marks
 from .word_forms import content_words
@@ -33,11 +34,6 @@ _MARKER_WITH_SPACE = re.compile(r"(?<!\s)\s*" + MARKER_PATTERN)
 _CODE_SPAN = re.compile(r"(`+)[^`\n]+?\1")
 _SPACE_BEFORE_STOP = re.compile(r"(?<!\s)\s+(?=[.,;:!?])")
 _MAX_RANGE = 50  # "[1-100000]" is not a citation we expand
-_COURTESY = re.compile(
-    r"^(?:sure|certainly|of course|great question|here (?:is|are)|i hope|hope this|let me know|"
-    r"feel free|thanks|thank you|happy to help)\b",
-    re.IGNORECASE,
-)
 
 
 def read(sentence: str, mode: str = "auto") -> tuple[Citation, str]:
@@ -75,9 +71,9 @@ def read(sentence: str, mode: str = "auto") -> tuple[Citation, str]:
 
 def is_factual(sentence: str) -> bool:
     """Whether a sentence states something that needs a source: not a question, a refusal, a
-    lead-in ending with a colon, or a courtesy ("Sure!", "I hope this helps.")."""
+    lead-in ending with a colon, or a sentence that asserts nothing ("I hope this helps.")."""
     text = sentence.strip()
-    if not text or text.endswith(("?", ":")) or is_refusal(text) or _COURTESY.match(text):
+    if not text or text.endswith(("?", ":")) or is_refusal(text) or form_of(text):
         return False
     return any(ch.isdigit() for ch in text) or len(content_words(text)) >= 2
 

@@ -61,7 +61,11 @@ def test_within(cited, count, expected):
     ((), "The Eiffel Tower is in Paris.", "required", 3, (), MISSING),
     ((), "It opened in 1889.", "required", 3, (), MISSING),  # a number makes it factual
     ((), "Here is what I found:", "required", 3, (), NONE),  # a lead-in
-    ((), "Sure! I can help with that.", "required", 3, (), NONE),  # a courtesy
+    ((), "I hope this helps!", "required", 3, (), NONE),  # asserts nothing
+    # "Sure" can be a yes to the question; what follows a courtesy is a statement like any
+    ((), "Sure!", "required", 3, (), NONE),  # too short to be factual
+    ((), "Sure, the drug is safe for children.", "required", 3, (), MISSING),
+    ((), "Thanks for asking! The drug is safe for children.", "required", 3, (), MISSING),
     ((), "When did it open?", "required", 3, (), NONE),
     ((), "The sources do not mention the architect.", "required", 3, (), NONE),  # a refusal
     ((1,), "The Eiffel Tower is in Paris.", "auto", None, (), UNCHECKED),

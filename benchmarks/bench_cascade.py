@@ -1,13 +1,16 @@
-"""Cheap first, measured with a scripted LLM: how many LLM calls a first judge saves, and how
-often the outcome still agrees with the LLM alone.
+"""Cheap first, measured with a scripted LLM: how many LLM calls the rule cascade and a first
+judge save, and what they decide wrongly without the LLM, in both directions.
 
 The "LLM" is scripted: it answers each sentence with its label (the suite's per-sentence
 verdict; for HaluEval, supported for a right answer and unsupported for a hallucinated one),
-so "LLM alone" is the labels, and agreement with it is also accuracy. The first judge is the
-real LocalJudge (the rule checker) with the real default embedder; the rule cascade
-(``cascade_contradictions``/``cascade_verbatim``) is measured too. No real NLI checkpoint or
-MiniCheck model can be fetched on this machine, so none is measured here: run this with
-``--first-judge nli:PATH`` (or ``minicheck:...``) where one is available.
+so "LLM alone" is the labels. Every text whose outcome differs from the LLM alone's was decided
+wrongly without it: a text that should fail and passes ("wrong pass"), or one that should pass
+and fails ("wrong fail"). The first judge is the real LocalJudge (the rule checker) with the
+real default embedder; the rule cascade (``cascade_contradictions``/``cascade_verbatim``) is
+measured too. The local judge is calibrated, so it decides only what it is sure of
+(``cheap_first.SURE``); an uncalibrated first judge is measured at several confidence bands.
+No NLI or MiniCheck checkpoint ships with the package, so none is measured by default: run this
+with ``--first-judge nli:PATH`` (or ``minicheck:...``) where one is available.
 
     python benchmarks/bench_cascade.py                        # the shipped 42-case suite
     python benchmarks/bench_cascade.py --suite MORE.jsonl --halueval 200
@@ -36,7 +39,8 @@ class Row:
     llm_calls_alone: int
     saved_by_rules: int
     saved_by_first_judge: int
-    outcome_agreement: float  # share of texts whose pass/fail is the LLM-alone one
+    wrong_passes: int  # texts the LLM alone fails that pass
+    wrong_fails: int  # texts the LLM alone passes that fail
 
     @property
     def saved_share(self) -> float:
@@ -104,12 +108,12 @@ def measure(name: str, texts: list, first_judge: str):
 
     setups = {"LLM alone": {}, "rules first": {"cascade_contradictions": True,
                                                "cascade_verbatim": True}}
-    for low, high in BANDS:
-        setups[f"{first_judge} first, band {low}-{high}"] = {
-            "first_judge": first_judge, "confidence_band": (low, high)}
-        setups[f"rules + {first_judge} first, band {low}-{high}"] = {
-            "first_judge": first_judge, "confidence_band": (low, high),
-            "cascade_contradictions": True, "cascade_verbatim": True}
+    for band in [None] if first_judge == "local" else BANDS:
+        shown = "" if band is None else f", band {band[0]}-{band[1]}"
+        chosen = {"first_judge": first_judge} | ({} if band is None else {"confidence_band": band})
+        setups[f"{first_judge} first{shown}"] = chosen
+        setups[f"rules + {first_judge} first{shown}"] = {
+            **chosen, "cascade_contradictions": True, "cascade_verbatim": True}
     first_judges: dict[str, object] = {}  # one first judge per spec: an NLI model loads once
     alone: list[bool] = []
     for setup, options in setups.items():
@@ -138,9 +142,10 @@ def measure(name: str, texts: list, first_judge: str):
             rules += summary["judge_calls_saved"] - summary.get("first_judge_decided", 0)
         if not alone:
             alone, calls_alone = outcomes, llm.calls
-        agreement = sum(a == b for a, b in zip(outcomes, alone, strict=True)) / len(outcomes)
+        pairs = list(zip(outcomes, alone, strict=True))
         yield Row(name, setup, len(texts), llm.calls, calls_alone, rules, first,
-                  round(agreement, 4))
+                  sum(got and not want for got, want in pairs),
+                  sum(want and not got for got, want in pairs))
 
 
 def _make(spec: str):
@@ -165,13 +170,13 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps([{**asdict(r), "saved_share": round(r.saved_share, 4)} for r in rows],
                          indent=2))
         return 0
-    print(f"{'data':<28}{'setup':<40}{'texts':>6}{'LLM calls':>10}{'saved':>7}"
-          f"{'(rules':>7}{'first)':>7}{'agree':>7}", flush=True)
+    print(f"{'data':<28}{'setup':<34}{'texts':>6}{'LLM calls':>10}{'saved':>7}"
+          f"{'(rules':>7}{'first)':>7}{'wrong pass':>11}{'wrong fail':>11}", flush=True)
     for name, texts in data.items():
         for r in measure(name, texts, args.first_judge):
-            print(f"{r.data:<28}{r.setup:<40}{r.texts:>6}{r.llm_calls:>10}{r.saved_share:>7.0%}"
-                  f"{r.saved_by_rules:>7}{r.saved_by_first_judge:>7}{r.outcome_agreement:>7.0%}",
-                  flush=True)
+            print(f"{r.data:<28}{r.setup:<34}{r.texts:>6}{r.llm_calls:>10}{r.saved_share:>7.0%}"
+                  f"{r.saved_by_rules:>7}{r.saved_by_first_judge:>7}{r.wrong_passes:>11}"
+                  f"{r.wrong_fails:>11}", flush=True)
     return 0
 
 

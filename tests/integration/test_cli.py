@@ -113,3 +113,15 @@ def test_a_check_writes_no_debug_lines():
                           capture_output=True, text=True, cwd=REPO, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "DEBUG" not in done.stderr, done.stderr[-2000:]
+
+
+def test_a_pleasantry_is_shown_as_not_a_claim_unless_asked_to_judge_it(capsys, monkeypatch):
+    text = "Great question! The tower has three levels open to visitors. I hope this helps!"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    assert cli.main(EXAMPLE + ["--text", "-"]) == 0
+    out = capsys.readouterr().out
+    assert "[NOT A CLAIM] Great question!" in out and "[NOT A CLAIM] I hope this helps!" in out
+    assert "2 sentence(s) assert nothing" in out
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    assert cli.main(EXAMPLE + ["--text", "-", "--judge-non-claims"]) == 1
+    assert "[UNSUPPORTED] I hope this helps!" in capsys.readouterr().out

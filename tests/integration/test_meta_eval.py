@@ -47,8 +47,10 @@ def test_the_report_on_labelled_cases_by_hand(tmp_path, capsys):
     }
     assert report["balanced_accuracy"] == 0.75  # should fail: 2 of 2; should pass: 1 of 2
     assert report["confusion"] == {  # expected -> got; rows with nothing expected are left out
-        "supported": {"supported": 1, "unsupported": 0, "contradicted": 1, "invalid": 0},
-        "contradicted": {"supported": 0, "unsupported": 1, "contradicted": 1, "invalid": 0},
+        "supported": {"supported": 1, "unsupported": 0, "contradicted": 1, "invalid": 0,
+                      "not_a_claim": 0},
+        "contradicted": {"supported": 0, "unsupported": 1, "contradicted": 1, "invalid": 0,
+                         "not_a_claim": 0},
     }
     assert report["wrong"] == ["a contradiction labelled supported"]
     assert (report["judge"], report["judge_calls"], report["prompt_tokens"]) == ("local", 0, 0)

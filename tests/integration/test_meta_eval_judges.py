@@ -32,7 +32,8 @@ def test_an_nli_checkpoint(tmp_path, capsys):
     report = run(capsys, "--cases", cases_file(tmp_path), "--judge", f"nli:{folder}")
     assert report["judge"] == f"nli:{folder}"
     assert report["confusion"]["supported"] == {"supported": 0, "unsupported": 0,
-                                                "contradicted": 2, "invalid": 0}
+                                                "contradicted": 2, "invalid": 0,
+                                                "not_a_claim": 0}
     assert report["by_type"]["changed_number"]["sentence_accuracy"] == 1.0
     assert report["judge_calls"] == 0 and report["judge_calls_saved"] == 0
 

@@ -81,7 +81,7 @@ def _check_report(tmp_path) -> Path:
     (tmp_path / "louvre.txt").write_text(LOUVRE)
     (tmp_path / "answer.txt").write_text(
         f"The Eiffel Tower is in Paris [1]. It was finished in 1899.\nIt is {HOSTILE} 300 metres "
-        "tall. The Louvre houses the Mona Lisa [1].")
+        "tall. The Louvre houses the Mona Lisa [1]. I hope this helps!")
     report = tmp_path / "report.html"
     code = cli.main(["check", "--source", str(tmp_path / "eiffel.txt"), "--source",
                      str(tmp_path / "louvre.txt"), "--text", str(tmp_path / "answer.txt"),
@@ -105,10 +105,13 @@ def test_the_check_report_in_a_browser(tmp_path, browser, capsys):
         ("v-contradicted", "It was finished in 1899."),
         ("v-unsupported", f"It is {HOSTILE} 300 metres tall."),
         ("v-unsupported", "The Louvre houses the Mona Lisa [1]."),
+        ("v-not_a_claim", "I hope this helps!"),
     ]
     assert page.all("img") == []  # shown as text, never made an element
     details = {a["id"]: (a, text) for a, text in page.all("details")}
-    assert list(details) == ["o1-s1", "o1-s2", "o1-s3", "o1-s4"]
+    assert list(details) == ["o1-s1", "o1-s2", "o1-s3", "o1-s4", "o1-s5"]
+    assert "not a claim (offer of help): not judged" in details["o1-s5"][1]
+    assert "no evidence retrieved" not in details["o1-s5"][1]
     opened = [key for key, (attrs, _) in details.items() if "open" in attrs]
     assert opened == ["o1-s2"]
     contradicted = details["o1-s2"][1]

@@ -44,6 +44,11 @@ _TABLE: tuple[tuple[str, str], ...] = (
     (GREETING, rf"(?:it's |it is )?{_SO}(?:nice|great|good|lovely) to (?:meet|see|hear from) you"
                r"(?: again)?"),
     (GREETING, r"(?:i )?hope you(?:'re| are) (?:doing )?(?:well|good|great)"),
+    # farewells and wishes
+    (GREETING, rf"(?:have|enjoy) (?:a |the rest of your )?{_SO}{_GOOD} (?:day|evening|weekend|"
+               r"night|one|time)|take care|bye|goodbye|cheers|best wishes|all the best"),
+    (GREETING, r"(?:(?:i )?hope you (?:enjoy|like)|enjoy)(?: (?:it|this|that|them|reading|watching|"
+               r"listening)(?: (?:it|this|that|them))?)?"),
     (THANKS, r"(?:thanks|thank you|many thanks)(?: (?:so|very) much| a lot| again)?"
              r"(?: for (?:asking|your (?:question|patience|message|interest|time)|the question|"
              rf"reaching out|sharing(?: {_THIS})?|{_THIS}))?"),
@@ -59,6 +64,8 @@ _TABLE: tuple[tuple[str, str], ...] = (
                rf"(?:explain|go on|continue|elaborate)(?: (?:more|further))?|{_WANTED})"),
     (QUESTION, r"(?:do|does) (?:you|anyone) have (?:any )?(?:other |more |further )?questions?"),
     (QUESTION, r"(?:is there )?anything else(?: i (?:can|could) (?:help(?: you)? with|do for you))?"),
+    (QUESTION, r"(?:what|how) else can i (?:help(?: you)?(?: with)?|do for you)"
+               r"|any (?:other|more|further) questions(?: i can help(?: you)? with)?"),
     (QUESTION, r"(?:can|could|may|shall) i help(?: you)?(?: with anything else)?"),
     (QUESTION, rf"(?:does|did) {_THIS} (?:help|answer your question|make sense)"),
     (QUESTION, r"what else would you like to know|(?:shall|should) i (?:go on|continue|"

@@ -20,6 +20,8 @@ from provenance_guard.text.non_claims import (
     ("Hello there!", GREETING),
     ("Good morning, everyone.", GREETING),
     ("Nice to meet you!", GREETING),
+    ("Have a great day!", GREETING),
+    ("Enjoy reading it!", GREETING),
     ("Thanks!", THANKS),
     ("Thank you for your question.", THANKS),
     ("Thanks so much for asking!", THANKS),
@@ -38,6 +40,7 @@ from provenance_guard.text.non_claims import (
     ("Would you like me to explain further?", QUESTION),
     ("Do you have any other questions?", QUESTION),
     ("Does that answer your question?", QUESTION),
+    ("What else can I help you with?", QUESTION),
     ("I love that film!", FEELING),
     ("I really like this idea.", FEELING),
     ("Great question!", FEELING),
@@ -73,6 +76,8 @@ def test_a_sentence_that_asserts_nothing_is_not_a_claim(sentence, form):
     "It helps.",
     "That's correct!",
     "It's great.",
+    "Enjoy the new drug!",
+    "Have a safe trip!",
     # a question form that is not asked
     "Would you like to know more",
     # a yes or a no

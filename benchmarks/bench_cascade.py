@@ -26,7 +26,15 @@ import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-HALUEVAL = Path(__file__).resolve().parents[1] / "tests/data/halueval-qa-sample/qa_one-turn_data.jsonl"
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
+HALUEVAL = {  # file, source, right answer, hallucinated answer, question
+    "QA": ("halueval-qa-sample/qa_one-turn_data.jsonl", "knowledge", "right_answer",
+           "hallucinated_answer", "question"),
+    "summarisation": ("halueval-summarization-sample/summarization_data.jsonl", "document",
+                      "right_summary", "hallucinated_summary", None),
+    "dialogue": ("halueval-dialogue-sample/dialogue_data.jsonl", "knowledge", "right_response",
+                 "hallucinated_response", "dialogue_history"),
+}
 BANDS = ((0.2, 0.8), (0.1, 0.9), (0.3, 0.7))
 
 
@@ -69,8 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--suite", action="append", type=Path,
                         help="labelled cases JSONL (repeatable; default: the shipped suite)")
     parser.add_argument("--halueval", type=int, default=0, metavar="N",
-                        help="also N HaluEval QA records (a right and a hallucinated answer each)")
-    parser.add_argument("--halueval-data", type=Path, default=HALUEVAL)
+                        help="also N records of each shared HaluEval sample (a right and a "
+                             "hallucinated answer each), from the held-out half (251-500)")
     parser.add_argument("--first-judge", default="local",
                         help="the first judge's spec (default: local)")
     parser.add_argument("--json", action="store_true")
@@ -86,20 +94,21 @@ def texts_of_suite(path: Path):
     for case in load_cases(path):
         mode = case.options.get("citations", "auto")
         sentences = units(case.output, case.options.get("validation_method", "sentence"))
-        labels = {citations.read(s.text, mode)[1]: e["verdict"]
+        labels = {citations.read(s.text, mode)[1]: e.verdict
                   for s, e in zip(sentences, case.sentences, strict=False)}
         yield case.sources, case.output, case.question, case.options, labels
 
 
-def texts_of_halueval(path: Path, limit: int):
+def texts_of_halueval(name: str, limit: int):
     from provenance_guard.text.sentences import units
 
-    lines = path.read_text(encoding="utf-8").splitlines()[:limit]
+    path, source, right, wrong, question = HALUEVAL[name]
+    lines = (DATA / path).read_text(encoding="utf-8").splitlines()[250:250 + limit]
     for record in map(json.loads, lines):
-        for answer, label in ((record["right_answer"], "supported"),
-                              (record["hallucinated_answer"], "unsupported")):
+        for answer, label in ((record[right], "supported"), (record[wrong], "unsupported")):
             labels = {s.text: label for s in units(answer, "sentence")}
-            yield [record["knowledge"]], answer, record["question"], {}, labels
+            yield ([record[source]], answer, record[question] if question else None, {},
+                   labels)
 
 
 def measure(name: str, texts: list, first_judge: str):
@@ -160,9 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     from provenance_guard.evaluation.suite import SUITE
 
     data = {path.name: list(texts_of_suite(path)) for path in (args.suite or [SUITE])}
-    if args.halueval:
-        data[f"HaluEval QA x{args.halueval}"] = list(texts_of_halueval(args.halueval_data,
-                                                                       args.halueval))
+    for name in HALUEVAL if args.halueval else ():
+        data[f"HaluEval {name} x{args.halueval}"] = list(texts_of_halueval(name, args.halueval))
     data = {name: texts for name, texts in data.items() if texts}
     if args.json:
         rows = [row for name, texts in data.items() for row in measure(name, texts,

@@ -1,8 +1,15 @@
 """Concurrency and the per-validation deadline, owned by the Runner.
 
-``Runner.map`` runs a function over items at most ``max_concurrency`` at once; ``deadline``
-sets the total time one validation may take, which every judge call sees through
-``remaining()`` (also in the worker threads, which run in a copy of the validation's context).
+``Runner.validation()`` scopes one validation: its deadline (the total time it may take, which
+every judge call sees through ``remaining()``), and the threads it starts. ``Runner.map`` runs
+a function over items at most ``max_concurrency`` at once; worker threads run in a copy of the
+validation's context, so they see its deadline and its end.
+
+Structured concurrency: when a validation returns or raises, the threads it started have
+finished, or (a judge call still in flight at the deadline, which cannot be killed) have been
+told to stop: ``stopped()`` is then true, and no new judge call, retry or retrieval starts.
+Threads that run native code (embedding, searching) are joined before the validation returns,
+so a process that exits right after it never finds one still running.
 """
 
 from __future__ import annotations
@@ -11,12 +18,13 @@ import contextvars
 import threading
 import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
 _DEADLINE: ContextVar[float | None] = ContextVar("provenance_deadline", default=None)
+_SCOPE: ContextVar[_Scope | None] = ContextVar("provenance_scope", default=None)
 
 
 def remaining() -> float | None:
@@ -39,6 +47,41 @@ def deadline_in(seconds: float | None) -> Iterator[None]:
         _DEADLINE.reset(token)
 
 
+class Stopped(Exception):
+    """Work that was not started because its validation ended or passed its deadline."""
+
+
+def stopped() -> bool:
+    """Whether the validation this runs in has ended or passed its deadline: no new work may
+    start (a judge call, a retry, an embedding batch)."""
+    scope, left = _SCOPE.get(), remaining()
+    return (scope is not None and scope.ended.is_set()) or (left is not None and left <= 0)
+
+
+class _Scope:
+    """One validation's threads: started through ``start``, joined when it ends."""
+
+    def __init__(self):
+        self.ended = threading.Event()
+        self.threads: list[threading.Thread] = []
+
+    def close(self) -> None:
+        self.ended.set()
+        for thread in self.threads:
+            thread.join()
+
+
+def start(target: Callable[[], None], name: str) -> None:
+    """Run ``target`` in a thread of the current validation, which joins it before it returns
+    (``target`` should check ``stopped()`` between units of work). Outside a validation, the
+    thread is not joined by anyone: callers outside ``Runner.validation`` are tests."""
+    thread = threading.Thread(target=contextvars.copy_context().run, args=(target,), name=name)
+    scope = _SCOPE.get()
+    if scope is not None:
+        scope.threads.append(thread)
+    thread.start()
+
+
 # map(function, items, on_timeout): the function over the items, concurrently; an item not
 # done by the validation's deadline gets on_timeout(item) (None: wait as long as it takes)
 Mapper = Callable[..., list]
@@ -49,28 +92,56 @@ class Runner:
         self.max_concurrency = max_concurrency
         self.deadline = deadline
 
-    def within_deadline(self):
-        return deadline_in(self.deadline)
+    @contextmanager
+    def validation(self) -> Iterator[None]:
+        """The scope of one validation: its deadline, and its threads, stopped and joined when
+        it ends (see the module's docstring)."""
+        scope = _Scope()
+        token = _SCOPE.set(scope)
+        try:
+            with deadline_in(self.deadline):
+                yield
+        finally:
+            _SCOPE.reset(token)
+            scope.close()
 
     def map(self, function: Callable, items: Sequence,
             on_timeout: Callable[[Any], Any] | None = None) -> list:
         """``function`` over ``items``, at most ``max_concurrency`` at once. With
         ``on_timeout``, an item not done by the validation's deadline gets ``on_timeout(item)``
-        and is not waited for (its thread finishes on its own; judge calls stop retrying)."""
+        and is not waited for: items not started are cancelled, and the one in flight stops at
+        its next ``stopped()`` check (no new judge call or retry). Once every item is done, the
+        pool's threads are joined before this returns."""
         items = list(items)
         left = remaining() if on_timeout is not None else None
         workers = min(self.max_concurrency, len(items))
         if workers <= 1 and left is None:
             return [function(item) for item in items]
         pool = ThreadPoolExecutor(max_workers=max(workers, 1), thread_name_prefix="provenance")
+        finished = False
         try:
             futures = [pool.submit(contextvars.copy_context().run, function, item)
                        for item in items]
-            done, _ = wait(futures, timeout=None if left is None else max(0.0, left))
-            return [future.result() if future in done else on_timeout(item)
-                    for future, item in zip(futures, items, strict=True)]
+            done, _ = wait(futures, timeout=None if left is None else max(0.0, left),
+                           return_when=FIRST_EXCEPTION)
+            for future in futures:  # an item that raised ends the map at once, in item order
+                if future in done and future.exception() is not None and not (
+                        on_timeout and _stopped(future)):
+                    raise future.exception()
+            results = [future.result() if future in done and not (on_timeout and _stopped(future))
+                       else on_timeout(item) for future, item in zip(futures, items, strict=True)]
+            finished = len(done) == len(futures)
+            return results
         finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+            # all done: the idle workers are joined at once; else (the deadline, or an item
+            # raised) what has not started is cancelled, and what runs sees stopped() once
+            # the validation ends
+            pool.shutdown(wait=finished, cancel_futures=not finished)
+
+
+def _stopped(future) -> bool:
+    """Whether the item's work stopped at the deadline (``Stopped``): late, like one not done."""
+    return isinstance(future.exception(), Stopped)
 
 
 class Once:

@@ -85,7 +85,7 @@ class ProvenanceLLM(Validator):
         """What ``validate`` finds, typed: each sentence's result and the summary, whatever
         ``on_fail`` says. ``report.metadata()`` is the result metadata ``validate`` gives."""
         settings, decider = self._settings, self._decider
-        with self._runner.within_deadline():
+        with self._runner.validation():
             request = read_request(value, metadata, settings)
             sentences = units(request.value, settings.validation_method, settings.language)
             settings.check_sentence_count(len(sentences))

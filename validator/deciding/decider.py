@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .. import rules
-from ..concurrency import Mapper, Runner
+from ..concurrency import Mapper, Runner, Stopped, stopped
 from ..errors import ConfigurationError
 from ..judges import BatchJudge, ClaimExtractor, Judge
 from ..request import Request
@@ -107,6 +107,8 @@ def decide(
                 if first.sure(verdict):
                     early[i] = (verdict, _BY_FIRST)
         pending = [i for i in indexes if early[i][0] is None]
+        if pending and stopped():  # the validation ended or passed its deadline: no new call
+            raise Stopped("the validation ended before these claims were judged")
         if len(pending) > 1:
             asked = judge.judge_batch([(claims[i], evidence[i]) for i in pending], question)
             _check_count(judge, asked, len(pending))

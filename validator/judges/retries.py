@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import tenacity
 
-from ..concurrency import remaining
+from ..concurrency import remaining, stopped
 from ..errors import ConfigurationError, JudgeAuthError
 
 _TRANSIENT_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}
@@ -97,9 +97,9 @@ def complete_with_retries(complete: Callable[[str], str], prompt: str, max_retri
     that ended the tries. Raises ``JudgeAuthError`` when the credentials are refused and
     ``ConfigurationError`` when the model or endpoint does not exist (404, "LLM Provider NOT
     provided") or ``complete`` itself says the setup is wrong: no prompt could be judged."""
-    left = remaining()
-    if left is not None and left <= 0:
-        return TimeoutError("the validation's deadline passed before the judge answered")
+    if stopped():
+        return TimeoutError("the validation ended or passed its deadline before the judge "
+                            "answered")
     retrying = tenacity.Retrying(
         retry=tenacity.retry_if_not_exception_type((ConfigurationError, _Permanent)),
         wait=_wait(backoff),
@@ -169,9 +169,10 @@ def _wait(backoff: float) -> Callable[[tenacity.RetryCallState], float]:
 
 
 def _past_the_deadline(state: tenacity.RetryCallState) -> bool:
-    """Stop when the wait before the next try would end past the validation's deadline."""
+    """Stop when the validation has ended, or the wait before the next try would end past its
+    deadline."""
     left = remaining()
-    return left is not None and (state.upcoming_sleep or 0.0) >= left
+    return stopped() or (left is not None and (state.upcoming_sleep or 0.0) >= left)
 
 
 def _delay(attempt: int, error: BaseException, status: int | None, backoff: float) -> float:

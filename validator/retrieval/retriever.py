@@ -9,6 +9,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from ..concurrency import Stopped, start, stopped
 from ..request import Chunking, Request
 from ..settings import Settings
 from ..types import Claim, Evidence
@@ -18,45 +19,64 @@ from .index import INDEX_CACHE
 
 
 class Found:
-    """Evidence for a list of texts, computed as it is needed: ``found[i]`` waits for (or
-    computes) text i's evidence; ``peek(i)`` gives it if already there, else ``[]``.
+    """Evidence for a list of claims, computed as it is needed: ``found[i]`` waits for (or
+    computes) claim i's evidence; ``peek(i)`` gives it if already there, else ``[]``. Claims
+    with the same text and source limit share one search.
 
-    With ``sources``, a background thread embeds and searches the texts a group at a time, in
-    order, so the judge can start on the first group while the next ones are embedded. With a
-    ``query_function``, each text's evidence is fetched by the thread that asks for it."""
+    With ``sources``, a thread of the validation embeds and searches the claims a group at a
+    time, in order, so the judge can start on the first group while the next ones are
+    embedded; it stops at the validation's end or deadline (a reader then gets ``Stopped``)
+    and is joined before the validation returns. With a ``query_function``, each claim's
+    evidence is fetched by the thread that asks for it."""
 
-    def __init__(self, count: int, compute: Callable[[list[int]], list[list[Evidence]]],
+    def __init__(self, claims: Sequence[Claim],
+                 compute: Callable[[list[Claim]], list[list[Evidence]]],
                  group: int | None = None):
+        slots: dict[tuple, int] = {}  # (text, within) -> its place in self._claims
+        self._claims: list[Claim] = []  # each distinct claim once
+        self._slot: list[int] = []  # each claim's place in self._claims
+        for claim in claims:
+            key = (claim.text, claim.within)
+            if key not in slots:
+                slots[key] = len(self._claims)
+                self._claims.append(claim)
+            self._slot.append(slots[key])
         self._compute = compute
-        self._found: list[list[Evidence] | None] = [None] * count
+        self._found: list[list[Evidence] | None] = [None] * len(self._claims)
         self._error: BaseException | None = None
         self._group = group
-        if group is not None and count:
-            self._ready = [threading.Event() for _ in range(0, count, group)]
-            threading.Thread(target=self._produce, daemon=True, name="provenance-retrieval").start()
+        if group is not None and slots:
+            self._ready = [threading.Event() for _ in range(0, len(slots), group)]
+            start(self._produce, "provenance-retrieval")
 
     def __len__(self) -> int:
-        return len(self._found)
+        return len(self._slot)
 
     def __getitem__(self, i: int) -> list[Evidence]:
+        n = self._slot[i]
         if self._group is None:
-            if self._found[i] is None:
-                self._found[i] = self._compute([i])[0]
-            return self._found[i]
-        self._ready[i // self._group].wait()
+            if self._found[n] is None:
+                if stopped():
+                    raise Stopped("the validation ended before this evidence was retrieved")
+                self._found[n] = self._compute([self._claims[n]])[0]
+            return self._found[n]
+        self._ready[n // self._group].wait()
         if self._error is not None:
             raise self._error
-        return self._found[i]
+        return self._found[n]
 
     def peek(self, i: int) -> list[Evidence]:
-        return self._found[i] or []
+        return self._found[self._slot[i]] or []
 
     def _produce(self) -> None:
         for g, ready in enumerate(self._ready):
-            indexes = list(range(g * self._group, min((g + 1) * self._group, len(self._found))))
+            slots = range(g * self._group, min((g + 1) * self._group, len(self._found)))
             try:
-                for i, evidence in zip(indexes, self._compute(indexes), strict=True):
-                    self._found[i] = evidence
+                if stopped():
+                    raise Stopped("the validation ended before this evidence was retrieved")
+                found = self._compute([self._claims[n] for n in slots])
+                for n, evidence in zip(slots, found, strict=True):
+                    self._found[n] = evidence
             except BaseException as error:  # noqa: BLE001 - handed to every waiting reader
                 self._error = error
                 for event in self._ready:
@@ -96,19 +116,19 @@ class SourceRetriever:
 
     def find(self, claims: Sequence[Claim]) -> Found:
         if not self.sources:
-            return Found(len(claims), lambda indexes: [[] for _ in indexes])
+            return Found(claims, lambda group: [[] for _ in group])
 
-        def compute(indexes: list[int]) -> list[list[Evidence]]:
+        def compute(group: list[Claim]) -> list[list[Evidence]]:
             index = INDEX_CACHE.get(self.sources, self.chunking, self.embedder, self.index_dir,
                                     lexical=self.hybrid)
-            queries = [self.query(claims[i].text) for i in indexes]
+            queries = [self.query(claim.text) for claim in group]
             hits = index.hits(self.embedder.embed(queries), self.top_k,
-                              [claims[i].within for i in indexes],
+                              [claim.within for claim in group],
                               queries if self.hybrid else None)
             return [windows(index, self.sources, row, self.max_evidence_chars,
                             self.evidence_window) for row in hits]
 
-        return Found(len(claims), compute, group=self.group)
+        return Found(claims, compute, group=self.group)
 
 
 class QueryFunctionRetriever:
@@ -123,10 +143,10 @@ class QueryFunctionRetriever:
         self.max_evidence_chars = max_evidence_chars
 
     def find(self, claims: Sequence[Claim]) -> Found:
-        return Found(len(claims), lambda indexes: [
-            bounded(query_function_evidence(self.query_function, claims[i].text, self.top_k),
+        return Found(claims, lambda group: [
+            bounded(query_function_evidence(self.query_function, claim.text, self.top_k),
                     self.max_evidence_chars)
-            for i in indexes])
+            for claim in group])
 
 
 def query_text(question: str | None, claim: str) -> str:

@@ -1,0 +1,95 @@
+"""A validation owns its threads: when it returns or raises (directly, through a Guard or an
+AsyncGuard), every thread it started has finished, or (a judge call in flight at the deadline,
+which cannot be killed) starts nothing new; a process that exits right after never aborts."""
+
+import asyncio
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from conftest import REPO, ScriptedJudge, toy_metadata
+from guardrails import AsyncGuard, Guard
+
+from provenance_guard import ProvenanceLLM
+from provenance_guard.errors import ConfigurationError
+
+DISTINCT = " ".join(f"The tower has a feature called item {chr(97 + i % 26)}{i // 26}." for i in
+                    range(300))
+REPEATED = "- Not stated.\n" * 12
+
+
+def ours() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("provenance")]
+
+
+@pytest.mark.parametrize("text", [DISTINCT, REPEATED], ids=["300 distinct", "12 repeated"])
+def test_no_thread_outlives_a_validation(text):
+    validator = ProvenanceLLM(llm_callable=ScriptedJudge(), max_concurrency=4, on_fail="noop")
+    result = validator.validate(text, toy_metadata())
+    assert ours() == []
+    assert result.metadata["sentences"]
+
+
+def test_no_thread_outlives_a_guard_or_an_async_guard_call():
+    Guard().use(ProvenanceLLM(llm_callable=ScriptedJudge(), max_concurrency=4,
+                              on_fail="noop")).validate(DISTINCT, metadata=toy_metadata())
+    assert ours() == []
+    guard = AsyncGuard().use(ProvenanceLLM(llm_callable=ScriptedJudge(), max_concurrency=4,
+                                           on_fail="noop"))
+    asyncio.run(guard.validate(DISTINCT, metadata=toy_metadata()))
+    assert ours() == []
+
+
+def test_a_repeated_sentence_is_retrieved_and_judged_once_and_each_copy_shows_its_evidence():
+    judge = ScriptedJudge()
+    metadata = ProvenanceLLM(llm_callable=judge, on_fail="noop").validate(
+        "The Eiffel Tower is in Paris. " * 12, toy_metadata()).metadata
+    assert judge.statements == ["The Eiffel Tower is in Paris."]
+    evidence = [s["evidence"] for s in metadata["sentences"]]
+    assert len(evidence) == 12 and evidence[0] and all(e == evidence[0] for e in evidence)
+
+
+def test_after_the_deadline_no_judge_call_starts_and_the_threads_end():
+    judge = ScriptedJudge(latency=0.3)
+    validator = ProvenanceLLM(llm_callable=judge, max_concurrency=2, deadline=0.5,
+                              on_fail="noop")
+    result = validator.validate(DISTINCT, toy_metadata())
+    calls = len(judge.statements)
+    assert calls < 300 and result.metadata["groundedness"]["counts"]["invalid"] > 0
+    time.sleep(1.0)  # long enough for several more calls, had any been started
+    assert len(judge.statements) == calls
+    assert ours() == []  # the calls in flight at the deadline have ended; nothing replaced them
+
+
+def test_after_a_validation_raises_no_judge_call_starts():
+    calls, lock = [], threading.Lock()
+
+    def judge(prompt):
+        with lock:
+            calls.append(prompt)
+            third = len(calls) == 3
+        time.sleep(0.05)
+        if third:
+            raise TypeError("a bug in the judge")  # a setup error: the validation raises
+        return '{"reason": "ok", "verdict": "supported"}'
+
+    validator = ProvenanceLLM(llm_callable=judge, max_concurrency=2, on_fail="noop")
+    with pytest.raises(ConfigurationError, match="could not be called"):
+        validator.validate(DISTINCT, toy_metadata())
+    made = len(calls)
+    time.sleep(0.5)  # long enough for several more calls, had any been started
+    assert len(calls) == made < 300 and ours() == []
+
+
+def test_a_process_that_exits_right_after_a_check_does_not_abort(tmp_path):
+    source = tmp_path / "source.txt"
+    source.write_text("The Eiffel Tower is in Paris. It was finished in 1889.")
+    answer = tmp_path / "answer.txt"
+    answer.write_text(REPEATED)  # judged once: the other copies' evidence came after the return
+    done = subprocess.run([sys.executable, "-m", "provenance_guard.cli", "check", "--source",
+                           str(source), "--text", str(answer)], capture_output=True, text=True,
+                          cwd=REPO, timeout=600)
+    assert done.returncode == 1, done.stderr[-2000:]  # the text fails; the process does not
+    assert "terminate called" not in done.stderr

@@ -126,16 +126,68 @@ class Line(NamedTuple):
     value: Any  # the parsed JSON
 
 
-def read_jsonl(path: str | os.PathLike) -> Iterator[Line]:
-    """Each non-blank line of a JSONL file, parsed. A line that is not JSON raises
-    ``ValueError`` saying where. A UTF-8 byte-order mark at the start is accepted."""
-    text = Path(path).read_text(encoding="utf-8-sig")
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
+DEFAULT_ENCODING = "utf-8-sig"  # UTF-8, with the byte-order mark some editors write dropped
+
+
+def read_text(path: str | os.PathLike, encoding: str = DEFAULT_ENCODING) -> str:
+    """A text file's text. A file that is not in ``encoding`` raises ``ValueError`` naming the
+    file, where, and the two fixes (convert it, or say its encoding)."""
+    data = Path(path).read_bytes()
+    try:
+        return _decode(data, encoding, str(path))
+    except _BadText as error:
+        raise ValueError(str(error)) from None
+
+
+def read_jsonl(path: str | os.PathLike, encoding: str = DEFAULT_ENCODING,
+               on_bad: Callable[[str], None] | None = None) -> Iterator[Line]:
+    """Each non-blank line of a JSONL file, parsed. A line that is not JSON, or not text in
+    ``encoding``, raises ``ValueError`` saying where; with ``on_bad``, it is handed the message
+    instead and the next lines are read."""
+    data = Path(path).read_bytes()
+    if not _encode("a\n", encoding).endswith(b"a\n"):  # not ASCII-compatible (UTF-16): whole
+        data = read_text(path, encoding).encode("utf-8", "surrogatepass")
+        encoding = "utf-8"
+    elif data.startswith(b"\xef\xbb\xbf") and encoding == DEFAULT_ENCODING:
+        data = data[3:]
+    for number, raw in enumerate(data.split(b"\n"), 1):
         where = f"{path}, line {number}"
         try:
-            value = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{where}: not JSON ({error}).") from None
+            line = _decode(raw.rstrip(b"\r"), encoding, where)
+            if not line.strip():
+                continue
+            try:
+                value = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise _BadText(f"{where}: not JSON ({error}).") from None
+        except _BadText as error:
+            if on_bad is None:
+                raise ValueError(str(error)) from None
+            on_bad(str(error))
+            continue
         yield Line(number, where, line, value)
+
+
+class _BadText(Exception):
+    pass
+
+
+def _encode(text: str, encoding: str) -> bytes:
+    try:
+        return text.encode(encoding)
+    except LookupError:
+        raise ValueError(f"{encoding!r} is no text encoding Python knows; pass one such as "
+                         "utf-8, latin-1 or cp1252.") from None
+
+
+def _decode(data: bytes, encoding: str, where: str) -> str:
+    _encode("", encoding)  # an unknown encoding is named as such
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as error:
+        name = "UTF-8" if encoding.lower().startswith("utf") else encoding
+        raise _BadText(
+            f"{where} is not {name} text (byte {data[error.start]:#04x} at offset "
+            f"{error.start}). Convert it (iconv -f LATIN1 -t UTF-8 FILE > FILE.utf8, naming its "
+            "real encoding) or pass --encoding with its encoding (for example --encoding "
+            "latin-1).") from None

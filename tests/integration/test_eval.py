@@ -40,7 +40,7 @@ def test_eval_command_writes_results_and_a_labelled_summary(tmp_path, capsys):
     summary = json.loads(capsys.readouterr().out)
     lines = (tmp_path / "data.results.jsonl").read_text().splitlines()
     records = {r["id"]: r for r in map(json.loads, lines)}
-    assert code == 0 and sorted(records) == list("abcdefg")
+    assert code == 1 and sorted(records) == list("abcdefg")  # some samples fail
     # e ("Visitors can take lifts to the summit.") is true but paraphrased: the offline judge
     # fails closed, so it is a second false positive beside the mislabelled g
     assert {i for i, r in records.items() if not r["passed"]} == {"b", "c", "e", "f", "g"}
@@ -58,10 +58,10 @@ def test_eval_command_writes_results_and_a_labelled_summary(tmp_path, capsys):
 
 def test_a_rerun_reads_the_results_back_typed_and_refuses_a_damaged_one(tmp_path, capsys):
     data = write_data(tmp_path / "data.jsonl", SAMPLES[:3])
-    assert cli.main(["eval", str(data), "--json"]) == 0
+    assert cli.main(["eval", str(data), "--json"]) == 1  # some samples fail
     first = json.loads(capsys.readouterr().out)
     results = tmp_path / "data.results.jsonl"
-    assert cli.main(["eval", str(data), "--json"]) == 0  # nothing recomputed: all read back
+    assert cli.main(["eval", str(data), "--json"]) == 1  # nothing recomputed: all read back
     assert json.loads(capsys.readouterr().out) == first
     # a verdict the validator never gives (edited by hand, or by an attacker) is not read as one
     lines = results.read_text().splitlines()
@@ -127,7 +127,7 @@ def test_a_bad_sample_is_reported_and_the_rest_validated(tmp_path, capsys):
         file.write(json.dumps({"id": "bad", "output": "x", "sources": [None]}) + "\n")
     code = cli.main(["eval", str(data)])
     out = capsys.readouterr().out
-    assert code == 1 and "error in bad" in out and "sources'][0]" in out
+    assert code == 4 and "bad sample: bad: " in out and "sources'][0]" in out
     assert len((tmp_path / "data.results.jsonl").read_text().splitlines()) == 3
 
 
@@ -136,7 +136,7 @@ def test_a_bad_sample_is_reported_and_the_rest_validated(tmp_path, capsys):
     ('{"output": "x"}', 'needs "output"'),
     ('{"output": "x", "sources": [], "label": "maybe"}', "label"),
 ])
-def test_unreadable_data_is_a_usage_error(tmp_path, line, message, usage_error):
+def test_data_with_no_sample_is_a_usage_error(tmp_path, line, message, usage_error):
     data = tmp_path / "data.jsonl"
     data.write_text(line + "\n")
     assert message in usage_error(["eval", str(data)])

@@ -9,6 +9,8 @@ import sys
 
 from ..request import CHUNK_STRATEGIES, COMMAND_CHUNKING
 from ..settings import DEFAULTS, add_flags
+from ..storage import DEFAULT_ENCODING
+from . import exits
 from .from_args import Neutralised
 
 
@@ -20,14 +22,14 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser(
         "check",
         help="judge every sentence of a text against source files",
-        description="Prints each sentence with its verdict and best evidence. Exit status: 0 "
-        "when every sentence is supported, 1 when any is not, 2 on a usage error.",
+        description="Prints each sentence with its verdict and best evidence. " + exits.TEXT,
     )
     check.add_argument("--source", action="append", required=True, metavar="FILE",
                        help="a source text file (repeat for several)")
     check.add_argument("--text", required=True, metavar="FILE",
                        help="the text to check, or - for standard input")
     check.add_argument("--question", help="the question the text answers")
+    _encoding_option(check, "the source and text files")
     _judging_options(check)
     check.add_argument("--json", action="store_true", help="print a machine-readable report")
     check.add_argument("--html", metavar="FILE", help="also write the report as one HTML page")
@@ -39,10 +41,16 @@ def build_parser() -> argparse.ArgumentParser:
         "(optional), \"label\" (optional: true/\"pass\" if grounded, false/\"fail\" if "
         "not)}. Results are appended to --out as each sample finishes; run again to resume. "
         "Prints a summary (and precision/recall/F1/balanced accuracy of detecting ungrounded "
-        "outputs where labels are given). Exit status: 0 when every sample was validated, 1 if "
-        "any could not be, 2 on a usage error, 130 when interrupted.",
+        "outputs where labels are given). A bad line is reported with its number and the "
+        f"others go on. Exit status: {exits.PASSED} when every sample passes, {exits.FAILED} "
+        f"when some sample fails, {exits.USAGE} on a usage or configuration error, "
+        f"{exits.NO_VERDICTS} when verdicts could not be obtained for some sample, "
+        f"{exits.BAD_SAMPLES} when some samples were bad, {exits.INTERRUPTED} when "
+        f"interrupted; of {exits.USAGE}, {exits.NO_VERDICTS}, {exits.BAD_SAMPLES} and "
+        f"{exits.FAILED}, the first that applies.",
     )
     evaluate.add_argument("data", metavar="DATA.jsonl")
+    _encoding_option(evaluate, "the data set")
     evaluate.add_argument("--out", metavar="FILE",
                           help="results JSONL (default: DATA.results.jsonl beside DATA)")
     evaluate.add_argument("--concurrency", type=int, default=4,
@@ -113,6 +121,12 @@ def _engine_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--limit", type=int, metavar="N",
                          help="validate at most N samples not yet in the results, then stop "
                          "(run again to go on)")
+
+
+def _encoding_option(command: argparse.ArgumentParser, what: str) -> None:
+    command.add_argument("--encoding", default=DEFAULT_ENCODING, metavar="NAME",
+                         help=f"the text encoding of {what} (default: UTF-8, a byte-order mark "
+                         "dropped; for example latin-1 or cp1252)")
 
 
 def _model_options(command: argparse.ArgumentParser) -> None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..storage import read_text
 from ..types import CONTRADICTED, NONE, OK, SUPPORTED, UNSUPPORTED
+from . import exits
 from .from_args import chunking_of, judge_of, validator_of, write_html
 
 if TYPE_CHECKING:
@@ -22,14 +23,14 @@ LOCAL_JUDGE_NOTE = (
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
-        # utf-8-sig: a byte-order mark some editors write is not part of the text
-        sources = [Path(path).read_text(encoding="utf-8-sig") for path in args.source]
-        text = (sys.stdin.read() if args.text == "-"
-                else Path(args.text).read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError) as error:
+        sources = [read_text(path, args.encoding) for path in args.source]
+        text = sys.stdin.read() if args.text == "-" else read_text(args.text, args.encoding)
+    except OSError as error:
         parser.error(f"cannot read input: {error}")
+    except ValueError as error:  # not text in the encoding: the file and the fix are named
+        parser.error(str(error))
 
-    from ..errors import ConfigurationError
+    from ..errors import ConfigurationError, JudgeAuthError
     from ..main import ProvenanceLLM  # heavy: after parsing
 
     try:
@@ -38,9 +39,12 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if args.question:
             metadata["question"] = args.question
         report = validator.check(text, metadata)
-    except ConfigurationError as error:  # the judge or a setting: exit 2, not "unsupported"
+    except JudgeAuthError as error:  # no verdict can be had: not a verdict on the text
         print(f"provenance: {error}", file=sys.stderr)
-        return 2
+        return exits.NO_VERDICTS
+    except ConfigurationError as error:  # the judge or a setting: not "unsupported"
+        print(f"provenance: {error}", file=sys.stderr)
+        return exits.USAGE
     except ValueError as error:
         parser.error(str(error))
     if args.html:
@@ -64,7 +68,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(json.dumps(shown, indent=2, ensure_ascii=False))
     else:
         _print_text(report, args)
-    return 0 if report.passed else 1
+    status = exits.of_report(report)
+    if status == exits.NO_VERDICTS:
+        print(exits.no_verdicts_message(report), file=sys.stderr)
+    return status
 
 
 def _print_text(report: Report, args: argparse.Namespace) -> None:

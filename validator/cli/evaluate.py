@@ -6,21 +6,22 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from . import exits
 from .from_args import chunking_of, llm_kwargs, validator_options, write_html
-
-if TYPE_CHECKING:
-    from ..evaluation.examples import Checked
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from ..evaluation.datasets import finished, load_samples, progress_bar, summarise, typed
 
+    bad: list[str] = []  # lines that are no sample: reported, and the others go on
     try:
-        samples = load_samples(args.data)
-    except (OSError, UnicodeDecodeError, ValueError) as error:
+        samples = load_samples(args.data, args.encoding, bad)
+    except (OSError, ValueError) as error:
         parser.error(f"cannot read the data set: {error}")
+    if not samples and bad:  # nothing to validate: the file is likely not a data set at all
+        parser.error(f"cannot read the data set: no line of it is a sample; {bad[0]}"
+                     + (f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""))
     data = Path(args.data)
     default_out = data / "results.jsonl" if data.is_dir() else data.with_suffix(".results.jsonl")
     out = Path(args.out) if args.out else default_out
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except (OSError, ValueError) as error:
         parser.error(f"cannot use the results file: {error}")
 
-    from ..errors import ConfigurationError  # heavy: after parsing
+    from ..errors import ConfigurationError, JudgeAuthError  # heavy: after parsing
     from ..evaluation import engines
     from ..evaluation.sample_check import Plan
 
@@ -57,25 +58,30 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except KeyboardInterrupt:
         print(f"\ninterrupted: finished samples are in {out}; run the same command to resume.",
               file=sys.stderr)
-        return 130
+        return exits.INTERRUPTED
+    except JudgeAuthError as error:
+        print(f"provenance: {error}; finished samples are in {out}.", file=sys.stderr)
+        return exits.NO_VERDICTS
     except ConfigurationError as error:
         print(f"provenance: {error}; finished samples are in {out}.", file=sys.stderr)
-        return 2
+        return exits.USAGE
     except ValueError as error:  # a setting the validator refuses, before any sample
         parser.error(str(error))
     except OSError as error:
         print(f"provenance: cannot write the results ({error}); finished samples are in {out}.",
               file=sys.stderr)
-        return 2
+        return exits.USAGE
     try:
         checked = typed(samples, records)
     except ValueError as error:
         print(f"provenance: {out} holds a result this version cannot read ({error}); pass "
               "--out another path.", file=sys.stderr)
-        return 2
+        return exits.USAGE
     errors = [c for c in checked if c.error is not None]
     summary = summarise(checked)
     summary["errors"] = len(errors)
+    summary["bad_samples"] = bad + [f"{c.example.id}: {c.error}" for c in errors]
+    statuses = {exits.of_report(c.report) for c in checked if c.report is not None}
     summary["results"] = str(out)
     if args.grounded_qa:
         from ..evaluation.grounded_qa import summarise as summarise_qa
@@ -90,11 +96,17 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
-        _print_summary(summary, errors)
-    return 1 if errors else 0
+        _print_summary(summary)
+    if summary["bad_samples"]:
+        print(f"provenance: {len(summary['bad_samples'])} sample(s) were bad and not validated "
+              "(listed above); the others were.", file=sys.stderr)
+    for status in (exits.NO_VERDICTS, exits.BAD_SAMPLES, exits.FAILED):
+        if status in statuses or (status == exits.BAD_SAMPLES and summary["bad_samples"]):
+            return status
+    return exits.PASSED
 
 
-def _print_summary(summary: dict, errors: list[Checked]) -> None:
+def _print_summary(summary: dict) -> None:
     mean = summary["mean_faithfulness"]
     failing = summary["failing_share"]
     print(f"{summary['samples']} samples validated; mean faithfulness "
@@ -119,6 +131,6 @@ def _print_summary(summary: dict, errors: list[Checked]) -> None:
             scale = f"1-{TOP_SCORE[name]}" if name in TOP_SCORE else "0-1"
             print(f"  {name:<20} {mean:>5} ({scale})  scored {row['scored']}, null {row['null']}, "
                   f"failed {row['failed']}")
-    for failed in errors:
-        print(f"error in {failed.example.id}: {failed.error}")
+    for bad in summary["bad_samples"]:
+        print(f"bad sample: {bad}")
     print(f"results: {summary['results']}")

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..text import citations, non_claims
 from ..types import (
+    BY_FALLBACK,
     CONTRADICTED,
     CONTRADICTORY,
     COUNTED_CITATIONS,
@@ -188,6 +189,7 @@ class Groundedness:
     not_claims: int = 0
     claim_counts: dict[Label, int] | None = None
     decided_by: dict[str, int] = field(default_factory=dict)
+    fallbacks: dict[str, int] = field(default_factory=dict)  # why verdicts fell back, counted
     citations: dict[str, int] = field(default_factory=dict)
     evidence_cut: int = 0
     judge_calls_saved: int = 0
@@ -220,13 +222,17 @@ class Groundedness:
         else:
             level = UNGROUNDED
         decided: dict[str, int] = {}
+        fallbacks: dict[str, int] = {}
         for claim in (c for r in results for c in r.claims):
             decided[claim.verdict.decided_by] = decided.get(claim.verdict.decided_by, 0) + 1
+            if claim.verdict.decided_by == BY_FALLBACK:
+                why = claim.verdict.reason[:300]
+                fallbacks[why] = fallbacks.get(why, 0) + 1
         cited = {status: sum(r.citation.status == status for r in results)
                  for status in COUNTED_CITATIONS}
         return cls(faithfulness, level, counts, len(results),
-                   sum(r.not_a_claim is not None for r in results), claim_counts, decided, cited,
-                   sum(r.evidence_cut for r in results), **facts)
+                   sum(r.not_a_claim is not None for r in results), claim_counts, decided,
+                   fallbacks, cited, sum(r.evidence_cut for r in results), **facts)
 
     def as_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
@@ -251,6 +257,10 @@ class Groundedness:
         values["sentences"] = _whole(raw, "sentences", where)
         if "not_claims" in raw:
             values["not_claims"] = _whole(raw, "not_claims", where)
+        if "fallbacks" in raw:
+            fallbacks = as_mapping(raw["fallbacks"], f"{where}['fallbacks']")
+            values["fallbacks"] = {str(why): _whole(fallbacks, why, f"{where}['fallbacks']")
+                                   for why in fallbacks}
         return cls(**values)
 
 
@@ -280,6 +290,16 @@ class Report:
     @property
     def passed(self) -> bool:
         return not self.failing
+
+    @property
+    def judge_failed(self) -> bool:
+        """The text fails only because verdicts could not be obtained: every failing sentence
+        fails on a fallback verdict (the judge unreachable, its reply unreadable, the
+        deadline), none on a verdict about the text or on its citation."""
+        failing = self.failing
+        return bool(failing) and all(
+            not r.citation.fails and r.verdict is not None and r.verdict.label == INVALID
+            and r.verdict.decided_by == BY_FALLBACK for r in failing)
 
     @property
     def message(self) -> str:

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..storage import read_jsonl
+from ..storage import DEFAULT_ENCODING, read_jsonl
 from .examples import Checked, Example
 
 _TRUE = {"pass", "passes", "supported", "grounded", "faithful", "true", "yes", "1"}
@@ -38,20 +38,31 @@ _ALIASES = {"actual_output": "output", "references": "sources", "input": "questi
             "expected_output": "expected"}
 
 
-def load_samples(path: str | Path) -> list[Example]:
+def load_samples(path: str | Path, encoding: str = DEFAULT_ENCODING,
+                 bad: list[str] | None = None) -> list[Example]:
     """The samples of a JSONL file, or of every ``*.jsonl`` file in a directory (in name
-    order; ids must be unique across them)."""
+    order; ids must be unique across them). A bad line (not JSON, not text in ``encoding``, no
+    sample, an id seen before) raises ``ValueError`` saying where; given a ``bad`` list, its
+    message goes there instead and the other lines are read."""
     path = Path(path)
     files = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
     if not files:
         raise ValueError(f"{path} is a directory with no .jsonl file in it.")
     samples, seen = [], set()
     for file in files:
-        for number, where, line, raw in read_jsonl(file):
+        for number, where, line, raw in read_jsonl(file, encoding,
+                                                   None if bad is None else bad.append):
             default_id = f"line:{number}" if len(files) == 1 else f"{file.name}:{number}"
-            sample = sample_of(raw, where, line, default_id)
-            if sample.id in seen:
-                raise ValueError(f"{where}: id {sample.id!r} appears twice; ids must be unique.")
+            try:
+                sample = sample_of(raw, where, line, default_id)
+                if sample.id in seen:
+                    raise ValueError(f"{where}: id {sample.id!r} appears twice; ids must be "
+                                     "unique.")
+            except ValueError as error:
+                if bad is None:
+                    raise
+                bad.append(str(error))
+                continue
             seen.add(sample.id)
             samples.append(sample)
     return samples

@@ -97,7 +97,7 @@ def test_each_metric_and_its_null_rule_on_the_four_cells_and_a_miscitation(
         tmp_path, chat_server, capsys):
     server = chat_server(grader)
     data = _data(tmp_path)
-    assert _run(data, server, "--html", str(tmp_path / "report.html")) == 0
+    assert _run(data, server, "--html", str(tmp_path / "report.html")) == 1  # some samples fail
     summary = json.loads(capsys.readouterr().out)
     records = _records(data.with_suffix(".results.jsonl"))
     for sample_id, expected in EXPECTED.items():
@@ -130,13 +130,13 @@ def test_replies_are_cached_on_disk_across_runs_and_a_damaged_entry_is_redone(
     server = chat_server(grader)
     data = _data(tmp_path)
     cache = tmp_path / "replies"
-    assert _run(data, server, "--out", str(tmp_path / "first.jsonl"), "--cache-dir", str(cache)) == 0
+    assert _run(data, server, "--out", str(tmp_path / "first.jsonl"), "--cache-dir", str(cache)) == 1
     calls = len(server.requests)
     assert calls > 0
     entries = sorted(cache.rglob("*.json"))
     assert len(entries) == calls  # one file per reply
     entries[0].write_text("{not json")
-    assert _run(data, server, "--out", str(tmp_path / "second.jsonl"), "--cache-dir", str(cache)) == 0
+    assert _run(data, server, "--out", str(tmp_path / "second.jsonl"), "--cache-dir", str(cache)) == 1
     assert len(server.requests) == calls + 1  # only the damaged entry was asked again
     assert json.loads(entries[0].read_text())["reply"]
     first = _records(tmp_path / "first.jsonl")
@@ -146,7 +146,7 @@ def test_replies_are_cached_on_disk_across_runs_and_a_damaged_entry_is_redone(
             v["grounded_qa"].items()} for k, v in second.items()}
     assert any(m["decided_by"] == "cache" for r in second.values() for m in r["grounded_qa"].values())
     capsys.readouterr()
-    assert _run(data, server, "--out", str(tmp_path / "third.jsonl"), "--no-cache") == 0
+    assert _run(data, server, "--out", str(tmp_path / "third.jsonl"), "--no-cache") == 1
     assert len(server.requests) == 2 * calls + 1  # nothing kept, everything asked again
     assert not (tmp_path / "third.jsonl.cache").exists()
 

@@ -1,0 +1,36 @@
+"""The exit statuses of ``provenance``: a failure of the system is never read as a verdict on
+the text, so a CI gate can tell them apart."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..deciding.results import Report
+
+PASSED = 0  # every sentence (of every sample) is supported
+FAILED = 1  # the text (a sample) fails on a verdict about it
+USAGE = 2  # a usage error, or a setting or judge set up wrong
+NO_VERDICTS = 3  # verdicts could not be obtained: the judge unreachable, credentials refused,
+#                  every failing verdict a fallback
+BAD_SAMPLES = 4  # eval: some samples could not be read, or the validator refused them
+INTERRUPTED = 130
+
+TEXT = (f"Exit status: {PASSED} when every sentence is supported, {FAILED} when the text fails, "
+        f"{USAGE} on a usage or configuration error, {NO_VERDICTS} when verdicts could not be "
+        "obtained (the judge unreachable, its credentials refused, or every failing verdict a "
+        "fallback).")
+
+
+def of_report(report: Report) -> int:
+    if report.passed:
+        return PASSED
+    return NO_VERDICTS if report.judge_failed else FAILED
+
+
+def no_verdicts_message(report: Report) -> str:
+    reasons = report.summary.fallbacks
+    top = max(reasons, key=reasons.get) if reasons else "no reason given"
+    count = sum(reasons.values())
+    return (f"provenance: no verdict could be obtained for {count} claim(s) ({top}); the text "
+            "was not judged. Check the judge (--model, --api-base, the API key) and try again.")

@@ -184,3 +184,25 @@ def test_a_string_where_a_bool_belongs_is_refused(metadata, options):
     # Taken as True, it would turn a judge's unreadable reply into a pass: fail open.
     with pytest.raises(ValueError, match="pass_on_invalid"):
         check(GOOD, meta(**metadata), llm_callable=lambda prompt: "I cannot tell.", **options)
+
+
+def test_an_embedding_model_that_cannot_be_loaded_is_a_configuration_error_naming_it():
+    """Offline (HF_HUB_OFFLINE, as on a machine with no network), a misspelt model name is
+    not huggingface_hub's error about a URL: it names the setting and the fix."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "from provenance_guard import ProvenanceLLM\n"
+        "from provenance_guard.errors import ConfigurationError\n"
+        "v = ProvenanceLLM(llm_callable='local', embedding_model='all-MiniLM-L6-v3')\n"
+        "try:\n"
+        "    v.validate('The tower is in Paris.', {'sources': ['The tower is in Paris.']})\n"
+        "except ConfigurationError as error:\n"
+        "    print('CONFIGURATION', error)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    assert "CONFIGURATION embedding_model 'all-MiniLM-L6-v3' cannot be loaded" in done.stdout, (
+        done.stdout + done.stderr[-2000:])
+    assert "all-MiniLM-L6-v2" in done.stdout

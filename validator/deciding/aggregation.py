@@ -84,6 +84,17 @@ def aggregate(request: Request, settings: Settings, sentences: Sequence[Sentence
         citation_mode=settings.citations, unit="claim" if settings.by_claim else "sentence",
         max_evidence_chars=settings.max_evidence_chars)
     report = Report(results, summary)
-    failing = [r.sentence for r in report.failing]
-    return dataclasses.replace(
-        report, fixed=fix_value(request.value, failing) if failing else request.value)
+    failing = report.failing
+    if not failing:
+        return dataclasses.replace(report, fixed=request.value)
+    fixed = fix_value(request.value, [r.sentence for r in failing])
+    failed = {id(r) for r in failing}
+    if any(r.not_a_claim is None and id(r) not in failed for r in results):
+        return dataclasses.replace(report, fixed=fixed)
+    # nothing that states anything is left (at most a greeting or a "hope this helps")
+    if settings.on_fail == "fix" or getattr(settings.on_fail, "value", None) == "fix":
+        warnings.warn(
+            "every claim of the text fails, so on_fail=\"fix\" leaves a text that states "
+            "nothing (Guardrails reports it as passed): check that the validated output is not "
+            "empty, or use on_fail=\"exception\" or \"reask\".", stacklevel=4)
+    return Report(results, dataclasses.replace(summary, fix_empty=True), fixed)

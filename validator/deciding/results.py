@@ -192,6 +192,7 @@ class Groundedness:
     fallbacks: dict[str, int] = field(default_factory=dict)  # why verdicts fell back, counted
     citations: dict[str, int] = field(default_factory=dict)
     evidence_cut: int = 0
+    fix_empty: bool = False  # the text fails, and once its failing sentences go no claim is left
     judge_calls_saved: int = 0
     first_judge_decided: int = 0
     sources_given: bool = True
@@ -308,9 +309,12 @@ class Report:
         if not failing:
             return ""
         lines = "\n".join(f"- {r.sentence.text} [{r.summary()}]" for r in failing)
+        empty = ("\nNo claim is left once they are removed: the fix (on_fail=\"fix\") states "
+                 "nothing." if self.summary.fix_empty else "")
         if not self.summary.sources_given:
-            return f"No sources were given, so nothing in the response can be grounded:\n{lines}"
-        return f"The following sentences are not supported by the sources:\n{lines}"
+            return (f"No sources were given, so nothing in the response can be grounded:\n"
+                    f"{lines}{empty}")
+        return f"The following sentences are not supported by the sources:\n{lines}{empty}"
 
     def metadata(self, caller: Mapping[str, Any] | None = None) -> dict:
         """A new dict: the caller's keys (Guardrails hands a result's metadata to the next

@@ -96,3 +96,28 @@ def test_a_not_a_claim_result_reads_back_and_a_forged_form_is_refused():
     metadata["sentences"][0]["not_a_claim"] = "anything I like"
     with pytest.raises(ValueError, match=r"not_a_claim.*not one of"):
         Report.from_metadata(metadata)
+
+
+@pytest.mark.parametrize("text", [
+    "The Eiffel Tower was painted gold in 2024. It has a ski slope.",
+    "Great question! The Eiffel Tower was painted gold in 2024. I hope this helps!",
+])
+def test_a_fix_that_leaves_no_claim_is_visible(text):
+    """Through a Guard with on_fail="fix", a text whose every claim fails "passes" with what is
+    left (nothing, or only pleasantries): the metadata, the message and a warning say so."""
+    guard = Guard().use(ProvenanceLLM(llm_callable=ScriptedJudge(), on_fail="fix"))
+    with pytest.warns(UserWarning, match="states nothing"):
+        outcome = guard.validate(text, metadata=toy_metadata())
+    assert outcome.validation_passed  # Guardrails' reading of a fix; hence the signals below
+    assert "2024" not in outcome.validated_output
+    report = Report.from_guard(guard)
+    assert report.summary.fix_empty is True
+    assert "No claim is left" in report.message
+
+
+def test_a_fix_that_keeps_a_claim_is_not_flagged():
+    guard = Guard().use(ProvenanceLLM(llm_callable=ScriptedJudge(), on_fail="fix"))
+    guard.validate("The Eiffel Tower is in Paris. It was painted gold in 2024.",
+                   metadata=toy_metadata())
+    report = Report.from_guard(guard)
+    assert report.summary.fix_empty is False and "No claim" not in report.message

@@ -26,15 +26,8 @@ import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
-HALUEVAL = {  # file, source, right answer, hallucinated answer, question
-    "QA": ("halueval-qa-sample/qa_one-turn_data.jsonl", "knowledge", "right_answer",
-           "hallucinated_answer", "question"),
-    "summarisation": ("halueval-summarization-sample/summarization_data.jsonl", "document",
-                      "right_summary", "hallucinated_summary", None),
-    "dialogue": ("halueval-dialogue-sample/dialogue_data.jsonl", "knowledge", "right_response",
-                 "hallucinated_response", "dialogue_history"),
-}
+import halueval
+
 BANDS = ((0.2, 0.8), (0.1, 0.9), (0.3, 0.7))
 
 
@@ -102,9 +95,8 @@ def texts_of_suite(path: Path):
 def texts_of_halueval(name: str, limit: int):
     from provenance_guard.text.sentences import units
 
-    path, source, right, wrong, question = HALUEVAL[name]
-    lines = (DATA / path).read_text(encoding="utf-8").splitlines()[250:250 + limit]
-    for record in map(json.loads, lines):
+    _, source, right, wrong, question = halueval.SETS[name]
+    for record in list(halueval.records(name, "report"))[:limit]:
         for answer, label in ((record[right], "supported"), (record[wrong], "unsupported")):
             labels = {s.text: label for s in units(answer, "sentence")}
             yield ([record[source]], answer, record[question] if question else None, {},
@@ -169,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     from provenance_guard.evaluation.suite import SUITE
 
     data = {path.name: list(texts_of_suite(path)) for path in (args.suite or [SUITE])}
-    for name in HALUEVAL if args.halueval else ():
+    for name in halueval.SETS if args.halueval else ():
         data[f"HaluEval {name} x{args.halueval}"] = list(texts_of_halueval(name, args.halueval))
     data = {name: texts for name, texts in data.items() if texts}
     if args.json:

@@ -14,22 +14,12 @@ set aside, to read by eye that none of them asserts anything.
 from __future__ import annotations
 
 import argparse
-import json
-from pathlib import Path
+
+import halueval
 
 import provenance_guard  # noqa: F401 - first: offline settings
 from provenance_guard.text.non_claims import form_of
 from provenance_guard.text.sentences import split_sentences
-
-DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
-HALUEVAL = {  # file, right answer, hallucinated answer, question
-    "qa": ("halueval-qa-sample/qa_one-turn_data.jsonl", "right_answer", "hallucinated_answer",
-           "question"),
-    "summarisation": ("halueval-summarization-sample/summarization_data.jsonl", "right_summary",
-                      "hallucinated_summary", None),
-    "dialogue": ("halueval-dialogue-sample/dialogue_data.jsonl", "right_response",
-                 "hallucinated_response", "dialogue_history"),
-}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,12 +30,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(f"{'data':<15}{'answers':>8}{'sentences':>10}{'set aside: right':>18}"
           f"{'hallucinated':>14}{'whole right':>13}{'wrong passes':>14}")
-    for name, (path, right, wrong, question) in HALUEVAL.items():
-        lines = (DATA / path).read_text(encoding="utf-8").splitlines()
-        lines = {"tune": lines[:250], "report": lines[250:500], "all": lines}[args.half]
+    for name, (_, _, right, wrong, question) in halueval.SETS.items():
         counts = dict.fromkeys(("answers", "sentences", right, wrong, "whole " + right,
                                 "whole " + wrong), 0)
-        for record in map(json.loads, lines):
+        for record in halueval.records(name, args.half):
             for key in (right, wrong):
                 sentences = [s.text for s in split_sentences(record[key])]
                 forms = [form_of(s, record.get(question) if question else None)

@@ -28,6 +28,8 @@ import json
 from collections import Counter, defaultdict
 from pathlib import Path
 
+import halueval
+
 import provenance_guard  # noqa: F401 - first: offline settings
 from provenance_guard.deciding.cheap_first import SURE
 from provenance_guard.evaluation.suite import load_cases
@@ -39,24 +41,14 @@ from provenance_guard.types import CONTRADICTED, SUPPORTED, Evidence
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"
 SUITES = REPO / "validator" / "evaluation" / "data"
-HALUEVAL = {
-    "qa": ("halueval-qa-sample/qa_one-turn_data.jsonl", "knowledge", "right_answer",
-           "hallucinated_answer", "question"),
-    "summarisation": ("halueval-summarization-sample/summarization_data.jsonl", "document",
-                      "right_summary", "hallucinated_summary", None),
-    "dialogue": ("halueval-dialogue-sample/dialogue_data.jsonl", "knowledge", "right_response",
-                 "hallucinated_response", "dialogue_history"),
-}
 OWN = {"tune": ["local_judge_suite.jsonl"],
        "report": ["local_judge_heldout.jsonl", "local_judge_blind.jsonl"]}
 
 
 def examples(half: str):
     """(data set, text, sources, question, should pass) of the half."""
-    for name, (path, source, right, wrong, question) in HALUEVAL.items():
-        records = [json.loads(line) for line in (DATA / path).open(encoding="utf-8")]
-        cut = len(records) // 2
-        for record in records[:cut] if half == "tune" else records[cut:]:
+    for name, (_, source, right, wrong, question) in halueval.SETS.items():
+        for record in halueval.records(name, half):
             asked = record.get(question) if question else None
             yield name, record[right], [record[source]], asked, True
             yield name, record[wrong], [record[source]], asked, False

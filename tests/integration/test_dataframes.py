@@ -21,7 +21,7 @@ from provenance_guard.request import COMMAND_CHUNKING
 def test_evaluate_gives_what_the_command_writes(tmp_path, capsys):
     data = tmp_path / "data.jsonl"
     data.write_text("".join(json.dumps(row) + "\n" for row in rows()))
-    assert cli.main(["eval", str(data), "--json"]) == 0
+    assert cli.main(["eval", str(data), "--json"]) == 1  # some samples fail
     capsys.readouterr()
     written = {r["id"]: r for r in map(json.loads, (tmp_path / "data.results.jsonl").open())}
 

@@ -64,6 +64,6 @@ def test_a_fresh_process_keeps_the_limit_from_its_first_request(chat_server, tmp
         [str(BIN / "provenance"), "eval", str(data), "--out", str(tmp_path / "out.jsonl"),
          "--rpm", "240", "--concurrency", "4", "--no-cache", "--json", *model_flags(server)],
         capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.returncode == 1, run.stderr[-3000:]  # every sample validated, and each fails
     # 0.25 s apart; before the fix the first two arrived 10 ms apart
     assert len(arrivals) == 6 and min(_gaps(arrivals)) >= 0.2, _gaps(arrivals)

@@ -138,7 +138,7 @@ def test_the_eval_report_with_its_charts_in_a_browser(tmp_path, browser, capsys)
     data = tmp_path / "data.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in rows))
     report = tmp_path / "eval.html"
-    assert cli.main(["eval", str(data), "--html", str(report), "--json"]) == 0
+    assert cli.main(["eval", str(data), "--html", str(report), "--json"]) == 1  # some fail
     summary = json.loads(capsys.readouterr().out)
     by_id = {r["id"]: r for r in map(json.loads, data.with_suffix(".results.jsonl").open())}
     results = [by_id[row["id"]] for row in rows]  # the file is in order of completion

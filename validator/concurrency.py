@@ -124,12 +124,17 @@ class Runner:
                        for item in items]
             done, _ = wait(futures, timeout=None if left is None else max(0.0, left),
                            return_when=FIRST_EXCEPTION)
+
+            def late(future) -> bool:
+                """Not done by the deadline, or stopped by it (``Stopped``): ``on_timeout``."""
+                return future not in done or (
+                    on_timeout is not None and isinstance(future.exception(), Stopped))
+
             for future in futures:  # an item that raised ends the map at once, in item order
-                if future in done and future.exception() is not None and not (
-                        on_timeout and _stopped(future)):
+                if not late(future) and future.exception() is not None:
                     raise future.exception()
-            results = [future.result() if future in done and not (on_timeout and _stopped(future))
-                       else on_timeout(item) for future, item in zip(futures, items, strict=True)]
+            results = [on_timeout(item) if late(future) else future.result()
+                       for future, item in zip(futures, items, strict=True)]
             finished = len(done) == len(futures)
             return results
         finally:
@@ -137,11 +142,6 @@ class Runner:
             # raised) what has not started is cancelled, and what runs sees stopped() once
             # the validation ends
             pool.shutdown(wait=finished, cancel_futures=not finished)
-
-
-def _stopped(future) -> bool:
-    """Whether the item's work stopped at the deadline (``Stopped``): late, like one not done."""
-    return isinstance(future.exception(), Stopped)
 
 
 class Once:

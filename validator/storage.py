@@ -11,6 +11,7 @@ these, so none can grow without limit in a long-running process."""
 
 from __future__ import annotations
 
+import codecs
 import functools
 import json
 import os
@@ -132,6 +133,7 @@ DEFAULT_ENCODING = "utf-8-sig"  # UTF-8, with the byte-order mark some editors w
 def read_text(path: str | os.PathLike, encoding: str = DEFAULT_ENCODING) -> str:
     """A text file's text. A file that is not in ``encoding`` raises ``ValueError`` naming the
     file, where, and the two fixes (convert it, or say its encoding)."""
+    _check_encoding(encoding)
     data = Path(path).read_bytes()
     try:
         return _decode(data, encoding, str(path))
@@ -144,8 +146,9 @@ def read_jsonl(path: str | os.PathLike, encoding: str = DEFAULT_ENCODING,
     """Each non-blank line of a JSONL file, parsed. A line that is not JSON, or not text in
     ``encoding``, raises ``ValueError`` saying where; with ``on_bad``, it is handed the message
     instead and the next lines are read."""
+    _check_encoding(encoding)
     data = Path(path).read_bytes()
-    if not _encode("a\n", encoding).endswith(b"a\n"):  # not ASCII-compatible (UTF-16): whole
+    if not "a\n".encode(encoding).endswith(b"a\n"):  # not ASCII-compatible (UTF-16): whole
         data = read_text(path, encoding).encode("utf-8", "surrogatepass")
         encoding = "utf-8"
     elif data.startswith(b"\xef\xbb\xbf") and encoding == DEFAULT_ENCODING:
@@ -172,16 +175,15 @@ class _BadText(Exception):
     pass
 
 
-def _encode(text: str, encoding: str) -> bytes:
+def _check_encoding(encoding: str) -> None:
     try:
-        return text.encode(encoding)
+        codecs.lookup(encoding)
     except LookupError:
         raise ValueError(f"{encoding!r} is no text encoding Python knows; pass one such as "
                          "utf-8, latin-1 or cp1252.") from None
 
 
 def _decode(data: bytes, encoding: str, where: str) -> str:
-    _encode("", encoding)  # an unknown encoding is named as such
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as error:

@@ -100,10 +100,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if summary["bad_samples"]:
         print(f"provenance: {len(summary['bad_samples'])} sample(s) were bad and not validated "
               "(listed above); the others were.", file=sys.stderr)
-    for status in (exits.NO_VERDICTS, exits.BAD_SAMPLES, exits.FAILED):
-        if status in statuses or (status == exits.BAD_SAMPLES and summary["bad_samples"]):
-            return status
-    return exits.PASSED
+    if summary["bad_samples"]:
+        statuses.add(exits.BAD_SAMPLES)
+    return next((status for status in (exits.NO_VERDICTS, exits.BAD_SAMPLES, exits.FAILED)
+                 if status in statuses), exits.PASSED)
 
 
 def _print_summary(summary: dict) -> None:

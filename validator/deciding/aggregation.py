@@ -92,7 +92,7 @@ def aggregate(request: Request, settings: Settings, sentences: Sequence[Sentence
     if any(r.not_a_claim is None and id(r) not in failed for r in results):
         return dataclasses.replace(report, fixed=fixed)
     # nothing that states anything is left (at most a greeting or a "hope this helps")
-    if settings.on_fail == "fix" or getattr(settings.on_fail, "value", None) == "fix":
+    if settings.on_fail == "fix":  # the string, or OnFailAction.FIX (a str enum)
         warnings.warn(
             "every claim of the text fails, so on_fail=\"fix\" leaves a text that states "
             "nothing (Guardrails reports it as passed): check that the validated output is not "

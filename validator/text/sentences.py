@@ -3,17 +3,21 @@ streaming chunker.
 
 Three steps: the text's structure (``blocks``: paragraphs, list items, headings, table rows,
 fenced code), then each prose block's sentences by pySBD (the Golden Rules of sentence
-splitting, 23 languages, rules chosen by ``languages``), then citation markers after a stop
-joined to the sentence they follow ("Paris. [1] It..." -> "Paris. [1]").
+splitting, 23 languages, rules chosen by ``languages``), then citation markers alone on their
+line joined to the sentence before them. Splitting reads through what hides a sentence's end:
+emphasis marks at a word's edge ("**Paris.** It") and citation markers after a stop ("Paris.[1]
+It") are read as blanks of the same length, and each stays with the sentence it touches.
 
 pySBD alone is too slow for a 5 MB source, so a fast path does what is plain without it: a
 paragraph is first cut where a sentence surely ends (a word of two letters or more, lower-case
 but for its first, that is no abbreviation of the language, a stop, a space, a capital, outside
-brackets and quotes; or a stop glued to a capitalised word, "century.First"), and a piece with
+brackets and quotes; a stop glued to a capitalised word after a word or a number that is no
+part of a dotted name, "century.First", "1846.The"; in English, a single capital after a word
+ending in lower-case letters, before a pronoun, article or conjunction, "vitamin C. It"), and
+a piece with
 no other stop in it is a sentence as it is. pySBD gets the other pieces, in batches, with its
 abbreviation list narrowed to those in the text. ``benchmarks/bench_splitting.py`` measures it;
-the README's "Sentences and streaming" gives the figures and the rules.
-"""
+``docs/design/sentences.md`` gives the figures and the rules."""
 
 from __future__ import annotations
 
@@ -31,12 +35,24 @@ from .languages import AUTO, detect
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _HAS_WORD = re.compile(r"\w")
 _MARKER_ONLY = re.compile(r"(?:\d{1,3}[.)]|[A-Za-z][)])")
-# Citation markers after a sentence's stop ("Paris.[1] It...") belong to that sentence.
-_LEADING_CITATIONS = re.compile(rf"(?:{MARKER_PATTERN}[ \t]*)+")
-# A sure end of sentence: a lower-case word, a stop, blanks, then a capital (checked after);
-# or glued, with no blank ("century.First"), before a capitalised word and a blank.
-_SURE_END = re.compile(
-    r"([^\W\d_]{2,})(?:[\"'”’)\]]*[.!?][\"'”’)]*[ \t\n\r]+(?=[^\W\d_])|[.!?](?=[A-Z][a-z]+[\s,;:'’]))")
+# What splitting reads through (replaced by blanks of the same length, so offsets hold):
+# emphasis marks at a word's edge ("**Paris.** It") and citation markers after a stop
+# ("Paris.[1] It"), which both belong to the sentence they touch and hide its end.
+_EMPHASIS_EDGE = re.compile(r"(?<![\w*_~])[*_~]{1,3}(?=[^\s*_~])|(?<=[^\s*_~])[*_~]{1,3}(?![\w*_~])")
+_MARKERS_AFTER_STOP = re.compile(
+    rf"(?<=[.!?])[\"'”’)]*[ \t]*(?:(?:{MARKER_PATTERN}|\[\^[^\]\s]{{1,20}}\])[ \t]*)+")
+_MARKERS_ONLY = re.compile(rf"(?:{MARKER_PATTERN}\s*)+")
+# A sure end of sentence: a lower-case word, a stop, blanks, then a capital (checked after).
+_SURE_END = re.compile(r"([^\W\d_]{2,})[\"'”’)\]]*[.!?][\"'”’)]*[ \t\n\r]+(?=[^\W\d_])")
+# A stop glued to a capitalised word and a blank ("century.First", "1846.The"), after a word
+# or number that is no part of a dotted name ("java.util.List", "www.example.Com").
+_GLUED_END = re.compile(r"(?<![\w.@/\\:-])([^\W\d_]{2,}|\d{2,})[.!?](?=[A-Z][a-z]+[\s,;:'’])")
+# A single capital after a lower-case word, a stop, then a word no name is ("vitamin C. It
+# helped"): pySBD takes the letter for an initial. English only.
+_LETTER_END = re.compile(
+    r"(?<=[a-z][a-z] )[A-Z]\.(?=[ \t]+(?:I|A|An|The|This|That|These|Those|It|Its|He|"
+    r"She|We|They|You|There|Here|But|And|So|Or|Yet|However|Then|In|On|At|For|With|As|If|When|"
+    r"While|After|Before|Although|Because|Some|Many|Most|All|Each|Both)[ ,])")
 # Scripts whose case and full stop make the fast path sound (pySBD's "Standard" rules).
 _FAST_LANGUAGES = frozenset("en bg da de es fr it kk nl pl ru sk".split())
 _STOPS_EXTRA = "…‼⁇⁈⁉"
@@ -70,7 +86,7 @@ def split_sentences(text: str, language: str = AUTO) -> list[Sentence]:
             plans.append((block, "", [(0, text[block.start:block.end])]))
             continue
         # Line breaks inside a paragraph are soft wraps; the same length keeps the offsets.
-        prose = text[block.start:block.end].translate(_SOFT_WRAP)
+        prose = _read_through(text[block.start:block.end].translate(_SOFT_WRAP))
         code = detect(prose) if language == AUTO else language
         pieces = [(a, prose[a:b]) for a, b in _sure_pieces(prose, code)]
         plans.append((block, code, pieces))
@@ -78,13 +94,12 @@ def split_sentences(text: str, language: str = AUTO) -> list[Sentence]:
     cuts_of = {code: _pysbd_cuts(code, pieces) for code, pieces in needed.items()}
     sentences: list[Sentence] = []
     for block, code, pieces in plans:
-        cuts = [a + c for a, piece in pieces for c in cuts_of.get(code, {}).get(piece, (0,))]
-        cuts.append(block.end - block.start)
-        spans = [(block.start + a, block.start + b) for a, b in pairwise(cuts) if b > a]
-        found = [s for s in (_trimmed(text, a, b) for a, b in spans) if s is not None]
-        sentences.extend(_attach_citations(text, found) if block.kind == structure.PROSE
-                         else found)
-    return sentences
+        cuts = [_before_marks(text, block.start + a + c)
+                for a, piece in pieces for c in cuts_of.get(code, {}).get(piece, (0,))]
+        cuts.append(block.end)
+        found = (_trimmed(text, a, b) for a, b in pairwise(cuts) if b > a)
+        sentences.extend(s for s in found if s is not None)
+    return _with_lone_markers(text, sentences)
 
 
 def units(text: str, method: str, language: str = AUTO) -> list[Sentence]:
@@ -125,13 +140,8 @@ def _sure_pieces(block: str, code: str) -> list[tuple[int, int]]:
     """The block cut where a sentence surely ends (see the module's docstring)."""
     if code not in _FAST_LANGUAGES:
         return [(0, len(block))]
-    abbreviations = _abbreviations(code)
     pieces, start, scanned, open_marks = [], 0, 0, _marks("")
-    for match in _SURE_END.finditer(block):
-        word, after = match.group(1), match.end()
-        if not (word[1:].islower() and block[after].isupper()
-                and word.lower() not in abbreviations):
-            continue
+    for after in _sure_ends(block, code):
         open_marks = [a + b for a, b in zip(open_marks, _marks(block[scanned:after]),
                                             strict=True)]
         scanned = after
@@ -140,6 +150,24 @@ def _sure_pieces(block: str, code: str) -> list[tuple[int, int]]:
             start, open_marks = after, _marks("")
     pieces.append((start, len(block)))
     return pieces
+
+
+def _sure_ends(block: str, code: str) -> list[int]:
+    """Where sentences surely end in ``block``, in order (offsets after the end's blanks)."""
+    abbreviations = _abbreviations(code)
+    ends = []
+    for match in _SURE_END.finditer(block):
+        word = match.group(1)
+        if (word[1:].islower() and block[match.end()].isupper()
+                and word.lower() not in abbreviations):
+            ends.append(match.end())
+    for match in _GLUED_END.finditer(block):
+        word = match.group(1)
+        if word.isdigit() or (word[1:].islower() and word.lower() not in abbreviations):
+            ends.append(match.end())
+    if code == "en":
+        ends.extend(match.end() for match in _LETTER_END.finditer(block))
+    return sorted(set(ends))
 
 
 def _plain(piece: str, code: str) -> bool:
@@ -277,19 +305,35 @@ _SINGLE_OPENING = re.compile(r"(?:^|(?<=\s))['‘]")
 _SINGLE_CLOSING = re.compile(r"(?<=\S)['’](?![^\W\d_])")
 
 
-def _attach_citations(text: str, sentences: list[Sentence]) -> list[Sentence]:
-    attached: list[Sentence] = []
+def _read_through(prose: str) -> str:
+    """``prose`` with what hides a sentence's end blanked out (see ``_EMPHASIS_EDGE``)."""
+    if "*" not in prose and "_" not in prose and "~" not in prose and "[" not in prose:
+        return prose
+    return _MARKERS_AFTER_STOP.sub(_blank, _EMPHASIS_EDGE.sub(_blank, prose))
+
+
+def _blank(match: re.Match) -> str:
+    return " " * len(match.group())
+
+
+def _before_marks(text: str, cut: int) -> int:
+    """A cut moved before the emphasis marks that open the sentence it starts."""
+    while cut > 0 and text[cut - 1] in "*_~":
+        cut -= 1
+    return cut
+
+
+def _with_lone_markers(text: str, sentences: list[Sentence]) -> list[Sentence]:
+    """Citation markers alone on their line ("Paris.\\n[1]") join the sentence before them:
+    judged alone they say nothing, and a fix that removes the sentence takes them along."""
+    joined: list[Sentence] = []
     for sentence in sentences:
-        markers = _LEADING_CITATIONS.match(sentence.text)
-        if markers is None or not attached or "\n" in text[attached[-1].end : sentence.start]:
-            attached.append(sentence)
-            continue
-        end = sentence.start + len(markers.group().rstrip())
-        attached[-1] = Sentence(text[attached[-1].start : end], attached[-1].start, end)
-        rest = _trimmed(text, sentence.start + markers.end(), sentence.end)
-        if rest is not None:
-            attached.append(rest)
-    return attached
+        if not _MARKERS_ONLY.fullmatch(sentence.text):
+            joined.append(sentence)
+        elif joined:
+            joined[-1] = Sentence(text[joined[-1].start:sentence.end], joined[-1].start,
+                                  sentence.end)
+    return joined
 
 
 def _trimmed(text: str, start: int, end: int) -> Sentence | None:

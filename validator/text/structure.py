@@ -89,7 +89,8 @@ def blocks(text: str) -> list[Block]:
         heading = _HEADING.match(line)
         hard = (opening or separator or row or heading or not line.strip()
                 or _THEMATIC_BREAK.fullmatch(line) or _ITEM_OR_QUOTE.match(line)
-                or _after_title(text, lines, i))
+                or _after_title(text, lines, i, prose_start is not None
+                                and prose_start >= lines[i - 1][0]))
         if hard and prose_start is not None:
             found.append(Block(prose_start, lines[i - 1][1], PROSE))
             prose_start = None
@@ -123,11 +124,26 @@ def _lines(text: str) -> list[tuple[int, int, str]]:
     return lines
 
 
-def _after_title(text: str, lines: list[tuple[int, int, str]], i: int) -> bool:
-    """A line that starts with a capital after a line that does not end like a sentence
-    ("Key points" then "Paris is..."): the earlier line was a title, not a wrapped sentence."""
-    if i == 0:
+def _after_title(text: str, lines: list[tuple[int, int, str]], i: int,
+                 opens_block: bool) -> bool:
+    """A line that starts with a capital after a title ("Key points" then "Paris is..."): a
+    short line that opens its paragraph and does not end like a sentence, a clause or a
+    wrapped line ("The report was written by" then "Marie Curie...": a line does not end a
+    title on "by", "the" or "and")."""
+    if i == 0 or not opens_block:
         return False
-    previous = text[lines[i - 1][0]:lines[i - 1][1]]
+    previous = text[lines[i - 1][0]:lines[i - 1][1]].strip()
     first = text[lines[i][0]:lines[i][1]].lstrip()[:1]
-    return bool(previous.strip()) and _TERMINAL.search(previous) is None and first.isupper()
+    words = previous.split()
+    return (bool(words) and len(previous) <= _TITLE_CHARS and _TERMINAL.search(previous) is None
+            and words[-1].lower() not in _NO_LAST_WORD and first.isupper())
+
+
+# A title is short; a longer line without a stop is a hard-wrapped line of a paragraph.
+_TITLE_CHARS = 60
+# English words that end no title: a line ending on one was wrapped mid-sentence.
+_NO_LAST_WORD = frozenset("""a an the of to in on at by for with from into onto about as via per
+    and or but nor than that which who whose whom is are was were be been has have had do does
+    did will would can could should may might must its their his her our your my this these
+    those under over between among through during without within against toward towards upon
+    like such including""".split())

@@ -265,6 +265,24 @@ def test_fix_through_a_guard_leaves_no_stray_markers():
                                         "> It is in the Himalayas.")
 
 
+@pytest.mark.parametrize("text,fixed", [
+    (f"**{BAD}** {GOOD}", GOOD),
+    (f"{GOOD}[1] {BAD}[1] It is 330 metres tall.[1]", f"{GOOD}[1] It is 330 metres tall.[1]"),
+    (f"It was finished in 1889.{BAD}", "It was finished in 1889."),
+    (f"{GOOD}\n[1]\n{BAD}\n[1]", f"{GOOD}\n[1]"),
+])
+def test_fix_keeps_a_supported_sentence_written_against_an_unsupported_one(text, fixed):
+    """Bold runs, markers after a stop, a missing space, a marker on its own line: the fix
+    takes the unsupported sentence (with its marks) and leaves the supported one."""
+    from conftest import toy_metadata
+    from guardrails import Guard
+
+    from provenance_guard import ProvenanceLLM
+
+    guard = Guard().use(ProvenanceLLM(llm_callable=ScriptedJudge(), on_fail="fix"))
+    assert guard.validate(text, metadata=toy_metadata()).validated_output == fixed
+
+
 # Through a Guard
 
 

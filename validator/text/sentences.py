@@ -325,14 +325,15 @@ def _before_marks(text: str, cut: int) -> int:
 
 def _with_lone_markers(text: str, sentences: list[Sentence]) -> list[Sentence]:
     """Citation markers alone on their line ("Paris.\\n[1]") join the sentence before them:
-    judged alone they say nothing, and a fix that removes the sentence takes them along."""
+    judged alone they say nothing, and a fix that removes the sentence takes them along. With
+    no sentence before them they stay a unit (judged, so a text of markers alone fails)."""
     joined: list[Sentence] = []
     for sentence in sentences:
-        if not _MARKERS_ONLY.fullmatch(sentence.text):
-            joined.append(sentence)
-        elif joined:
+        if joined and _MARKERS_ONLY.fullmatch(sentence.text):
             joined[-1] = Sentence(text[joined[-1].start:sentence.end], joined[-1].start,
                                   sentence.end)
+        else:
+            joined.append(sentence)
     return joined
 
 

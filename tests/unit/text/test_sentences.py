@@ -139,7 +139,7 @@ def test_failures_seen_in_real_answers(text, expected):
      ["The capital is Paris.\n[1]", "It has 2 million people."]),
     ("- It opened in 1889.\n  [2] [3]\n- It is tall.", ["- It opened in 1889.\n  [2] [3]",
                                                      "- It is tall."]),
-    ("[1]\nIt is tall.", ["It is tall."]),  # nothing before it: it states nothing
+    ("[1]\nIt is tall.", ["[1]", "It is tall."]),  # nothing before it: judged, and fails
 ])
 def test_one_unit_is_one_sentence(text, expected):
     assert texts(text) == expected

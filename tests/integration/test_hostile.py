@@ -351,7 +351,7 @@ def test_a_hostile_reply_cannot_outlast_the_deadline():
 def _store(tmp_path, embed):
     result = validate(TRUE, {"embed_function": embed}, index_dir=tmp_path)
     assert outcome(result) == "pass"
-    return next(p for p in tmp_path.glob("*.json") if not p.name.endswith(".bm25.json"))
+    return next(tmp_path.glob("*.json"))  # the set's manifest
 
 
 def named_embedder(dim=256):
@@ -372,6 +372,23 @@ def test_a_planted_chunk_text_with_a_valid_checksum_is_not_served(tmp_path):
         result = validate(FALSE, {"embed_function": named_embedder()}, index_dir=tmp_path)
     assert outcome(result) == "fail"
     assert "Berlin" not in json.dumps(result.metadata["sentences"][0]["evidence"])
+
+
+@pytest.mark.parametrize("checksum", ["../../../etc/passwd", "0" * 63, ["a"], None])
+def test_a_manifest_cannot_point_outside_its_set(tmp_path, checksum):
+    """The data files' names follow from their checksums, which must be SHA-256 digests: a
+    manifest naming a path, a short digest or another type is refused and the set rebuilt."""
+    from provenance_guard.retrieval.index import INDEX_CACHE
+
+    meta_path = _store(tmp_path, named_embedder())
+    meta = json.loads(meta_path.read_text())
+    meta["index"]["sha256"] = checksum
+    meta_path.write_text(json.dumps(meta))
+    INDEX_CACHE.clear()
+    with pytest.warns(UserWarning, match="not usable"):
+        result = validate(TRUE, {"embed_function": named_embedder()}, index_dir=tmp_path)
+    assert outcome(result) == "pass"
+    assert json.loads(meta_path.read_text())["index"]["sha256"] != checksum  # stored anew
 
 
 def test_an_index_of_another_dimension_is_rebuilt(tmp_path):

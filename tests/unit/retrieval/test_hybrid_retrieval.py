@@ -157,40 +157,40 @@ def builds(monkeypatch):
 
 def test_the_bm25_index_is_stored_and_reloaded_without_rebuilding(tmp_path, builds):
     first, caught, built = stored_validate(tmp_path, builds)
-    assert built == 1 and caught == [] and len(store_files(tmp_path)) == 2
+    assert built == 1 and caught == [] and len(store_files(tmp_path)) == 1
     second, caught, built = stored_validate(tmp_path, builds)
     assert built == 1 and caught == []  # loaded, not built again
     assert evidence_of(second) == evidence_of(first)
 
 
-@pytest.mark.parametrize("damage", ["foreign-vocabulary", "checksum", "garbage-json",
+@pytest.mark.parametrize("damage", ["foreign-vocabulary", "checksum", "missing-file",
                                     "wrong-count", "weights"])
 def test_a_stored_bm25_index_that_does_not_match_is_reported_and_rebuilt(tmp_path, builds,
                                                                         damage):
     first, _, _ = stored_validate(tmp_path, builds)
-    [meta_path] = tmp_path.glob("*.bm25.json")
-    npz_path = meta_path.with_name(meta_path.name.replace(".json", ".npz"))
-    meta = json.loads(meta_path.read_text())
+    [manifest_path] = tmp_path.glob("*.json")
+    [npz_path] = tmp_path.glob("*.bm25.npz")
+    manifest = json.loads(manifest_path.read_text())
+    lexical = manifest["lexical"]
     if damage == "foreign-vocabulary":  # checksum intact: the .npz is untouched
-        meta["vocabulary"] = ["berlin" if w == "paris" else w for w in meta["vocabulary"]]
+        lexical["vocabulary"] = ["berlin" if w == "paris" else w for w in lexical["vocabulary"]]
     elif damage == "checksum":
         npz_path.write_bytes(npz_path.read_bytes()[:-10])
-    elif damage == "garbage-json":
-        meta = None
-        meta_path.write_text("{not json")
+    elif damage == "missing-file":  # a partial set: the manifest names a file that is gone
+        npz_path.unlink()
     elif damage == "wrong-count":
-        meta["count"] = 7
-    else:  # weights rewritten, checksum recomputed: the arrays are not BM25's of the texts
-        import io
+        lexical["count"] = 7
+    else:  # weights rewritten under the name their new checksum gives, the manifest updated:
+        import io  # the arrays are not BM25's of the texts
         with np.load(npz_path) as stored:
             arrays = {name: stored[name].copy() for name in stored.files}
         arrays["data"] *= 3
         buffer = io.BytesIO()
         np.savez(buffer, **arrays)
-        npz_path.write_bytes(buffer.getvalue())
-        meta["sha256"] = hashlib.sha256(buffer.getvalue()).hexdigest()
-    if meta is not None:
-        meta_path.write_text(json.dumps(meta))
+        lexical["sha256"] = hashlib.sha256(buffer.getvalue()).hexdigest()
+        key = manifest_path.name.removesuffix(".json")
+        (tmp_path / f"{key}.{lexical['sha256'][:16]}.bm25.npz").write_bytes(buffer.getvalue())
+    manifest_path.write_text(json.dumps(manifest))
     result, caught, built = stored_validate(tmp_path, builds)
     assert built == 2, "the damaged index was used"
     assert any("lexical index" in message for message in caught), caught
@@ -199,6 +199,7 @@ def test_a_stored_bm25_index_that_does_not_match_is_reported_and_rebuilt(tmp_pat
         warnings.simplefilter("error")
         _, _, built = stored_validate(tmp_path, builds)  # the rebuilt one was stored
     assert built == 2
+    assert len(store_files(tmp_path)) == 1  # the damaged file went with the set it was in
 
 
 def test_the_memory_cache_weighs_the_bm25_index():

@@ -47,7 +47,8 @@ class IndexCache:
             directory: str | os.PathLike | None = None, lexical: bool = False) -> SourceIndex:
         """The index of ``sources``: from memory, else from ``directory`` (when given and the
         embedder's key holds across processes), else built (and stored there). With
-        ``lexical``, its BM25 index too (built, or loaded, the first time it is asked for)."""
+        ``lexical``, its BM25 index too: loaded with a stored set, or built the first time it
+        is asked for and stored with the set."""
         key = content_key(sources, chunking, embedder.key)
         with self._lock:
             hit = self._entries.get(key)
@@ -58,19 +59,16 @@ class IndexCache:
             hit = self._entries.get(key)
             index = hit[0] if hit is not None else None
             store = IndexStore(directory) if directory and embedder.persistent else None
-            built = False
+            built = changed = False
             try:
+                if index is None and store:
+                    index, changed = _stored(store, key, sources, chunking, embedder)
                 if index is None:
-                    index = store.load(key) if store else None
-                    if index is not None and not _matches(index, sources, chunking, embedder):
-                        index = None
-                    built = index is None
-                    if built:
-                        index = build_index(sources, chunking, embedder)
-                        if store:
-                            store.save(key, index)
+                    index, built = build_index(sources, chunking, embedder), True
                 if lexical and index.lexical is None:
-                    index.lexical = _lexical(index, store, key)
+                    index.lexical, changed = LexicalIndex.build(index.texts), True
+                if store and (built or changed):
+                    store.save(key, index)  # the whole set, BM25 with it when built
             finally:
                 with self._lock:
                     self._building.pop(key, None)
@@ -92,20 +90,20 @@ def _weight(key: str, entry: tuple[SourceIndex, Embedder]) -> int:
     return vectors + lexical + sum(len(chunk.text) + 100 for chunk in index.chunks)
 
 
-def _lexical(index: SourceIndex, store: IndexStore | None, key: str) -> LexicalIndex:
-    """The BM25 index of ``index``'s texts: stored under ``index_dir`` if it is theirs, else
-    built (and stored); one that is not theirs is reported and rebuilt."""
-    lexical = store.load_lexical(key) if store else None
-    if lexical is not None:
-        problem = lexical.problem(index.texts)
-        if problem is None:
-            return lexical
+def _stored(store: IndexStore, key: str, sources: list[str], chunking: Chunking,
+            embedder: Embedder) -> tuple[SourceIndex | None, bool]:
+    """The index stored under ``key`` if it is the index of these sources (else None), and
+    whether its stored set must be written again (its BM25 index was not theirs: reported,
+    and dropped to be rebuilt)."""
+    index = store.load(key)
+    if index is None or not _matches(index, sources, chunking, embedder):
+        return None, False
+    problem = index.lexical.problem(index.texts) if index.lexical is not None else None
+    if problem is not None:
         warnings.warn(f"a stored lexical index under index_dir does not match ({problem}); "
                       "rebuilding it.", stacklevel=5)
-    lexical = LexicalIndex.build(index.texts)
-    if store:
-        store.save_lexical(key, lexical)
-    return lexical
+        index.lexical = None
+    return index, problem is not None
 
 
 def _matches(index: SourceIndex, sources: list[str], chunking: Chunking,

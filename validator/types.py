@@ -163,3 +163,20 @@ class Verdict:
     @property
     def passed(self) -> bool:
         return self.label == SUPPORTED
+
+
+@dataclass(frozen=True)
+class Correction:
+    """What ``fix_mode="correct"`` did with one failing sentence: ``rewrite`` is what the
+    corrector wrote from the sentence's evidence (None when it gave none), ``verdict`` the
+    judge's on it (None when it was not judged: ``reason`` says why), ``used`` whether it
+    replaces the sentence in the fix (else the sentence is removed). ``text`` is what the fix
+    puts in the sentence's place: the rewrite with citation markers of the sources it rests on
+    when the sentence had markers."""
+
+    original: str
+    rewrite: str | None
+    used: bool
+    verdict: Verdict | None = None
+    reason: str = ""
+    text: str | None = None

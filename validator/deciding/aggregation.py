@@ -1,43 +1,51 @@
 """Aggregation: the report of one validation (see ``results``) from its claims' verdicts,
-evidence and citations, and the fixed value (the text without its failing sentences)."""
+evidence and citations; then the fix: the text without its failing sentences, or with their
+corrections in their place (``fix_mode="correct"``)."""
 
 from __future__ import annotations
 
 import dataclasses
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..request import Request
 from ..retrieval.retriever import Found
 from ..settings import Settings
-from ..text.structure import inside_marks
-from ..types import INVALID, Citation, Claim, Sentence
+from ..text.structure import inside_emphasis_pairs, inside_marks
+from ..types import INVALID, Citation, Claim, Correction, Sentence
 from .decider import Decided
 from .results import ClaimResult, Groundedness, Report, SentenceResult
 
 
-def fix_value(value: str, remove: list[Sentence]) -> str:
-    """``value`` without the given sentences, every other character as it was. Each removal
-    takes the blanks after it; a list or quote marker that opens the line, and emphasis marks
-    left unpaired ("**One." of "**One. Two.**"), stay with the line. A line left with no letter
-    or digit (only "- ", "1. ", "# ", "> ", "**") goes whole, with its line break."""
+def fix_value(value: str, remove: list[Sentence],
+              replace: Sequence[tuple[Sentence, str]] = ()) -> str:
+    """``value`` without the sentences of ``remove``, and with each sentence of ``replace``
+    replaced by its text, every other character as it was. Each removal takes the blanks
+    after it; a list or quote marker that opens the line, and emphasis marks left unpaired
+    ("**One." of "**One. Two.**"), stay with the line, and a replacement goes inside them. A
+    line left with no letter or digit (only "- ", "1. ", "# ", "> ", "**") goes whole, with its
+    line break."""
     cuts = []
     for sentence in remove:
         start, end = inside_marks(value, sentence.start, sentence.end)
         while end < len(value) and value[end] in " \t":
             end += 1
-        cuts.append((start, end))
+        cuts.append((start, end, ""))
+    for sentence, text in replace:
+        start, end = inside_emphasis_pairs(value, *inside_marks(value, sentence.start,
+                                                                sentence.end))
+        cuts.append((start, end, text))
     cuts.sort()
     kept, line_start = [], 0
     for line in value.splitlines(keepends=True):
         line_end = line_start + len(line)
-        inside = [(max(a, line_start), min(b, line_end)) for a, b in cuts
-                  if a < line_end and b > line_start]
+        inside = [(max(a, line_start), min(b, line_end), text if a >= line_start else "")
+                  for a, b, text in cuts if a < line_end and b > line_start]
         if inside:
             pieces, position = [], line_start
-            for a, b in inside:
-                pieces.append(value[position:a])
+            for a, b, text in inside:
+                pieces.append(value[position:a] + text)
                 position = max(position, b)
             pieces.append(value[position:line_end])
             line = "".join(pieces)
@@ -83,13 +91,30 @@ def aggregate(request: Request, settings: Settings, sentences: Sequence[Sentence
         deadline=settings.deadline, fail_on_unsupported=settings.fail_on_unsupported,
         citation_mode=settings.citations, unit="claim" if settings.by_claim else "sentence",
         max_evidence_chars=settings.max_evidence_chars)
+    return Report(results, summary)
+
+
+def fix(report: Report, request: Request, settings: Settings,
+        corrections: Mapping[int, Correction]) -> Report:
+    """``report`` with its fix: the text without its failing sentences, each one with a used
+    correction replaced by it (``corrections``, by sentence index, are attached to their
+    sentences). When no claim is left, the summary says so (``fix_empty``) and, with
+    ``on_fail="fix"``, a warning."""
+    results = [dataclasses.replace(r, correction=corrections[i]) if i in corrections else r
+               for i, r in enumerate(report.sentences)]
+    used = {i: c for i, c in corrections.items() if c.used and c.text is not None}
+    summary = dataclasses.replace(report.summary, fix_mode=settings.fix_mode,
+                                  corrected=len(used))
     report = Report(results, summary)
-    failing = report.failing
+    failing = {id(r) for r in report.failing}
     if not failing:
         return dataclasses.replace(report, fixed=request.value)
-    fixed = fix_value(request.value, [r.sentence for r in failing])
-    failed = {id(r) for r in failing}
-    if any(r.not_a_claim is None and id(r) not in failed for r in results):
+    fixed = fix_value(request.value,
+                      [r.sentence for i, r in enumerate(results) if id(r) in failing
+                       and i not in used],
+                      [(results[i].sentence, c.text) for i, c in used.items()])
+    if any(r.not_a_claim is None and (id(r) not in failing or i in used)
+           for i, r in enumerate(results)):
         return dataclasses.replace(report, fixed=fixed)
     # nothing that states anything is left (at most a greeting or a "hope this helps")
     if settings.on_fail == "fix":  # the string, or OnFailAction.FIX (a str enum)

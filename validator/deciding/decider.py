@@ -234,6 +234,15 @@ class Decider:
         return Decided([verdict_of[first[(c.text, c.within)]] for c in claims],
                        decided.saved_calls, decided.by_first_judge)
 
+    def judge_texts(self, texts: Sequence[str], evidence: Sequence[Sequence[Evidence]],
+                    request: Request) -> list[Verdict]:
+        """A verdict for each text against its own evidence, decided as a claim is (the
+        cascade, the first judge, batches, the deadline): how a rewrite is judged."""
+        if not texts:
+            return []
+        return decide(self.judge, texts, evidence, request.question, cascade=self.cascade,
+                      batch_size=self.batch_size, run=self.runner.map, first=self.first).verdicts
+
     def uncited_support(self, claims: Sequence[Claim], verdicts: Sequence[Verdict],
                         retriever: Retriever, request: Request,
                         sentences: int) -> list[tuple[int, ...]]:

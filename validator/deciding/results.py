@@ -32,6 +32,7 @@ from ..types import (
     Chunk,
     Citation,
     CitationStatus,
+    Correction,
     DecidedBy,
     Evidence,
     Label,
@@ -68,13 +69,15 @@ class ClaimResult:
 @dataclass(frozen=True)
 class SentenceResult:
     """One sentence's result. ``not_a_claim``: the form of a sentence that asserts nothing
-    (``text.non_claims``), which has no claims and no verdict, and passes."""
+    (``text.non_claims``), which has no claims and no verdict, and passes. ``correction``: what
+    ``fix_mode="correct"`` did with it (a failing sentence's)."""
 
     sentence: Sentence
     claims: list[ClaimResult]  # one, the sentence itself, unless validation_method="claim"
     citation: Citation
     split_into_claims: bool = False
     not_a_claim: str | None = None
+    correction: Correction | None = None  # what fix_mode="correct" did with it, if it failed
 
     @cached_property
     def verdict(self) -> Verdict | None:
@@ -143,6 +146,7 @@ class SentenceResult:
                          "uncited_support": list(self.citation.uncited_support),
                          "out_of_range": list(self.citation.out_of_range)},
             "claims": [c.as_dict() for c in self.claims] if self.split_into_claims else None,
+            "correction": None if self.correction is None else _correction_dict(self.correction),
         }
 
     @classmethod
@@ -162,6 +166,8 @@ class SentenceResult:
                 raise ValueError(f"{where}['not_a_claim']: {form!r} is not one of "
                                  f"{', '.join(non_claims.FORMS)}.")
             return cls(sentence, [], citation, not_a_claim=form)
+        correction = (None if raw.get("correction") is None
+                      else _correction(raw["correction"], f"{where}['correction']"))
         if raw.get("claims") is None:
             claims = [ClaimResult.from_dict(raw, where)]
         else:
@@ -169,7 +175,8 @@ class SentenceResult:
                       for i, c in enumerate(_list(raw, "claims", where))]
             if not claims:
                 raise ValueError(f"{where}['claims'] is empty; a split sentence has a claim.")
-        return cls(sentence, claims, citation, raw.get("claims") is not None)
+        return cls(sentence, claims, citation, raw.get("claims") is not None,
+                   correction=correction)
 
 
 _SEVERITY = {CONTRADICTED: 0, UNSUPPORTED: 1, INVALID: 2, SUPPORTED: 3}  # worst first
@@ -193,6 +200,8 @@ class Groundedness:
     citations: dict[str, int] = field(default_factory=dict)
     evidence_cut: int = 0
     fix_empty: bool = False  # the text fails, and once its failing sentences go no claim is left
+    fix_mode: str = "remove"  # what the fix does with a failing sentence: remove or correct it
+    corrected: int = 0  # failing sentences the fix replaces with a supported rewrite
     judge_calls_saved: int = 0
     first_judge_decided: int = 0
     sources_given: bool = True
@@ -258,6 +267,8 @@ class Groundedness:
         values["sentences"] = _whole(raw, "sentences", where)
         if "not_claims" in raw:
             values["not_claims"] = _whole(raw, "not_claims", where)
+        if "corrected" in raw:
+            values["corrected"] = _whole(raw, "corrected", where)
         if "fallbacks" in raw:
             fallbacks = as_mapping(raw["fallbacks"], f"{where}['fallbacks']")
             values["fallbacks"] = {str(why): _whole(fallbacks, why, f"{where}['fallbacks']")
@@ -305,16 +316,27 @@ class Report:
     @property
     def message(self) -> str:
         """Why the text fails, a line per failing sentence; empty when it passes."""
+        return self.explain()
+
+    def explain(self, evidence: bool = False) -> str:
+        """``message``; with ``evidence``, each failing sentence followed by the passages that
+        were retrieved for it (what a regeneration needs: the reask message)."""
         failing = self.failing
         if not failing:
             return ""
-        lines = "\n".join(f"- {r.sentence.text} [{r.summary()}]" for r in failing)
+        lines = "\n".join(f"- {r.sentence.text} [{r.summary()}]"
+                          + (_evidence_lines(r) if evidence else "") for r in failing)
+        summary = self.summary
+        corrected = (f"\nThe fix corrects {summary.corrected} of them from their evidence and "
+                     f"removes {len(failing) - summary.corrected}."
+                     if summary.fix_mode == "correct" else "")
         empty = ("\nNo claim is left once they are removed: the fix (on_fail=\"fix\") states "
-                 "nothing." if self.summary.fix_empty else "")
-        if not self.summary.sources_given:
+                 "nothing." if summary.fix_empty else "")
+        if not summary.sources_given:
             return (f"No sources were given, so nothing in the response can be grounded:\n"
-                    f"{lines}{empty}")
-        return f"The following sentences are not supported by the sources:\n{lines}{empty}"
+                    f"{lines}{corrected}{empty}")
+        return (f"The following sentences are not supported by the sources:\n"
+                f"{lines}{corrected}{empty}")
 
     def metadata(self, caller: Mapping[str, Any] | None = None) -> dict:
         """A new dict: the caller's keys (Guardrails hands a result's metadata to the next
@@ -357,6 +379,49 @@ def _verdict_dict(verdict: Verdict | None) -> dict:
         return dict.fromkeys(("verdict", "score", "reason", "decided_by", "confidence"))
     return {"verdict": verdict.label, "score": verdict.score, "reason": verdict.reason,
             "decided_by": verdict.decided_by, "confidence": verdict.confidence}
+
+
+EVIDENCE_LINES, EVIDENCE_LINE_CHARS = 3, 400  # passages per sentence in the reask message
+
+
+def _evidence_lines(result: SentenceResult) -> str:
+    if not result.evidence:
+        return "\n  evidence: none was found in the sources"
+    shown = []
+    for e in result.evidence[:EVIDENCE_LINES]:
+        text = " ".join(e.text.split())
+        text = text if len(text) <= EVIDENCE_LINE_CHARS else text[:EVIDENCE_LINE_CHARS] + "..."
+        where = f"source {e.source + 1}" if e.source is not None else "retrieved"
+        shown.append(f"\n  evidence ({where}): {text}")
+    return "".join(shown)
+
+
+def _correction_dict(c: Correction) -> dict:
+    return {"original": c.original, "rewrite": c.rewrite, "used": c.used, "text": c.text,
+            "reason": c.reason,
+            "verdict": None if c.verdict is None else _verdict_dict(c.verdict)}
+
+
+def _correction(raw: Any, where: str) -> Correction:
+    raw = as_mapping(raw, where)
+    rewrite, text = raw.get("rewrite"), raw.get("text")
+    for key, value in (("rewrite", rewrite), ("text", text)):
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"{where}[{key!r}] must be a string or null; got "
+                             f"{type(value).__name__}.")
+    used = raw.get("used")
+    if not isinstance(used, bool):
+        raise ValueError(f"{where}['used'] must be true or false; got {used!r}.")
+    verdict = (None if raw.get("verdict") is None
+               else _verdict(as_mapping(raw["verdict"], f"{where}['verdict']"),
+                             f"{where}['verdict']"))
+    if used and (verdict is None or verdict.label != SUPPORTED or text is None):
+        raise ValueError(f"{where}: a correction that is used has a supported verdict and a "
+                         "text.")
+    reason = raw.get("reason") or ""
+    if not isinstance(reason, str):
+        raise ValueError(f"{where}['reason'] must be a string; got {type(reason).__name__}.")
+    return Correction(_text(raw, "original", where), rewrite, used, verdict, reason, text)
 
 
 def _evidence_dict(e: Evidence) -> dict:

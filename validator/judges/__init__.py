@@ -6,7 +6,7 @@ once, from what ``llm_callable`` is."""
 from __future__ import annotations
 
 from ..errors import ConfigurationError
-from .base import BatchJudge, ClaimExtractor, Judge, JudgeAuthError
+from .base import BatchJudge, ClaimExtractor, Corrector, Judge, JudgeAuthError
 from .callable_judge import CallableJudge
 from .factory import make_judge
 from .litellm_judge import LiteLLMJudge
@@ -20,6 +20,7 @@ __all__ = [
     "CallableJudge",
     "ClaimExtractor",
     "ConfigurationError",
+    "Corrector",
     "Judge",
     "JudgeAuthError",
     "LiteLLMJudge",

@@ -1,5 +1,5 @@
-"""The judge interface: one method, ``judge(claim, evidence, question) -> Verdict``, and two
-optional abilities the validator uses when a judge has them."""
+"""The judge interface: one method, ``judge(claim, evidence, question) -> Verdict``, and three
+optional abilities the validator uses when a judge has them (batches, claims, corrections)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Protocol, runtime_checkable
 from ..errors import ConfigurationError, JudgeAuthError
 from ..types import Evidence, Verdict
 
-__all__ = ["BatchJudge", "ClaimExtractor", "ConfigurationError", "Judge", "JudgeAuthError"]
+__all__ = ["BatchJudge", "ClaimExtractor", "ConfigurationError", "Corrector", "Judge",
+           "JudgeAuthError"]
 
 
 @runtime_checkable
@@ -38,3 +39,15 @@ class ClaimExtractor(Protocol):
     def extract_claims(
         self, sentence: str, answer: str, question: str | None = None
     ) -> list[str] | None: ...
+
+
+@runtime_checkable
+class Corrector(Protocol):
+    """Rewrites a sentence its evidence does not back so that the evidence backs it, using only
+    that evidence (``fix_mode="correct"``); None when it cannot. The rewrite is checked and
+    judged before it is used. Must be safe to call from threads."""
+
+    def correct(
+        self, sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
+        question: str | None = None,
+    ) -> str | None: ...

@@ -9,8 +9,14 @@ from dataclasses import dataclass, replace
 
 from ..concurrency import Once
 from ..types import BY_CACHE, BY_FALLBACK, BY_LLM, INVALID, Evidence, Verdict
-from .prompts import build_batch_prompt, build_claims_prompt, build_prompt, check_template
-from .replies import parse_batch_reply, parse_claims, parse_reply
+from .prompts import (
+    build_batch_prompt,
+    build_claims_prompt,
+    build_correction_prompt,
+    build_prompt,
+    check_template,
+)
+from .replies import parse_batch_reply, parse_claims, parse_reply, parse_rewrite
 from .reply_cache import ReplyCache, ReplyStore
 from .retries import complete_with_retries
 
@@ -124,6 +130,17 @@ class PromptJudge:
 
         claims = self.ask(build_claims_prompt(sentence, answer, question), read).value
         return None if claims is None else list(claims)
+
+    def correct(
+        self, sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
+        question: str | None = None,
+    ) -> str | None:
+        """The sentence rewritten from ``evidence`` by the model, or None (it cannot, or its
+        reply has no readable rewrite). Through the caches, retries and deadline, as a verdict."""
+        prompt = build_correction_prompt(sentence, evidence, verdict.label, verdict.reason,
+                                         question)
+        untrusted = [sentence, question, verdict.reason, *(e.text for e in evidence)]
+        return self.ask(prompt, lambda reply: parse_rewrite(reply, untrusted)).value or None
 
     def _reply(self, prompt: str) -> tuple[str | BaseException, str]:
         """The reply to ``prompt`` and how it came: from the disk store, or from the model."""

@@ -1,4 +1,5 @@
-"""The judge's prompts: judging one statement, judging a batch, breaking a sentence into claims.
+"""The judge's prompts: judging one statement, judging a batch, breaking a sentence into claims,
+rewriting a sentence from its evidence (``fix_mode="correct"``).
 (The grounded-QA grading prompts are in ``evaluation/qa_prompts.py``.)
 
 The statements, the answer and the passages are untrusted: an attacker may have steered the
@@ -89,6 +90,38 @@ If the sentence makes a single fact, give it as the only claim. Finish with one 
 and nothing after it:
 {{"claims": ["<claim>", ...]}}"""
 
+CORRECTION_PROMPT = """You repair one sentence of an answer that its source passages do not \
+back.
+
+{data_rule}
+{question_block}
+<<{tag}:BEGIN PASSAGES>>
+{passages}
+<<{tag}:END PASSAGES>>
+
+<<{tag}:BEGIN FAILING SENTENCE>>
+{sentence}
+<<{tag}:END FAILING SENTENCE>>
+
+A checker found the sentence {label}, for this reason:
+<<{tag}:BEGIN FINDING>>
+{reason}
+<<{tag}:END FINDING>>
+
+Write the sentence again so that the passages back every part of it:
+- where the passages say something else (another number, date or name, or the opposite), say \
+what they say;
+- where they do not settle a part of it, leave that part out and keep what they do state;
+- take every fact from the passages: no number, date, name or detail they do not give;
+- keep the sentence's language, tone and subject: one sentence, no longer than it needs to be, \
+with no citation markers, quotation marks around it or comments.
+If the passages give nothing that could stand in its place, give null. Finish with one line of \
+JSON and nothing after it:
+{{"rewrite": "<the sentence, rewritten>"}} or {{"rewrite": null}}"""
+
+# The instructions of the correction prompt, which a rewrite must not repeat.
+CORRECTION_RULES = CORRECTION_PROMPT[CORRECTION_PROMPT.index("Write the sentence again"):]
+
 QUESTION_BLOCK = """
 The text answers this question (short answers only make sense with it):
 <<{tag}:BEGIN QUESTION>>
@@ -154,6 +187,16 @@ def build_claims_prompt(sentence: str, answer: str, question: str | None = None)
     return CLAIMS_PROMPT.format(
         tag=tag, data_rule=DATA_RULE.format(tag=tag), question_block=_question(tag, question),
         answer=safe_text(answer), sentence=safe_text(sentence),
+    )
+
+
+def build_correction_prompt(sentence: str, evidence: Sequence[Evidence], label: str,
+                            reason: str, question: str | None = None) -> str:
+    tag = tag_of(sentence, reason, question, *(e.text for e in evidence))
+    return CORRECTION_PROMPT.format(
+        tag=tag, data_rule=DATA_RULE.format(tag=tag), question_block=_question(tag, question),
+        passages=_passages(evidence), sentence=safe_text(sentence), label=label,
+        reason=safe_text(reason) or "(none given)",
     )
 
 

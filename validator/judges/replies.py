@@ -116,6 +116,27 @@ def parse_claims(reply: object, untrusted: Sequence[str | None] = ()) -> list[st
     return claims
 
 
+CANNOT = ""  # what ``parse_rewrite`` gives for a corrector that says it cannot rewrite
+
+
+def parse_rewrite(reply: object, untrusted: Sequence[str | None] = ()) -> str | None:
+    """The rewrite in a correction reply (final JSON object ``{"rewrite": "..."}``), ``CANNOT``
+    for ``{"rewrite": null}``, or None when there is no such object or it is copied from the
+    ``untrusted`` sentence, question or passages."""
+    if not isinstance(reply, str):
+        return None
+
+    def read(value: dict) -> str | None:
+        if "rewrite" not in value:
+            return None
+        rewrite = value["rewrite"]
+        if rewrite is None:
+            return CANNOT
+        return rewrite.strip() if isinstance(rewrite, str) else None
+
+    return final_object(reply, read, untrusted)
+
+
 def _word(text: str) -> str | None:
     return _WORDS.get("".join(ch for ch in text.lower() if ch.isalpha()))
 

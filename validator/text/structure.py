@@ -48,6 +48,16 @@ def inside_emphasis(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+def inside_emphasis_pairs(text: str, start: int, end: int) -> tuple[int, int]:
+    """(start, end) moved inside emphasis marks that wrap the whole span ("**One.**"): where a
+    replacement of the span's text goes, so the emphasis stays."""
+    for mark in _EMPHASIS:
+        while (end - start > 2 * len(mark) and text.startswith(mark, start)
+               and text.endswith(mark, start, end)):
+            start, end = start + len(mark), end - len(mark)
+    return start, end
+
+
 def inside_marks(text: str, start: int, end: int) -> tuple[int, int]:
     """(start, end) moved past a list or quote marker that opens its line, then past unpaired
     emphasis: what removing a sentence takes away, so the line keeps its structure."""

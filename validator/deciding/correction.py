@@ -1,0 +1,179 @@
+"""Correction as the fix (``fix_mode="correct"``): each failing sentence rewritten from its own
+evidence, and the rewrite used only once it has passed the checks and the judge.
+
+    failing sentences -> rewrite (the corrector) -> check the rewrite -> judge it -> Correction
+
+The sentence, its evidence and the judge's reason are untrusted, and so is the rewrite: a
+rewrite that is empty, far longer than the sentence, spread over lines or holding markup, that
+repeats the prompt's instructions, states a number, date or name the evidence does not give, or
+brings in more than a few words the evidence does not have, is not used and never judged. The
+rest are judged like any claim (same judge, same evidence, the same cascade); only a supported
+rewrite, decided by a judge rather than a fallback, replaces its sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .. import rules
+from ..concurrency import Runner, Stopped, stopped
+from ..errors import ConfigurationError
+from ..judges import Corrector, Judge, make_judge
+from ..judges.prompts import CORRECTION_RULES
+from ..request import Request
+from ..settings import Settings
+from ..text import citations
+from ..text.citations import MARKER
+from ..types import BY_FALLBACK, CONTRADICTED, SUPPORTED, UNSUPPORTED, Correction, Evidence
+from .decider import Decider
+from .results import Report
+
+# A rewrite longer than this many times the sentence, plus SLACK characters, is not a
+# correction of it.
+MAX_GROWTH, SLACK = 1.5, 40
+# Content words a rewrite may have that its evidence lacks (joining words, the sentence's own
+# subject: "The tower" where a passage says "It"), at most, and as a share of its words.
+NEW_WORDS, NEW_SHARE = 3, 0.25
+_RULE_RUN = 6  # words in a row of the prompt's instructions that a rewrite may not repeat
+LATE = "no rewrite before the validation's deadline"
+_LATE = object()  # what the runner gives for a sentence the deadline left unrewritten
+
+
+def make_corrector(spec: object, judge: Judge, llm_kwargs: dict | None,
+                   **options) -> Corrector:
+    """The corrector ``spec`` names (see the ``corrector`` setting); None: the judge's model."""
+    if spec is None:
+        if isinstance(judge, Corrector):
+            return judge
+        raise ConfigurationError(
+            f"fix_mode=\"correct\" needs a model to rewrite failing sentences, and the judge "
+            f"({type(judge).__name__}) is no language model. Pass corrector=\"<LiteLLM model>\" "
+            "(or a callable prompt -> reply), or use fix_mode=\"remove\".")
+    if isinstance(spec, Corrector):
+        return spec
+    try:
+        made = make_judge(spec, llm_kwargs if isinstance(spec, str) else None, **options)
+    except (ValueError, ConfigurationError) as error:
+        raise type(error)(f"corrector: {error}") from None
+    if not isinstance(made, Corrector):
+        raise ConfigurationError(
+            f"corrector: {spec!r} gives a {type(made).__name__}, which cannot rewrite text. "
+            "Pass a LiteLLM model name, a callable prompt -> reply, or an object with a "
+            "correct(sentence, evidence, verdict, question) method.")
+    return made
+
+
+class Correcting:
+    """The corrector, and the decider that judges its rewrites, for one validator."""
+
+    def __init__(self, corrector: Corrector, decider: Decider, runner: Runner,
+                 settings: Settings):
+        self.corrector, self.decider, self.runner = corrector, decider, runner
+        self.citation_mode = settings.citations
+
+    def corrections(self, report: Report, request: Request) -> dict[int, Correction]:
+        """A Correction for each failing sentence whose verdict fails it (unsupported or
+        contradicted), by its index; other failing sentences are removed by the fix."""
+        failing = {id(r) for r in report.failing}
+        todo = [i for i, r in enumerate(report.sentences)
+                if id(r) in failing and r.verdict is not None
+                and r.verdict.label in (UNSUPPORTED, CONTRADICTED)]
+        texts = {i: citations.read(report.sentences[i].sentence.text, self.citation_mode)[1]
+                 for i in todo}
+
+        def rewrite(i: int) -> str | None:
+            result = report.sentences[i]
+            if not result.evidence:
+                return None
+            if stopped():
+                raise Stopped("the validation ended before this sentence was corrected")
+            written = self.corrector.correct(texts[i], result.evidence, result.verdict,
+                                             request.question)
+            if written is not None and not isinstance(written, str):
+                raise ConfigurationError(
+                    f"{type(self.corrector).__name__}.correct returned "
+                    f"{type(written).__name__}; it must return the rewritten sentence (str), or "
+                    "None when it cannot.")
+            return written
+
+        written = dict(zip(todo, self.runner.map(rewrite, todo, lambda i: _LATE), strict=True))
+        problems = {i: LATE if written[i] is _LATE
+                    else _problem(written[i], texts[i], report.sentences[i].evidence)
+                    for i in todo}
+        written = {i: None if text is _LATE else text for i, text in written.items()}
+        checked = [i for i in todo if problems[i] is None]
+        verdicts = self.decider.judge_texts(
+            [written[i] for i in checked], [report.sentences[i].evidence for i in checked],
+            request)
+        judged = dict(zip(checked, verdicts, strict=True))
+        found = {}
+        for i in todo:
+            result, verdict = report.sentences[i], judged.get(i)
+            used = (verdict is not None and verdict.label == SUPPORTED
+                    and verdict.decided_by != BY_FALLBACK)
+            reason = (problems[i] if verdict is None
+                      else "" if used else f"the judge found the rewrite {verdict.label}")
+            found[i] = Correction(
+                result.sentence.text, written[i] or None, used, verdict, reason,
+                _with_markers(written[i], result) if used else None)
+        return found
+
+
+def _problem(rewrite: str | None, sentence: str, evidence: Sequence[Evidence]) -> str | None:
+    """Why ``rewrite`` cannot stand for ``sentence`` (None when it may be judged)."""
+    if not evidence:
+        return "no evidence was found to rewrite it from"
+    if not rewrite or not rewrite.strip():
+        return "the corrector gave no rewrite"
+    text = MARKER.sub("", rewrite).strip()
+    if len(text) > MAX_GROWTH * len(sentence) + SLACK:
+        return (f"the rewrite is far longer than the sentence ({len(text)} characters for "
+                f"{len(sentence)})")
+    if any(mark in text for mark in ("\n", "\r", "<", ">", "```")):
+        return "the rewrite holds line breaks or markup"
+    words = rules.normalise(text).split()
+    rules_text = f" {rules.normalise(CORRECTION_RULES)} "
+    if any(f" {' '.join(words[n:n + _RULE_RUN])} " in rules_text
+           for n in range(len(words) - _RULE_RUN + 1)):
+        return "the rewrite repeats the instructions it was given"
+    said = rules.read_facts(text)
+    given = [rules.read_facts(e.text) for e in evidence]
+    quantities = [q for facts in given for q in facts.quantities]
+    unknown = [q.text for q in said.quantities if not any(q.matches(k) for k in quantities)]
+    unknown += [str(y) for y in said.years if not any(y in f.years for f in given)]
+    if unknown:
+        return f"the rewrite states what the evidence does not give: {', '.join(unknown)}"
+    own = rules.read_facts(sentence)
+    known = set().union(*(f.words | f.names.keys() for f in given))
+    names = [name for stem, name in said.names.items()
+             if stem not in known and stem not in own.names and stem not in own.words]
+    if names:
+        return f"the rewrite names what neither the sentence nor the evidence does: {', '.join(names)}"
+    new = sorted(said.words - known)
+    if len(new) > NEW_WORDS or (said.words and len(new) > NEW_SHARE * len(said.words)):
+        return f"the rewrite brings in words the evidence does not have: {', '.join(new[:8])}"
+    return None
+
+
+def _with_markers(rewrite: str | None, result) -> str | None:
+    """The rewrite as the fix writes it: with the markers of the sources of the passage it
+    rests on (the one sharing most of its words) when the sentence had markers."""
+    if rewrite is None:
+        return None
+    text = MARKER.sub("", rewrite).strip()
+    if not result.citation.cited:
+        return text
+    words = set(rules.normalise(text).split())
+    best = max(result.evidence, key=lambda e: len(words & set(rules.normalise(e.text).split())))
+    if best.source is None:
+        return text
+    marker = f"[{best.source + 1}]"
+    after_stop = bool(_ENDS_WITH_MARKER_AFTER_STOP.search(result.sentence.text))
+    if after_stop or not text or text[-1] not in ".!?":
+        return f"{text}{marker}" if after_stop else f"{text} {marker}"
+    return f"{text[:-1]} {marker}{text[-1]}"
+
+
+_ENDS_WITH_MARKER_AFTER_STOP = re.compile(
+    rf"[.!?]\s*(?:{citations.MARKER_PATTERN}\s*)+$")

@@ -37,3 +37,31 @@ def test_claims_and_batched_verdicts_over_http(chat_server):
              for r in server.requests]
     assert kinds == ["claims"] * 3 + ["batch"]  # 3 extractions, then one call for 3 claims
     assert scripted.batches == [[GOOD, "The Eiffel Tower is 330 metres tall.", BAD]]
+
+
+def test_corrections_over_http_by_the_judges_model_and_by_a_named_one(chat_server):
+    """fix_mode="correct" on the LiteLLM path: the rewrite prompt goes over HTTP, the rewrite
+    is judged by another call, and a named corrector model is the one asked to rewrite."""
+    wrong = "It is 300 metres tall."
+    scripted = ScriptedJudge(rewrite=lambda sentence, passages: "It is 330 metres tall.")
+    server = chat_server(scripted)
+    for corrector, model in [(None, "judge"), ("openai/rewriter", "rewriter")]:
+        server.requests.clear()
+        guard = Guard().use(litellm_validator(server.url, on_fail="fix", fix_mode="correct",
+                                              corrector=corrector))
+        outcome = guard.validate(f"{GOOD} {wrong}", metadata=toy_metadata())
+        assert outcome.validated_output == f"{GOOD} It is 330 metres tall."
+        asked = [(r["body"]["model"], "FAILING SENTENCE" in r["body"]["messages"][0]["content"])
+                 for r in server.requests]
+        assert asked.count((model, True)) == 1  # one rewrite, by the corrector's model
+        assert asked.count(("judge", False)) == 3  # two sentences, then the rewrite, judged
+
+
+def test_an_inventive_rewrite_over_http_is_not_used(chat_server):
+    server = chat_server(ScriptedJudge(
+        rewrite=lambda sentence, passages: "It is 330 metres tall and cost 7 million francs."))
+    guard = Guard().use(litellm_validator(server.url, on_fail="fix", fix_mode="correct"))
+    outcome = guard.validate(f"{GOOD} It is 300 metres tall.", metadata=toy_metadata())
+    assert outcome.validated_output == GOOD
+    prompts = [r["body"]["messages"][0]["content"] for r in server.requests]
+    assert not any("7 million" in p for p in prompts if "BEGIN STATEMENT" in p)

@@ -87,7 +87,7 @@ def test_a_cut_at_a_line_start_takes_the_lines_marker():
 
 
 def test_a_real_guard_streaming_in_tokens_judges_what_the_whole_text_would():
-    """The issue's case: "[", "1", "]" arrive as separate tokens. Whole or streamed, each
+    """Markers arrive in separate tokens ("[", "1", "]"). Whole or streamed, each
     citation is checked with its own sentence, nothing is miscited, nothing removed."""
     tokens = ["The Eiffel Tower is in Paris", ". [", "1", "] It houses the Mona Lisa", ". [",
               "2", "] It is in the Himalayas", ". [", "3", "]"]
@@ -116,3 +116,21 @@ def test_a_real_guard_streaming_in_tokens_judges_what_the_whole_text_would():
          "It is in the Himalayas."])
     assert stream_output.strip() == whole_output == text
     assert SOURCES[2].endswith("It is in the Himalayas.")  # what [3] cites
+
+
+def test_streaming_with_corrections_corrects_a_chunk_before_it_is_sent():
+    """fix_mode="correct" while streaming: a chunk is validated (and corrected) before it is
+    sent, so what was sent is never changed, and the corrected sentence is what arrives."""
+    tokens = ["The Eiffel Tower is in Paris", ". It is 300", " metres tall", ". It was finished",
+              " in 1889", "."]
+    judge = ScriptedJudge(rewrite=lambda sentence, passages: "It is 330 metres tall.")
+    guard = Guard().use(ProvenanceLLM(llm_callable=judge, on_fail="fix", fix_mode="correct"))
+
+    def llm_api(*, messages=None, **kwargs):
+        yield from tokens
+
+    chunks = list(guard(llm_api, messages=[{"role": "user", "content": "Height?"}],
+                        metadata=toy_metadata(), stream=True))
+    sent = "".join(c.validated_output or "" for c in chunks)
+    assert sent == "The Eiffel Tower is in Paris. It is 330 metres tall. It was finished in 1889."
+    assert judge.rewritten == ["It is 300 metres tall."]

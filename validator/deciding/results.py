@@ -332,6 +332,9 @@ class Report:
                      if summary.fix_mode == "correct" else "")
         empty = ("\nNo claim is left once they are removed: the fix (on_fail=\"fix\") states "
                  "nothing." if summary.fix_empty else "")
+        if evidence and summary.sources_given:
+            corrected += ("\nState only what each sentence's evidence states, and leave out "
+                          "what it does not.")
         if not summary.sources_given:
             return (f"No sources were given, so nothing in the response can be grounded:\n"
                     f"{lines}{corrected}{empty}")

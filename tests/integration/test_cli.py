@@ -48,6 +48,27 @@ def test_model_flag_uses_litellm(capsys, chat_server):
     assert server.requests[0]["auth"] == "Bearer sk-test"
 
 
+def test_fix_mode_correct_prints_each_correction_and_the_fixed_text(tmp_path, capsys,
+                                                                     chat_server):
+    from conftest import ScriptedJudge
+
+    (tmp_path / "tower.txt").write_text("The Eiffel Tower is in Paris. It is 330 metres tall.")
+    (tmp_path / "answer.txt").write_text("The Eiffel Tower is in Paris. It is 300 metres tall.")
+    server = chat_server(ScriptedJudge(rewrite=lambda sentence, passages: "It is 330 metres tall."))
+    argv = ["check", "--source", str(tmp_path / "tower.txt"), "--text",
+            str(tmp_path / "answer.txt"), "--fix-mode", "correct", "--chunk-strategy", "sentence"]
+    code = cli.main([*argv, *model_flags(server)])
+    out = capsys.readouterr().out
+    assert code == 1  # the text as given fails; the fix is what may be used instead
+    assert "    correction (used): It is 330 metres tall." in out
+    assert out.rstrip().endswith("the fix corrects 1 sentence(s) and removes 0:\n"
+                                 "The Eiffel Tower is in Paris. It is 330 metres tall.")
+    code = cli.main([*argv, "--json", *model_flags(server)])
+    assert json.loads(capsys.readouterr().out)["fixed"].endswith("It is 330 metres tall.")
+    assert cli.main(argv) == 2  # the offline judge cannot rewrite: a setup error, named
+    assert "--model NAME" in capsys.readouterr().err
+
+
 def test_missing_key_fails_fast_with_a_clear_message(chat_server, monkeypatch, capsys):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     server = chat_server(lambda prompt: "yes")

@@ -202,3 +202,34 @@ def test_offsets_that_overlap_or_run_past_the_text_still_render_every_character(
     body = re.sub(r"<[^>]+>", "", page.split("<div class=text>")[1].split("</div>")[0])
     assert body.replace("&lt;", "<").replace("&gt;", ">") == text
     assert "<b>" not in page  # the text is shown, never made an element
+
+
+def test_corrections_show_as_a_word_diff_in_a_browser(tmp_path, browser):
+    """fix_mode="correct": a used correction shows what it removes and adds; one that is not
+    used says why, and its hostile rewrite is shown as text."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from conftest import ScriptedJudge
+
+    from provenance_guard import ProvenanceLLM
+    from provenance_guard.evaluation.examples import Checked, Example
+    from provenance_guard.evaluation.html_report import render_check
+
+    def rewrite(sentence, passages):
+        return "It is 330 metres tall." if "300" in sentence else f"It opened in 1889 {HOSTILE}"
+
+    text = "The Eiffel Tower is in Paris. It is 300 metres tall. It opened in 1999."
+    validator = ProvenanceLLM(llm_callable=ScriptedJudge(rewrite=rewrite), fix_mode="correct")
+    report = validator.check(text, {"sources": [EIFFEL, LOUVRE]})
+    page_file = tmp_path / "corrections.html"
+    page_file.write_text(render_check(Checked(Example("1", text, [EIFFEL, LOUVRE]), report),
+                                      ["eiffel.txt", "louvre.txt"], "scripted"))
+    page = Page(browser("--dump-dom", page_file.as_uri()))
+    corrections = [text for _, text in page.all("div", "correction")]
+    assert corrections[0].startswith("correction: used in the fix")
+    assert [t for _, t in page.all("del")] == ["300 ", "1999."]
+    assert [t for _, t in page.all("ins")] == ["330 ", f"1889 {HOSTILE}"]
+    assert "not used, the sentence is removed: the rewrite holds line breaks or markup" in \
+        corrections[1]
+    assert page.all("img") == []  # the hostile rewrite is text, never an element

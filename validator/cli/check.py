@@ -64,6 +64,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             "sources": args.source,
             "groundedness": metadata["groundedness"],
             "sentences": metadata["sentences"],
+            "fixed": report.fixed,
         }
         print(json.dumps(shown, indent=2, ensure_ascii=False))
     else:
@@ -97,6 +98,10 @@ def _print_text(report: Report, args: argparse.Namespace) -> None:
             similarity = "" if best.similarity is None else f", similarity {best.similarity:.2f}"
             # the passage that matched comes with its neighbours: show the whole window
             print(f"    evidence ({where}{similarity}): {_clip(best.text, 600)}")
+        correction = result.correction
+        if correction is not None:
+            status = "used" if correction.used else f"not used: {correction.reason}"
+            print(f"    correction ({status}): {_clip(correction.text or correction.rewrite or '')}")
     summary = report.summary
     counts = summary.counts
     score = "n/a" if summary.faithfulness is None else f"{summary.faithfulness:.2f}"
@@ -110,6 +115,10 @@ def _print_text(report: Report, args: argparse.Namespace) -> None:
               "(--judge-non-claims judges them)")
     if summary.judge_calls_saved:
         print(f"{summary.judge_calls_saved} judge call(s) saved by the rule checks")
+    if summary.fix_mode == "correct" and report.failing:
+        removed = len(report.failing) - summary.corrected
+        print(f"\nthe fix corrects {summary.corrected} sentence(s) and removes {removed}:\n"
+              f"{report.fixed}")
 
 
 def _clip(text: str, limit: int = 200) -> str:

@@ -49,7 +49,8 @@ def make_corrector(spec: object, judge: Judge, llm_kwargs: dict | None,
         raise ConfigurationError(
             f"fix_mode=\"correct\" needs a model to rewrite failing sentences, and the judge "
             f"({type(judge).__name__}) is no language model. Pass corrector=\"<LiteLLM model>\" "
-            "(or a callable prompt -> reply), or use fix_mode=\"remove\".")
+            "(or a callable prompt -> reply), or use fix_mode=\"remove\"; on the command line, "
+            "judge with --model NAME.")
     if isinstance(spec, Corrector):
         return spec
     try:

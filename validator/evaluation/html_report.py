@@ -1,7 +1,8 @@
 """The HTML report (``provenance check --html``, ``provenance eval --html``): one self-contained
 file, no network, that shows each output with its sentences highlighted by verdict; clicking a
-sentence opens its verdict, reason, citation check, claims and evidence. A batch report starts
-with a summary chart.
+sentence opens its verdict, reason, citation check, claims and evidence, and, for a sentence
+``fix_mode="correct"`` rewrote, the correction as a word diff. A batch report starts with a
+summary chart.
 
 The page is a Jinja2 template (``templates/report.html``) with autoescaping on: every text in it
 (outputs, sources, the judge's reasons) came from a model or a user, and the page shows it,
@@ -12,13 +13,15 @@ it, every sentence still opens on click.
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from types import SimpleNamespace as View
 
 from ..deciding.results import SentenceResult
-from ..types import CONTRADICTORY, FULLY, LABELS, LEVELS, NONE, PARTIALLY, UNGROUNDED
+from ..types import CONTRADICTORY, FULLY, LABELS, LEVELS, NONE, PARTIALLY, UNGROUNDED, Correction
 from .examples import Checked
 from .grounded_qa import TOP_SCORE
 
@@ -103,7 +106,8 @@ def _sentence(anchor: str, result: SentenceResult, source_names: Sequence[str]) 
     if verdict is None:
         return View(id=anchor, verdict=result.label, text=result.sentence.text,
                     reason=f"not a claim ({result.not_a_claim}): not judged",
-                    score=_score(None), decided_by=None, citation=None, claims=[], evidence=[])
+                    score=_score(None), decided_by=None, citation=None, claims=[], evidence=[],
+                    correction=None)
     shown_citation = None
     if citation.status != NONE:
         cited = ", ".join(_source(source_names, n - 1) for n in citation.cited)
@@ -119,7 +123,40 @@ def _sentence(anchor: str, result: SentenceResult, source_names: Sequence[str]) 
     return View(id=anchor, verdict=verdict.label, text=result.sentence.text,
                 reason=verdict.reason, score=_score(verdict.score),
                 decided_by=verdict.decided_by, citation=shown_citation, claims=claims,
-                evidence=evidence)
+                evidence=evidence, correction=_correction(result.correction))
+
+
+def _correction(correction: Correction | None) -> View | None:
+    """A correction as the page shows it: whether the fix uses it (or why not), and the words
+    the rewrite removes and adds."""
+    if correction is None:
+        return None
+    rewrite = correction.text or correction.rewrite
+    if correction.used:
+        status = "used in the fix"
+    else:
+        status = f"not used, the sentence is removed: {correction.reason}"
+    return View(status=status, used=correction.used,
+                diff=_diff(correction.original, rewrite) if rewrite else [])
+
+
+def _diff(before: str, after: str) -> list[View]:
+    """Word runs of ``before`` and ``after``: kept (``same``), removed (``del``), added
+    (``ins``), in reading order."""
+    old, new = _WORDS.findall(before), _WORDS.findall(after)
+    runs = []
+    for op, a, b, c, d in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if op == "equal":
+            runs.append(View(kind="same", text="".join(old[a:b])))
+            continue
+        if a < b:
+            runs.append(View(kind="del", text="".join(old[a:b])))
+        if c < d:
+            runs.append(View(kind="ins", text="".join(new[c:d])))
+    return runs
+
+
+_WORDS = re.compile(r"\S+\s*")
 
 
 _LEVEL_CLASS = {FULLY: "v-supported", PARTIALLY: "v-unsupported",

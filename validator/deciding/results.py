@@ -269,6 +269,9 @@ class Groundedness:
             values["not_claims"] = _whole(raw, "not_claims", where)
         if "corrected" in raw:
             values["corrected"] = _whole(raw, "corrected", where)
+        if raw.get("fix_mode", "remove") not in ("remove", "correct"):
+            raise ValueError(f"{where}['fix_mode'] must be 'remove' or 'correct'; got "
+                             f"{raw['fix_mode']!r}.")
         if "fallbacks" in raw:
             fallbacks = as_mapping(raw["fallbacks"], f"{where}['fallbacks']")
             values["fallbacks"] = {str(why): _whole(fallbacks, why, f"{where}['fallbacks']")

@@ -180,3 +180,24 @@ def test_the_correction_reads_back_from_metadata_and_a_forged_one_is_refused():
     forged["sentences"][1]["correction"]["verdict"]["verdict"] = "unsupported"
     with pytest.raises(ValueError, match="a correction that is used has a supported verdict"):
         Report.from_metadata(forged)
+    forged = json.loads(json.dumps(metadata))
+    forged["groundedness"]["fix_mode"] = ["correct"]
+    with pytest.raises(ValueError, match="fix_mode"):
+        Report.from_metadata(forged)
+
+
+def test_a_sentence_twice_is_rewritten_once_and_a_failed_rewrite_call_is_retried(retry_waits):
+    """The reply cache and retries apply to rewrites as to verdicts."""
+    judge = ScriptedJudge(rewrite=lambda sentence, passages: RIGHT)
+    failures = []
+
+    def flaky(prompt):
+        if "FAILING SENTENCE" in prompt and not failures:
+            failures.append(prompt)
+            raise ConnectionError("the model dropped the connection")
+        return judge(prompt)
+
+    guard = Guard().use(ProvenanceLLM(llm_callable=flaky, on_fail="fix", fix_mode="correct"))
+    outcome = guard.validate(f"{TRUE} {WRONG} {WRONG}", metadata=toy_metadata())
+    assert outcome.validated_output == f"{TRUE} {RIGHT} {RIGHT}"
+    assert len(failures) == 1 and judge.rewritten == [WRONG]  # retried once, asked once

@@ -13,7 +13,7 @@ interpreter too (another checkout's virtualenv, for before/after), the two in tu
 process each round, and the ratios of the medians are printed.
 
     python benchmarks/bench_local_judge.py
-    python benchmarks/bench_local_judge.py --skip-accuracy --vs ../main/.venv/bin/python --rounds 5
+    python benchmarks/bench_local_judge.py --skip-accuracy --vs OTHER/.venv/bin/python --rounds 5
 """
 
 from __future__ import annotations

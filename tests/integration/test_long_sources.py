@@ -1,4 +1,4 @@
-"""Issue 12, point 4: a long source is searched whole (indexed as windows that fit the
+"""A long source is searched whole (indexed as windows that fit the
 embedder) and the judge is shown a bounded amount of evidence, the cut reported."""
 
 import json
@@ -54,7 +54,7 @@ def test_one_sentence_longer_than_a_window_is_cut_at_spaces():
 @pytest.mark.parametrize("retrieval", ["dense", "hybrid"])
 @pytest.mark.parametrize("fact_at", [5_296, 40_000])
 def test_a_fact_deep_in_a_long_source_is_found_with_the_default_embedder(retrieval, fact_at):
-    """The issue's failure: with chunk_strategy="full", a fact at character 5,296 of a source
+    """The failure this guards against: with chunk_strategy="full", a fact at character 5,296 of a source
     was never retrieved (only the start of each source was embedded)."""
     judge = ScriptedJudge(rule=lambda statement, passages: FACT in passages)
     sources = [filler(60, offset=900), long_source(fact_at), filler(60, offset=2000)]
@@ -70,7 +70,7 @@ def test_a_fact_deep_in_a_long_source_is_found_with_the_default_embedder(retriev
 
 
 def test_a_5_mb_source_gives_a_bounded_judge_prompt_and_the_cut_is_reported():
-    """The issue's failure: a 4.9 MB source became a 4.9-million-character judge prompt."""
+    """The failure this guards against: a 4.9 MB source became a 4.9-million-character judge prompt."""
     source = long_source(2_500_000)
     source = (source + " " + filler(70_000, offset=10_000))[:5_000_000]
     assert len(source) == 5_000_000 and FACT in source

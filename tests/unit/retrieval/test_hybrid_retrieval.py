@@ -1,4 +1,4 @@
-"""Issue 12, point 5: dense and BM25 fused by reciprocal rank, the question in the query,
+"""Dense and BM25 fused by reciprocal rank, the question in the query,
 evidence with its neighbours, duplicates that crowd nothing out, the BM25 index stored and
 checked like the dense one."""
 
@@ -66,7 +66,7 @@ def test_the_question_informs_the_query(retrieval):
 
 @pytest.mark.parametrize("retrieval", ["dense", "hybrid"])
 def test_a_thousand_copies_of_one_source_do_not_crowd_out_another(retrieval):
-    """The issue's failure: with sources [a]*1000 + [b], only a was ever retrieved."""
+    """The failure this guards against: with sources [a]*1000 + [b], only a was ever retrieved."""
     a = "The harbour of Brindle is busy with fishing boats every morning."
     b = "The harbour of Calloway closed in 1950 after the storm."
     before = INDEX_CACHE.embedded_chunks

@@ -8,7 +8,7 @@ from . import offline_imports  # noqa: F401  (first: before litellm and guardrai
 from .deciding.results import Report, SentenceResult
 from .errors import ConfigurationError, JudgeAuthError
 from .evaluation.dataframes import evaluate
-from .judges import CallableJudge, Judge, LiteLLMJudge, LocalJudge
+from .judges import CallableJudge, Corrector, Judge, LiteLLMJudge, LocalJudge
 from .judges.minicheck import MiniCheckJudge
 from .judges.nli import NLIJudge
 from .main import ProvenanceLLM
@@ -18,6 +18,7 @@ from .types import Evidence, Sentence, Verdict
 __all__ = [
     "CallableJudge",
     "ConfigurationError",
+    "Corrector",
     "Evidence",
     "Judge",
     "JudgeAuthError",
@@ -32,4 +33,17 @@ __all__ = [
     "Verdict",
     "evaluate",
     "split_sentences",
+    "__version__",
 ]
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("provenance-guard")
+    except PackageNotFoundError:  # imported from a checkout that was never installed
+        return "0+unknown"
+
+
+__version__ = _version()

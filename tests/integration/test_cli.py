@@ -5,6 +5,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from conftest import REPO, model_flags
 
 from provenance_guard import cli
@@ -146,3 +147,15 @@ def test_a_pleasantry_is_shown_as_not_a_claim_unless_asked_to_judge_it(capsys, m
     monkeypatch.setattr(sys, "stdin", io.StringIO(text))
     assert cli.main(EXAMPLE + ["--text", "-", "--judge-non-claims"]) == 1
     assert "[UNSUPPORTED] I hope this helps!" in capsys.readouterr().out
+
+
+def test_the_version_is_the_installed_packages(capsys):
+    from importlib.metadata import version
+
+    import provenance_guard
+
+    assert provenance_guard.__version__ == version("provenance-guard")
+    with pytest.raises(SystemExit) as raised:
+        cli.main(["--version"])
+    assert raised.value.code == 0
+    assert capsys.readouterr().out.strip() == f"provenance-guard {provenance_guard.__version__}"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .. import __version__
 from ..request import CHUNK_STRATEGIES, COMMAND_CHUNKING
 from ..settings import DEFAULTS, add_flags
 from ..storage import DEFAULT_ENCODING
@@ -18,6 +19,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="provenance", description="Check that a text is supported by its sources."
     )
+    parser.add_argument("--version", action="version",
+                        version=f"provenance-guard {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser(
         "check",

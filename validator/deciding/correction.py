@@ -104,9 +104,9 @@ class Correcting:
                     for i in todo}
         written = {i: None if text is _LATE else text for i, text in written.items()}
         checked = [i for i in todo if problems[i] is None]
-        verdicts = self.decider.judge_texts(
-            [written[i] for i in checked], [report.sentences[i].evidence for i in checked],
-            request)
+        verdicts = self.decider.judge_texts(  # without markers, as a sentence is judged
+            [MARKER.sub("", written[i]).strip() for i in checked],
+            [report.sentences[i].evidence for i in checked], request)
         judged = dict(zip(checked, verdicts, strict=True))
         found = {}
         for i in todo:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 
 from .. import rules
 from ..concurrency import Runner, Stopped, stopped
@@ -103,10 +104,12 @@ class Correcting:
                     else _problem(written[i], texts[i], report.sentences[i].evidence)
                     for i in todo}
         written = {i: None if text is _LATE else text for i, text in written.items()}
+        # the rewrite without markers a model may have put in: judged as a sentence is
+        bare = {i: MARKER.sub("", text).strip() for i, text in written.items() if text}
         checked = [i for i in todo if problems[i] is None]
-        verdicts = self.decider.judge_texts(  # without markers, as a sentence is judged
-            [MARKER.sub("", written[i]).strip() for i in checked],
-            [report.sentences[i].evidence for i in checked], request)
+        verdicts = self.decider.judge_texts(
+            [bare[i] for i in checked], [report.sentences[i].evidence for i in checked],
+            request)
         judged = dict(zip(checked, verdicts, strict=True))
         found = {}
         for i in todo:
@@ -117,7 +120,7 @@ class Correcting:
                       else "" if used else f"the judge found the rewrite {verdict.label}")
             found[i] = Correction(
                 result.sentence.text, written[i] or None, used, verdict, reason,
-                _with_markers(written[i], result) if used else None)
+                _with_markers(bare[i], result) if used else None)
         return found
 
 
@@ -125,17 +128,16 @@ def _problem(rewrite: str | None, sentence: str, evidence: Sequence[Evidence]) -
     """Why ``rewrite`` cannot stand for ``sentence`` (None when it may be judged)."""
     if not evidence:
         return "no evidence was found to rewrite it from"
-    if not rewrite or not rewrite.strip():
+    text = MARKER.sub("", rewrite or "").strip()
+    if not text:
         return "the corrector gave no rewrite"
-    text = MARKER.sub("", rewrite).strip()
     if len(text) > MAX_GROWTH * len(sentence) + SLACK:
         return (f"the rewrite is far longer than the sentence ({len(text)} characters for "
                 f"{len(sentence)})")
     if any(mark in text for mark in ("\n", "\r", "<", ">", "```")):
         return "the rewrite holds line breaks or markup"
     words = rules.normalise(text).split()
-    rules_text = f" {rules.normalise(CORRECTION_RULES)} "
-    if any(f" {' '.join(words[n:n + _RULE_RUN])} " in rules_text
+    if any(f" {' '.join(words[n:n + _RULE_RUN])} " in _rules_text()
            for n in range(len(words) - _RULE_RUN + 1)):
         return "the rewrite repeats the instructions it was given"
     said = rules.read_facts(text)
@@ -157,12 +159,16 @@ def _problem(rewrite: str | None, sentence: str, evidence: Sequence[Evidence]) -
     return None
 
 
-def _with_markers(rewrite: str | None, result) -> str | None:
-    """The rewrite as the fix writes it: with the markers of the sources of the passage it
-    rests on (the one sharing most of its words) when the sentence had markers."""
-    if rewrite is None:
-        return None
-    text = MARKER.sub("", rewrite).strip()
+@cache
+def _rules_text() -> str:
+    """The correction prompt's instructions, as normalised words between blanks."""
+    return f" {rules.normalise(CORRECTION_RULES)} "
+
+
+def _with_markers(text: str, result) -> str:
+    """The rewrite (without markers) as the fix writes it: with the marker of the source of
+    the passage it rests on (the one sharing most of its words) when the sentence had
+    markers."""
     if not result.citation.cited:
         return text
     words = set(rules.normalise(text).split())

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from ..settings import FIX_MODES
 from ..text import citations, non_claims
 from ..types import (
     BY_FALLBACK,
@@ -269,8 +270,8 @@ class Groundedness:
             values["not_claims"] = _whole(raw, "not_claims", where)
         if "corrected" in raw:
             values["corrected"] = _whole(raw, "corrected", where)
-        if raw.get("fix_mode", "remove") not in ("remove", "correct"):
-            raise ValueError(f"{where}['fix_mode'] must be 'remove' or 'correct'; got "
+        if raw.get("fix_mode", FIX_MODES[0]) not in FIX_MODES:
+            raise ValueError(f"{where}['fix_mode'] must be one of {', '.join(FIX_MODES)}; got "
                              f"{raw['fix_mode']!r}.")
         if "fallbacks" in raw:
             fallbacks = as_mapping(raw["fallbacks"], f"{where}['fallbacks']")

@@ -41,7 +41,7 @@ _MARKER_ONLY = re.compile(r"(?:\d{1,3}[.)]|[A-Za-z][)])")
 _EMPHASIS_EDGE = re.compile(r"(?<![\w*_~])[*_~]{1,3}(?=[^\s*_~])|(?<=[^\s*_~])[*_~]{1,3}(?![\w*_~])")
 _MARKERS_AFTER_STOP = re.compile(
     rf"(?<=[.!?])[\"'”’)]*[ \t]*(?:(?:{MARKER_PATTERN}|\[\^[^\]\s]{{1,20}}\])[ \t]*)+")
-_MARKERS_ONLY = re.compile(rf"(?:{MARKER_PATTERN}\s*)+")
+_CITATIONS_ONLY = re.compile(rf"(?:{MARKER_PATTERN}\s*)+")
 # A sure end of sentence: a lower-case word, a stop, blanks, then a capital (checked after).
 _SURE_END = re.compile(r"([^\W\d_]{2,})[\"'”’)\]]*[.!?][\"'”’)]*[ \t\n\r]+(?=[^\W\d_])")
 # A stop glued to a capitalised word and a blank ("century.First", "1846.The"), after a word
@@ -329,7 +329,7 @@ def _with_lone_markers(text: str, sentences: list[Sentence]) -> list[Sentence]:
     no sentence before them they stay a unit (judged, so a text of markers alone fails)."""
     joined: list[Sentence] = []
     for sentence in sentences:
-        if joined and _MARKERS_ONLY.fullmatch(sentence.text):
+        if joined and _CITATIONS_ONLY.fullmatch(sentence.text):
             joined[-1] = Sentence(text[joined[-1].start:sentence.end], joined[-1].start,
                                   sentence.end)
         else:

@@ -27,7 +27,7 @@ from .deciding.aggregation import aggregate, fix
 from .deciding.correction import Correcting, make_corrector
 from .deciding.decider import Decider
 from .deciding.results import REGISTERED_NAME, Report
-from .errors import ConfigurationError
+from .errors import ConfigurationError, warnings_to_caller
 from .judges import Judge, make_judge
 from .request import read_request
 from .retrieval.embedding import SentenceTransformerEmbedder
@@ -90,7 +90,7 @@ class ProvenanceLLM(Validator):
         """What ``validate`` finds, typed: each sentence's result and the summary, whatever
         ``on_fail`` says. ``report.metadata()`` is the result metadata ``validate`` gives."""
         settings, decider = self._settings, self._decider
-        with self._runner.validation():
+        with self._runner.validation(), warnings_to_caller():
             request = read_request(value, metadata, settings)
             sentences = units(request.value, settings.validation_method, settings.language)
             settings.check_sentence_count(len(sentences))

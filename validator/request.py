@@ -6,14 +6,20 @@ A bad value raises ``ValueError`` naming the metadata key, what was given and th
 
 from __future__ import annotations
 
-import warnings
+import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import warn
 from .settings import Settings, boolean, count
 
 CHUNK_STRATEGIES = ("full", "sentence", "word", "char", "token")
+# The metadata keys a validation reads; "sentences" and "groundedness" are what it adds to the
+# metadata Guardrails hands to the next validator (a second ProvenanceLLM reads past them).
+METADATA_KEYS = ("sources", "query_function", "embed_function", "chunk_strategy", "chunk_size",
+                 "chunk_overlap", "pass_on_invalid", "question")
+RESULT_KEYS = ("sentences", "groundedness")
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,7 @@ def read_request(value: Any, metadata: dict[str, Any] | None, settings: Settings
         )
     if not isinstance(metadata, dict):
         raise ValueError(f"metadata must be a dict; got {type(metadata).__name__}.")
+    _warn_unknown_keys(metadata)
     pass_on_invalid = boolean("metadata['pass_on_invalid']",
                               metadata.get("pass_on_invalid", settings.pass_on_invalid))
     question = metadata.get("question")
@@ -100,9 +107,8 @@ def read_request(value: Any, metadata: dict[str, Any] | None, settings: Settings
     query_function = metadata.get("query_function")
     if query_function is not None:
         if metadata.get("sources") is not None:
-            warnings.warn(
+            warn(
                 "metadata has both 'query_function' and 'sources'; using query_function.",
-                stacklevel=5,
             )
         if not callable(query_function):
             raise ValueError(
@@ -135,6 +141,21 @@ def read_request(value: Any, metadata: dict[str, Any] | None, settings: Settings
             f"(n, dim)); got {type(embed_function).__name__}."
         )
     return Request(**common, sources=sources, embed_function=embed_function, chunking=chunking)
+
+
+def _warn_unknown_keys(metadata: dict) -> None:
+    """A key ProvenanceLLM does not read is warned about, with the closest one it reads: a
+    mistyped key (``embed_fn``) would otherwise leave its setting at the default unnoticed. A
+    key meant for another validator of the same Guard is legitimate, so this is a warning (shown
+    once per key), not an error."""
+    for key in metadata:
+        if key in METADATA_KEYS or key in RESULT_KEYS:
+            continue
+        close = difflib.get_close_matches(str(key), METADATA_KEYS, n=1, cutoff=0.5)
+        hint = f"; did you mean {close[0]!r}?" if close else "."
+        warn(f"metadata key {key!r} is not one ProvenanceLLM reads, so it is ignored{hint} "
+             f"ProvenanceLLM reads {', '.join(METADATA_KEYS)}. (A key for another validator "
+             "of the same Guard is fine.)")
 
 
 def check_sources(sources: object) -> list[str]:

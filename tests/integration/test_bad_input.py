@@ -206,3 +206,63 @@ def test_an_embedding_model_that_cannot_be_loaded_is_a_configuration_error_namin
     assert "CONFIGURATION embedding_model 'all-MiniLM-L6-v3' cannot be loaded" in done.stdout, (
         done.stdout + done.stderr[-2000:])
     assert "all-MiniLM-L6-v2" in done.stdout
+
+
+# -- Warnings name the caller's line, and a mistyped metadata key ---------------------------------
+
+def test_a_warning_names_the_callers_line_not_the_librarys(tmp_path):
+    def failing_judge(prompt):
+        raise RuntimeError("the judge is down")
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check(GOOD, meta(query_function=lambda text, k: SOURCES[:k]))  # both given
+        check(GOOD, meta(), llm_callable=failing_judge, max_retries=0)  # deep in the retries
+    messages = {str(w.message).split(";")[0].split(":")[0]: w for w in caught}
+    for start in ("metadata has both 'query_function' and 'sources'",
+                  "judge call failed after 1 attempt(s)"):
+        assert messages[start].filename == __file__, (start, messages[start].filename)
+
+
+def test_a_warning_from_a_guards_worker_thread_names_the_package(tmp_path):
+    import guardrails
+    from conftest import validate_in_guard
+
+    import provenance_guard
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        validate_in_guard(GOOD, ScriptedJudge(), meta(embed_fn=None))
+    [warning] = [w for w in caught if "embed_fn" in str(w.message)]
+    internals = (provenance_guard.__file__.rsplit("/", 1)[0], guardrails.__file__.rsplit("/", 1)[0],
+                 warnings.__file__.rsplit("/", 1)[0])
+    assert not warning.filename.startswith(internals), warning.filename
+    assert warning.filename in (__file__, "provenance_guard")
+
+
+@pytest.mark.parametrize("key, hint", [
+    ("embed_fn", "did you mean 'embed_function'?"),
+    ("source", "did you mean 'sources'?"),
+    ("chunksize", "did you mean 'chunk_size'?"),
+    ("toxicity_threshold", None),  # another validator's key: named, no guess
+])
+def test_an_unknown_metadata_key_is_warned_with_the_closest_known_one(key, hint):
+    from conftest import caught_warnings
+
+    with caught_warnings() as messages:
+        result = check(GOOD, meta(**{key: 1}))
+    assert isinstance(result, PassResult)  # a warning, not an error: the key may be another's
+    [message] = [m for m in messages if repr(key) in m]
+    assert "not one ProvenanceLLM reads" in message and "embed_function" in message
+    assert (hint in message) if hint else ("did you mean" not in message)
+
+
+def test_the_keys_a_result_adds_are_not_warned_about():
+    """Guardrails hands one validator's result metadata to the next: a second ProvenanceLLM
+    sees "sentences" and "groundedness", which are ours."""
+    from conftest import caught_warnings
+
+    first = check(GOOD, meta())
+    with caught_warnings() as messages:
+        check(GOOD, first.metadata)
+    assert not [m for m in messages if "not one ProvenanceLLM reads" in m]

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import warnings
 from collections.abc import Mapping, Sequence
 
+from ..errors import warn
 from ..request import Request
 from ..retrieval.retriever import Found
 from ..settings import Settings
@@ -78,11 +78,10 @@ def aggregate(request: Request, settings: Settings, sentences: Sequence[Sentence
                               not_claims[i]) for i, sentence in enumerate(sentences)]
     invalid = sum(r.verdict is not None and r.verdict.label == INVALID for r in results)
     if invalid:
-        warnings.warn(
+        warn(
             f"the judge gave no readable verdict for {invalid} sentence(s); counting them as "
             f"{'supported' if request.pass_on_invalid else 'unsupported'} (pass_on_invalid="
             f"{request.pass_on_invalid}).",
-            stacklevel=4,
         )
     summary = Groundedness.of(
         results, any(r.split_into_claims for r in results),
@@ -118,8 +117,8 @@ def fix(report: Report, request: Request, settings: Settings,
         return dataclasses.replace(report, fixed=fixed)
     # nothing that states anything is left (at most a greeting or a "hope this helps")
     if settings.on_fail == "fix":  # the string, or OnFailAction.FIX (a str enum)
-        warnings.warn(
+        warn(
             "every claim of the text fails, so on_fail=\"fix\" leaves a text that states "
             "nothing (Guardrails reports it as passed): check that the validated output is not "
-            "empty, or use on_fail=\"exception\" or \"reask\".", stacklevel=4)
+            "empty, or use on_fail=\"exception\" or \"reask\".")
     return Report(results, dataclasses.replace(summary, fix_empty=True), fixed)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import warnings
 from pathlib import Path
 
+from ..errors import warn
 from ..storage import LRU, MiB, atomic_write
 
 MAX_BYTES = 32 * MiB  # of prompt and reply text kept in memory, per judge
@@ -55,5 +55,5 @@ class ReplyStore:
         except OSError as error:
             if not self._warned:
                 self._warned = True
-                warnings.warn(f"cannot store judge replies in {self.directory} ({error}); "
-                              "going on without the disk cache", stacklevel=2)
+                warn(f"cannot store judge replies in {self.directory} ({error}); "
+                              "going on without the disk cache")

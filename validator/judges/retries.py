@@ -9,13 +9,12 @@ import email.utils
 import math
 import random
 import time
-import warnings
 from collections.abc import Callable
 
 import tenacity
 
 from ..concurrency import remaining, stopped
-from ..errors import ConfigurationError, JudgeAuthError
+from ..errors import ConfigurationError, JudgeAuthError, warn
 
 _TRANSIENT_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}
 _AUTH_STATUS = {401, 403}
@@ -122,9 +121,8 @@ def complete_with_retries(complete: Callable[[str], str], prompt: str, max_retri
             f"the judge failed ({type(error).__name__}: {error}) and the validation's "
             "deadline passes before a retry could be made"
         )
-    warnings.warn(
+    warn(
         f"judge call failed after {attempts} attempt(s): {type(error).__name__}: {error}",
-        stacklevel=4,
     )
     return error
 

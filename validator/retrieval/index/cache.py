@@ -10,10 +10,10 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-import warnings
 
 import numpy as np
 
+from ...errors import warn
 from ...request import Chunking
 from ...storage import LRU, MiB
 from ..chunking import WINDOW_CHARS, passages
@@ -100,8 +100,8 @@ def _stored(store: IndexStore, key: str, sources: list[str], chunking: Chunking,
         return None, False
     problem = index.lexical.problem(index.texts) if index.lexical is not None else None
     if problem is not None:
-        warnings.warn(f"a stored lexical index under index_dir does not match ({problem}); "
-                      "rebuilding it.", stacklevel=5)
+        warn(f"a stored lexical index under index_dir does not match ({problem}); "
+                      "rebuilding it.")
         index.lexical = None
     return index, problem is not None
 
@@ -126,8 +126,7 @@ def _matches(index: SourceIndex, sources: list[str], chunking: Chunking,
             problem = "its vectors are not the embedder's vectors of its chunks"
         else:
             return True
-    warnings.warn(f"a stored index under index_dir does not match ({problem}); rebuilding it.",
-                  stacklevel=5)
+    warn(f"a stored index under index_dir does not match ({problem}); rebuilding it.")
     return False
 
 

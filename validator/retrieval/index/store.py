@@ -28,11 +28,11 @@ import json
 import os
 import re
 import time
-import warnings
 from pathlib import Path
 
 import numpy as np
 
+from ...errors import warn
 from ...storage import atomic_write
 from ...types import Chunk
 from .bm25 import LexicalIndex
@@ -54,9 +54,9 @@ class IndexStore:
         manifest_path = self.directory / f"{key}.json"
         if not manifest_path.exists():
             if orphans := self._files(key):
-                warnings.warn(f"index_dir {self.directory} holds {', '.join(sorted(orphans))} "
+                warn(f"index_dir {self.directory} holds {', '.join(sorted(orphans))} "
                               "with no manifest that vouches for them (a write cut short, or "
-                              "files copied apart); rebuilding the index.", stacklevel=4)
+                              "files copied apart); rebuilding the index.")
             return None
         try:
             manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
@@ -66,15 +66,15 @@ class IndexStore:
                 raise ValueError("written by another version, or for another index")
             index = _faiss_index(manifest, self._read(key, manifest, "index"))
         except _UNUSABLE as error:
-            warnings.warn(f"the stored index {manifest_path} is not usable ({error}); "
-                          "rebuilding it.", stacklevel=4)
+            warn(f"the stored index {manifest_path} is not usable ({error}); "
+                          "rebuilding it.")
             return None
         if "lexical" in manifest:
             try:
                 index.lexical = _lexical_index(manifest, self._read(key, manifest, "lexical"))
             except _UNUSABLE as error:
-                warnings.warn(f"the stored lexical index of {manifest_path} is not usable "
-                              f"({error}); rebuilding it.", stacklevel=4)
+                warn(f"the stored lexical index of {manifest_path} is not usable "
+                              f"({error}); rebuilding it.")
         return index
 
     def save(self, key: str, index: SourceIndex) -> None:
@@ -111,8 +111,8 @@ class IndexStore:
         except OSError as error:
             for path in added:
                 path.unlink(missing_ok=True)
-            warnings.warn(f"could not store the index in {self.directory} ({error}); it stays "
-                          "in memory only.", stacklevel=4)
+            warn(f"could not store the index in {self.directory} ({error}); it stays "
+                          "in memory only.")
             return
         kept = {self._path(key, part, manifest[part]["sha256"]).name for part in data}
         self._remove(before - kept, key)

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..settings import FIX_MODES
 from ..text import citations, non_claims
+from ..text.structure import LINE_MARKER
 from ..types import (
     BY_FALLBACK,
     CONTRADICTED,
@@ -328,7 +329,9 @@ class Report:
         failing = self.failing
         if not failing:
             return ""
-        lines = "\n".join(f"- {r.sentence.text} [{r.summary()}]"
+        # a list item's own marker ("- ", "2. ") would double the list's: it is left out
+        lines = "\n".join(f"- {r.sentence.text[LINE_MARKER.match(r.sentence.text).end():]} "
+                          f"[{r.summary()}]"
                           + (_evidence_lines(r) if evidence else "") for r in failing)
         summary = self.summary
         corrected = (f"\nThe fix corrects {summary.corrected} of them from their evidence and "

@@ -193,6 +193,13 @@ def test_the_failure_message_names_each_failing_sentence_and_why():
         "No sources were given, so nothing in the response can be grounded:\n- It is gold.")
 
 
+@pytest.mark.parametrize("item", ["- ", "* ", "2. ", "> ", "> - "])
+def test_a_list_items_own_marker_is_not_doubled_in_the_message(item):
+    failing = [result(CONTRADICTED, text=f"{item}About 9 million visit it.")]
+    message = failure_message(failing, no_sources=False)
+    assert "\n- About 9 million visit it. [contradicted" in message
+
+
 # The fixed value
 
 

@@ -17,6 +17,7 @@ import inspect
 import math
 import numbers
 import os
+import re
 from collections.abc import Callable
 from dataclasses import Field, dataclass, field, fields
 from typing import Any
@@ -195,11 +196,13 @@ class Unchecked:
 
 
 def setting(default: Any, check: Callable[[str, Any], Any], doc: str, *,
-            flag: str | None = None, negated: bool = False) -> Any:
+            flag: str | None = None, negated: bool = False, command_doc: str | None = None
+            ) -> Any:
     """One row of the table. ``flag``: the ``provenance`` command's option for it; ``negated``:
-    the flag (a switch) sets the setting to the opposite of its default."""
+    the flag (a switch) sets the setting to the opposite of its default; ``command_doc``: the
+    flag's help where ``doc``, in the command's words (``in_flags``), would not fit it."""
     return field(default=default, metadata={"check": check, "doc": doc, "flag": flag,
-                                            "negated": negated})
+                                            "negated": negated, "command_doc": command_doc})
 
 
 @dataclass(frozen=True)
@@ -244,18 +247,26 @@ class Settings:
     fail_on_unsupported: bool = setting(
         True, Flag(),
         "Whether a sentence the sources do not settle fails (else only contradicted sentences "
-        "and citation errors fail).", flag="--allow-unsupported", negated=True)
+        "and citation errors fail).", flag="--allow-unsupported", negated=True,
+        command_doc="let sentences the sources do not settle pass: only contradicted sentences "
+        "and citation errors fail (default: they fail too)")
     skip_non_claims: bool = setting(
         True, Flag(),
         "Sentences that assert nothing (a greeting, thanks, an offer of help, a question back "
         "to the user, the writer's feelings: a closed list of forms, English only) are marked "
         "`not_a_claim`, not judged, and never fail the text.", flag="--judge-non-claims",
-        negated=True)
+        negated=True,
+        command_doc="judge sentences that assert nothing too (a greeting, thanks, an offer of "
+        "help, a question back to the user, the writer's feelings; default: they are marked "
+        "not a claim, not judged, and never fail the text)")
     citations: str = setting(
         "auto", Choice(CITATION_MODES),
         "`auto` checks `[1]`-style markers (numbered in the order of `sources`) when present; "
         "`required` also fails factual sentences without one; `off` treats them as text.",
-        flag="--citations")
+        flag="--citations",
+        command_doc="'auto' checks '[1]'-style markers (numbered in the order of the sources) "
+        "when present; 'required' also fails factual sentences without one; 'off' treats them "
+        "as text.")
     cascade_contradictions: bool = setting(
         False, Flag(), "The rule checker marks a claim whose evidence gives another number or date "
         "as contradicted, without a judge call.")
@@ -271,7 +282,9 @@ class Settings:
         120.0, Seconds(),
         "Seconds one validation may wait for its judge calls, retries included; what is still "
         "undecided then is INVALID and follows `pass_on_invalid` (None: no limit).",
-        flag="--deadline")
+        flag="--deadline",
+        command_doc="Seconds one text may wait for its judge calls, retries included; a sentence "
+        "still undecided then fails, as one the judge could not answer does.")
     max_sentences: int | None = setting(
         1000, Whole(1, None, optional=True),
         "Sentences (judge calls) one text may have; more raises `ValueError` (None: no limit).",
@@ -280,7 +293,8 @@ class Settings:
         5_000_000, Whole(1, None, optional=True),
         "Characters all `sources` of one call may hold together; more raises `ValueError` "
         "(None: no limit).",
-        flag="--max-source-chars")
+        flag="--max-source-chars",
+        command_doc="Characters the sources may hold together; more is refused.")
     index_dir: str | None = setting(
         None, Directory(),
         "A directory where source indexes are stored by content and reloaded by later "
@@ -300,8 +314,8 @@ class Settings:
         AUTO, Language(),
         "The sentence rules of the text: `auto` picks them for each paragraph from its script "
         "and, where a script serves several languages, a language identifier (else English for "
-        "Latin script); or one language's code. Anything else raises `ConfigurationError` "
-        "listing them.", flag="--language")
+        "Latin script); or one language's code. Any other value raises `ConfigurationError` "
+        "with the list.", flag="--language")
     retrieval: str = setting(
         "hybrid", Choice(RETRIEVAL_MODES),
         "`hybrid` fuses dense (FAISS) and BM25 rankings by reciprocal rank; `dense` uses FAISS "
@@ -320,7 +334,11 @@ class Settings:
         "`correct` it: the corrector rewrites it from its own evidence, the judge judges the "
         "rewrite against that evidence, and the rewrite replaces the sentence only if it is "
         "supported (else the sentence is removed). One rewrite call and one judge call per "
-        "failing sentence.", flag="--fix-mode")
+        "failing sentence.", flag="--fix-mode",
+        command_doc="What the fix does with a failing sentence (--json shows the fixed text as "
+        "'fixed'): 'remove' it; or 'correct' it: the judge's model rewrites it from its own "
+        "evidence, and the rewrite replaces it only if the judge finds it supported (else it is "
+        "removed). One rewrite call and one judge call per failing sentence; needs --model.")
     corrector: Any = setting(
         None, Unchecked("None, a LiteLLM model name, a callable prompt -> reply, or a Corrector"),
         "Who rewrites failing sentences with `fix_mode=\"correct\"`: None, the judge's own "
@@ -417,17 +435,51 @@ def add_flags(command: Any) -> None:
         flag, check = row.metadata["flag"], row.metadata["check"]
         if flag is None:
             continue
-        doc = row.metadata["doc"].replace("`", "'").replace("%", "%%")
+        doc = in_flags(row.metadata["command_doc"] or row.metadata["doc"], help=True)
+        doc = doc.replace("%", "%%")
         if row.metadata["negated"]:
             command.add_argument(flag, dest=row.name, action="store_false", default=row.default,
-                                 help=f"sets {row.name} to {not row.default}: {doc}")
+                                 help=doc)
             continue
         optional = getattr(check, "optional", False)
-        lifted = "; 'none': no limit" if optional else ""
+        lifted = "; none: no limit" if optional else ""
         command.add_argument(
             flag, dest=row.name, default=row.default, choices=getattr(check, "choices", None),
             type=_parser(check.parse, row.name, optional), metavar=getattr(check, "metavar", None),
             help=f"{doc} (default: %(default)s{lifted})")
+
+
+# Python's names as the command's user knows them: the settings' flags, and the chunking keys'.
+_CHUNK_FLAGS = {"chunk_strategy": "--chunk-strategy", "chunk_size": "--chunk-size",
+                "chunk_overlap": "--chunk-overlap"}
+_RAISES = re.compile(r"raises `?(?:ValueError|ConfigurationError)`?")
+
+
+def in_flags(text: str, help: bool = False) -> str:
+    """``text`` (a setting's meaning, or an error message) in the words of the ``provenance``
+    command: each setting that has a flag named by its flag (``max_sentences=2`` becomes
+    ``--max-sentences 2``), ``None`` as the ``none`` the flags take, "raises ValueError" as
+    "is refused". With ``help``, the "(None: no limit)" that ``add_flags`` says itself is
+    dropped."""
+    flags = {row.name: row.metadata["flag"] for row in fields(Settings)
+             if row.metadata["flag"] and not row.metadata["negated"]} | _CHUNK_FLAGS
+    names = "|".join(map(re.escape, flags))
+    text = text.replace(" (None: no limit)", "" if help else " (none: no limit)")
+    text = _RAISES.sub("is refused", text)
+    text = re.sub(rf"metadata\['({names})'\]", lambda m: flags[m.group(1)], text)
+    # a name in backquotes, with a value, or with an underscore: never a word of the prose
+    text = re.sub(rf"""`({names})`|\b({names})=("[^"]*"|'[^']*'|[\w.,]+)|\b({names})\b""",
+                  lambda m: _flag(flags, m), text)
+    return text.replace("`", "'")
+
+
+def _flag(flags: dict[str, str], match: re.Match) -> str:
+    quoted, named, value, bare = match.groups()
+    if quoted:
+        return flags[quoted]
+    if named:
+        return f"{flags[named]} {value.strip(chr(34) + chr(39)).replace('None', 'none')}"
+    return flags[bare] if "_" in bare else bare
 
 
 def _parser(parse: Callable[[str], Any], name: str, optional: bool) -> Callable[[str], Any]:

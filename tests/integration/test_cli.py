@@ -159,3 +159,61 @@ def test_the_version_is_the_installed_packages(capsys):
         cli.main(["--version"])
     assert raised.value.code == 0
     assert capsys.readouterr().out.strip() == f"provenance-guard {provenance_guard.__version__}"
+
+
+# -- What the command says, in its own words -----------------------------------------------------
+
+@pytest.mark.parametrize("command", ["check", "eval"])
+def test_help_shows_every_options_default_in_the_commands_words(command, capsys):
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])
+    shown = " ".join(capsys.readouterr().out.split()).split(" options: ", 1)[1]
+    for flag, default in (("--top-k TOP_K", "(default: 3)"), ("--max-sentences", "(default: 1000; "
+                          "none: no limit)"), ("--allow-unsupported", "(default: they fail too)"),
+                          ("--judge-non-claims", "default: they are marked not a claim")):
+        assert flag in shown and default in shown.split(flag, 1)[1][:700], flag
+    # no Python name, exception or value where the command has its own
+    for python in ("max_sentences", "fail_on_unsupported", "skip_non_claims", "ValueError",
+                   "ConfigurationError", "pass_on_invalid", "on_fail", "None", "`"):
+        assert python not in shown, python
+    assert ("--source" not in shown) if command == "eval" else ("--source FILE" in shown)
+
+
+def test_an_error_names_the_flag_and_prints_the_subcommands_usage(tmp_path, usage_error):
+    text = tmp_path / "text.txt"
+    text.write_text("The tower is tall. It is old. It is in Paris.")
+    err = usage_error(EXAMPLE + ["--text", str(text), "--max-sentences", "2"])
+    assert err.startswith("usage: provenance check ")
+    assert "more than --max-sentences 2" in err and "raise --max-sentences (none: no limit)" in err
+    assert "max_sentences" not in err and "None" not in err
+    err = usage_error(["eval", str(tmp_path / "missing.jsonl")])
+    assert err.startswith("usage: provenance eval ") and "cannot read the data set" in err
+
+
+def test_fix_mode_correct_without_a_model_is_refused_in_flag_words(tmp_path, capsys):
+    text = tmp_path / "text.txt"
+    text.write_text("The tower is tall.")
+    assert cli.main(EXAMPLE + ["--text", str(text), "--fix-mode", "correct"]) == 2
+    err = capsys.readouterr().err
+    assert "--fix-mode correct needs a model" in err and "--model NAME" in err
+    assert "fix_mode" not in err
+
+
+@pytest.mark.parametrize("text, says", [
+    ("", "the text is empty: there is nothing to check, so it passes"),
+    ("  \n\n ", "the text is empty: there is nothing to check, so it passes"),
+    ("Thanks for asking!", "no sentence of the text asserts anything: nothing was judged"),
+])
+def test_a_text_with_nothing_to_judge_says_so(text, says, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    assert cli.main(EXAMPLE + ["--text", "-"]) == 0
+    out = capsys.readouterr().out
+    assert says in out
+    assert "None" not in out and "n/a" not in out and "of 0" not in out
+
+
+def test_the_count_leaves_out_sentences_that_assert_nothing(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(
+        "Thanks for asking! The tower has three levels open to visitors."))
+    assert cli.main(EXAMPLE + ["--text", "-"]) == 0
+    assert "1 of 1 judged sentences supported" in capsys.readouterr().out

@@ -62,7 +62,9 @@ def test_a_rerun_reads_the_results_back_typed_and_refuses_a_damaged_one(tmp_path
     first = json.loads(capsys.readouterr().out)
     results = tmp_path / "data.results.jsonl"
     assert cli.main(["eval", str(data), "--json"]) == 1  # nothing recomputed: all read back
-    assert json.loads(capsys.readouterr().out) == first
+    again = json.loads(capsys.readouterr().out)
+    assert (first.pop("from_earlier_runs"), again.pop("from_earlier_runs")) == (0, 3)
+    assert again == first
     # a verdict the validator never gives (edited by hand, or by an attacker) is not read as one
     lines = results.read_text().splitlines()
     damaged = json.loads(lines[0])
@@ -161,3 +163,20 @@ def test_summary_metrics():
     assert labelled["precision"] == 0.5 and labelled["recall"] == 0.5
     assert labelled["f1"] == 0.5
     assert labelled["balanced_accuracy"] == pytest.approx((0.5 + 2 / 3) / 2)
+
+
+def test_a_rerun_says_how_many_samples_it_validated_and_how_many_it_read_back(tmp_path, capsys):
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps({"id": str(i), "output": "Paris is in France.",
+                                        "sources": ["Paris is in France."]}) + "\n"
+                            for i in range(3)))
+    assert cli.main(["eval", str(data), "--limit", "2"]) == 0
+    assert "2 samples (2 validated in this run)" in capsys.readouterr().out
+    assert cli.main(["eval", str(data)]) == 0
+    assert ("3 samples (1 validated in this run, 2 read back from an earlier run)"
+            in capsys.readouterr().out)
+    assert cli.main(["eval", str(data)]) == 0
+    assert ("3 samples (0 validated in this run, 3 read back from an earlier run)"
+            in capsys.readouterr().out)
+    assert cli.main(["eval", str(data), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["from_earlier_runs"] == 3

@@ -444,9 +444,9 @@ def test_json_output_stays_valid_and_keeps_the_text(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["--max-sentences", "1"], "max_sentences=1"),
-    (["--max-source-chars", "10"], "max_source_chars=10"),
-    (["--deadline", "0"], "deadline"),
+    (["--max-sentences", "1"], "--max-sentences 1"),
+    (["--max-source-chars", "10"], "--max-source-chars 10"),
+    (["--deadline", "0"], "--deadline"),
     (["--deadline", "soon"], "not a number"),
     (["--model", "gpt-4o-minii"], "gpt-4o-minii"),
 ], ids=["max-sentences", "max-source-chars", "deadline-0", "deadline-word", "mistyped-model"])
@@ -458,7 +458,7 @@ def test_limits_and_settings_on_the_command_line_are_usage_errors(argv, message,
 def test_limits_can_be_lifted_on_the_command_line(capsys):
     code, out, err = run_cli(EXAMPLE + ["--text", str(REPO / "examples/answer.txt"),
                                         "--max-sentences", "none", "--deadline", "none"], capsys)
-    assert code == 1 and "1 of 5 sentences supported" in out
+    assert code == 1 and "1 of 5 judged sentences supported" in out
 
 
 def test_a_bom_at_the_start_of_inputs_is_accepted(tmp_path, capsys):
@@ -466,7 +466,7 @@ def test_a_bom_at_the_start_of_inputs_is_accepted(tmp_path, capsys):
     data.write_bytes(b"\xef\xbb\xbf" + json.dumps(
         {"id": "a", "output": TRUE, "sources": [SOURCES[0]]}).encode() + b"\n")
     code, out, err = run_cli(["eval", str(data)], capsys)
-    assert code == 0 and "1 samples validated" in out
+    assert code == 0 and "1 samples (1 validated in this run)" in out
     text = tmp_path / "t.txt"
     text.write_bytes(b"\xef\xbb\xbf" + TRUE.encode())
     code, out, _ = run_cli(EXAMPLE + ["--text", str(text), "--json"], capsys)

@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version",
                         version=f"provenance-guard {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
+    # each command's errors print its own usage: ``args.command_parser`` is the one to use
     check = commands.add_parser(
         "check",
         help="judge every sentence of a text against source files",
@@ -99,6 +100,8 @@ def build_parser() -> argparse.ArgumentParser:
     meta.add_argument("--concurrency", type=int, default=4,
                       help="cases run at once (default: %(default)s)")
     meta.add_argument("--json", action="store_true")
+    for command in (check, evaluate, meta):
+        command.set_defaults(command_parser=command)
     return parser
 
 
@@ -145,7 +148,7 @@ def _judging_options(command: argparse.ArgumentParser) -> None:
     _model_options(command)
     command.add_argument("--chunk-strategy", choices=CHUNK_STRATEGIES,
                          default=COMMAND_CHUNKING.strategy,
-                         help="how the source files are cut (default: %(default)s)")
+                         help="how the sources are cut (default: %(default)s)")
     command.add_argument("--chunk-size", type=int, default=COMMAND_CHUNKING.size,
                          help="units per chunk (default: %(default)s)")
     command.add_argument("--chunk-overlap", type=int, default=COMMAND_CHUNKING.overlap,
@@ -172,8 +175,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str] | None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
+    parser = args.command_parser
     if getattr(args, "cache_dir", None) and not args.model:
         parser.error("--cache-dir keeps an LLM judge's replies: it needs --model NAME")
     if args.command == "eval":

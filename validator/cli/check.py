@@ -7,6 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from ..settings import in_flags
 from ..storage import read_text
 from ..types import CONTRADICTED, NONE, OK, SUPPORTED, UNSUPPORTED
 from . import exits
@@ -28,7 +29,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except OSError as error:
         parser.error(f"cannot read input: {error}")
     except ValueError as error:  # not text in the encoding: the file and the fix are named
-        parser.error(str(error))
+        parser.error(in_flags(str(error)))
 
     from ..errors import ConfigurationError, JudgeAuthError
     from ..main import ProvenanceLLM  # heavy: after parsing
@@ -40,13 +41,13 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             metadata["question"] = args.question
         report = validator.check(text, metadata)
     except JudgeAuthError as error:  # no verdict can be had: not a verdict on the text
-        print(f"provenance: {error}", file=sys.stderr)
+        print(f"provenance: {in_flags(str(error))}", file=sys.stderr)
         return exits.NO_VERDICTS
     except ConfigurationError as error:  # the judge or a setting: not "unsupported"
-        print(f"provenance: {error}", file=sys.stderr)
+        print(f"provenance: {in_flags(str(error))}", file=sys.stderr)
         return exits.USAGE
     except ValueError as error:
-        parser.error(str(error))
+        parser.error(in_flags(str(error)))
     if args.html:
         from ..evaluation.examples import Checked, Example
         from ..evaluation.html_report import render_check
@@ -104,12 +105,15 @@ def _print_text(report: Report, args: argparse.Namespace) -> None:
             print(f"    correction ({status}): {_clip(correction.text or correction.rewrite or '')}")
     summary = report.summary
     counts = summary.counts
-    score = "n/a" if summary.faithfulness is None else f"{summary.faithfulness:.2f}"
-    print(
-        f"\n{counts[SUPPORTED]} of {summary.sentences} sentences supported "
-        f"({counts[UNSUPPORTED]} unsupported, {counts[CONTRADICTED]} contradicted); "
-        f"faithfulness {score}, groundedness {summary.level}"
-    )
+    if not report.sentences:
+        print("\nthe text is empty: there is nothing to check, so it passes")
+    elif summary.faithfulness is None:  # no sentence was judged
+        print("\nno sentence of the text asserts anything: nothing was judged, so it passes")
+    else:
+        judged = summary.sentences - summary.not_claims
+        print(f"\n{counts[SUPPORTED]} of {judged} judged sentences supported "
+              f"({counts[UNSUPPORTED]} unsupported, {counts[CONTRADICTED]} contradicted); "
+              f"faithfulness {summary.faithfulness:.2f}, groundedness {summary.level}")
     if summary.not_claims:
         print(f"{summary.not_claims} sentence(s) assert nothing and were not judged "
               "(--judge-non-claims judges them)")

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..settings import in_flags
 from . import exits
 from .from_args import chunking_of, llm_kwargs, validator_options, write_html
 
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     cache_dir = None if args.no_cache else Path(args.cache_dir or f"{out}.cache")
 
     try:
-        finished(out)  # a results file we cannot extend is a usage error, before any work
+        earlier = finished(out)  # a results file we cannot extend: a usage error, before work
     except (OSError, ValueError) as error:
         parser.error(f"cannot use the results file: {error}")
 
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"provenance: {error}; finished samples are in {out}.", file=sys.stderr)
         return exits.USAGE
     except ValueError as error:  # a setting the validator refuses, before any sample
-        parser.error(str(error))
+        parser.error(in_flags(str(error)))
     except OSError as error:
         print(f"provenance: cannot write the results ({error}); finished samples are in {out}.",
               file=sys.stderr)
@@ -79,6 +80,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return exits.USAGE
     errors = [c for c in checked if c.error is not None]
     summary = summarise(checked)
+    # a result read back unchanged from the file was validated by an earlier run
+    summary["from_earlier_runs"] = sum(earlier.get(r["id"]) == r for r in records)
     summary["errors"] = len(errors)
     summary["bad_samples"] = bad + [f"{c.example.id}: {c.error}" for c in errors]
     statuses = {exits.of_report(c.report) for c in checked if c.report is not None}
@@ -109,7 +112,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 def _print_summary(summary: dict) -> None:
     mean = summary["mean_faithfulness"]
     failing = summary["failing_share"]
-    print(f"{summary['samples']} samples validated; mean faithfulness "
+    earlier = summary["from_earlier_runs"]
+    now = f"{summary['samples'] - earlier} validated in this run" + (
+        f", {earlier} read back from an earlier run" if earlier else "")
+    print(f"{summary['samples']} samples ({now}); mean faithfulness "
           f"{'n/a' if mean is None else f'{mean:.3f}'}; failing "
           f"{'n/a' if failing is None else f'{failing:.1%}'}")
     print("levels: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["levels"].items())))

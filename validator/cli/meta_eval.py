@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..settings import in_flags
 from .from_args import llm_kwargs
 
 
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                                                                     **options),
                                judge, args.concurrency)
     except ConfigurationError as error:
-        print(f"provenance: {error}", file=sys.stderr)
+        print(f"provenance: {in_flags(str(error))}", file=sys.stderr)
         return 2
     report["judge"] = args.judge or args.model or "local"
     if first:
@@ -84,7 +85,7 @@ def _judges(args: argparse.Namespace, template: str | None, parser: argparse.Arg
                            **({"template": template} if template else {}))
         first = make_judge(args.first_judge) if args.first_judge else None
     except ValueError as error:
-        parser.error(str(error))
+        parser.error(in_flags(str(error)))
     if template and (not isinstance(judge, LiteLLMJudge) or isinstance(judge, MiniCheckJudge)):
         parser.error("--template needs a LiteLLM model judge (--model or --judge MODEL): "
                      f"{spec!r} uses no prompt template")

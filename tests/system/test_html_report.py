@@ -108,7 +108,7 @@ def test_the_check_report_in_a_browser(tmp_path, browser, capsys):
         ("v-not_a_claim", "I hope this helps!"),
     ]
     assert page.all("img") == []  # shown as text, never made an element
-    details = {a["id"]: (a, text) for a, text in page.all("details")}
+    details = {a["id"]: (a, text) for a, text in page.all("details") if "id" in a}
     assert list(details) == ["o1-s1", "o1-s2", "o1-s3", "o1-s4", "o1-s5"]
     assert "not a claim (offer of help): not judged" in details["o1-s5"][1]
     assert "no evidence retrieved" not in details["o1-s5"][1]
@@ -124,6 +124,33 @@ def test_the_check_report_in_a_browser(tmp_path, browser, capsys):
     _assert_colours(shot, {"supported": (0xC8, 0xEC, 0xC9), "contradicted": (0xFF, 0xB3, 0xB3),
                            "unsupported": (0xFF, 0xE0, 0x8A)})
     _keep(shot, "check-report.png")
+
+
+def test_the_check_report_tells_the_story_at_a_glance(tmp_path, browser, capsys):
+    """The verdict first, the sources listed, and in the evidence the clause that lines up with
+    the sentence and the number that differs from the sentence's."""
+    report = _check_report(tmp_path)
+    page = Page(browser("--dump-dom", f"{report.as_uri()}#o1-s2"))
+    order = [(tag, attrs.get("class") or attrs.get("id") or "") for tag, attrs, _ in page.elements
+             if tag in ("h1", "section") or (tag == "p" and "verdict" in (attrs.get("class") or ""))]
+    assert order[:3] == [("h1", ""), ("p", "verdict fail"), ("section", "output")]
+    [(_, verdict)] = page.all("p", "verdict")
+    # 1899 contradicted, 300 metres unsupported, the Louvre sentence miscited: three of four
+    assert verdict == "fails: 3 of 4 judged sentences fail (1 contradicted, 1 unsupported, 1 miscited)"
+    sources = [text for _, text in page.all("summary") if "characters" in text]
+    assert [s.split(" · ")[0] for s in sources] == [str(tmp_path / "eiffel.txt"),
+                                                    str(tmp_path / "louvre.txt")]
+    assert sources[0].split(" · ")[1] == f"{len(EIFFEL)} characters"
+    # evidence of "It was finished in 1899.": its clause, and 1889 marked as differing
+    assert any("finished in 1889" in text for _, text in page.all("div", "evidence"))
+    differs = [text for _, text in page.all("mark", "differs")]
+    assert "1889" in differs and "1899" not in differs
+    assert "It was finished in " in [text for _, text in page.all("span", "aligned")]
+
+    shot = tmp_path / "glance.png"
+    browser(f"--screenshot={shot}", "--window-size=1000,900", f"{report.as_uri()}#o1-s2")
+    _assert_colours(shot, {"fail banner": (0xFF, 0xB3, 0xB3), "aligned clause": (0xEE, 0xF3, 0xFF)})
+    _keep(shot, "check-report-glance.png")
 
 
 def test_the_eval_report_with_its_charts_in_a_browser(tmp_path, browser, capsys):
@@ -158,6 +185,11 @@ def test_the_eval_report_with_its_charts_in_a_browser(tmp_path, browser, capsys)
     assert verdicts == [f"v-{s['verdict']}" for r in results for s in
                         sorted(r["sentences"], key=lambda s: s["start"])]
     assert "v-contradicted" in verdicts and "v-supported" in verdicts
+    banners = [text for _, text in page.all("p", "verdict")]
+    passing = 3 - failing
+    assert banners[0] == f"{passing} of 3 samples pass, {failing} fail"
+    assert [b.split(":")[0] for b in banners[1:]] == ["passes" if r["passed"] else "fails"
+                                                      for r in results]
 
     shot = tmp_path / "eval.png"
     browser(f"--screenshot={shot}", "--window-size=1000,1100", report.as_uri())

@@ -1,8 +1,10 @@
 """The HTML report (``provenance check --html``, ``provenance eval --html``): one self-contained
-file, no network, that shows each output with its sentences highlighted by verdict; clicking a
-sentence opens its verdict, reason, citation check, claims and evidence, and, for a sentence
-``fix_mode="correct"`` rewrote, the correction as a word diff. A batch report starts with a
-summary chart.
+file, no network. It opens with the verdict (the text passes or fails, and why; for a batch, how
+many samples pass, then a summary chart), then shows each output with its sentences highlighted
+by verdict and its sources listed; clicking a sentence opens its verdict, reason, citation
+check, claims and evidence, with the clause that lines up with the sentence and its deciding
+numbers and names marked (``highlight``), and, for a sentence ``fix_mode="correct"`` rewrote,
+the correction as a word diff.
 
 The page is a Jinja2 template (``templates/report.html``) with autoescaping on: every text in it
 (outputs, sources, the judge's reasons) came from a model or a user, and the page shows it,
@@ -20,19 +22,21 @@ from functools import cache
 from pathlib import Path
 from types import SimpleNamespace as View
 
-from ..deciding.results import SentenceResult
+from ..deciding.results import Report, SentenceResult
 from ..types import CONTRADICTORY, FULLY, LABELS, LEVELS, NONE, PARTIALLY, UNGROUNDED, Correction
 from .examples import Checked
 from .grounded_qa import TOP_SCORE
+from .highlight import marked
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 CHART_LEVELS = (*LEVELS, "None")  # "None": nothing was judged
 
 
 def render_check(checked: Checked, source_names: Sequence[str], judge: str) -> str:
-    """The page for one ``provenance check``; ``source_names`` name the sources (file paths)."""
-    return _page("Provenance check", [f"judge: {judge}"], None,
-                 [_output("1", "Checked text", checked, source_names)])
+    """The page for one ``provenance check``; ``source_names`` name the sources (file paths).
+    It opens with the verdict on the text."""
+    output = _output("1", "Checked text", checked, source_names)
+    return _page("Provenance check", [f"judge: {judge}"], None, [output], output.verdict)
 
 
 def render_eval(checked: Sequence[Checked], summary: dict, judge: str, data: str) -> str:
@@ -47,7 +51,13 @@ def render_eval(checked: Sequence[Checked], summary: dict, judge: str, data: str
         title = " · ".join(part for part in (example.id, outcome, label) if part)
         names = [f"source {i}" for i in range(1, len(example.sources) + 1)]
         outputs.append(_output(str(number), title, item, names))
-    return _page("Provenance evaluation", head, _summary(summary), outputs)
+    failing = sum(1 for item in checked if item.report is not None and not item.passed)
+    unchecked = sum(1 for item in checked if item.report is None)
+    verdict = View(passed=not failing and not unchecked, text=(
+        f"{len(checked) - failing - unchecked} of {len(checked)} samples pass"
+        + (f", {failing} fail" if failing else "")
+        + (f", {unchecked} could not be validated" if unchecked else "")))
+    return _page("Provenance evaluation", head, _summary(summary), outputs, verdict)
 
 
 @cache
@@ -59,19 +69,23 @@ def _template():
     return environment.get_template("report.html")
 
 
-def _page(title: str, head: list[str], summary: View | None, outputs: list[View]) -> str:
+def _page(title: str, head: list[str], summary: View | None, outputs: list[View],
+          verdict: View) -> str:
     return _template().render(title=title, head=head, summary=summary, outputs=outputs,
-                              verdicts=LABELS)
+                              verdicts=LABELS, verdict=verdict)
 
 
 def _output(key: str, title: str, checked: Checked, source_names: Sequence[str]) -> View:
     """What the template shows of one checked output."""
     example, report = checked.example, checked.report
     output = View(id=_id(key), title=title, question=example.question, error=checked.error,
-                  grounded_qa=None, sentences=[], pieces=[])
+                  grounded_qa=None, sentences=[], pieces=[], sources=[])
     if report is None:
         output.error = output.error or "no result"
+        output.verdict = View(passed=False, text=f"not validated: {output.error}")
         return output
+    output.verdict = _verdict(report)
+    output.sources = _sources(example.sources, source_names, report.sentences)
     summary = report.summary
     output.faithfulness = _score(summary.faithfulness)
     output.level = str(summary.level)
@@ -86,6 +100,45 @@ def _output(key: str, title: str, checked: Checked, source_names: Sequence[str])
     output.sentences = [_sentence(_id(key, n), result, source_names)
                         for n, result in enumerate(ordered, 1)]
     return output
+
+
+def _verdict(report: Report) -> View:
+    """The text's outcome in one line: passes or fails, and why."""
+    failing, summary = report.failing, report.summary
+    judged = summary.sentences - summary.not_claims
+    if not failing:
+        text = ("passes: nothing in it asserts anything to check" if not judged else
+                f"passes: {'the' if judged == 1 else 'all'} {judged} judged sentence"
+                f"{'' if judged == 1 else 's'} {'is' if judged == 1 else 'are'} supported")
+        return View(passed=True, text=text)
+    why: dict[str, int] = {}
+    for result in failing:
+        reason = (str(result.citation.status).replace("_", " ") if result.citation.fails
+                  else result.label.replace("_", " "))
+        why[reason] = why.get(reason, 0) + 1
+    reasons = ", ".join(f"{count} {reason}" for reason, count in why.items())
+    return View(passed=False, text=f"fails: {len(failing)} of {judged} judged sentence"
+                f"{'' if judged == 1 else 's'} fail ({reasons})")
+
+
+SOURCE_SHOWN = 20_000  # characters of each source the page holds; the rest is summed up
+
+
+def _sources(texts: Sequence[str], names: Sequence[str], results: Sequence[SentenceResult]
+             ) -> list[View]:
+    """Each source with its name, size, the sentences whose best evidence it gave, and its
+    text (cut to ``SOURCE_SHOWN`` characters)."""
+    used: dict[int, int] = {}
+    for result in results:
+        if result.evidence and result.evidence[0].source is not None:
+            used[result.evidence[0].source] = used.get(result.evidence[0].source, 0) + 1
+    shown = []
+    for n, text in enumerate(texts):
+        rest = len(text) - SOURCE_SHOWN
+        shown.append(View(name=_source(names, n), size=f"{len(text):,} characters",
+                          used=used.get(n, 0), text=text[:SOURCE_SHOWN],
+                          rest=f"… {rest:,} more characters" if rest > 0 else ""))
+    return shown
 
 
 def _pieces(text: str, ordered: Sequence[SentenceResult], key: str) -> list[View]:
@@ -115,9 +168,10 @@ def _sentence(anchor: str, result: SentenceResult, source_names: Sequence[str]) 
         shown_citation = (str(citation.status).replace("_", " ")
                           + (f" (cites {cited})" if cited else "")
                           + (f"; {other} would support it" if other else ""))
-    evidence = [View(text=e.text, where=_source(source_names, e.source) + (
-        "" if e.similarity is None else f", similarity {e.similarity:.2f}"))
-        for e in result.evidence]
+    evidence = [View(runs=marked(result.sentence.text, e.text),
+                     where=_source(source_names, e.source) + (
+                         "" if e.similarity is None else f", similarity {e.similarity:.2f}"))
+                for e in result.evidence]
     claims = ([View(text=c.text, verdict=c.verdict.label) for c in result.claims]
               if result.split_into_claims else [])
     return View(id=anchor, verdict=verdict.label, text=result.sentence.text,

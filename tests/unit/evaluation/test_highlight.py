@@ -1,0 +1,54 @@
+"""What the HTML report marks in an evidence passage: the clause that lines up with the
+sentence, and in it the numbers and names that decide."""
+
+import pytest
+
+from provenance_guard.evaluation.highlight import marked
+
+EIFFEL = "The Eiffel Tower is in Paris. It was finished in 1889. It is 330 metres tall."
+VISITS = ("The tower has three levels open to visitors. About 6 million people visit the tower "
+          "each year, which makes it one of the most visited paid monuments in the world.")
+
+
+def shown(sentence, passage):
+    runs = marked(sentence, passage)
+    assert "".join(r.text for r in runs) == passage  # every character once, in order
+    aligned = "".join(r.text for r in runs if r.aligned)
+    return aligned, {r.text: r.mark for r in runs if r.mark}
+
+
+@pytest.mark.parametrize("sentence, clause, marks", [
+    ("About 9 million people visit it each year.", "About 6 million people visit the tower each",
+     {"6 million": "differs"}),
+    ("About 6 million people visit the tower each year.", "About 6 million people visit",
+     {"6 million": "same"}),
+    ("It was finished in 1899.", "It was finished in 1889", {"1889": "differs"}),
+    ("The Eiffel Tower is in Paris.", "Eiffel Tower is in Paris", {"Eiffel": "same",
+                                                                   "Paris": "same"}),
+])
+def test_the_aligned_clause_and_its_deciding_words(sentence, clause, marks):
+    aligned, found = shown(sentence, EIFFEL + " " + VISITS)
+    assert aligned.startswith(clause) or clause in aligned
+    for text, mark in marks.items():
+        assert found.get(text) == mark, (text, found)
+
+
+def test_a_clause_read_through_a_pronoun_is_marked_from_its_own_sentence():
+    """"It was finished in 1889" is read as the Eiffel Tower's, named in the sentence before;
+    the mark starts at "It", not at the name."""
+    aligned, found = shown("The tower was finished in 1899.", EIFFEL)
+    assert "Paris" not in aligned and "finished in 1889" in aligned
+    assert found == {"1889": "differs"}
+
+
+@pytest.mark.parametrize("sentence, passage", [
+    ("It was painted gold for the 2024 Olympic Games.", EIFFEL),  # nothing lines up
+    ("", EIFFEL),
+    ("The tower is tall.", ""),
+    ("<b>1889</b>", "<script>1889</script> \u202e 1889 ."),
+])
+def test_what_does_not_line_up_is_shown_whole_and_unchanged(sentence, passage):
+    runs = marked(sentence, passage)
+    assert "".join(r.text for r in runs) == passage
+    if sentence.startswith("It was painted"):
+        assert not any(r.aligned or r.mark for r in runs)

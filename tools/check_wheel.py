@@ -134,7 +134,7 @@ def build_throwaway_validator(dest: Path) -> Path:
 
 
 def offline_prefix() -> list[str]:
-    """`unshare -n` (no network at all) when this machine allows it, as root or in a user
+    """`unshare -n` (no network at all) when the system allows it, as root or in a user
     namespace (`-r`), else nothing."""
     unshare = shutil.which("unshare")
     for flags in ("-n", "-rn"):

@@ -1,11 +1,11 @@
 """Each setting is declared once, in ``Settings``: the constructor's signature, checks and
-docstring, the command's flags and the README's arguments table all come from it and agree."""
+docstring, the command's flags and the reference page's arguments table all come from it and agree."""
 
 import inspect
 from dataclasses import fields
 
 import pytest
-from arguments_table import README, readme_table
+from arguments_table import REFERENCE, page_table
 
 from provenance_guard import ProvenanceLLM
 from provenance_guard.cli import build_parser
@@ -85,9 +85,9 @@ def test_the_command_gives_the_validator_the_table_defaults():
     assert validator_options(lifted)["fail_on_unsupported"] is False
 
 
-def test_the_readme_arguments_table_is_made_from_the_settings():
-    table = readme_table(README.read_text(encoding="utf-8"))
-    assert table is not None, "the README lost its arguments table markers"
+def test_the_reference_pages_arguments_table_is_made_from_the_settings():
+    table = page_table(REFERENCE.read_text(encoding="utf-8"))
+    assert table is not None, "docs/reference.md lost its arguments table markers"
     assert table == arguments_table(), "run: python tools/arguments_table.py --write"
     for name in ROWS:
         assert f"| `{name}` |" in table

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 # Guardrails reads ~/.guardrailsrc for its telemetry switch; give the run a home of its own
-# with metrics off, so no Guard in a test sends traces. (The README documents the switch.)
+# with metrics off, so no Guard in a test sends traces. (docs/getting-started.md documents the switch.)
 _HOME = tempfile.mkdtemp(prefix="provenance-test-home-")
 Path(_HOME, ".guardrailsrc").write_text("enable_metrics=false\n")
 os.environ["HOME"] = _HOME

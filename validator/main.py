@@ -43,8 +43,8 @@ class ProvenanceLLM(Validator):
 
     A drop-in replacement for the hub's ``guardrails/provenance_llm``: same arguments, same
     metadata keys, same outcomes, plus per-sentence verdicts, reasons, scores, evidence,
-    citations and claims in the result's metadata (``sentences``, ``groundedness``; the README
-    documents the schema).
+    citations and claims in the result's metadata (``sentences``, ``groundedness``; their
+    schema is in docs/reference.md).
 
     The arguments (every one declared once, in ``settings.Settings``) are listed below.
 

@@ -1,6 +1,6 @@
 """`provenance_guard.evaluate`: the eval command's per-sample function from Python, over dicts
 and pandas DataFrames. Also the threads engine's native-thread cap and the requests-per-minute
-pacer. The README's Spark recipe runs on a real Spark in `tests/system/test_spark.py`."""
+pacer. The Spark recipe of docs/evaluation.md runs on a real Spark in `tests/system/test_spark.py`."""
 
 from __future__ import annotations
 

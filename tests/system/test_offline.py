@@ -108,7 +108,7 @@ def wheel(tmp_path_factory):
 
 # Group-writable as under a umask of 002: nltk refuses such data directories. With the whole
 # environment group-writable and guardrails imported first, nothing of ours has run before the
-# download, and no case is claimed for it (README, "Offline and the network").
+# download, and no case is claimed for it (docs/offline.md).
 @pytest.mark.parametrize("order, writable", [
     (GUARDRAILS_FIRST, None), (OURS_FIRST, None),
     (GUARDRAILS_FIRST, "package folder"), (OURS_FIRST, "package folder"),

@@ -1,4 +1,4 @@
-"""The README's Spark recipe on a real local Spark (`local[2]`: two Python workers, Java 17):
+"""The Spark recipe of docs/evaluation.md on a real local Spark (`local[2]`: two Python workers, Java 17):
 `mapInPandas(spark_checker(...), SPARK_SCHEMA)` over a Spark DataFrame gives, id for id, what
 `evaluate` gives in this process. Offline: the local judge, the default embedder."""
 

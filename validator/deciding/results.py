@@ -3,7 +3,7 @@ groundedness summary, and the ``Report`` that holds them.
 
 The types travel through the package (the CLI, batch evaluation, the suite, the HTML report
 read them); dicts exist only at the edges. ``Report.metadata`` is the result metadata Guardrails
-carries (its schema is in the README) and ``Report.from_metadata`` reads it back: a ``Guard``'s
+carries (its schema is in docs/reference.md) and ``Report.from_metadata`` reads it back: a ``Guard``'s
 result, or a line of a results file, is typed again. What is read back is checked: a file may
 hold anything, so a value of the wrong kind raises ``ValueError`` naming the key.
 """

@@ -3,7 +3,7 @@ capped so that the workers do not fight over the cores.
 
 PyTorch (the embedder) and the BLAS/OpenMP libraries under FAISS and NumPy each start a pool
 of as many threads as there are cores, per call; with several samples in flight those pools
-oversubscribe the machine and every call slows down (measured in the README: Speed and scale).
+oversubscribe the machine and every call slows down (measured in docs/benchmarks.md: Engines and scale-out).
 ``native_threads_for`` gives each worker its share of the cores instead.
 """
 

@@ -78,3 +78,14 @@ def test_the_empty_fix_check_reads_the_report_of_an_emptied_text():
     namespace = {"guard": guard, "answer": outcome.validated_output, "Report": Report}
     run(BLOCKS[3], namespace)
     assert namespace["answer"] == "I could not find this in the documents."
+
+
+def test_the_readme_stays_a_short_package_description():
+    """It is also the description on PyPI, where relative images break: a few hundred lines,
+    and every image (if any) by an absolute address."""
+    assert len(README.splitlines()) <= 300
+    for image in re.findall(r"!\[[^\]]*\]\(([^)]+)\)|<img[^>]*src=['\"]?([^'\" >]+)", README):
+        address = next(part for part in image if part)
+        assert address.startswith("https://"), address
+    for section in ("## Install", "## Quick start", "## Choosing a judge", "## What `on_fail` does"):
+        assert section in README

@@ -110,8 +110,7 @@ def _print_text(report: Report, args: argparse.Namespace) -> None:
     elif summary.faithfulness is None:  # no sentence was judged
         print("\nno sentence of the text asserts anything: nothing was judged, so it passes")
     else:
-        judged = summary.sentences - summary.not_claims
-        print(f"\n{counts[SUPPORTED]} of {judged} judged sentences supported "
+        print(f"\n{counts[SUPPORTED]} of {summary.judged} judged sentences supported "
               f"({counts[UNSUPPORTED]} unsupported, {counts[CONTRADICTED]} contradicted); "
               f"faithfulness {summary.faithfulness:.2f}, groundedness {summary.level}")
     if summary.not_claims:

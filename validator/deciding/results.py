@@ -246,6 +246,11 @@ class Groundedness:
                    sum(r.not_a_claim is not None for r in results), claim_counts, decided,
                    fallbacks, cited, sum(r.evidence_cut for r in results), **facts)
 
+    @property
+    def judged(self) -> int:
+        """The sentences that were judged: all but those that assert nothing."""
+        return self.sentences - self.not_claims
+
     def as_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 

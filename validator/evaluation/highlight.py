@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from itertools import pairwise
 
-from ..rules.alignment import Clause, align, read
+from ..rules.alignment import Alignment, Clause, align, read
 
 DECIDING = ("number", "name")  # token kinds whose value decides a verdict
 
@@ -38,8 +38,9 @@ def marked(sentence: str, passage: str) -> list[Run]:
     spans: list[tuple[int, int]] = []
     marks: dict[tuple[int, int], str] = {}
     for claim in claims:
-        unit = max(units, key=lambda u: _rank(claim, u))
-        if not align(claim, unit).matched:
+        unit, alignment = max(((u, align(claim, u)) for u in units),
+                              key=lambda pair: _rank(pair[1]))
+        if not alignment.matched:
             continue
         said = {t.form for t in claim if t.kind in DECIDING}
         found = _located(passage, unit)
@@ -57,10 +58,9 @@ def marked(sentence: str, passage: str) -> list[Run]:
     return _runs(passage, spans, marks)
 
 
-def _rank(claim: Clause, unit: Clause) -> tuple[bool, bool, int]:
+def _rank(found: Alignment) -> tuple[bool, bool, int]:
     """The rule checker's order of evidence clauses: aligned, then in explicit conflict, then
     the most words matched."""
-    found = align(claim, unit)
     return found.aligned, found.conflict is not None, found.matched
 
 

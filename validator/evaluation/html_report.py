@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -104,18 +105,14 @@ def _output(key: str, title: str, checked: Checked, source_names: Sequence[str])
 
 def _verdict(report: Report) -> View:
     """The text's outcome in one line: passes or fails, and why."""
-    failing, summary = report.failing, report.summary
-    judged = summary.sentences - summary.not_claims
+    failing, judged = report.failing, report.summary.judged
     if not failing:
         text = ("passes: nothing in it asserts anything to check" if not judged else
                 f"passes: {'the' if judged == 1 else 'all'} {judged} judged sentence"
                 f"{'' if judged == 1 else 's'} {'is' if judged == 1 else 'are'} supported")
         return View(passed=True, text=text)
-    why: dict[str, int] = {}
-    for result in failing:
-        reason = (str(result.citation.status).replace("_", " ") if result.citation.fails
-                  else result.label.replace("_", " "))
-        why[reason] = why.get(reason, 0) + 1
+    why = Counter(str(r.citation.status if r.citation.fails else r.label).replace("_", " ")
+                  for r in failing)
     reasons = ", ".join(f"{count} {reason}" for reason, count in why.items())
     return View(passed=False, text=f"fails: {len(failing)} of {judged} judged sentence"
                 f"{'' if judged == 1 else 's'} fail ({reasons})")
@@ -128,10 +125,7 @@ def _sources(texts: Sequence[str], names: Sequence[str], results: Sequence[Sente
              ) -> list[View]:
     """Each source with its name, size, the sentences whose best evidence it gave, and its
     text (cut to ``SOURCE_SHOWN`` characters)."""
-    used: dict[int, int] = {}
-    for result in results:
-        if result.evidence and result.evidence[0].source is not None:
-            used[result.evidence[0].source] = used.get(result.evidence[0].source, 0) + 1
+    used = Counter(r.evidence[0].source for r in results if r.evidence)
     shown = []
     for n, text in enumerate(texts):
         rest = len(text) - SOURCE_SHOWN

@@ -60,8 +60,8 @@ def test_the_pydantic_example_passes_one_answer_and_fails_the_other_then_reads_t
     assert expected[0] == "True" and expected[1].startswith("Validation failed for field")
     assert out[:len(expected)] == expected
     out = run(BLOCKS[2], namespace).splitlines()
-    assert out[0] == ("contradicted It is 300 metres tall. the source gives '330' where the "
-                      "claim says '300'")
+    assert out[0] == ("contradicted It is 300 metres tall. the source gives '330 metres' where "
+                      "the claim says '300 metres'")
     assert out[-1] == "False 0.0 contradictory"
     assert "330 metres tall" in "\n".join(out[1:-1])  # the evidence, with its offsets
 

@@ -26,6 +26,7 @@ from ..request import Request
 from ..settings import Settings
 from ..text import citations
 from ..text.citations import MARKER
+from ..text.word_forms import MONTHS
 from ..types import BY_FALLBACK, CONTRADICTED, SUPPORTED, UNSUPPORTED, Correction, Evidence
 from .decider import Decider
 from .results import Report
@@ -143,8 +144,14 @@ def _problem(rewrite: str | None, sentence: str, evidence: Sequence[Evidence]) -
     said = rules.read_facts(text)
     given = [rules.read_facts(e.text) for e in evidence]
     quantities = [q for facts in given for q in facts.quantities]
-    unknown = [q.text for q in said.quantities if not any(q.matches(k) for k in quantities)]
-    unknown += [str(y) for y in said.years if not any(y in f.years for f in given)]
+    # a number the evidence states, at most as rounded as the rules allow a claim: "about
+    # 50,000" for 48,000, never "about 51,500"
+    unknown = [q.text for q in said.quantities if not any(q.stated_by(k) for k in quantities)]
+    unknown += [str(y) for y in sorted(said.years) if not any(y in f.years for f in given)]
+    unknown += [f"{MONTHS[m - 1].title()} {d}" for m, d in sorted(said.days)
+                if not any((m, d) in f.days for f in given)]
+    unknown += [MONTHS[m - 1].title() for m in sorted(said.months)
+                if not any(m in f.months for f in given)]
     if unknown:
         return f"the rewrite states what the evidence does not give: {', '.join(unknown)}"
     own = rules.read_facts(sentence)

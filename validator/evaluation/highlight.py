@@ -1,7 +1,8 @@
 """What the HTML report marks in an evidence passage: the clause that lines up with the sentence
 (the rule checker's alignment) and, in it, the words that decide: its numbers, dates and names
 marked ``same`` when the sentence says them too, and its numbers and dates the sentence does not
-say marked ``differs`` ("6 million" against the sentence's "9 million").
+say marked ``differs`` ("about 6 million" against the sentence's "about 9 million"; a number is
+the same when it states what the sentence's allows, as the rules read it).
 
 This is for the reader's eye, whatever judge gave the verdict: it shows where to look, not why
 the judge decided. A passage the rules cannot line up with the sentence is shown unmarked.
@@ -43,6 +44,7 @@ def marked(sentence: str, passage: str) -> list[Run]:
         if not alignment.matched:
             continue
         said = {t.form for t in claim if t.kind in DECIDING}
+        amounts = [t.amount for t in claim if t.amount]
         found = _located(passage, unit)
         if not found:
             continue
@@ -51,7 +53,8 @@ def marked(sentence: str, passage: str) -> list[Run]:
         for token, where in found:
             if where[0] < span[0]:
                 continue
-            if token.form in said:
+            if token.form in said if not token.amount else any(
+                    a.stated_by(token.amount) for a in amounts):
                 marks[where] = "same"
             elif token.kind == "number":  # another name is no conflict; another number may be
                 marks[where] = "differs"

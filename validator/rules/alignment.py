@@ -34,6 +34,8 @@ from ..storage import MiB, memoize
 from ..text.citations import MARKER
 from ..text.sentences import split_sentences
 from ..text.word_forms import MONTH_OF, with_digits
+from . import quantities
+from .quantities import Amount
 from .word_lists import NEGATIONS, concepts
 
 # Words that carry no claim of their own: skipped where the evidence has them, not required
@@ -50,11 +52,6 @@ QUALIFIERS = frozenset(
     all every each always sometimes often usually rarely seldom occasionally only if unless
     nearly almost over under reportedly allegedly possibly probably likely perhaps
     """.split())
-# Words that hedge a number ("about 7 million"), and are prepositions otherwise; read as one
-# word, and the number after them compared within HEDGED_TOLERANCE.
-HEDGES = frozenset("about around approximately roughly some circa".split())
-HEDGE = "~about"
-TOLERANCE, HEDGED_TOLERANCE = 0.005, 0.10
 # Tokens that end a clause: a qualifier or negation beyond them belongs to another statement.
 BOUNDARIES = frozenset(";:") | frozenset(
     "but whereas while although though however yet unless because".split())
@@ -64,12 +61,18 @@ _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn
 _UNITS = {
     "m": "metre", "meter": "metre", "meters": "metre", "metre": "metre", "metres": "metre",
     "km": "kilometre", "kilometer": "kilometre", "kilometers": "kilometre",
-    "kilometre": "kilometre", "kilometres": "kilometre", "ft": "foot", "feet": "foot",
-    "foot": "foot", "kg": "kilogram", "kilograms": "kilogram", "kilogram": "kilogram",
-    "percent": "%", "per cent": "%", "%": "%", "$": "usd", "usd": "usd", "dollars": "usd",
-    "dollar": "usd", "€": "eur", "eur": "eur", "euros": "eur", "euro": "eur", "£": "gbp",
-    "gbp": "gbp", "pounds": "gbp", "years": "year", "year": "year", "yrs": "year",
+    "kilometre": "kilometre", "kilometres": "kilometre", "cm": "centimetre",
+    "centimetres": "centimetre", "centimeters": "centimetre", "mm": "millimetre",
+    "millimetres": "millimetre", "millimeters": "millimetre", "ft": "foot", "feet": "foot",
+    "foot": "foot", "inches": "inch", "inch": "inch", "yards": "yard", "yard": "yard",
+    "mi": "mile", "mile": "mile", "miles": "mile", "kg": "kilogram", "kilograms": "kilogram",
+    "kilogram": "kilogram", "grams": "gram", "gram": "gram", "tonnes": "tonne", "tonne": "tonne",
+    "seconds": "second", "minutes": "minute", "hours": "hour", "hour": "hour", "days": "day",
+    "weeks": "week", "months": "month", "percent": "%", "%": "%", "$": "usd", "usd": "usd",
+    "dollars": "usd", "dollar": "usd", "€": "eur", "eur": "eur", "euros": "eur", "euro": "eur",
+    "£": "gbp", "gbp": "gbp", "pounds": "gbp", "years": "year", "year": "year", "yrs": "year",
 }
+_CURRENCY_SIGNS = frozenset("$€£")
 ARTICLES = frozenset(("a", "an", "the"))
 MAX_CELLS = 250_000  # claim tokens x evidence tokens one alignment may compare
 _CONTRACTED = {"cannot": "can", "can't": "can", "won't": "will", "shan't": "shall"}
@@ -86,7 +89,7 @@ class Token:
     pole: int = 0  # 1: the second pole of an opposite ("closed" for "~open")
     aside: int = 0  # > 0 inside a parenthetical (brackets, commas, a relative clause)
     listed: int = 0  # > 0 inside a list "A, B and C": its number
-    hedged: bool = False  # a number after "about", "roughly"...: compared within 10%
+    amount: Amount | None = None  # a number's value, unit, precision and hedge or bound
 
     @property
     def content(self) -> bool:
@@ -204,6 +207,7 @@ def _suffix(token: Token) -> str:
 def _tokens(text: str) -> list[Token]:
     raw = _TOKEN.findall(text)
     tokens: list[Token] = []
+    bound_text = ""  # a hedge or bound read before a number ("about", "more than")
     i = 0
     while i < len(raw):
         word = raw[i]
@@ -211,18 +215,15 @@ def _tokens(text: str) -> list[Token]:
         if word[0].isdigit():
             value = float(word.replace(",", ""))
             nxt = raw[i + 1].lower() if i + 1 < len(raw) else ""
-            if nxt in _SCALE:
-                value *= _SCALE[nxt]
-                word = f"{word} {raw[i + 1]}"
-                i += 1
             month = MONTH_OF.get(nxt.rstrip(".")) if value == int(value) <= 31 else None
-            if month and nxt not in _SCALE:  # "14 July" is "July 14"
+            if month and not bound_text:  # "14 July" is "July 14"
                 tokens.append(Token(f"date:{month}-{int(value)}", f"{word} {raw[i + 1]}",
                                     "number"))
                 i += 2
                 continue
-            hedged = bool(tokens) and tokens[-1].form == HEDGE
-            tokens.append(Token(f"#{value:g}", word, "number", hedged=hedged))
+            i, token = _number(raw, i, bound_text, tokens)
+            tokens.append(token)
+            bound_text = ""
         elif lowered.rstrip(".") in MONTH_OF and (lowered != "may" or _day_after(raw, i)):
             month = MONTH_OF[lowered.rstrip(".")]
             day = raw[i + 1] if i + 1 < len(raw) else ""
@@ -236,8 +237,10 @@ def _tokens(text: str) -> list[Token]:
             tokens.append(Token(f"unit:{_UNITS[lowered]}", word, "word"))
         elif word in ",();:":
             tokens.append(Token(word, word, "mark"))
-        elif lowered in HEDGES and i + 1 < len(raw) and raw[i + 1][0].isdigit():
-            tokens.append(Token(HEDGE, word, "qualifier"))  # one hedge is as good as another
+        elif size := _bound_at(raw, i):
+            bound_text = " ".join(raw[i:i + size])
+            i += size
+            continue
         elif lowered in ARTICLES:
             pass  # never a claim of its own; a list's items read alike without them
         elif lowered.endswith("n't") or lowered == "cannot":
@@ -255,6 +258,46 @@ def _tokens(text: str) -> list[Token]:
     return tokens
 
 
+def _bound_at(raw: list[str], i: int) -> int:
+    """How many words of ``raw`` from ``i`` are a hedge or bound that a number follows ("more
+    than 40,000", "about $5 million"); 0 if none."""
+    for size in range(quantities.LONGEST_BOUND, 0, -1):
+        phrase = " ".join(raw[i:i + size]).lower()
+        after = raw[i + size:i + size + 2]
+        if phrase in quantities.BOUND_WORDS and after and (after[0][0].isdigit() or (
+                after[0] in _CURRENCY_SIGNS and len(after) > 1 and after[1][0].isdigit())):
+            return size
+    return 0
+
+
+def _number(raw: list[str], i: int, bound_text: str,
+            tokens: list[Token]) -> tuple[int, Token]:
+    """The number at ``raw[i]`` with its scale, its unit (a currency sign before it, a unit
+    word after it) and the hedge or bound before it; and the index of its last word."""
+    digits, scale, unit = raw[i], 1.0, None
+    words = [digits]
+    if tokens and tokens[-1].form.startswith("unit:") and tokens[-1].text in _CURRENCY_SIGNS:
+        sign = tokens.pop()
+        unit, words = sign.form[5:], [sign.text + digits]
+    nxt = raw[i + 1].lower() if i + 1 < len(raw) else ""
+    if nxt in _SCALE:
+        scale = _SCALE[nxt]
+        words.append(raw[i + 1])
+        i += 1
+        nxt = raw[i + 1].lower() if i + 1 < len(raw) else ""
+    if unit is None and nxt in _UNITS and nxt not in _CURRENCY_SIGNS:
+        unit = _UNITS[nxt]
+        words.append(raw[i + 1])
+        i += 1
+    if bound_text and quantities.ambiguous(bound_text.lower(), unit):
+        tokens.append(_word(bound_text, first=False))  # "over 20 years": maybe "during"
+        bound_text = ""
+    text = " ".join(filter(None, (bound_text, " ".join(words)))).replace(" %", "%")
+    found = quantities.amount(digits, float(digits.replace(",", "")), scale=scale, unit=unit,
+                              phrase=bound_text.lower(), text=text)
+    return i, Token(f"#{found.value:g}", text, "number", amount=found)
+
+
 def _word(word: str, first: bool) -> Token:
     lowered = word.lower()
     bare = _bare(word)
@@ -264,7 +307,7 @@ def _word(word: str, first: bool) -> Token:
         return Token("not", word, "negation")
     if lowered in QUALIFIERS:
         return Token(lowered, word, "qualifier")
-    if lowered in HEDGES:
+    if lowered in quantities.HEDGES:  # "about the tower": a preposition
         return Token(lowered, word, "function")
     if lowered in FUNCTION_WORDS:
         return Token(lowered, word, "function")
@@ -401,16 +444,29 @@ def _passive(tokens: list[Token]) -> list[Token]:
 
 
 def _possessive(tokens: list[Token]) -> list[Token]:
-    """"Paris's population" read as "population of Paris"."""
+    """"Paris's population" read as "population of Paris", "Acme's chief executive" as "chief
+    executive of Acme"."""
     out = list(tokens)
     for i, token in enumerate(out):
         if token.text.lower().endswith("'s") and i + 1 < len(out) and out[i + 1].content:
             start = i
             while start > 0 and out[start - 1].kind == "name":
                 start -= 1
-            owner, owned = out[start:i + 1], out[i + 1]
-            return [*out[:start], owned, *owner, *_possessive(out[i + 2:])]
+            end = _noun_phrase_end(out, i + 1)
+            owner, owned = out[start:i + 1], out[i + 1:end]
+            return [*out[:start], *owned, *owner, *_possessive(out[end:])]
     return out
+
+
+def _noun_phrase_end(tokens: list[Token], start: int) -> int:
+    """Where the noun phrase that starts at ``tokens[start]`` ends: its words run to a
+    function word, a mark, a name, a number or a verb-like word ("Acme's chief executive is"),
+    but a run that reaches the end of the clause may hold its verb ("Lyon's population
+    grew"): then the phrase is its first word."""
+    end = start + 1
+    while end < len(tokens) and tokens[end].kind == "word" and not _suffix(tokens[end]):
+        end += 1
+    return end if end < len(tokens) else start + 1
 
 
 def align(claim: Clause, evidence: Clause) -> Alignment:
@@ -442,18 +498,13 @@ def align(claim: Clause, evidence: Clause) -> Alignment:
 
 
 def _same(a: Token, b: Token) -> bool:
+    """Whether the claim's token ``a`` is stated by the evidence's ``b``."""
+    if a.amount and b.amount:  # by what each allows (quantities)
+        return a.amount.stated_by(b.amount)
     if a.form == b.form:
         return True
     if {a.kind, b.kind} == {"word", "name"}:  # a name that opens its sentence reads as a word
         return _bare(a.text) == _bare(b.text)
-    if a.kind == "number" and b.kind == "number" and a.form[0] == b.form[0] == "#":
-        x, y = float(a.form[1:]), float(b.form[1:])
-        if a.hedged or b.hedged:
-            return abs(x - y) <= HEDGED_TOLERANCE * max(abs(x), abs(y))
-        # rounding ("2.1 million" for 2,104,000); a whole number as written (a year, a count)
-        # only equals itself
-        rounded = any("." in t.text or " " in t.text for t in (a, b))
-        return rounded and abs(x - y) <= TOLERANCE * max(abs(x), abs(y))
     return False
 
 
@@ -547,10 +598,18 @@ def _conflict(evidence, wanted, pairs, missing, referents) -> tuple[str, str] | 
     if len(rivals) != 1 or _gap(list(evidence), [j for _, j in pairs] + [
             evidence.index(rivals[0])], referents):
         return None
-    if gone.kind == "name" and SequenceMatcher(None, gone.form, rivals[0].form).ratio() >= 0.8:
+    rival = rivals[0]
+    if gone.kind == "name" and SequenceMatcher(None, gone.form, rival.form).ratio() >= 0.8:
         return None  # a misspelling ("Instuments"), not another name
+    if gone.amount and rival.amount and not gone.amount.conflicts(rival.amount):
+        return None  # values both allow: not stated, not contradicted ("48,000", "about 48,000")
     kind = "value" if gone.kind == "number" else "name"
-    return kind, f"the source gives {rivals[0].text!r} where the claim says {gone.text!r}"
+    return kind, f"the source gives {_said(rival)} where the claim says {_said(gone)}"
+
+
+def _said(token: Token) -> str:
+    """A token as a reason quotes it; a hedged number with the values it allows."""
+    return quantities.describe(token.amount) if token.amount else repr(token.text)
 
 
 def _kind_of(token: Token) -> str:

@@ -21,9 +21,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..text.citations import MARKER
+from ..text.sentences import split_sentences
 from ..types import Evidence
-from .alignment import Alignment, best_alignment, is_mention, read
+from . import quantities
+from .alignment import QUALIFIERS, Alignment, best_alignment, is_mention, read
 from .facts import normalise
+from .word_lists import NEGATIONS
 
 VERBATIM_MIN_WORDS = 4
 CONFLICTS = ("value", "name", "negation", "antonym")  # the kinds that contradict
@@ -49,9 +53,7 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
     clauses = [c for c in read(claim) if any(t.content for t in c)]
     units = [unit for e in evidence for unit in read(e.text)]
     coverage = _coverage(clauses, units)
-    target = normalise(claim)
-    if len(target.split()) >= VERBATIM_MIN_WORDS and any(
-            f" {target} " in f" {normalise(e.text)} " for e in evidence):
+    if _verbatim(claim, evidence):
         if all(is_mention(c) for c in clauses):
             return Findings("mention", "a passage names it word for word", coverage)
         return Findings("verbatim", "a passage states it word for word", coverage)
@@ -73,12 +75,49 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
                     coverage)
 
 
+def _verbatim(claim: str, evidence: Sequence[Evidence]) -> bool:
+    """Whether a sentence of the evidence holds ``claim`` word for word, with nothing before
+    it in that sentence that turns it round or qualifies it ("not all of ...", "about ...",
+    "may ..."): those are read by the alignment."""
+    target = normalise(claim)
+    if len(target.split()) < VERBATIM_MIN_WORDS:
+        return False
+    mine = set(target.split())
+    for e in evidence:
+        if f" {target} " not in f" {normalise(e.text)} ":
+            continue
+        for sentence in split_sentences(MARKER.sub(" ", e.text)):
+            said = f" {normalise(sentence.text)} "
+            at = said.find(f" {target} ")
+            while at >= 0:
+                before = said[:at].split()
+                if not any(_turns(word) and word not in mine for word in before):
+                    return True
+                at = said.find(f" {target} ", at + 1)
+    return False
+
+
+def _turns(word: str) -> bool:
+    """A word that changes what the words after it state: a negation, a qualifier, a hedge."""
+    return (word in NEGATIONS or word.endswith("n't") or word in QUALIFIERS
+            or word in _BOUND_WORDS)
+
+
+_BOUND_WORDS = frozenset(w for phrase in quantities.BOUND_WORDS for w in phrase.split()) - {
+    "to", "of", "an", "a", "in"}
+
+
 def _why_not(alignment: Alignment, units) -> str:
     """What did not align, naming where the source puts a word the claim puts elsewhere."""
     if alignment.blocked:
         return alignment.blocked
     reasons = []
     for token in alignment.missing[:3]:
+        if token.amount:
+            near = _nearest_number(token, alignment, units)
+            if near is not None:
+                reasons.append(quantities.mismatch(token.amount, near.amount))
+                continue
         elsewhere = next((u for u in units if any(t.form == token.form for t in u)), None)
         if elsewhere is None:
             reasons.append(f"{token.text!r} is not in the source")
@@ -87,6 +126,17 @@ def _why_not(alignment: Alignment, units) -> str:
             reasons.append(f"in the source, {token.text!r} goes with {said!r}, not with the "
                            f"rest of the claim")
     return "; ".join(reasons) or "no passage states it"
+
+
+def _nearest_number(token, alignment: Alignment, units):
+    """The evidence number a reason should name beside the claim's ``token``: one in the
+    clause the claim lined up with best (if any of it did), else one in a unit of its
+    dimension; None when the evidence has neither."""
+    numbers = [t for u in units for t in u if t.amount]
+    own = [t for t in numbers if alignment.matched and t.text in alignment.evidence]
+    alike = [t for t in numbers if token.amount.unit and t.amount.unit
+             and t.amount.comparable(token.amount)]
+    return (own or alike or [None])[0]
 
 
 def _coverage(clauses, units) -> float:

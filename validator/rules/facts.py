@@ -19,6 +19,7 @@ from itertools import pairwise
 from ..storage import MiB, memoize
 from ..text.citations import MARKER
 from ..text.word_forms import MONTH_OF, STOPWORDS, content_words, stem, with_digits
+from .quantities import Amount, amount, bound_before
 
 _SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9,
           "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12}
@@ -39,35 +40,10 @@ _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 
                  "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "hundred": 100,
                  "dozen": 12}
 _PREFIX_CURRENCY = frozenset(("$", "€", "£", "¥", "usd", "eur", "gbp"))
-_HEDGES = ("about", "around", "approximately", "roughly", "nearly", "almost", "some", "over",
-           "more than", "less than", "under", "up to", "circa", "ca.", "~", "just over",
-           "just under", "an estimated", "estimated")
-
 _TOKEN = re.compile(r"[$€£¥]|\d+(?:,\d{3})*(?:\.\d+)?(?:st|nd|rd|th)?|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?|%|\S")
 _NUMERIC = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?$")
 _RANGE_WORDS = frozenset(("-", "–", "—", "to", "and"))
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
-
-RELATIVE_TOLERANCE = 0.005  # numbers this close are the same number (rounding)
-HEDGED_TOLERANCE = 0.10  # ... or this close when the claim hedges ("about 7 million")
-
-
-@dataclass(frozen=True)
-class Quantity:
-    value: float
-    unit: str | None  # "metre", "%", "usd", "year"...; None when no unit follows
-    text: str
-    hedged: bool = False
-
-    def same_value(self, other: Quantity) -> bool:
-        tolerance = HEDGED_TOLERANCE if self.hedged or other.hedged else RELATIVE_TOLERANCE
-        return abs(self.value - other.value) <= tolerance * max(abs(self.value), abs(other.value))
-
-    def matches(self, other: Quantity) -> bool:
-        """The same value, in the same unit (or one of the two has none)."""
-        units_agree = self.unit is None or other.unit is None or self.unit == other.unit
-        return units_agree and self.same_value(other)
-
 
 
 @dataclass(frozen=True)
@@ -75,7 +51,7 @@ class Facts:
     """What the rules read out of one text."""
 
     words: frozenset[str]  # content words, stemmed
-    quantities: tuple[Quantity, ...]
+    quantities: tuple[Amount, ...]  # numbers with what each allows (quantities)
     years: frozenset[int]
     months: frozenset[int]
     days: frozenset[tuple[int, int]]  # (month, day)
@@ -84,9 +60,13 @@ class Facts:
 
 @memoize(8192, 16 * MiB)
 def normalise(text: str) -> str:
-    """Lower case, citation markers dropped, runs of anything but letters and digits one space."""
+    """Lower case, citation markers dropped, runs of anything but letters and digits one space;
+    a number stays whole ("3.5", "35,000": never "3" and "5")."""
     text = MARKER.sub(" ", text).lower().replace("’", "'")
-    return " ".join(re.findall(r"[^\W_]+(?:'[^\W_]+)?", text))
+    return " ".join(_NORMAL_WORD.findall(text))
+
+
+_NORMAL_WORD = re.compile(r"\d+(?:[.,]\d+)*[^\W_]*|[^\W_]+(?:'[^\W_]+)?")
 
 
 @memoize(8192, 16 * MiB, bytes_per_char=24)
@@ -105,7 +85,9 @@ def keeps_facts(sentence: str, claims: list[str]) -> bool:
     leave its false part out)."""
     said = read_facts(sentence)
     kept = union([read_facts(claim) for claim in claims])
-    values = all(any(q.matches(k) for k in kept.quantities) for q in said.quantities)
+    # each number kept as precise as the sentence says it: a claim that allows more values
+    # ("about 50,000" for "48,000") could be supported where the sentence is not
+    values = all(any(q.stated_by(k) for k in kept.quantities) for q in said.quantities)
     names = said.names.keys() <= kept.names.keys() | kept.words
     return (values and names and said.years <= kept.years and said.months <= kept.months
             and said.days <= kept.days)
@@ -147,7 +129,7 @@ def _quantities_and_dates(text: str, matches: list[re.Match]):
             if day is not None:
                 days.add((month, day))
                 used.add(j)
-    found, years = [], set()  # found: (first token, last token, value, unit, hedged)
+    found, years = [], set()  # found: [first, last, value, unit, bound, scale, bound's start, digits]
     for i, token in enumerate(tokens):
         value = _number(token)
         if value is None or i in used:
@@ -158,22 +140,24 @@ def _quantities_and_dates(text: str, matches: list[re.Match]):
             years.add(int(value))
             continue
         currency = _CURRENCY[lowered[i - 1]] if i and lowered[i - 1] in _PREFIX_CURRENCY else None
-        j = i + 1
+        j, scale = i + 1, 1.0
         if nxt in _SCALE and (nxt not in ("m", "b") or currency):
-            value *= _SCALE[nxt]
+            scale = _SCALE[nxt]
             j += 1
         if j + 1 < len(tokens) and lowered[j] in ("-", "‑") and lowered[j + 1].isalpha():
             j += 1  # "a 7-year warranty": the unit after the hyphen
         unit = currency or _unit(lowered[j] if j < len(tokens) else "")
         first = i - 1 if currency else i
         last = j if unit and not currency and j < len(tokens) else j - 1
-        hedged = any(" ".join(lowered[max(0, i - 3) : first]).endswith(h) for h in _HEDGES)
-        found.append([first, last, value, unit, hedged])
+        bound, start = bound_before(lowered, first, unit)
+        found.append([first, last, value, unit, bound, scale, start, i])
     for a, b in pairwise(found):  # "5 to 7 km": the first end of a range takes its unit
         if a[3] is None and b[3] is not None and b[0] == a[1] + 2 and lowered[a[1] + 1] in _RANGE_WORDS:
             a[3] = b[3]
-    quantities = [Quantity(value, unit, text[matches[first].start() : matches[last].end()], hedged)
-                  for first, last, value, unit, hedged in found]
+    quantities = [
+        amount(tokens[at], value, scale=scale, unit=unit, phrase=bound,
+               text=text[matches[start].start() : matches[last].end()])
+        for first, last, value, unit, bound, scale, start, at in found]
     return quantities, years, set(month_at.values()), days
 
 

@@ -94,6 +94,56 @@ def test_words_all_there_but_not_stated_together_never_pass(claim, source):
     assert found.label != SUPPORTED and found.reason, found
 
 
+@pytest.mark.parametrize("claim,source", [
+    # a negation that covers part of what the source states, either way round
+    ("The staff attended the meeting.", "Not all of the staff attended the meeting."),
+    ("All of the staff attended the meeting.", "Not all of the staff attended the meeting."),
+    ("None of the staff attended the meeting.", "Not all of the staff attended the meeting."),
+    ("The staff did not attend the meeting.", "Not all of the staff attended the meeting."),
+    ("Every student passed the exam.", "Not every student passed the exam."),
+    ("No student passed the exam.", "Not every student passed the exam."),
+    ("Not every student passed the exam.", "Every student passed the exam."),
+    ("The bridge was repaired.", "The bridge was never fully repaired."),
+    ("The bridge was never repaired.", "The bridge was never fully repaired."),
+    ("The bridge was fully repaired.", "The bridge was never fully repaired."),
+    ("The roof was not replaced.", "The roof was not completely replaced."),
+    ("Flights were not cancelled.", "Not all flights were cancelled."),
+    # words the source says after a word that turns or qualifies them, quoted whole
+    ("The drug cures the infection in adults.", "It is not true that the drug cures the "
+     "infection in adults."),
+    ("7 million people visit the castle every year.",
+     "About 7 million people visit the castle every year."),
+    ("The rate rose to 3 in the spring.", "The rate rose to 3.5% in the spring."),
+])
+def test_a_partial_or_preceding_negation_never_passes(claim, source):
+    found = verdict(claim, source)
+    assert found.label != SUPPORTED, found
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("Alphabet's parent company is Google.", "Google's parent company is Alphabet."),
+    ("Ford's chief executive praised Tesla.", "Tesla's chief executive praised Ford."),
+    ("Mary's brother visited John.", "John's brother visited Mary."),
+    ("The investor's founder met the company.", "The company's founder met the investor."),
+    ("The owner's dog bit the neighbour.", "The dog's owner bit the neighbour."),
+    ("Jane Doe's chief executive is Acme.", "The chief executive of Acme is Jane Doe."),
+    ("The chief executive of Jane Doe is Acme.", "Acme's chief executive is Jane Doe."),
+    ("Marie is Pierre's teacher.", "Pierre is Marie's teacher."),
+])
+def test_roles_swapped_through_a_possessive_never_pass(claim, source):
+    found = verdict(claim, source)
+    assert found.label != SUPPORTED, found
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("The chief executive of Acme is Jane Doe.", "Acme's chief executive is Jane Doe."),
+    ("Acme's chief executive is Jane Doe.", "The chief executive of Acme is Jane Doe."),
+    ("The population of Lyon grew.", "Lyon's population grew."),
+])
+def test_a_possessive_restated_with_of_passes(claim, source):
+    assert verdict(claim, source).label == SUPPORTED
+
+
 def test_the_reasons_say_what_did_not_align():
     assert "'All' is not in the source" in verdict(
         "All of the rooms have a balcony.", "Some of the rooms have a balcony.").reason

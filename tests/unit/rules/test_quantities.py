@@ -1,0 +1,123 @@
+"""Numbers as the rules read them: a hedged number is the same only at its own precision, a
+bound is a bound, units and scales convert first. Each kind has its traps beside its true
+restatements, in both directions: a claim may say less than its source, never more, and a
+changed value is never close enough."""
+
+import pytest
+
+from provenance_guard import LocalJudge
+from provenance_guard.rules import check, keeps_facts, read_facts
+from provenance_guard.rules.quantities import amount
+from provenance_guard.types import CONTRADICTED, SUPPORTED, Evidence
+
+LIBRARY = "The city library holds about 48,000 books."
+EXACT = "The city library holds 48,000 books."
+
+
+def judged(claim, source):
+    return LocalJudge().judge(claim, [Evidence(source, 0.7)])
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("The library holds about 50,000 books.", LIBRARY),  # one significant figure
+    ("The library holds about 48,000 books.", LIBRARY),
+    ("The library holds roughly 48,000 books.", LIBRARY),  # one hedge for another
+    ("The library holds around 50,000 books.", EXACT),  # a hedge round an exact figure
+    ("The library holds more than 40,000 books.", LIBRARY),  # a bound the source meets
+    ("The library holds at least 48,000 books.", EXACT),
+    ("The library holds over 47,000 books.", LIBRARY),
+    ("The library holds nearly 50,000 books.", LIBRARY),  # below, at its precision
+    ("The library holds fewer than 50,000 books.", LIBRARY),
+    ("The library holds up to 48,000 books.", EXACT),
+    ("The library holds 1.2 million books.", "The city library holds 1,200,000 books."),
+    ("The library holds 1,200,000 books.", "The city library holds 1.2 million books."),
+    ("The library holds two million books.", "The city library holds 2,000,000 books."),
+    ("The library holds $2.1 million in reserves.",
+     "The city library holds $2,104,000 in reserves."),  # rounded at its last digit
+    ("The trail is 5 km long.", "The trail is 5,000 metres long."),  # units convert
+    ("The trail is about 3 miles long.", "The trail is 5 km long."),  # 3.1 miles
+    ("The tower is 1,083 feet tall.", "The tower is 330 metres tall."),  # 1,082.7 feet
+    ("The drug acts within 90 minutes.", "The drug acts within 1.5 hours."),
+])
+def test_what_a_number_allows_includes_the_source(claim, source):
+    found = judged(claim, source)
+    assert found.label == SUPPORTED, found
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("The library holds about 51,500 books.", LIBRARY),  # the issue's own trap
+    ("The library holds about 45,000 books.", LIBRARY),  # two figures: 44,500 to 45,500
+    ("The library holds about 52,000 books.", EXACT),
+    ("The library holds more than 50,000 books.", LIBRARY),  # a bound the source breaks
+    ("The library holds fewer than 40,000 books.", EXACT),
+    ("The library holds at least 49,000 books.", LIBRARY),
+    ("The library holds nearly 48,000 books.", "The city library holds 48,100 books."),
+    ("The library holds up to 45,000 books.", EXACT),
+    ("The library holds 1.25 million books.", "The city library holds 12.5 million books."),
+    ("The library holds 1.3 million books.", "The city library holds 1,200,000 books."),
+    ("The library holds $2.2 million in reserves.",
+     "The city library holds $2,104,000 in reserves."),
+    ("The trail is 6 km long.", "The trail is 5,000 metres long."),
+    ("The tower is 1,100 feet tall.", "The tower is 330 metres tall."),  # 335 metres
+    ("The drug acts within 2 hours.", "The drug acts within 90 minutes."),
+    ("The loan is repaid over 20 years.", "The loan is repaid over 25 years."),  # "during"
+    ("The app connects over 2 GHz Wi-Fi.", "The app connects over 2.4 GHz Wi-Fi."),  # "via"
+])
+def test_a_changed_value_is_contradicted_whatever_its_hedge(claim, source):
+    found = judged(claim, source)
+    assert found.label == CONTRADICTED, found
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("The library holds 48,000 books.", LIBRARY),  # the hedge dropped: more precise
+    ("The library holds about 48,200 books.", LIBRARY),
+    ("Roughly 7.2 million people visit it.", "About 7 million people visit it."),
+    ("The library holds about 50,000 books.", "The city library holds over 48,000 books."),
+    ("The library holds 48,000 books.", "The city library holds more than 48,000 books."),
+    ("The library holds more than 48,000 books.", "The city library holds at least 48,000 books."),
+    ("The library holds 2,104,000 books.", "The city library holds 2.1 million books."),
+    ("The trail is 5 km long.", "The trail is 5 miles long."),
+    ("Tickets cost $35.", "Tickets cost €35."),  # currencies never convert
+])
+def test_a_claim_more_precise_than_its_source_never_passes(claim, source):
+    found = judged(claim, source)
+    assert found.label != SUPPORTED, found
+
+
+def test_a_hedged_number_that_changed_is_named_with_what_each_side_allows():
+    found = check("The library holds about 45,000 books.", [Evidence(LIBRARY, 0.7)])
+    assert found.kind == "value"
+    assert found.reason == ("the source gives 'about 48,000' (47,500 to 48,500) where the claim "
+                            "says 'about 45,000' (44,500 to 45,500)")
+    found = check("The library holds 48,000 books.", [Evidence(LIBRARY, 0.7)])
+    assert found.reason == ("the claim says '48,000', the source 'about 48,000' (47,500 to "
+                            "48,500): the source is less precise")
+
+
+@pytest.mark.parametrize("written,low,high", [
+    ("about 50,000", 45_000, 55_000),
+    ("about 48,000", 47_500, 48_500),
+    ("about 7 million", 6_500_000, 7_500_000),
+    ("about 2.5", 2.45, 2.55),
+    ("nearly 50,000", 45_000, 50_000),
+    ("more than 40,000", 40_000, float("inf")),
+    ("up to 40,000", float("-inf"), 40_000),
+    ("48,000", 48_000, 48_000),
+])
+def test_the_values_a_written_number_allows(written, low, high):
+    [quantity] = read_facts(f"The library holds {written} books.").quantities
+    found = quantity.interval()
+    assert found[:2] == (pytest.approx(low), pytest.approx(high)), (written, found)
+
+
+def test_a_number_word_and_an_ordinal_are_exact():
+    assert amount("three", 3).interval()[:2] == (3, 3)
+    assert amount("3rd", 3).interval()[:2] == (3, 3)
+
+
+def test_claims_keep_a_sentence_number_only_as_precise_as_it_is_said():
+    sentence = "The library holds 48,000 books."
+    assert keeps_facts(sentence, ["The library holds 48,000 books."])
+    assert not keeps_facts(sentence, ["The library holds about 50,000 books."])
+    assert not keeps_facts(sentence, ["The library holds more than 40,000 books."])
+    assert keeps_facts("The library holds about 50,000 books.", ["It holds 48,000 books."])

@@ -1,0 +1,208 @@
+"""What a written number allows: the values it stands for, read from its precision, its unit
+and the words that hedge or bound it. One reading for the rule checker's alignment, the facts
+that claims and corrections must keep, and the reasons they give.
+
+A number is read as an interval of values (in its unit's base: metres for "2 km"):
+
+- an exact count in digits ("48,000", "330 metres") is that value alone;
+- an exact number with a decimal point or a scale word ("2.1 million", "7.5 km") is rounded at
+  most half its last written digit, and at most 0.5% ("2.1 million" for 2,104,000);
+- a hedged number ("about", "around", "roughly", "some", "circa", "an estimated") is the same
+  at its own precision: half a unit of its last non-zero digit either side ("about 50,000" is
+  45,000 to 55,000: one significant figure; "about 48,000" is 47,500 to 48,500);
+- "nearly", "almost", "just under" are that hedge below the number, "just over" above it;
+- a bound is a bound: "over", "more than", "above" (beyond it), "at least" (from it), "under",
+  "less than", "fewer than", "below" (short of it), "at most", "up to", "no more than" (to it).
+  "over", "under", "above" and "below" may be prepositions ("connects over 2.4 GHz Wi-Fi",
+  "repaid over 20 years"): said on both sides, their numbers must be equal; before a span of
+  time, "over" is read as a word and its number as exact.
+
+A claim's number is *stated* by a source's when every value the source allows is one the claim
+allows: the claim may say less than the source ("about 50,000" for "48,000", "over 40,000" for
+"about 48,000"), never more ("48,000" for "about 48,000", "roughly 7.2 million" for "about 7
+million"). The same value written another way is the same ("1.2 million", "1,200,000"). Two
+numbers *conflict* when no value is allowed by both ("about 45,000" against "about 48,000").
+Units of one dimension convert first ("1,083 feet" for "330 metres", rounded at 0.5%); other
+units, and currencies, never equal each other.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+ROUNDING = 0.005  # an exact number written rounded ("2.1 million") is at most this far off
+
+# Words before a number that say how it is meant, longest first where one starts another.
+HEDGES = frozenset(("about", "around", "approximately", "roughly", "some", "circa", "ca",
+                    "an estimated", "estimated", "close to", "~"))
+_BOUNDS = {
+    "nearly": "nearly", "almost": "nearly", "just under": "nearly", "just below": "nearly",
+    "just over": "just over", "just above": "just over",
+    "over": "over", "more than": "over", "above": "over", "greater than": "over",
+    "in excess of": "over", "upwards of": "over", "well over": "over",
+    "at least": "at least", "no less than": "at least", "no fewer than": "at least",
+    "not less than": "at least", "a minimum of": "at least", "minimum of": "at least",
+    "under": "under", "less than": "under", "fewer than": "under", "below": "under",
+    "well under": "under",
+    "at most": "at most", "up to": "at most", "no more than": "at most",
+    "not more than": "at most", "a maximum of": "at most", "maximum of": "at most",
+}
+BOUND_WORDS = {**{h: "about" for h in HEDGES}, **_BOUNDS}  # phrase -> how the number is meant
+PREPOSITIONS = frozenset(("over", "under", "above", "below"))  # bounds, or "via", "during"...
+LONGEST_BOUND = max(len(p.split()) for p in BOUND_WORDS)
+
+# Units that convert: each to (its dimension's base unit, how many base units one is).
+_BASE = {
+    "metre": ("metre", 1.0), "kilometre": ("metre", 1000.0), "centimetre": ("metre", 0.01),
+    "millimetre": ("metre", 0.001), "foot": ("metre", 0.3048), "inch": ("metre", 0.0254),
+    "yard": ("metre", 0.9144), "mile": ("metre", 1609.344),
+    "kilogram": ("kilogram", 1.0), "gram": ("kilogram", 0.001), "tonne": ("kilogram", 1000.0),
+    "second": ("second", 1.0), "minute": ("second", 60.0), "hour": ("second", 3600.0),
+    "day": ("second", 86400.0), "week": ("second", 604800.0),
+    "month": ("month", 1.0), "year": ("month", 12.0),
+}
+
+
+@dataclass(frozen=True)
+class Amount:
+    """A number as written, and the values it allows (in its unit's base)."""
+
+    value: float  # as written, scale applied ("2.1 million" -> 2100000), in its own unit
+    unit: str | None  # "metre", "usd", "%"...; None when the text gives none
+    text: str  # as written, with its hedge or bound ("about 48,000")
+    bound: str = ""  # "", "about", "nearly", "just over", "over", "at least", "under", "at most"
+    step: float = 1.0  # the place value of its last non-zero digit ("48,000" -> 1000)
+    rounded: bool = False  # written with a decimal point or a scale word
+    phrase: str = ""  # the hedge or bound as written, lower case ("more than")
+
+    @property
+    def base(self) -> tuple[str | None, float]:
+        """Its unit's base unit and the factor to it."""
+        return _BASE.get(self.unit or "", (self.unit, 1.0))
+
+    def interval(self, converted: bool = False) -> tuple[float, float, bool, bool]:
+        """(low, high, low open, high open) in base units. ``converted``: compared with
+        another unit of its dimension, so an exact figure may be rounded (ROUNDING)."""
+        x, half = self.value * self.base[1], self.step * self.base[1] / 2
+        near = min(half, ROUNDING * abs(x)) if self.rounded else 0.0
+        if converted:
+            near = max(near, ROUNDING * abs(x))
+        return {
+            "": (x - near, x + near, False, False),
+            "about": (x - half, x + half, False, False),
+            "nearly": (x - half, x, False, True),
+            "just over": (x, x + half, True, False),
+            "over": (x, math.inf, True, False),
+            "at least": (x, math.inf, False, False),
+            "under": (-math.inf, x, False, True),
+            "at most": (-math.inf, x, False, False),
+        }[self.bound]
+
+    def comparable(self, other: Amount) -> bool:
+        """Whether the two can be compared: one has no unit, or both share a dimension."""
+        return self.unit is None or other.unit is None or self.base[0] == other.base[0]
+
+    def stated_by(self, source: Amount) -> bool:
+        """Whether every value ``source`` allows is one this (a claim's number) allows."""
+        if not self.comparable(source):
+            return False
+        if self.bound == source.bound == "" and (self.unit, self.value) == (source.unit,
+                                                                              source.value):
+            return True  # one value, written two ways ("1.2 million", "1,200,000")
+        if self._both_prepositions(source):
+            return self.value == source.value and self.unit == source.unit
+        converted = self.unit != source.unit and None not in (self.unit, source.unit)
+        low, high, low_open, high_open = self.interval(converted)
+        s_low, s_high, s_low_open, s_high_open = source.interval()
+        above = low < s_low or (low == s_low and (not low_open or s_low_open))
+        below = s_high < high or (s_high == high and (not high_open or s_high_open))
+        return above and below
+
+    def conflicts(self, source: Amount) -> bool:
+        """Whether no value is allowed by both (an explicit conflict), in comparable units."""
+        if not self.comparable(source):
+            return False
+        if self._both_prepositions(source):
+            return self.value * self.base[1] != source.value * source.base[1]
+        converted = self.unit != source.unit and None not in (self.unit, source.unit)
+        low, high, low_open, high_open = self.interval(converted)
+        s_low, s_high, s_low_open, s_high_open = source.interval()
+        return (high < s_low or (high == s_low and (high_open or s_low_open))
+                or s_high < low or (s_high == low and (s_high_open or low_open)))
+
+    def _both_prepositions(self, source: Amount) -> bool:
+        """Both say "over" (or "under", "above", "below"): a word that may be no bound
+        ("connects over 2.4 GHz Wi-Fi"), so the numbers must be equal, never merely within."""
+        return self.phrase == source.phrase and self.phrase in PREPOSITIONS
+
+    def same(self, other: Amount) -> bool:
+        """The same number, whichever way round (a claim keeping a sentence's number)."""
+        return self.stated_by(other) and other.stated_by(self)
+
+
+_DIGITS = re.compile(r"\d+(?:,\d{3})*(?:\.(\d+))?")
+
+
+def amount(number: str, value: float, *, scale: float = 1.0, unit: str | None = None,
+           phrase: str = "", text: str | None = None) -> Amount:
+    """The amount of ``number`` (its digits as written, "48,000" or "2.1") times ``scale``,
+    hedged or bounded by ``phrase`` (a key of BOUND_WORDS, or "")."""
+    bound = BOUND_WORDS[phrase] if phrase else ""
+    digits = _DIGITS.match(number)
+    decimals = digits.group(1) if digits else None
+    if decimals:
+        step = 10.0 ** -len(decimals)
+    elif not digits:  # a number word ("three"): a count
+        step = 1.0
+    else:
+        whole = digits.group().replace(",", "")
+        zeros = len(whole) - len(whole.rstrip("0")) if whole.strip("0") else 0
+        step = 10.0 ** zeros
+    return Amount(value * scale, unit, text or number, bound, step * scale,
+                  rounded=bool(decimals) or scale != 1.0, phrase=phrase)
+
+
+def bound_before(words: list[str], end: int, unit: str | None) -> tuple[str, int]:
+    """The hedge or bound that ends just before ``words[end]`` (lower-case words), as (the
+    phrase, index of its first word); ("", end) when there is none."""
+    for size in range(LONGEST_BOUND, 0, -1):
+        start = end - size
+        phrase = " ".join(words[max(start, 0):end])
+        if start >= 0 and phrase in BOUND_WORDS and not ambiguous(phrase, unit):
+            return phrase, start
+    return "", end
+
+
+def ambiguous(phrase: str, unit: str | None) -> bool:
+    """"over" before a span of time may be no bound ("repaid over 20 years": during them); it
+    is then read as a word, and the number as exact."""
+    return phrase == "over" and _BASE.get(unit or "", ("",))[0] in ("second", "month")
+
+
+def mismatch(claim: Amount, source: Amount) -> str:
+    """Why ``claim`` is not stated by ``source``, in words."""
+    said = f"the claim says {describe(claim)}, the source {describe(source)}"
+    if not claim.comparable(source):
+        return f"{said}: another unit"
+    if claim.conflicts(source):
+        return f"{said}: another value"
+    low, high, _, _ = claim.interval()
+    s_low, s_high, _, _ = source.interval()
+    if high - low < s_high - s_low:
+        return f"{said}: the source is less precise"
+    return f"{said}: the source does not settle it"
+
+
+def describe(amount_: Amount) -> str:
+    """How a reason names what a number allows ("about 48,000 (47,500 to 48,500)")."""
+    if amount_.bound in ("", "over", "at least", "under", "at most"):
+        return repr(amount_.text)
+    low, high, _, _ = amount_.interval()
+    factor = amount_.base[1]
+    return f"{amount_.text!r} ({_figure(low / factor)} to {_figure(high / factor)})"
+
+
+def _figure(x: float) -> str:
+    return f"{x:,.0f}" if x == int(x) else f"{x:,.6g}"

@@ -73,7 +73,17 @@ _UNITS = {
     "£": "gbp", "gbp": "gbp", "pounds": "gbp", "years": "year", "year": "year", "yrs": "year",
 }
 _CURRENCY_SIGNS = frozenset("$€£")
+_SAME_QUALIFIER = {"every": "each"}  # qualifiers that say the same of each member
 ARTICLES = frozenset(("a", "an", "the"))
+# Prepositions that carry meaning (content words) and end a noun phrase ("company between").
+_PREPOSITIONS = frozenset("between until till dure sinc ~before ~after through across within "
+                          "against among toward towards".split())
+# Verbs of place read as "is" before a preposition of place: "lies in", "sits on", "stands at".
+_PLACE_VERBS = frozenset("lie lies lying sit sits sitting stand stands standing".split())
+_PLACE = frozenset(("in", "on", "at"))
+# Words that open an event a date ends: "until the Chrysler Building was finished in 1930".
+_EVENT_WORDS = frozenset(("until", "till", "before", "after", "since"))
+_RANGE_OPENERS = {"between": ("and",), "from": ("to", "until", "till", "through")}
 MAX_CELLS = 250_000  # claim tokens x evidence tokens one alignment may compare
 _CONTRACTED = {"cannot": "can", "can't": "can", "won't": "will", "shan't": "shall"}
 _PRONOUNS = frozenset("it they he she this".split())
@@ -90,6 +100,7 @@ class Token:
     aside: int = 0  # > 0 inside a parenthetical (brackets, commas, a relative clause)
     listed: int = 0  # > 0 inside a list "A, B and C": its number
     amount: Amount | None = None  # a number's value, unit, precision and hedge or bound
+    detail: bool = False  # a title before a name ("the engineer Gustave Eiffel"): may be left out
 
     @property
     def content(self) -> bool:
@@ -109,6 +120,7 @@ class Alignment:
     conflict: tuple[str, str] | None  # (kind, reason) of an explicit conflict
     blocked: str | None  # why it does not align though every word is matched
     evidence: str  # the evidence clause, as written
+    instead: tuple[tuple[Token, Token], ...] = ()  # (claim word, the evidence's in its slot)
 
     @property
     def aligned(self) -> bool:
@@ -116,7 +128,8 @@ class Alignment:
 
 
 def read(text: str) -> list[Clause]:
-    """The clauses of ``text``: each sentence, cut at clause boundaries; restatements undone."""
+    """The clauses of ``text``: each sentence, cut at clause boundaries, a pronoun that opens
+    one read as the subject of the sentence before; restatements undone."""
     clauses: list[Clause] = []
     previous: Clause | None = None
     for sentence in split_sentences(MARKER.sub(" ", text)):
@@ -129,8 +142,13 @@ def read(text: str) -> list[Clause]:
                 read_here[0] = tuple(named)
         if read_here:
             previous = read_here[0]
-        clauses += read_here
+        clauses += [_restated(c) for c in read_here]
     return clauses
+
+
+def _restated(clause: Clause) -> Clause:
+    """``clause`` with its possessives and its passive put the one way both spellings read."""
+    return tuple(_passive(_possessive(list(clause))))
 
 
 @memoize(4096, 16 * MiB, bytes_per_char=48)
@@ -148,7 +166,7 @@ def _clauses(sentence: str) -> tuple[Clause, ...]:
         pieces.append(current)
     clauses = []
     for n, piece in enumerate(pieces):
-        piece = _mark_asides(piece)
+        piece = _mark_asides(_fronted(piece))
         if n and clauses and piece and piece[0].form in BOUNDARIES:
             piece = piece[1:]
         if n and clauses and piece:
@@ -157,7 +175,7 @@ def _clauses(sentence: str) -> tuple[Clause, ...]:
             else:
                 piece = _shared_subject(clauses[0], piece) or piece
         clauses += _coordinated(piece)
-    return tuple(_possessive(_passive(_mark_lists(c))) for c in clauses if c)
+    return tuple(tuple(_comparative(_mark_events(_mark_lists(c)))) for c in clauses if c)
 
 
 def _coordinated(tokens: list[Token]) -> list[list[Token]]:
@@ -190,6 +208,8 @@ def _shared_subject(first: Sequence[Token], rest: list[Token]) -> list[Token] | 
             and (auxiliary or _suffix(token) == _suffix(rest[0])))
         if verb_like:
             subject = list(first[:k])
+            if token.form in _BE and not auxiliary and _participle(rest[0]):
+                subject.append(token)  # "was bought and restored by": "was restored by"
             return [*subject, *rest] if any(t.content for t in subject) else None
     return None
 
@@ -208,10 +228,16 @@ def _tokens(text: str) -> list[Token]:
     raw = _TOKEN.findall(text)
     tokens: list[Token] = []
     bound_text = ""  # a hedge or bound read before a number ("about", "more than")
+    article = False  # the word before was an article
     i = 0
     while i < len(raw):
         word = raw[i]
         lowered = word.lower()
+        if not bound_text and (size := _range_at(raw, i)):
+            tokens.append(_range(raw, i, size))
+            i += size
+            article = False
+            continue
         if word[0].isdigit():
             value = float(word.replace(",", ""))
             nxt = raw[i + 1].lower() if i + 1 < len(raw) else ""
@@ -242,7 +268,9 @@ def _tokens(text: str) -> list[Token]:
             i += size
             continue
         elif lowered in ARTICLES:
-            pass  # never a claim of its own; a list's items read alike without them
+            article = True  # never a claim of its own; a list's items read alike without them
+            i += 1
+            continue
         elif lowered.endswith("n't") or lowered == "cannot":
             modal = _CONTRACTED.get(lowered, lowered[:-3])
             if modal in QUALIFIERS:  # "cannot" is "can" + "not": the modal is still said
@@ -250,12 +278,44 @@ def _tokens(text: str) -> list[Token]:
                 tokens.append(Token("not", "not", "negation"))
             else:
                 tokens.append(Token("not", word, "negation"))
+        elif lowered in _PLACE_VERBS and i + 1 < len(raw) and raw[i + 1].lower() in _PLACE:
+            tokens.append(Token("is", word, "function"))  # "lies in" says "is in"
         else:
             # a capitalised first word before another is part of a name ("South Park")
             named = not tokens and i + 1 < len(raw) and raw[i + 1][:1].isupper()
-            tokens.append(_word(word, first=not tokens and not named))
+            token = _word(word, first=not tokens and not named)
+            if article and token.kind == "word" and named is False and _title(raw, i):
+                token = replace(token, detail=True)  # "the engineer Gustave Eiffel"
+            tokens.append(token)
+        article = False
         i += 1
     return tokens
+
+
+def _title(raw: list[str], i: int) -> bool:
+    """Whether the lower-case word ``raw[i]``, after an article, stands before a name as its
+    title ("the engineer Gustave Eiffel")."""
+    return raw[i].islower() and i + 1 < len(raw) and raw[i + 1][:1].isupper()
+
+
+def _range_at(raw: list[str], i: int) -> int:
+    """How many words from ``raw[i]`` are a range of two whole numbers ("between 1887 and
+    1889", "from 1887 to 1889", "1887-1889"); 0 if none."""
+    opener = raw[i].lower()
+    if (opener in _RANGE_OPENERS and i + 3 < len(raw) and _WHOLE.fullmatch(raw[i + 1])
+            and raw[i + 2].lower() in _RANGE_OPENERS[opener] and _WHOLE.fullmatch(raw[i + 3])):
+        return 4
+    if i + 1 < len(raw) and _WHOLE.fullmatch(raw[i]) and _WHOLE.fullmatch(raw[i + 1]):
+        return 2  # two numbers side by side: a dash between them ("1887-1889")
+    return 0
+
+
+_WHOLE = re.compile(r"\d+(?:,\d{3})*")
+
+
+def _range(raw: list[str], i: int, size: int) -> Token:
+    low, high = (float(raw[i + k].replace(",", "")) for k in ((1, 3) if size == 4 else (0, 1)))
+    return Token(f"range:{low:g}-{high:g}", " ".join(raw[i:i + size]), "number")
 
 
 def _bound_at(raw: list[str], i: int) -> int:
@@ -306,7 +366,7 @@ def _word(word: str, first: bool) -> Token:
     if lowered in NEGATIONS or lowered.endswith("n't"):
         return Token("not", word, "negation")
     if lowered in QUALIFIERS:
-        return Token(lowered, word, "qualifier")
+        return Token(_SAME_QUALIFIER.get(lowered, lowered), word, "qualifier")
     if lowered in quantities.HEDGES:  # "about the tower": a preposition
         return Token(lowered, word, "function")
     if lowered in FUNCTION_WORDS:
@@ -315,7 +375,27 @@ def _word(word: str, first: bool) -> Token:
     if named:
         concept, second = named[0]
         return Token(concept, word, "word", pole=int(second))
-    return Token(_stem(bare), word, "word")
+    return Token(_stem(_IRREGULAR.get(bare, bare)), word, "word")
+
+
+# Irregular past forms read as their verb, as Snowball reads the regular ones ("given" and
+# "give", like "covered" and "cover"); forms that name an opposite are in word_lists.
+_IRREGULAR = {form: verb for verb, forms in (
+    ("give", "gave given"), ("take", "took taken"), ("write", "wrote written"),
+    ("make", "made"), ("build", "built"), ("pay", "paid"), ("sell", "sold"), ("hold", "held"),
+    ("keep", "kept"), ("find", "found"), ("tell", "told"), ("know", "knew known"),
+    ("show", "showed shown"), ("see", "saw seen"), ("begin", "began begun"),
+    ("lead", "led"), ("meet", "met"), ("send", "sent"), ("spend", "spent"),
+    ("bring", "brought"), ("teach", "taught"), ("choose", "chose chosen"),
+    ("drive", "drove driven"), ("draw", "drew drawn"), ("eat", "ate eaten"),
+    ("break", "broke broken"), ("speak", "spoke spoken"), ("steal", "stole stolen"),
+    ("freeze", "froze frozen"), ("hide", "hid hidden"), ("ride", "rode ridden"),
+    ("wear", "wore worn"), ("say", "said"), ("hear", "heard"), ("feel", "felt"),
+    ("mean", "meant"), ("lay", "laid"), ("fly", "flew flown"), ("forget", "forgot forgotten"),
+    ("sing", "sang sung"), ("swim", "swam swum"), ("throw", "threw thrown"),
+    ("understand", "understood"), ("stand", "stood"), ("think", "thought"),
+    ("catch", "caught"), ("seek", "sought"), ("fight", "fought"), ("buy", "bought"),
+) for form in forms.split()}
 
 
 def _bare(text: str) -> str:
@@ -422,25 +502,135 @@ def _mark_lists(tokens: list[Token]) -> list[Token]:
     return [t for t in out if t.text != ","]
 
 
+def _fronted(tokens: list[Token]) -> list[Token]:
+    """A clause's opening time or manner put at its end, where the plain order has it: "In
+    2019 the company moved" as "the company moved in 2019", "Overnight, updates are installed"
+    as "updates are installed overnight". Only a date or year after "in", "on", "during",
+    or one word before a comma, and only before a clause of its own."""
+    if len(tokens) < 4:
+        return tokens
+    if tokens[0].form in ("in", "on", "during") and _is_date(tokens[1]):
+        size = 3 if tokens[2].text == "," else 2
+    elif tokens[0].kind == "word" and tokens[1].text == "," and not tokens[0].listed:
+        size = 2
+    else:
+        return tokens
+    rest = tokens[size:]
+    if not any(t.content for t in rest) or any(t.text == "," for t in rest[:2]):
+        return tokens
+    return rest + [t for t in tokens[:size] if t.text != ","]
+
+
+def _comparative(tokens: list[Token]) -> list[Token]:
+    """"more expensive than" read as one word on its pole ("less expensive than" as
+    "cheaper than"), so a comparison reads alike however it is formed, and apart from the
+    plain word ("expensive")."""
+    than = next((k for k, t in enumerate(tokens) if t.form == "than"), None)
+    if than is None or than < 2:
+        return tokens
+    word, before = tokens[than - 1], tokens[than - 2]
+    if not word.form.startswith("~") or word.form == "~more":
+        return tokens
+    if before.form != "~more":  # "cheaper than": a comparison, not "cheap"
+        return [*tokens[:than - 1], replace(word, form=f"{word.form}>"), *tokens[than:]]
+    return [*tokens[:than - 2], replace(word, form=f"{word.form}>", pole=word.pole ^ before.pole,
+                                        text=f"{before.text} {word.text}"),
+            *tokens[than:]]
+
+
+def turned(claim: Clause) -> Clause | None:
+    """``claim``'s comparison said from the other side ("A is cheaper than B" as "B is more
+    expensive than A"): the same statement, for the alignment to try; None if it has none."""
+    than = next((k for k, t in enumerate(claim) if t.form == "than"), None)
+    if than is None or than < 3 or than == len(claim) - 1:
+        return None
+    word, be = claim[than - 1], than - 2
+    if not word.form.startswith("~") or word.form == "~more" or claim[be].form not in _BE:
+        return None
+    first, second = claim[:be], claim[than + 1:]
+    if not any(t.content for t in first) or not any(t.content for t in second):
+        return None
+    return (*second, claim[be], replace(word, pole=1 - word.pole), claim[than], *first)
+
+
+def _mark_events(tokens: list[Token]) -> list[Token]:
+    """"until the Chrysler Building was finished in 1930" read as "until 1930": an event after
+    "until", "before", "after" or "since" that a year or date ends is a parenthetical, when
+    it holds a verb and no number, negation, qualifier or second statement of its own."""
+    out = list(tokens)
+    for i, token in enumerate(out):
+        if token.text.lower() not in _EVENT_WORDS or i + 1 >= len(out) or (
+                out[i + 1].kind == "number"):
+            continue
+        end = next((j for j in range(i + 1, len(out)) if out[j].kind == "number"), None)
+        if end is None or not _is_date(out[end]) or out[end - 1].form not in ("in", "on"):
+            continue
+        event = out[i + 1:end - 1]
+        if not event or not any(t.form in _BE or _suffix(t) for t in event) or any(
+                t.kind in ("negation", "qualifier") or t.form in ("and", "or")
+                or t.text.lower() in _PRONOUNS or t.form in BOUNDARIES for t in event):
+            continue
+        out[i + 1:end] = [replace(t, aside=t.aside or 1000 + i) for t in out[i + 1:end]]
+    return out
+
+
+def _is_date(token: Token) -> bool:
+    if token.form.startswith(("date:", "month:")):
+        return True
+    found = token.amount
+    return bool(found and found.unit is None and not found.bound
+                and found.value == int(found.value) and 1000 <= found.value <= 2100)
+
+
 def _passive(tokens: list[Token]) -> list[Token]:
-    """"P was V-ed by A ..." read as "A V-ed P ...": both voices give the same order."""
+    """"P was V-ed by A ..." read as "A V-ed P ...": both voices give the same order. The verb
+    may be a list ("designed and built by"), the agent a phrase ("the company of the engineer
+    Gustave Eiffel")."""
     for i, token in enumerate(tokens):
         if token.form not in _BE or i + 2 >= len(tokens):
             continue
-        verb = tokens[i + 1]
-        if verb.kind not in ("word",) or not verb.text.lower().endswith(("ed", "en", "wn", "t")):
+        first = i + 1
+        while first < len(tokens) and tokens[first].kind == "negation":
+            first += 1  # "is not covered by"
+        by = first
+        while by < len(tokens) and tokens[by].kind == "word" and (
+                by == first or tokens[by].listed and tokens[by].listed == tokens[first].listed):
+            by += 1
+        verbs = tokens[first:by]
+        if not verbs or not all(_participle(v) for v in verbs):
             continue
-        if tokens[i + 2].form != "by":
+        if by >= len(tokens) or tokens[by].form != "by":
             continue
-        agent_end = i + 3
-        while agent_end < len(tokens) and tokens[agent_end].kind in ("name", "word") and (
-                tokens[agent_end].kind == "name" or agent_end == i + 3):
-            agent_end += 1
-        agent = tokens[i + 3:agent_end]
+        agent_end = _agent_end(tokens, by + 1)
+        agent = tokens[by + 1:agent_end]
         if not agent:
             continue
-        return agent + [verb] + tokens[:i] + tokens[agent_end:]
+        subject = tokens[:i]
+        modal = len(subject)
+        while modal and subject[modal - 1].kind in ("qualifier", "negation"):
+            modal -= 1  # "must be given by the tenant": "the tenant must give"
+        return (agent + subject[modal:] + tokens[i + 1:by] + subject[:modal]
+                + tokens[agent_end:])
     return tokens
+
+
+def _participle(token: Token) -> bool:
+    return token.kind == "word" and token.text.lower().endswith(("ed", "en", "wn", "t"))
+
+
+def _agent_end(tokens: list[Token], start: int) -> int:
+    """Where the agent after "by" ends: a word or name, then names, titles and "of" phrases
+    ("the company of the engineer Gustave Eiffel"), up to a preposition or anything else."""
+    end = start
+    while end < len(tokens):
+        token = tokens[end]
+        joins = token.form == "of" and end + 1 < len(tokens) and tokens[end + 1].content
+        if token.form in _PREPOSITIONS or not (
+                token.kind == "name" or token.detail or joins or (
+                    token.kind == "word" and (end == start or tokens[end - 1].form == "of"))):
+            break
+        end += 1
+    return end
 
 
 def _possessive(tokens: list[Token]) -> list[Token]:
@@ -459,14 +649,20 @@ def _possessive(tokens: list[Token]) -> list[Token]:
 
 
 def _noun_phrase_end(tokens: list[Token], start: int) -> int:
-    """Where the noun phrase that starts at ``tokens[start]`` ends: its words run to a
-    function word, a mark, a name, a number or a verb-like word ("Acme's chief executive is"),
-    but a run that reaches the end of the clause may hold its verb ("Lyon's population
-    grew"): then the phrase is its first word."""
+    """Where the noun phrase that starts at ``tokens[start]`` ends: its words run to a verb
+    ("Acme's chief executive is", "Tesla's chief executive praised"), a modal, a negation or
+    a preposition. Anything else ends it after its first word: a run may hold an irregular verb
+    ("Lyon's population grew", "Eiffel's company built it")."""
     end = start + 1
-    while end < len(tokens) and tokens[end].kind == "word" and not _suffix(tokens[end]):
+    while (end < len(tokens) and tokens[end].kind == "word" and not _suffix(tokens[end])
+           and tokens[end].form not in _PREPOSITIONS):
         end += 1
-    return end if end < len(tokens) else start + 1
+    if end < len(tokens):
+        stop = tokens[end]
+        if (stop.form in _AUXILIARIES or stop.kind in ("qualifier", "negation")
+                or stop.form in _PREPOSITIONS or (stop.kind == "word" and _suffix(stop))):
+            return end
+    return start + 1
 
 
 def align(claim: Clause, evidence: Clause) -> Alignment:
@@ -494,10 +690,31 @@ def align(claim: Clause, evidence: Clause) -> Alignment:
                    or _qualifier(claim, said))
         if blocked is None and stating:
             conflict = _polarity(claim, evidence, pairs, wanted)
-    return Alignment(len(pairs), len(wanted), missing, conflict, blocked, text)
+    return Alignment(len(pairs), len(wanted), missing, conflict, blocked, text,
+                     _instead(wanted, said, pairs, missing))
 
 
-def _same(a: Token, b: Token) -> bool:
+def _instead(wanted: list[Token], said: list[Token], pairs, missing) -> tuple:
+    """(claim token, evidence token) for each missing claim word whose slot, between the
+    matched words either side of it, holds exactly one other content word of the evidence:
+    "built" where the source says "constructed"."""
+    matched = dict(pairs)
+    found = []
+    for token in missing:
+        k = wanted.index(token)
+        before = max((matched[i] for i in matched if i < k), default=None)
+        after = min((matched[i] for i in matched if i > k), default=None)
+        if before is None and after is None:
+            continue
+        low = before + 1 if before is not None else max(0, after - 1)
+        high = after if after is not None else min(len(said), before + 2)
+        others = [t for t in said[low:high] if t.content and not t.aside and not t.detail]
+        if len(others) == 1 and others[0].kind == token.kind:
+            found.append((token, others[0]))
+    return tuple(found)
+
+
+def same(a: Token, b: Token) -> bool:
     """Whether the claim's token ``a`` is stated by the evidence's ``b``."""
     if a.amount and b.amount:  # by what each allows (quantities)
         return a.amount.stated_by(b.amount)
@@ -515,11 +732,11 @@ def _match(wanted: list[Token], said: list[Token]) -> list[tuple[int, int]]:
     best = [[0] * (m + 1) for _ in range(n + 1)]
     for i in range(n - 1, -1, -1):
         for j in range(m - 1, -1, -1):
-            best[i][j] = (best[i + 1][j + 1] + 1 if _same(wanted[i], said[j])
+            best[i][j] = (best[i + 1][j + 1] + 1 if same(wanted[i], said[j])
                           else max(best[i + 1][j], best[i][j + 1]))
     pairs, i, j = [], 0, 0
     while i < n and j < m:
-        if _same(wanted[i], said[j]) and best[i][j] == best[i + 1][j + 1] + 1:
+        if same(wanted[i], said[j]) and best[i][j] == best[i + 1][j + 1] + 1:
             pairs.append((i, j))
             i, j = i + 1, j + 1
         elif best[i + 1][j] >= best[i][j + 1]:
@@ -535,6 +752,10 @@ def _gap(said: list[Token], matched: list[int], referents: set[int] = frozenset(
     if not matched:
         return None
     low, high = min(matched), max(matched)
+    head = _head_before(said, low)
+    if head is not None:
+        return (f"the source speaks of the {head.text!r} of {said[low].text!r}, which the "
+                f"sentence leaves out")
     lists = {said[j].listed for j in matched if said[j].listed}
     # a number or date the claim leaves out makes it less precise, not wrong; one of a kind
     # the claim states is skipped only if it is not a rival ("six" matched the 6 of "Wi-Fi 6",
@@ -543,11 +764,30 @@ def _gap(said: list[Token], matched: list[int], referents: set[int] = frozenset(
     for j in range(low, high + 1):
         token = said[j]
         if (j in matched or j in referents or not token.content or token.aside
-                or token.listed in lists):
+                or token.detail or token.listed in lists):
             continue
         if token.kind == "number" and _kind_of(token) not in kinds:
             continue
-        return f"in the source, {_quote(said, low, high)!r} says {token.text!r} in between"
+        before = max(k for k in matched if k < j)
+        after = min(k for k in matched if k > j)
+        return (f"the source says {token.text!r} between {said[before].text!r} and "
+                f"{said[after].text!r}, which the sentence leaves out")
+    return None
+
+
+def _head_before(said: list[Token], low: int) -> Token | None:
+    """The noun the first matched word belongs to, when the evidence says it just before:
+    "the son of the king" ("the king won" is not stated), "Paris's population" (read as
+    "population Paris's"). Titles before a name are skipped ("the company of the engineer
+    Gustave Eiffel")."""
+    k = low - 1
+    while k >= 0 and said[k].detail:
+        k -= 1
+    if k >= 1 and said[k].form == "of" and said[k - 1].content and not said[k - 1].aside:
+        return said[k - 1]
+    if said[low].text.lower().endswith("'s") and k >= 0 and said[k].content and not (
+            said[k].aside):
+        return said[k]
     return None
 
 
@@ -556,21 +796,23 @@ def _qualifier(claim: Clause, said: list[Token]) -> str | None:
     mine = {t.form for t in claim if t.kind == "qualifier"}
     for token in said:
         if token.kind == "qualifier" and token.form not in mine and not token.aside:
-            return f"the source qualifies it with {token.text!r}"
+            return f"the source qualifies it with {token.text!r}, which the sentence leaves out"
     return None
 
 
 def _polarity(claim: Clause, evidence: Clause, pairs, wanted) -> tuple[str, str] | None:
     """A negation or an opposite that turns the aligned statement round: the claim's and the
     evidence's negations, plus the matched words named by the other pole ("smaller" for
-    "larger"), come out odd. A pole the evidence also names the claim's way is no flip ("the
-    northern wing ... the southern wing")."""
+    "larger"), come out odd. A pole the evidence also names the claim's way, in a word no
+    other claim word matched, is no flip ("the northern wing ... the southern wing"); the two
+    poles swapped are two flips ("the southern wing is larger than the northern wing")."""
     if len(pairs) < 2:
         return None  # a word alone ("true") is no statement to turn round
     said = [t for t in evidence if not t.aside]
+    free = [t for k, t in enumerate(evidence) if not t.aside and k not in {j for _, j in pairs}]
     flipped = [(wanted[i], evidence[j]) for i, j in pairs
                if wanted[i].pole != evidence[j].pole and not any(
-                   t.form == wanted[i].form and t.pole == wanted[i].pole for t in said)]
+                   t.form == wanted[i].form and t.pole == wanted[i].pole for t in free)]
     negated = (sum(t.kind == "negation" for t in claim)
                + sum(t.kind == "negation" for t in said)) % 2
     # the same statement: no opposite and the negations agree, or one opposite said with a
@@ -637,12 +879,16 @@ def is_mention(clause: Clause) -> bool:
 
 
 def best_alignment(claim: Clause, units: Iterable[Clause]) -> Alignment | None:
-    """The evidence clause that aligns best with ``claim``: aligned first, then an explicit
-    conflict, then the most tokens matched."""
+    """The evidence clause that aligns best with ``claim`` (or with its comparison said from
+    the other side): aligned first, then an explicit conflict, then the most tokens
+    matched."""
     best = None
+    other = turned(claim)
     for unit in units:
-        found = align(claim, unit)
-        key = (found.aligned, found.conflict is not None, found.matched)
-        if best is None or key > best[0]:
-            best = (key, found)
+        for as_said, found in ((True, align(claim, unit)),
+                               *(((False, align(other, unit)),) if other else ())):
+            # the claim as said gives the reason, unless the other side aligns or conflicts
+            key = (found.aligned, found.conflict is not None, as_said, found.matched)
+            if best is None or key > best[0]:
+                best = (key, found)
     return None if best is None else best[1]

@@ -18,6 +18,7 @@ The local judge turns the kinds into verdicts, and the validator's rules decide 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -25,7 +26,7 @@ from ..text.citations import MARKER
 from ..text.sentences import split_sentences
 from ..types import Evidence
 from . import quantities
-from .alignment import QUALIFIERS, Alignment, best_alignment, is_mention, read
+from .alignment import QUALIFIERS, Alignment, best_alignment, is_mention, read, same
 from .facts import normalise
 from .word_lists import NEGATIONS
 
@@ -71,14 +72,15 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
         if all(is_mention(c) for c in clauses):
             return Findings("mention", f"the source names it: {quoted}", coverage)
         return Findings("aligned", f"the source states it: {quoted}", coverage)
-    return Findings("unaligned", _why_not(next(a for a in found if not a.aligned), units),
-                    coverage)
+    return Findings("unaligned", _why_not(next(a for a in found if not a.aligned), units,
+                                          evidence), coverage)
 
 
 def _verbatim(claim: str, evidence: Sequence[Evidence]) -> bool:
     """Whether a sentence of the evidence holds ``claim`` word for word, with nothing before
     it in that sentence that turns it round or qualifies it ("not all of ...", "about ...",
-    "may ..."): those are read by the alignment."""
+    "may ...") and not as what something else is of ("the son of the king won"): those are
+    read by the alignment."""
     target = normalise(claim)
     if len(target.split()) < VERBATIM_MIN_WORDS:
         return False
@@ -91,7 +93,8 @@ def _verbatim(claim: str, evidence: Sequence[Evidence]) -> bool:
             at = said.find(f" {target} ")
             while at >= 0:
                 before = said[:at].split()
-                if not any(_turns(word) and word not in mine for word in before):
+                of_another = "of" in before[-3:] or (before and before[-1].endswith("'s"))
+                if not of_another and not any(_turns(w) and w not in mine for w in before):
                     return True
                 at = said.find(f" {target} ", at + 1)
     return False
@@ -107,25 +110,44 @@ _BOUND_WORDS = frozenset(w for phrase in quantities.BOUND_WORDS for w in phrase.
     "to", "of", "an", "a", "in"}
 
 
-def _why_not(alignment: Alignment, units) -> str:
-    """What did not align, naming where the source puts a word the claim puts elsewhere."""
+def _why_not(alignment: Alignment, units, evidence: Sequence[Evidence]) -> str:
+    """What did not align, in words a person reads: a word of the sentence beside the
+    source's in its slot, a number beside the source's, a word the source says in another
+    statement (quoted as written), or one it does not say at all."""
     if alignment.blocked:
         return alignment.blocked
-    reasons = []
+    reasons, elsewhere = [], {}
+    instead = dict(alignment.instead)
     for token in alignment.missing[:3]:
         if token.amount:
             near = _nearest_number(token, alignment, units)
-            if near is not None:
+            if near is not None and not token.amount.stated_by(near.amount):
                 reasons.append(quantities.mismatch(token.amount, near.amount))
                 continue
-        elsewhere = next((u for u in units if any(t.form == token.form for t in u)), None)
-        if elsewhere is None:
-            reasons.append(f"{token.text!r} is not in the source")
+        if token in instead:
+            reasons.append(f"the sentence says {token.text!r}, the source says "
+                           f"{instead[token].text!r}: not known to mean the same here")
+        elif any(same(token, t) for u in units for t in u):
+            elsewhere.setdefault(_sentence_with(token.text, evidence), []).append(token.text)
         else:
-            said = " ".join(t.text for t in elsewhere)
-            reasons.append(f"in the source, {token.text!r} goes with {said!r}, not with the "
-                           f"rest of the claim")
+            reasons.append(f"{token.text!r} is not in the source")
+    for where, words in elsewhere.items():
+        named = " and ".join(repr(w) for w in words)
+        reasons.append(f"the source says {named}, but not with the rest of the sentence"
+                       + (f": {where!r}" if where else ""))
     return "; ".join(reasons) or "no passage states it"
+
+
+def _sentence_with(word: str, evidence: Sequence[Evidence], limit: int = 120) -> str | None:
+    """The first sentence of the evidence that holds ``word``, as written (cut at ``limit``
+    characters)."""
+    pattern = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)", re.IGNORECASE)
+    for e in evidence:
+        for sentence in split_sentences(MARKER.sub(" ", e.text)):
+            if pattern.search(sentence.text):
+                text = " ".join(sentence.text.split())
+                return text if len(text) <= limit else text[:limit - 3].rstrip() + "..."
+    return None
 
 
 def _nearest_number(token, alignment: Alignment, units):

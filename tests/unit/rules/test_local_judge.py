@@ -150,8 +150,23 @@ def test_the_reasons_say_what_did_not_align():
     assert "'spirit' is not in the source" in verdict(
         "The set includes a hammer, pliers, a saw and a spirit level.",
         "The set includes a hammer, pliers and a saw.").reason
-    assert "'Dublin' goes with" in verdict(
-        "Dublin is warmer than Lisbon in March.", "Lisbon is warmer than Dublin in March.").reason
+    assert verdict("Dublin is warmer than Lisbon in March.",
+                   "Lisbon is warmer than Dublin in March.").reason == (
+        "the source says 'Dublin' and 'warmer', but not with the rest of the sentence: "
+        "'Lisbon is warmer than Dublin in March.'")
+    # side by side: the word in the sentence and the source's word in its slot
+    assert verdict("The bridge was built in 1932.", "The bridge was constructed in 1932.").reason == (
+        "the sentence says 'built', the source says 'constructed': not known to mean the "
+        "same here")
+    # what the source says in between, which the sentence leaves out
+    assert verdict("The museum opened a wing in 2004.",
+                   "The museum opened a temporary wing in 2004.").reason == (
+        "the source says 'temporary' between 'opened' and 'wing', which the sentence leaves "
+        "out")
+    # no dump of a clause's content words: the source's sentences are quoted as written
+    reason = verdict("The bridge was painted red for the opening.",
+                     "The bridge was painted in 1932. Red flags flew at the opening.").reason
+    assert "'Red flags flew at the opening.'" in reason, reason
 
 
 @pytest.mark.parametrize("claim,source", [

@@ -1,0 +1,98 @@
+"""Restatements the rules can prove: each kind with the true sentences it lets pass and, next
+to them, the traps that share its words and must not pass."""
+
+import pytest
+
+from provenance_guard import LocalJudge
+from provenance_guard.types import CONTRADICTED, SUPPORTED, Evidence
+
+
+def verdict(claim, source):
+    return LocalJudge().judge(claim, [Evidence(source, 0.7)])
+
+
+KINDS = {
+    "a verb of place": (
+        "The museum is in the old town. The bakery is on the corner.",
+        ["The museum lies in the old town.", "The bakery sits on the corner.",
+         "The museum is located in the old town.", "The museum stands in the old town."],
+        ["The museum lies in the new town.", "The bakery sits behind the corner.",
+         "The museum does not lie in the old town.", "The bakery lies on the square."],
+    ),
+    "a title before a name, left out": (
+        "The bridge was designed by the engineer Anna Berg in 1931.",
+        ["The bridge was designed by Anna Berg in 1931.", "Anna Berg designed the bridge in 1931."],
+        ["The bridge was designed by the architect Anna Berg in 1931.",
+         "The bridge was designed by Anna Berg in 1932.", "Anna Berg built the bridge in 1931.",
+         "The bridge was designed by Anna Lind in 1931."],
+    ),
+    "an event that a date ends, read as the date": (
+        "The hall was the largest in the city until the stadium was finished in 1962.",
+        ["The hall was the largest in the city until 1962."],
+        ["The hall was the largest in the city until 1963.",
+         "The hall was the largest in the city after 1962.",
+         "The hall was the smallest in the city until 1962.",
+         "The hall was the largest in the country until 1962."],
+    ),
+    "a passive with its agent": (
+        "The mill was bought and restored by the family of the miller Piet Vos in 1990.",
+        ["The family of Piet Vos restored the mill in 1990.",
+         "The mill was restored by Piet Vos's family in 1990."],
+        ["Piet Vos restored the mill in 1990.", "The mill restored the family of Piet Vos in 1990.",
+         "The mill was sold by the family of Piet Vos in 1990.",
+         "The family of Piet Vos restored the mill in 1980."],
+    ),
+    "a range": (
+        "The canal was dug between 1820 and 1825.",
+        ["The canal was dug from 1820 to 1825.", "The canal was dug in 1820-1825.",
+         "The canal was dug between 1820 and 1825."],
+        ["The canal was dug in 1822.", "The canal was dug between 1820 and 1826.",
+         "The canal was dug from 1825 to 1830.", "The canal was dug in 1820."],
+    ),
+    "a possessive read as 'of'": (
+        "Acme's chief executive is Jane Doe. The population of Lyon grew.",
+        ["The chief executive of Acme is Jane Doe.", "Lyon's population grew."],
+        ["Jane Doe's chief executive is Acme.", "Lyon grew.", "Acme is Jane Doe.",
+         "The chief executive of Jane Doe is Acme."],
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_restatement_passes_and_its_traps_do_not(kind):
+    source, true, traps = KINDS[kind]
+    for claim in true:
+        found = verdict(claim, source)
+        assert found.label == SUPPORTED, (kind, claim, found)
+    for claim in traps:
+        found = verdict(claim, source)
+        assert found.label != SUPPORTED, (kind, claim, found)
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("The king won the race.", "The son of the king won the race."),
+    ("Paris grew.", "Paris's population grew."),
+    ("Gustave Eiffel built it.", "The company of the engineer Gustave Eiffel built it."),
+])
+def test_what_something_else_is_of_is_not_the_thing_itself(claim, source):
+    found = verdict(claim, source)
+    assert found.label != SUPPORTED and "which the sentence leaves out" in found.reason, found
+
+
+def test_a_range_that_changed_is_a_contradiction():
+    found = verdict("The canal was dug between 1820 and 1826.", "The canal was dug from 1820 to 1825.")
+    assert found.label == CONTRADICTED and "'from 1820 to 1825'" in found.reason, found
+
+
+def test_the_readme_example_passes_its_true_paraphrases():
+    history = ("The Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris, "
+               "France. It was designed and built by the company of the engineer Gustave Eiffel "
+               "between 1887 and 1889. When it opened, the tower was 300 metres tall, and it "
+               "remained the tallest man-made structure in the world until the Chrysler "
+               "Building in New York was finished in 1930.")
+    for claim in ("The Eiffel Tower was built by Gustave Eiffel's company between 1887 and 1889.",
+                  "It was the tallest man-made structure in the world until 1930."):
+        assert verdict(claim, history).label == SUPPORTED, claim
+    for claim in ("The Eiffel Tower was built by Gustave Eiffel's company between 1887 and 1899.",
+                  "It was the tallest man-made structure in the world until 1940."):
+        assert verdict(claim, history).label == CONTRADICTED, claim

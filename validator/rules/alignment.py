@@ -74,6 +74,7 @@ _UNITS = {
 }
 _CURRENCY_SIGNS = frozenset("$€£")
 _SAME_QUALIFIER = {"every": "each"}  # qualifiers that say the same of each member
+PASSIVE = "/passive"  # the mark of a participle in the passive voice
 ARTICLES = frozenset(("a", "an", "the"))
 # Prepositions that carry meaning (content words) and end a noun phrase ("company between").
 _PREPOSITIONS = frozenset("between until till dure sinc ~before ~after through across within "
@@ -175,7 +176,23 @@ def _clauses(sentence: str) -> tuple[Clause, ...]:
             else:
                 piece = _shared_subject(clauses[0], piece) or piece
         clauses += _coordinated(piece)
-    return tuple(tuple(_comparative(_mark_events(_mark_lists(c)))) for c in clauses if c)
+    return tuple(tuple(_comparative(_mark_events(_voiced(_mark_lists(c))))) for c in clauses if c)
+
+
+def _voiced(tokens: list[Token]) -> list[Token]:
+    """A participle after a form of "be" with an object of its own marked passive ("the
+    tenant must be given notice" is not "the tenant must give notice"; "it was opened in
+    1889" is left as "it opened in 1889"); the passive with its agent is read as active
+    later, and loses the mark."""
+    out = list(tokens)
+    for k, token in enumerate(out):
+        before = k - 1
+        while before >= 0 and out[before].kind == "negation":
+            before -= 1
+        retained = k + 1 < len(out) and out[k + 1].content  # "given notice", "charged a fee"
+        if before >= 0 and out[before].form in _BE and _participle(token) and retained:
+            out[k] = replace(token, form=f"{token.form}{PASSIVE}")
+    return out
 
 
 def _coordinated(tokens: list[Token]) -> list[list[Token]]:
@@ -275,6 +292,9 @@ def _tokens(text: str) -> list[Token]:
             modal = _CONTRACTED.get(lowered, lowered[:-3])
             if modal in QUALIFIERS:  # "cannot" is "can" + "not": the modal is still said
                 tokens.append(Token(modal, modal, "qualifier"))
+                tokens.append(Token("not", "not", "negation"))
+            elif modal in _BE:  # "isn't" is "is not"
+                tokens.append(Token(modal, modal, "function"))
                 tokens.append(Token("not", "not", "negation"))
             else:
                 tokens.append(Token("not", word, "negation"))
@@ -609,13 +629,19 @@ def _passive(tokens: list[Token]) -> list[Token]:
         modal = len(subject)
         while modal and subject[modal - 1].kind in ("qualifier", "negation"):
             modal -= 1  # "must be given by the tenant": "the tenant must give"
-        return (agent + subject[modal:] + tokens[i + 1:by] + subject[:modal]
-                + tokens[agent_end:])
+        active = [replace(t, form=t.form.removesuffix(PASSIVE)) for t in tokens[i + 1:by]]
+        return agent + subject[modal:] + active + subject[:modal] + tokens[agent_end:]
     return tokens
 
 
 def _participle(token: Token) -> bool:
-    return token.kind == "word" and token.text.lower().endswith(("ed", "en", "wn", "t"))
+    word = token.text.lower()
+    return token.kind == "word" and (word.endswith(("ed", "en", "wn")) or word in _IRREGULAR
+                                     or word in _SAME_PARTICIPLES)
+
+
+_SAME_PARTICIPLES = frozenset("cut shut set put hit let hurt cost lost left won sold bought "
+                              "held spent sent built lent bent".split())
 
 
 def _agent_end(tokens: list[Token], start: int) -> int:

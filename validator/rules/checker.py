@@ -20,13 +20,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..text.citations import MARKER
 from ..text.sentences import split_sentences
 from ..types import Evidence
 from . import quantities
-from .alignment import QUALIFIERS, Alignment, best_alignment, is_mention, read, same
+from .alignment import (
+    PASSIVE,
+    QUALIFIERS,
+    Alignment,
+    best_alignment,
+    is_mention,
+    read,
+    same,
+)
 from .facts import normalise
 from .word_lists import NEGATIONS
 
@@ -124,10 +132,13 @@ def _why_not(alignment: Alignment, units, evidence: Sequence[Evidence]) -> str:
             if near is not None and not token.amount.stated_by(near.amount):
                 reasons.append(quantities.mismatch(token.amount, near.amount))
                 continue
-        if token in instead:
+        if token in instead and _voices_differ(token, instead[token]):
+            reasons.append(f"the sentence says {token.text!r} in the passive, the source "
+                           f"{instead[token].text!r} in the active: not who does what")
+        elif token in instead:
             reasons.append(f"the sentence says {token.text!r}, the source says "
                            f"{instead[token].text!r}: not known to mean the same here")
-        elif any(same(token, t) for u in units for t in u):
+        elif any(same(_active(token), _active(t)) for u in units for t in u):
             elsewhere.setdefault(_sentence_with(token.text, evidence), []).append(token.text)
         else:
             reasons.append(f"{token.text!r} is not in the source")
@@ -136,6 +147,15 @@ def _why_not(alignment: Alignment, units, evidence: Sequence[Evidence]) -> str:
         reasons.append(f"the source says {named}, but not with the rest of the sentence"
                        + (f": {where!r}" if where else ""))
     return "; ".join(reasons) or "no passage states it"
+
+
+def _voices_differ(mine, theirs) -> bool:
+    return mine.form != theirs.form and _active(mine).form == _active(theirs).form
+
+
+def _active(token):
+    """``token`` without its passive mark: the same word, for saying where the source has it."""
+    return replace(token, form=token.form.removesuffix(PASSIVE))
 
 
 def _sentence_with(word: str, evidence: Sequence[Evidence], limit: int = 120) -> str | None:

@@ -166,7 +166,8 @@ def test_the_reasons_say_what_did_not_align():
     # no dump of a clause's content words: the source's sentences are quoted as written
     reason = verdict("The bridge was painted red for the opening.",
                      "The bridge was painted in 1932. Red flags flew at the opening.").reason
-    assert "'Red flags flew at the opening.'" in reason, reason
+    assert reason == ("the source says 'bridge' and 'painted', but not with the rest of the "
+                      "sentence: 'The bridge was painted in 1932.'"), reason
 
 
 @pytest.mark.parametrize("claim,source", [

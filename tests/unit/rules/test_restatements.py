@@ -49,6 +49,38 @@ KINDS = {
         ["The canal was dug in 1822.", "The canal was dug between 1820 and 1826.",
          "The canal was dug from 1825 to 1830.", "The canal was dug in 1820."],
     ),
+    "a fronted date or adverb": (
+        "The firm moved its offices to Leeds in 2019. Updates are installed automatically "
+        "overnight.",
+        ["In 2019 the firm moved its offices to Leeds.",
+         "In 2019, the firm moved its offices to Leeds.",
+         "Overnight, updates are installed automatically."],
+        ["In 2018 the firm moved its offices to Leeds.", "In 2019 the firm moved its offices to York.",
+         "Overnight, updates are not installed automatically.",
+         "In 2019 Leeds moved its offices to the firm."],
+    ),
+    "a comparison from the other side": (
+        "The annual plan is cheaper than the monthly plan. The steel frame is heavier than the "
+        "aluminium frame.",
+        ["The monthly plan is more expensive than the annual plan.",
+         "The aluminium frame is lighter than the steel frame.",
+         "The monthly plan is less cheap than the annual plan."],
+        ["The monthly plan is cheaper than the annual plan.",
+         "The annual plan is more expensive than the monthly plan.",
+         "The aluminium frame is heavier than the steel frame.", "The annual plan is cheap.",
+         "The steel frame is heavy."],
+    ),
+    "a passive with a negation or a modal": (
+        "The warranty does not cover damage caused by floods. The tenant must give notice in "
+        "writing. Every node has 64 GB of memory.",
+        ["Damage caused by floods is not covered by the warranty.",
+         "Notice must be given by the tenant in writing.", "Each node has 64 GB of memory."],
+        ["Damage caused by floods is covered by the warranty.",
+         "Notice may be given by the tenant in writing.",
+         "Notice must be given by the landlord in writing.",
+         "The tenant must be given notice in writing.",  # the tenant receives it: roles swap
+         "Most nodes have 64 GB of memory."],
+    ),
     "a possessive read as 'of'": (
         "Acme's chief executive is Jane Doe. The population of Lyon grew.",
         ["The chief executive of Acme is Jane Doe.", "Lyon's population grew."],

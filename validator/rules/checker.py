@@ -86,26 +86,32 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
 
 def _verbatim(claim: str, evidence: Sequence[Evidence]) -> bool:
     """Whether a sentence of the evidence holds ``claim`` word for word, with nothing before
-    it in that sentence that turns it round or qualifies it ("not all of ...", "about ...",
-    "may ...") and not as what something else is of ("the son of the king won"): those are
-    read by the alignment."""
+    it in its clause that turns it round or qualifies it ("not all of ...", "about ...", "may
+    ...") and not as what something else is of ("the son of the king won"): those are read
+    by the alignment."""
     target = normalise(claim)
-    if len(target.split()) < VERBATIM_MIN_WORDS:
+    words = target.split()
+    if len(words) < VERBATIM_MIN_WORDS:
         return False
-    mine = set(target.split())
+    if not any(f" {target} " in f" {normalise(e.text)} " for e in evidence):
+        return False
+    mine = set(words)
+    span = re.compile(r"(?<![^\W_])" + r"[\W_]+".join(map(re.escape, words)) + r"(?![^\W_])",
+                      re.IGNORECASE)
     for e in evidence:
-        if f" {target} " not in f" {normalise(e.text)} ":
-            continue
         for sentence in split_sentences(MARKER.sub(" ", e.text)):
-            said = f" {normalise(sentence.text)} "
-            at = said.find(f" {target} ")
-            while at >= 0:
-                before = said[:at].split()
+            for found in span.finditer(sentence.text.replace("’", "'")):
+                clause = _CLAUSE_START.split(sentence.text[:found.start()])[-1]
+                before = normalise(clause).split()[-_PREFIX:]
                 of_another = "of" in before[-3:] or (before and before[-1].endswith("'s"))
                 if not of_another and not any(_turns(w) and w not in mine for w in before):
                     return True
-                at = said.find(f" {target} ", at + 1)
     return False
+
+
+_CLAUSE_START = re.compile(r"[,;:()]|\b(?:but|whereas|while|although|though|however|yet|"
+                           r"unless|because)\b", re.IGNORECASE)
+_PREFIX = 6  # words of the clause before the match that may turn or qualify it
 
 
 def _turns(word: str) -> bool:

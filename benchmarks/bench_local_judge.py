@@ -38,7 +38,9 @@ class Row:
     cases: int
     outcome_right: float
     sentences_right: float
-    wrong_passes: int
+    wrong_passes: int  # ungrounded texts that passed
+    wrong_fails: int  # grounded texts that failed
+    grounded: int
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,9 +65,13 @@ def accuracy(path: Path) -> list[Row]:
     outcomes = [run_case(lambda options: ProvenanceLLM(llm_callable=judge, **options), case)
                 for case in load_cases(path)]
     table = accuracy_by_type(outcomes)
+    def count(kind, outcome) -> int:
+        return sum(outcome(o) for o in outcomes if kind in ("all", o.example.type))
+
     return [Row(kind, int(row["cases"]), row["outcome_accuracy"], row["sentence_accuracy"],
-                sum(o.passed and not o.example.label for o in outcomes
-                    if kind in ("all", o.example.type)))
+                count(kind, lambda o: o.passed and not o.example.label),
+                count(kind, lambda o: not o.passed and o.example.label),
+                count(kind, lambda o: o.example.label))
             for kind, row in table.items()]
 
 
@@ -130,10 +136,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for name, rows in report.get("accuracy", {}).items():
         print(f"\n{name}\n{'case type':<24}{'cases':>6}{'outcome right':>15}"
-              f"{'sentences right':>17}{'wrong passes':>14}")
+              f"{'sentences right':>17}{'wrong passes':>14}{'grounded failed':>17}")
         for r in rows:
+            failed = f"{r['wrong_fails']} of {r['grounded']}" if r["grounded"] else "-"
             print(f"{r['type']:<24}{r['cases']:>6}{r['outcome_right']:>15.0%}"
-                  f"{r['sentences_right']:>17.0%}{r['wrong_passes']:>14}")
+                  f"{r['sentences_right']:>17.0%}{r['wrong_passes']:>14}{failed:>17}")
     if "timing" in report:
         print(f"\nrule checker, CPU ms per claim (median of {args.rounds} fresh processes each):")
         for name, row in report["timing"].items():

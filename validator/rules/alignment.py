@@ -325,9 +325,14 @@ def _range_at(raw: list[str], i: int) -> int:
     if (opener in _RANGE_OPENERS and i + 3 < len(raw) and _WHOLE.fullmatch(raw[i + 1])
             and raw[i + 2].lower() in _RANGE_OPENERS[opener] and _WHOLE.fullmatch(raw[i + 3])):
         return 4
-    if i + 1 < len(raw) and _WHOLE.fullmatch(raw[i]) and _WHOLE.fullmatch(raw[i + 1]):
-        return 2  # two numbers side by side: a dash between them ("1887-1889")
+    if (i + 1 < len(raw) and _WHOLE.fullmatch(raw[i]) and _WHOLE.fullmatch(raw[i + 1])
+            and _value(raw[i]) < _value(raw[i + 1])):
+        return 2  # two numbers side by side, rising: a dash between them ("1887-1889")
     return 0
+
+
+def _value(digits: str) -> float:
+    return float(digits.replace(",", ""))
 
 
 _WHOLE = re.compile(r"\d+(?:,\d{3})*")
@@ -587,6 +592,20 @@ def turned(claim: Clause) -> Clause | None:
     return (*second, claim[be], replace(word, pole=1 - word.pole), claim[than], *first)
 
 
+def _ends(clause: Clause) -> list[Token]:
+    """``clause`` with each range as its two ends: a bare number named as an answer ("1892")
+    is named by the range "1892-1901", a statement ("founded in 1892") is not."""
+    out = []
+    for token in clause:
+        if token.form.startswith("range:"):
+            low, high = (float(v) for v in token.form[6:].split("-"))
+            out += [Token(f"#{v:g}", f"{v:g}", "number", amount=quantities.amount(f"{v:g}", v))
+                    for v in (low, high)]
+        else:
+            out.append(token)
+    return out
+
+
 def _mark_events(tokens: list[Token]) -> list[Token]:
     """"until the Chrysler Building was finished in 1930" read as "until 1930": an event after
     "until", "before", "after" or "since" that a year or date ends is a parenthetical, when
@@ -711,7 +730,8 @@ def align(claim: Clause, evidence: Clause) -> Alignment:
     what lies between the matched tokens."""
     at = [k for k, t in enumerate(claim) if t.content]
     wanted = [claim[k] for k in at]
-    said = list(evidence)
+    stating = not is_mention(claim)  # a bare name or number conflicts with nothing
+    said = list(evidence) if stating else _ends(evidence)
     text = " ".join(t.text for t in evidence if t.text)
     if len(wanted) * len(said) > MAX_CELLS:  # hostile length: fail closed, in bounded time
         return Alignment(0, len(wanted), tuple(wanted), None,
@@ -722,7 +742,6 @@ def align(claim: Clause, evidence: Clause) -> Alignment:
     referents = {j for (i1, j1), (i2, j2) in zip(pairs, pairs[1:], strict=False)
                  if any(claim[k].text.lower() in _PRONOUNS for k in range(at[i1] + 1, at[i2]))
                  for j in range(j1 + 1, j2)}
-    stating = not is_mention(claim)  # a bare name or number conflicts with nothing
     conflict = _conflict(evidence, wanted, pairs, missing, referents) if stating else None
     blocked = None
     if not missing:

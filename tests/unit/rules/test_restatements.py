@@ -111,6 +111,16 @@ def test_what_something_else_is_of_is_not_the_thing_itself(claim, source):
     assert found.label != SUPPORTED and "which the sentence leaves out" in found.reason, found
 
 
+def test_a_bare_number_is_named_by_a_range_a_statement_is_not():
+    source = "Anna Berg (1892-1961) designed the bridge. She was born on 14 November 1892 - 1 day early."
+    judge = LocalJudge()
+    assert judge.judge("1892", [Evidence(source, 0.7)], "When was she born?").label == SUPPORTED
+    assert judge.judge("1893", [Evidence(source, 0.7)], "When was she born?").label != SUPPORTED
+    assert verdict("Anna Berg designed the bridge in 1892.", source).label != SUPPORTED
+    # a falling pair is two numbers, not a range: "1892 - 1 day" keeps the year and the count
+    assert verdict("She was born on 14 November 1892.", source).label == SUPPORTED
+
+
 def test_a_range_that_changed_is_a_contradiction():
     found = verdict("The canal was dug between 1820 and 1826.", "The canal was dug from 1820 to 1825.")
     assert found.label == CONTRADICTED and "'from 1820 to 1825'" in found.reason, found

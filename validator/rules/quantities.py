@@ -11,8 +11,11 @@ A number is read as an interval of values (in its unit's base: metres for "2 km"
   at its own precision: half a unit of its last non-zero digit either side ("about 50,000" is
   45,000 to 55,000: one significant figure; "about 48,000" is 47,500 to 48,500);
 - "nearly", "almost", "just under" are that hedge below the number, "just over" above it;
-- a bound is a bound: "over", "more than", "above" (beyond it), "at least" (from it), "under",
-  "less than", "fewer than", "below" (short of it), "at most", "up to", "no more than" (to it).
+- a bound is a bound: "over", "more than", "above" (beyond it), "under", "less than", "fewer
+  than", "below" (short of it); "at least", "a minimum of" and "at most", "up to", "no more
+  than" state the least or the most there is, so in a claim they need that same number in the
+  source, exact or said the same way ("up to 12 hours" is not stated by "up to 6 hours", nor by
+  "6 hours"); in a source they are bounds ("at least 48,000" states "more than 40,000").
   "over", "under", "above" and "below" may be prepositions ("connects over 2.4 GHz Wi-Fi",
   "repaid over 20 years"): said on both sides, their numbers must be equal; before a span of
   time, "over" is read as a word and its number as exact.
@@ -30,7 +33,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 ROUNDING = 0.005  # an exact number written rounded ("2.1 million") is at most this far off
 
@@ -51,6 +54,7 @@ _BOUNDS = {
 }
 BOUND_WORDS = {**{h: "about" for h in HEDGES}, **_BOUNDS}  # phrase -> how the number is meant
 PREPOSITIONS = frozenset(("over", "under", "above", "below"))  # bounds, or "via", "during"...
+EXTREMES = frozenset(("at least", "at most"))  # "up to 12 hours": the most it reaches, stated
 LONGEST_BOUND = max(len(p.split()) for p in BOUND_WORDS)
 
 # Units that convert: each to (its dimension's base unit, how many base units one is).
@@ -113,6 +117,8 @@ class Amount:
             return True  # one value, written two ways ("1.2 million", "1,200,000")
         if self._both_prepositions(source):
             return self.value == source.value and self.unit == source.unit
+        if self.bound in EXTREMES:  # "up to 12 hours" says the most is 12, not "at most 12"
+            return source.bound in ("", self.bound) and self._plain().stated_by(source._plain())
         converted = self.unit != source.unit and None not in (self.unit, source.unit)
         low, high, low_open, high_open = self.interval(converted)
         s_low, s_high, s_low_open, s_high_open = source.interval()
@@ -126,11 +132,16 @@ class Amount:
             return False
         if self._both_prepositions(source):
             return self.value * self.base[1] != source.value * source.base[1]
+        if self.bound in EXTREMES and source.bound in ("", self.bound):
+            return self._plain().conflicts(source._plain())
         converted = self.unit != source.unit and None not in (self.unit, source.unit)
         low, high, low_open, high_open = self.interval(converted)
         s_low, s_high, s_low_open, s_high_open = source.interval()
         return (high < s_low or (high == s_low and (high_open or s_low_open))
                 or s_high < low or (s_high == low and (s_high_open or low_open)))
+
+    def _plain(self) -> Amount:
+        return replace(self, bound="", phrase="")
 
     def _both_prepositions(self, source: Amount) -> bool:
         """Both say "over" (or "under", "above", "below"): a word that may be no bound

@@ -240,3 +240,13 @@ def test_the_labelled_set_meets_the_targets(name):
     grounded = [o for o in outcomes if o.example.label]
     wrong_fails = [o.example.id for o in grounded if not o.passed]
     assert len(wrong_fails) <= 0.5 * len(grounded), wrong_fails
+
+
+def test_the_groundedness_suite_passes_nothing_ungrounded_with_the_local_judge():
+    """The GroUSE-style suite written for LLM judges: paraphrase and synthesis are beyond the
+    rules, but a changed value in any form (a bound, a hedge, a pronoun-led sentence) never
+    passes."""
+    judge = LocalJudge()
+    outcomes = [run_case(lambda options: ProvenanceLLM(llm_callable=judge, **options), case)
+                for case in load_cases(DATA / "groundedness_suite.jsonl")]
+    assert [o.example.id for o in outcomes if o.passed and not o.example.label] == []

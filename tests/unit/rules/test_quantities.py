@@ -29,6 +29,8 @@ def judged(claim, source):
     ("The library holds nearly 50,000 books.", LIBRARY),  # below, at its precision
     ("The library holds fewer than 50,000 books.", LIBRARY),
     ("The library holds up to 48,000 books.", EXACT),
+    ("The battery lasts up to 6 hours.", "The battery lasts up to 6 hours."),
+    ("The library holds more than 40,000 books.", "The city library holds at least 48,000 books."),
     ("The library holds 1.2 million books.", "The city library holds 1,200,000 books."),
     ("The library holds 1,200,000 books.", "The city library holds 1.2 million books."),
     ("The library holds two million books.", "The city library holds 2,000,000 books."),
@@ -62,6 +64,10 @@ def test_what_a_number_allows_includes_the_source(claim, source):
     ("The drug acts within 2 hours.", "The drug acts within 90 minutes."),
     ("The loan is repaid over 20 years.", "The loan is repaid over 25 years."),  # "during"
     ("The app connects over 2 GHz Wi-Fi.", "The app connects over 2.4 GHz Wi-Fi."),  # "via"
+    # "up to" and "at least" state the most and the least: never a looser bound
+    ("The battery lasts up to 12 hours.", "The battery lasts up to 6 hours."),
+    ("The battery lasts up to 12 hours.", "The battery lasts 6 hours."),
+    ("The tank holds at least 40 litres.", "The tank holds at least 50 litres."),
 ])
 def test_a_changed_value_is_contradicted_whatever_its_hedge(claim, source):
     found = judged(claim, source)

@@ -128,7 +128,8 @@ class Alignment:
         return self.matched == self.needed and self.conflict is None and self.blocked is None
 
 
-def read(text: str) -> list[Clause]:
+@memoize(4096, 16 * MiB, bytes_per_char=48)
+def read(text: str) -> tuple[Clause, ...]:
     """The clauses of ``text``: each sentence, cut at clause boundaries, a pronoun that opens
     one read as the subject of the sentence before; restatements undone."""
     clauses: list[Clause] = []
@@ -144,9 +145,10 @@ def read(text: str) -> list[Clause]:
         if read_here:
             previous = read_here[0]
         clauses += [_restated(c) for c in read_here]
-    return clauses
+    return tuple(clauses)
 
 
+@lru_cache(maxsize=1 << 14)
 def _restated(clause: Clause) -> Clause:
     """``clause`` with its possessives and its passive put the one way both spellings read."""
     return tuple(_passive(_possessive(list(clause))))

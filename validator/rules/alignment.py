@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from functools import lru_cache
+from importlib.resources import files
 
 from ..storage import MiB, memoize
 from ..text.citations import MARKER
@@ -782,9 +783,38 @@ def same(a: Token, b: Token) -> bool:
         return a.amount.stated_by(b.amount)
     if a.form == b.form:
         return True
+    if a.kind == b.kind == "word":
+        return synonyms(a.form, b.form)
     if {a.kind, b.kind} == {"word", "name"}:  # a name that opens its sentence reads as a word
         return _bare(a.text) == _bare(b.text)
     return False
+
+
+@lru_cache(maxsize=1 << 16)
+def synonyms(a: str, b: str) -> bool:
+    """Whether two word forms (stems) are synonyms: one synset is the first sense of both in
+    Open English WordNet (``synonyms.txt``, made by ``tools/derive_synonyms.py``). Opposites,
+    marked forms ("~open", a passive) and anything but plain words never are."""
+    if a.startswith(_MARKED) or b.startswith(_MARKED) or PASSIVE in a or PASSIVE in b:
+        return False
+    groups = _synonym_groups()
+    mine, theirs = groups.get(a), groups.get(b)
+    return mine is not None and theirs is not None and not set(mine).isdisjoint(theirs)
+
+
+_MARKED = ("~", "#", "unit:", "date:", "month:", "range:")
+
+
+@lru_cache(maxsize=1)
+def _synonym_groups() -> dict[str, tuple[int, ...]]:
+    """Each stem's synonym groups, read once from the table beside this module (its lines are
+    groups of Snowball stems)."""
+    found: dict[str, list[int]] = {}
+    table = files(__package__).joinpath("synonyms.txt").read_text(encoding="utf-8")
+    for number, line in enumerate(table.splitlines()):
+        for stem in line.split():
+            found.setdefault(stem, []).append(number)
+    return {stem: tuple(groups) for stem, groups in found.items()}  # tuples of ints: light
 
 
 def _match(wanted: list[Token], said: list[Token]) -> list[tuple[int, int]]:

@@ -155,8 +155,8 @@ def test_the_reasons_say_what_did_not_align():
         "the source says 'Dublin' and 'warmer', but not with the rest of the sentence: "
         "'Lisbon is warmer than Dublin in March.'")
     # side by side: the word in the sentence and the source's word in its slot
-    assert verdict("The bridge was built in 1932.", "The bridge was constructed in 1932.").reason == (
-        "the sentence says 'built', the source says 'constructed': not known to mean the "
+    assert verdict("The bridge was painted in 1932.", "The bridge was repaired in 1932.").reason == (
+        "the sentence says 'painted', the source says 'repaired': not known to mean the "
         "same here")
     # what the source says in between, which the sentence leaves out
     assert verdict("The museum opened a wing in 2004.",

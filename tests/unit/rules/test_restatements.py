@@ -81,6 +81,17 @@ KINDS = {
          "The tenant must be given notice in writing.",  # the tenant receives it: roles swap
          "Most nodes have 64 GB of memory."],
     ),
+    "a synonym (one first sense in Open English WordNet)": (
+        "The bridge was constructed in 1932. The film won an award. A big crowd watched. "
+        "The doctor found an error. The dog chased a green ball.",
+        ["The bridge was built in 1932.", "The movie won an award.", "A large crowd watched.",
+         "The physician found a mistake."],
+        ["The bridge was made in 1932.",  # "make" first means something else
+         "The animal chased a green ball.",  # a hypernym
+         "The dog chased a brown ball.",  # a co-hyponym
+         "A small crowd watched.",  # an antonym
+         "The bridge was destroyed in 1932.", "The documentary won an award."],
+    ),
     "a possessive read as 'of'": (
         "Acme's chief executive is Jane Doe. The population of Lyon grew.",
         ["The chief executive of Acme is Jane Doe.", "Lyon's population grew."],
@@ -138,3 +149,11 @@ def test_the_readme_example_passes_its_true_paraphrases():
     for claim in ("The Eiffel Tower was built by Gustave Eiffel's company between 1887 and 1899.",
                   "It was the tallest man-made structure in the world until 1940."):
         assert verdict(claim, history).label == CONTRADICTED, claim
+
+
+def test_synonyms_are_symmetric_and_never_an_opposite_or_a_marked_form():
+    from provenance_guard.rules.alignment import synonyms
+
+    assert synonyms("construct", "build") and synonyms("build", "construct")
+    assert not synonyms("~open", "~open") and not synonyms("build", "make")
+    assert not synonyms("give/passive", "give")

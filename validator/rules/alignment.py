@@ -24,6 +24,7 @@ opposite): the one kind of mismatch the rules call a contradiction.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -258,7 +259,9 @@ def _tokens(text: str) -> list[Token]:
             i += size
             article = False
             continue
-        if word[0].isdigit():
+        if word[0].isdigit() and not math.isfinite(_value(word)):
+            tokens.append(Token(word, word, "word"))  # hundreds of digits: no number to compare
+        elif word[0].isdigit():
             value = float(word.replace(",", ""))
             nxt = raw[i + 1].lower() if i + 1 < len(raw) else ""
             month = MONTH_OF.get(nxt.rstrip(".")) if value == int(value) <= 31 else None
@@ -326,10 +329,11 @@ def _range_at(raw: list[str], i: int) -> int:
     1889", "from 1887 to 1889", "1887-1889"); 0 if none."""
     opener = raw[i].lower()
     if (opener in _RANGE_OPENERS and i + 3 < len(raw) and _WHOLE.fullmatch(raw[i + 1])
-            and raw[i + 2].lower() in _RANGE_OPENERS[opener] and _WHOLE.fullmatch(raw[i + 3])):
+            and raw[i + 2].lower() in _RANGE_OPENERS[opener] and _WHOLE.fullmatch(raw[i + 3])
+            and math.isfinite(_value(raw[i + 3]))):
         return 4
     if (i + 1 < len(raw) and _WHOLE.fullmatch(raw[i]) and _WHOLE.fullmatch(raw[i + 1])
-            and _value(raw[i]) < _value(raw[i + 1])):
+            and _value(raw[i]) < _value(raw[i + 1]) < math.inf):
         return 2  # two numbers side by side, rising: a dash between them ("1887-1889")
     return 0
 

@@ -127,3 +127,15 @@ def test_claims_keep_a_sentence_number_only_as_precise_as_it_is_said():
     assert not keeps_facts(sentence, ["The library holds about 50,000 books."])
     assert not keeps_facts(sentence, ["The library holds more than 40,000 books."])
     assert keeps_facts("The library holds about 50,000 books.", ["It holds 48,000 books."])
+
+
+@pytest.mark.parametrize("claim", [
+    "It holds " + "9" * 400 + " books.",  # no float holds it: a word, not a number
+    "It holds between 1 and " + "9" * 400 + " books.",
+    "It holds " + "1-2-" * 500 + "3 books.",
+    "It holds " + "up to " * 300 + "5 books.",
+])
+def test_hostile_numbers_fail_closed_without_an_error(claim):
+    found = judged(claim, "The city library holds 48,000 books.")
+    assert found.label != SUPPORTED and found.reason
+    read_facts(claim)

@@ -86,10 +86,13 @@ class Amount:
         """Its unit's base unit and the factor to it."""
         return _BASE.get(self.unit or "", (self.unit, 1.0))
 
-    def interval(self, converted: bool = False) -> tuple[float, float, bool, bool]:
-        """(low, high, low open, high open) in base units. ``converted``: compared with
-        another unit of its dimension, so an exact figure may be rounded (ROUNDING)."""
-        x, half = self.value * self.base[1], self.step * self.base[1] / 2
+    def interval(self, converted: bool = False, factor: float | None = None
+                 ) -> tuple[float, float, bool, bool]:
+        """(low, high, low open, high open) in base units (times ``factor`` if given).
+        ``converted``: compared with another unit of its dimension, so an exact figure may be
+        rounded (ROUNDING)."""
+        factor = self.base[1] if factor is None else factor
+        x, half = self.value * factor, self.step * factor / 2
         near = min(half, ROUNDING * abs(x)) if self.rounded else 0.0
         if converted:
             near = max(near, ROUNDING * abs(x))
@@ -119,9 +122,8 @@ class Amount:
             return self.value == source.value and self.unit == source.unit
         if self.bound in EXTREMES:  # "up to 12 hours" says the most is 12, not "at most 12"
             return source.bound in ("", self.bound) and self._plain().stated_by(source._plain())
-        converted = self.unit != source.unit and None not in (self.unit, source.unit)
-        low, high, low_open, high_open = self.interval(converted)
-        s_low, s_high, s_low_open, s_high_open = source.interval()
+        (low, high, low_open, high_open), (s_low, s_high, s_low_open, s_high_open) = (
+            self._intervals(source))
         above = low < s_low or (low == s_low and (not low_open or s_low_open))
         below = s_high < high or (s_high == high and (not high_open or s_high_open))
         return above and below
@@ -131,14 +133,21 @@ class Amount:
         if not self.comparable(source):
             return False
         if self._both_prepositions(source):
-            return self.value * self.base[1] != source.value * source.base[1]
+            mine, theirs = self._intervals(source)
+            return mine[0] != theirs[0]
         if self.bound in EXTREMES and source.bound in ("", self.bound):
             return self._plain().conflicts(source._plain())
-        converted = self.unit != source.unit and None not in (self.unit, source.unit)
-        low, high, low_open, high_open = self.interval(converted)
-        s_low, s_high, s_low_open, s_high_open = source.interval()
+        (low, high, low_open, high_open), (s_low, s_high, s_low_open, s_high_open) = (
+            self._intervals(source))
         return (high < s_low or (high == s_low and (high_open or s_low_open))
                 or s_high < low or (s_high == low and (s_high_open or low_open)))
+
+    def _intervals(self, source: Amount) -> tuple[tuple, tuple]:
+        """This one's interval and ``source``'s, in one unit: the base of their dimension when
+        both give a unit, else each as written ("5" against "5 km" is 5 against 5)."""
+        if None in (self.unit, source.unit):
+            return self.interval(factor=1.0), source.interval(factor=1.0)
+        return self.interval(self.unit != source.unit), source.interval()
 
     def _plain(self) -> Amount:
         return replace(self, bound="", phrase="")

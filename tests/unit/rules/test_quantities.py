@@ -40,6 +40,7 @@ def judged(claim, source):
     ("The trail is about 3 miles long.", "The trail is 5 km long."),  # 3.1 miles
     ("The tower is 1,083 feet tall.", "The tower is 330 metres tall."),  # 1,082.7 feet
     ("The drug acts within 90 minutes.", "The drug acts within 1.5 hours."),
+    ("The trail is 5 long.", "The trail is 5 km long."),  # a unit on one side only
 ])
 def test_what_a_number_allows_includes_the_source(claim, source):
     found = judged(claim, source)

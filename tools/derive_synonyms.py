@@ -36,8 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     import yaml  # a development dependency (PyYAML, installed with the dev extra)
 
-    from provenance_guard.rules.alignment import FUNCTION_WORDS, QUALIFIERS
-    from provenance_guard.rules.word_lists import NEGATIONS, concepts
+    from provenance_guard.rules.tokens import FUNCTION_WORDS, QUALIFIERS
+    from provenance_guard.rules.word_lists import NEGATIONS, concepts, snowball
 
     source = args.wordnet / "src" / "yaml"
     if not source.is_dir():
@@ -54,9 +54,7 @@ def main(argv: list[str] | None = None) -> int:
                 senses = entry.get("sense") or []
                 if senses:
                     first[senses[0]["synset"]].append(lemma)
-    from provenance_guard.rules.alignment import _stem  # the stems the rules compare
-
-    stemmed = ({_stem(word) for word in words} for words in first.values())
+    stemmed = ({snowball(word) for word in words} for words in first.values())
     groups = sorted({tuple(sorted(stems)) for stems in stemmed if len(stems) > 1})
     print(f"{len(groups)} groups of synonyms, {sum(map(len, groups))} stems")
     if args.write:

@@ -1,10 +1,11 @@
 """The rule checker: what a claim states against what its evidence states, without a model.
 
-One entry point, ``check(claim, evidence) -> Findings``: ``alignment`` reads each text into
-clauses and lines the claim's up with the evidence's (``word_lists`` holds the negations and
-opposites it knows), ``checker`` says what kind of decision the alignment makes.
-``keeps_facts`` (``facts``) tells whether claims extracted from a sentence keep its numbers,
-dates and names.
+One entry point, ``check(claim, evidence) -> Findings``. The walk, bottom up: ``tokens`` is the
+vocabulary, ``quantities`` what a number allows, ``word_lists`` the negations, opposites,
+irregular verbs and synonyms it knows; ``reading`` reads each text into clauses of tokens,
+undoing the ``restatements``; ``alignment`` lines the claim's clauses up with the evidence's;
+``checker`` says what kind of decision that is. ``keeps_facts`` (``facts``) tells whether
+claims extracted from a sentence keep its numbers, dates and names.
 """
 
 from .checker import CONFLICTS, Findings, check

@@ -1,6 +1,6 @@
 """The rule checker's verdict on one claim: ``check(claim, evidence) -> Findings``.
 
-One claim's walk is a straight line: ``alignment.read`` turns the claim and each evidence
+One claim's walk is a straight line: ``reading.read`` turns the claim and each evidence
 passage into clauses, ``alignment.best_alignment`` finds the evidence clause that states each
 claim clause best, and the findings say what kind of decision that is:
 
@@ -26,16 +26,9 @@ from ..text.citations import MARKER
 from ..text.sentences import split_sentences
 from ..types import Evidence
 from . import quantities
-from .alignment import (
-    PASSIVE,
-    QUALIFIERS,
-    Alignment,
-    best_alignment,
-    is_mention,
-    read,
-    same,
-)
+from .alignment import Alignment, best_alignment, is_mention, read, same
 from .facts import normalise
+from .tokens import PASSIVE, QUALIFIERS
 from .word_lists import NEGATIONS
 
 VERBATIM_MIN_WORDS = 4

@@ -13,6 +13,7 @@ one concept ("lower": the opposite of "higher" and of "raise").
 from __future__ import annotations
 
 from functools import lru_cache
+from importlib.resources import files
 
 from ..text.word_forms import stem
 
@@ -127,3 +128,69 @@ def concepts(word: str) -> tuple[tuple[str, bool], ...]:
     """The concepts ``word`` (lower case) names, each with whether it is the second pole:
     "cheaper" -> (("~cheap", False),), "excluded" -> (("~include", True),)."""
     return _CONCEPTS.get(word) or _CONCEPTS.get(stem(word), ())
+
+
+# Irregular past forms read as their verb, as Snowball reads the regular ones ("given" and
+# "give", like "covered" and "cover"); forms that name an opposite are in word_lists.
+IRREGULAR = {form: verb for verb, forms in (
+    ("give", "gave given"), ("take", "took taken"), ("write", "wrote written"),
+    ("make", "made"), ("build", "built"), ("pay", "paid"), ("sell", "sold"), ("hold", "held"),
+    ("keep", "kept"), ("find", "found"), ("tell", "told"), ("know", "knew known"),
+    ("show", "showed shown"), ("see", "saw seen"), ("begin", "began begun"),
+    ("lead", "led"), ("meet", "met"), ("send", "sent"), ("spend", "spent"),
+    ("bring", "brought"), ("teach", "taught"), ("choose", "chose chosen"),
+    ("drive", "drove driven"), ("draw", "drew drawn"), ("eat", "ate eaten"),
+    ("break", "broke broken"), ("speak", "spoke spoken"), ("steal", "stole stolen"),
+    ("freeze", "froze frozen"), ("hide", "hid hidden"), ("ride", "rode ridden"),
+    ("wear", "wore worn"), ("say", "said"), ("hear", "heard"), ("feel", "felt"),
+    ("mean", "meant"), ("lay", "laid"), ("fly", "flew flown"), ("forget", "forgot forgotten"),
+    ("sing", "sang sung"), ("swim", "swam swum"), ("throw", "threw thrown"),
+    ("understand", "understood"), ("stand", "stood"), ("think", "thought"),
+    ("catch", "caught"), ("seek", "sought"), ("fight", "fought"), ("buy", "bought"),
+    ("grow", "grew grown"), ("rise", "rose risen"), ("fall", "fell fallen"), ("win", "won"),
+    ("lose", "lost"), ("go", "went gone"), ("come", "came"), ("become", "became"),
+    ("leave", "left"), ("run", "ran"), ("have", "had"), ("do", "did done"),
+) for form in forms.split()}
+
+
+@lru_cache(maxsize=1)
+def _stemmer():
+    from nltk.stem.snowball import EnglishStemmer  # no data files needed
+
+    return EnglishStemmer()
+
+
+@lru_cache(maxsize=1 << 16)
+def snowball(word: str) -> str:
+    return _stemmer().stem(word)
+
+
+SAME_PARTICIPLES = frozenset("cut shut set put hit let hurt cost lost left won sold bought "
+                              "held spent sent built lent bent".split())
+
+
+@lru_cache(maxsize=1 << 16)
+def synonyms(a: str, b: str) -> bool:
+    """Whether two word forms (stems) are synonyms: one synset is the first sense of both in
+    Open English WordNet (``synonyms.txt``, made by ``tools/derive_synonyms.py``). Opposites,
+    marked forms ("~open", a passive) and anything but plain words never are."""
+    if a.startswith(_MARKED) or b.startswith(_MARKED) or "/" in a or "/" in b:
+        return False
+    groups = _synonym_groups()
+    mine, theirs = groups.get(a), groups.get(b)
+    return mine is not None and theirs is not None and not set(mine).isdisjoint(theirs)
+
+
+_MARKED = ("~", "#", "unit:", "date:", "month:", "range:")
+
+
+@lru_cache(maxsize=1)
+def _synonym_groups() -> dict[str, tuple[int, ...]]:
+    """Each stem's synonym groups, read once from the table beside this module (its lines are
+    groups of Snowball stems)."""
+    found: dict[str, list[int]] = {}
+    table = files(__package__).joinpath("synonyms.txt").read_text(encoding="utf-8")
+    for number, line in enumerate(table.splitlines()):
+        for word in line.split():
+            found.setdefault(word, []).append(number)
+    return {word: tuple(groups) for word, groups in found.items()}  # tuples of ints: light

@@ -152,7 +152,7 @@ def test_the_readme_example_passes_its_true_paraphrases():
 
 
 def test_synonyms_are_symmetric_and_never_an_opposite_or_a_marked_form():
-    from provenance_guard.rules.alignment import synonyms
+    from provenance_guard.rules.word_lists import synonyms
 
     assert synonyms("construct", "build") and synonyms("build", "construct")
     assert not synonyms("~open", "~open") and not synonyms("build", "make")

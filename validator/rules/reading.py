@@ -1,0 +1,420 @@
+"""Reading a text into clauses of tokens (``read``): words by their Snowball stem, names as
+written, numbers with what they allow (``quantities``: a hedge or a bound, a unit, a scale;
+written-out numbers read), ranges and dates as one token, opposites ("closed") as a concept and
+a pole, negations counted, parentheticals and lists marked, a pronoun that opens a clause read
+as the subject before it, and the restatements of ``restatements`` undone."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from functools import lru_cache
+
+from ..storage import MiB, memoize
+from ..text.citations import MARKER
+from ..text.sentences import split_sentences
+from ..text.word_forms import MONTH_OF, with_digits
+from . import quantities
+from .restatements import comparative, fronted, mark_events, passive, possessive, voiced
+from .tokens import (
+    ARTICLES,
+    AUXILIARIES,
+    BE,
+    BOUNDARIES,
+    FUNCTION_WORDS,
+    PRONOUNS,
+    QUALIFIERS,
+    Clause,
+    Token,
+    participle,
+    suffix,
+)
+from .word_lists import IRREGULAR, NEGATIONS, concepts, snowball
+
+_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9}
+
+
+_UNITS = {
+    "m": "metre", "meter": "metre", "meters": "metre", "metre": "metre", "metres": "metre",
+    "km": "kilometre", "kilometer": "kilometre", "kilometers": "kilometre",
+    "kilometre": "kilometre", "kilometres": "kilometre", "cm": "centimetre",
+    "centimetres": "centimetre", "centimeters": "centimetre", "mm": "millimetre",
+    "millimetres": "millimetre", "millimeters": "millimetre", "ft": "foot", "feet": "foot",
+    "foot": "foot", "inches": "inch", "inch": "inch", "yards": "yard", "yard": "yard",
+    "mi": "mile", "mile": "mile", "miles": "mile", "kg": "kilogram", "kilograms": "kilogram",
+    "kilogram": "kilogram", "grams": "gram", "gram": "gram", "tonnes": "tonne", "tonne": "tonne",
+    "seconds": "second", "minutes": "minute", "hours": "hour", "hour": "hour", "days": "day",
+    "weeks": "week", "months": "month", "percent": "%", "%": "%", "$": "usd", "usd": "usd",
+    "dollars": "usd", "dollar": "usd", "€": "eur", "eur": "eur", "euros": "eur", "euro": "eur",
+    "£": "gbp", "gbp": "gbp", "pounds": "gbp", "years": "year", "year": "year", "yrs": "year",
+}
+
+
+_CURRENCY_SIGNS = frozenset("$€£")
+
+
+_SAME_QUALIFIER = {"every": "each"}  # qualifiers that say the same of each member
+
+
+# Verbs of place read as "is" before a preposition of place: "lies in", "sits on", "stands at".
+_PLACE_VERBS = frozenset("lie lies lying sit sits sitting stand stands standing".split())
+
+
+_PLACE = frozenset(("in", "on", "at"))
+
+
+_RANGE_OPENERS = {"between": ("and",), "from": ("to", "until", "till", "through")}
+
+
+_CONTRACTED = {"cannot": "can", "can't": "can", "won't": "will", "shan't": "shall"}
+
+
+_TOKEN = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)*|[%$€£;:,()]")
+
+
+@memoize(4096, 16 * MiB, bytes_per_char=48)
+def read(text: str) -> tuple[Clause, ...]:
+    """The clauses of ``text``: each sentence, cut at clause boundaries, a pronoun that opens
+    one read as the subject of the sentence before; restatements undone."""
+    clauses: list[Clause] = []
+    previous: Clause | None = None
+    for sentence in split_sentences(MARKER.sub(" ", text)):
+        read_here = list(_clauses(sentence.text))
+        first = read_here[0] if read_here else None
+        if first and previous and first[0].text.lower() in PRONOUNS and len(first) > 1:
+            # "The Louvre is a museum. It houses the Mona Lisa.": "It" is the Louvre
+            named = _shared_subject(previous, list(first[1:]))
+            if named:
+                read_here[0] = tuple(named)
+        if read_here:
+            previous = read_here[0]
+        clauses += [_restated(c) for c in read_here]
+    return tuple(clauses)
+
+
+@lru_cache(maxsize=1 << 14)
+def _restated(clause: Clause) -> Clause:
+    """``clause`` with its possessives and its passive put the one way both spellings read."""
+    return tuple(passive(possessive(list(clause))))
+
+
+@memoize(4096, 16 * MiB, bytes_per_char=48)
+def _clauses(sentence: str) -> tuple[Clause, ...]:
+    tokens = _tokens(with_digits(sentence).replace("’", "'"))
+    pieces, current = [], []
+    for token in tokens:
+        if token.kind == "mark" and token.text in ";:" or token.form in BOUNDARIES:
+            if current:
+                pieces.append(current)
+            current = [token] if token.form in BOUNDARIES else []
+        else:
+            current.append(token)
+    if current:
+        pieces.append(current)
+    clauses = []
+    for n, piece in enumerate(pieces):
+        piece = _mark_asides(fronted(piece))
+        if n and clauses and piece and piece[0].form in BOUNDARIES:
+            piece = piece[1:]
+        if n and clauses and piece:
+            if piece[0].text.lower() in PRONOUNS and len(piece) > 1:
+                piece = _shared_subject(clauses[0], piece[1:]) or piece  # "it" is the subject
+            else:
+                piece = _shared_subject(clauses[0], piece) or piece
+        clauses += _coordinated(piece)
+    return tuple(tuple(comparative(mark_events(voiced(_mark_lists(c))))) for c in clauses if c)
+
+
+def _coordinated(tokens: list[Token]) -> list[list[Token]]:
+    """"The sun rises in the east and sets in the west" as two clauses, the second with the
+    first's subject: "and" followed by a verb-like word ("sets", "opened") that a word of the
+    first clause matches in form, after its subject."""
+    for n, token in enumerate(tokens):
+        if token.form != "and" or token.aside or not 0 < n < len(tokens) - 1:
+            continue
+        verb, before = tokens[n + 1], tokens[n - 1]
+        if verb.kind != "word" or not suffix(verb) or suffix(before) == suffix(verb):
+            continue
+        second = _shared_subject(tokens[:n], tokens[n + 1:])
+        if second:
+            return [tokens[:n], *_coordinated(second)]
+    return [tokens]
+
+
+def _shared_subject(first: Sequence[Token], rest: list[Token]) -> list[Token] | None:
+    """``rest`` (a clause with no subject of its own: it starts with its verb) with the subject
+    of ``first``; None when ``rest`` has its own or ``first``'s cannot be told."""
+    if not rest:
+        return None
+    auxiliary = rest[0].form in AUXILIARIES or rest[0].kind in ("qualifier", "negation")
+    if not auxiliary and (rest[0].kind != "word" or not suffix(rest[0])):
+        return None
+    for k, token in enumerate(first):
+        verb_like = token.form in AUXILIARIES or token.kind == "qualifier" or (
+            token.kind == "word" and suffix(token)
+            and (auxiliary or suffix(token) == suffix(rest[0])))
+        if verb_like:
+            subject = list(first[:k])
+            if token.form in BE and not auxiliary and participle(rest[0]):
+                subject.append(token)  # "was bought and restored by": "was restored by"
+            return [*subject, *rest] if any(t.content for t in subject) else None
+    return None
+
+
+def _tokens(text: str) -> list[Token]:
+    raw = _TOKEN.findall(text)
+    tokens: list[Token] = []
+    bound_text = ""  # a hedge or bound read before a number ("about", "more than")
+    article = False  # the word before was an article
+    i = 0
+    while i < len(raw):
+        word = raw[i]
+        lowered = word.lower()
+        if not bound_text and (size := _range_at(raw, i)):
+            tokens.append(_range(raw, i, size))
+            i += size
+            article = False
+            continue
+        if word[0].isdigit() and not math.isfinite(_value(word)):
+            tokens.append(Token(word, word, "word"))  # hundreds of digits: no number to compare
+        elif word[0].isdigit():
+            value = float(word.replace(",", ""))
+            nxt = raw[i + 1].lower() if i + 1 < len(raw) else ""
+            month = MONTH_OF.get(nxt.rstrip(".")) if value == int(value) <= 31 else None
+            if month and not bound_text:  # "14 July" is "July 14"
+                tokens.append(Token(f"date:{month}-{int(value)}", f"{word} {raw[i + 1]}",
+                                    "number"))
+                i += 2
+                continue
+            i, token = _number(raw, i, bound_text, tokens)
+            tokens.append(token)
+            bound_text = ""
+        elif lowered.rstrip(".") in MONTH_OF and (lowered != "may" or _day_after(raw, i)):
+            month = MONTH_OF[lowered.rstrip(".")]
+            day = raw[i + 1] if i + 1 < len(raw) else ""
+            if day.isdigit() and 1 <= int(day) <= 31:
+                tokens.append(Token(f"date:{month}-{int(day)}", f"{word} {day}", "number"))
+                i += 2
+                continue
+            tokens.append(Token(f"month:{month}", word, "number"))
+        elif lowered in _UNITS and (lowered not in ("m", "$", "€", "£") or _after_number(tokens)
+                                    or lowered in "$€£"):
+            tokens.append(Token(f"unit:{_UNITS[lowered]}", word, "word"))
+        elif word in ",();:":
+            tokens.append(Token(word, word, "mark"))
+        elif size := _bound_at(raw, i):
+            bound_text = " ".join(raw[i:i + size])
+            i += size
+            continue
+        elif lowered in ARTICLES:
+            article = True  # never a claim of its own; a list's items read alike without them
+            i += 1
+            continue
+        elif lowered.endswith("n't") or lowered == "cannot":
+            modal = _CONTRACTED.get(lowered, lowered[:-3])
+            if modal in QUALIFIERS:  # "cannot" is "can" + "not": the modal is still said
+                tokens.append(Token(modal, modal, "qualifier"))
+                tokens.append(Token("not", "not", "negation"))
+            elif modal in BE:  # "isn't" is "is not"
+                tokens.append(Token(modal, modal, "function"))
+                tokens.append(Token("not", "not", "negation"))
+            else:
+                tokens.append(Token("not", word, "negation"))
+        elif lowered in _PLACE_VERBS and i + 1 < len(raw) and raw[i + 1].lower() in _PLACE:
+            tokens.append(Token("is", word, "function"))  # "lies in" says "is in"
+        else:
+            # a capitalised first word before another is part of a name ("South Park")
+            named = not tokens and i + 1 < len(raw) and raw[i + 1][:1].isupper()
+            token = _word(word, first=not tokens and not named)
+            if article and token.kind == "word" and named is False and _title(raw, i):
+                token = replace(token, detail=True)  # "the engineer Gustave Eiffel"
+            tokens.append(token)
+        article = False
+        i += 1
+    return tokens
+
+
+def _title(raw: list[str], i: int) -> bool:
+    """Whether the lower-case word ``raw[i]``, after an article, stands before a name as its
+    title ("the engineer Gustave Eiffel")."""
+    return raw[i].islower() and i + 1 < len(raw) and raw[i + 1][:1].isupper()
+
+
+def _range_at(raw: list[str], i: int) -> int:
+    """How many words from ``raw[i]`` are a range of two whole numbers ("between 1887 and
+    1889", "from 1887 to 1889", "1887-1889"); 0 if none."""
+    opener = raw[i].lower()
+    if (opener in _RANGE_OPENERS and i + 3 < len(raw) and _WHOLE.fullmatch(raw[i + 1])
+            and raw[i + 2].lower() in _RANGE_OPENERS[opener] and _WHOLE.fullmatch(raw[i + 3])
+            and math.isfinite(_value(raw[i + 3]))):
+        return 4
+    if (i + 1 < len(raw) and _WHOLE.fullmatch(raw[i]) and _WHOLE.fullmatch(raw[i + 1])
+            and _value(raw[i]) < _value(raw[i + 1]) < math.inf):
+        return 2  # two numbers side by side, rising: a dash between them ("1887-1889")
+    return 0
+
+
+def _value(digits: str) -> float:
+    return float(digits.replace(",", ""))
+
+
+_WHOLE = re.compile(r"\d+(?:,\d{3})*")
+
+
+def _range(raw: list[str], i: int, size: int) -> Token:
+    low, high = (float(raw[i + k].replace(",", "")) for k in ((1, 3) if size == 4 else (0, 1)))
+    return Token(f"range:{low:g}-{high:g}", " ".join(raw[i:i + size]), "number")
+
+
+def _bound_at(raw: list[str], i: int) -> int:
+    """How many words of ``raw`` from ``i`` are a hedge or bound that a number follows ("more
+    than 40,000", "about $5 million"); 0 if none."""
+    for size in range(quantities.LONGEST_BOUND, 0, -1):
+        phrase = " ".join(raw[i:i + size]).lower()
+        after = raw[i + size:i + size + 2]
+        if phrase in quantities.BOUND_WORDS and after and (after[0][0].isdigit() or (
+                after[0] in _CURRENCY_SIGNS and len(after) > 1 and after[1][0].isdigit())):
+            return size
+    return 0
+
+
+def _number(raw: list[str], i: int, bound_text: str,
+            tokens: list[Token]) -> tuple[int, Token]:
+    """The number at ``raw[i]`` with its scale, its unit (a currency sign before it, a unit
+    word after it) and the hedge or bound before it; and the index of its last word."""
+    digits, scale, unit = raw[i], 1.0, None
+    words = [digits]
+    if tokens and tokens[-1].form.startswith("unit:") and tokens[-1].text in _CURRENCY_SIGNS:
+        sign = tokens.pop()
+        unit, words = sign.form[5:], [sign.text + digits]
+    nxt = raw[i + 1].lower() if i + 1 < len(raw) else ""
+    if nxt in _SCALE:
+        scale = _SCALE[nxt]
+        words.append(raw[i + 1])
+        i += 1
+        nxt = raw[i + 1].lower() if i + 1 < len(raw) else ""
+    if unit is None and nxt in _UNITS and nxt not in _CURRENCY_SIGNS:
+        unit = _UNITS[nxt]
+        words.append(raw[i + 1])
+        i += 1
+    if bound_text and quantities.ambiguous(bound_text.lower(), unit):
+        tokens.append(_word(bound_text, first=False))  # "over 20 years": maybe "during"
+        bound_text = ""
+    text = " ".join(filter(None, (bound_text, " ".join(words)))).replace(" %", "%")
+    found = quantities.amount(digits, float(digits.replace(",", "")), scale=scale, unit=unit,
+                              phrase=bound_text.lower(), text=text)
+    return i, Token(f"#{found.value:g}", text, "number", amount=found)
+
+
+def _word(word: str, first: bool) -> Token:
+    lowered = word.lower()
+    form = bare(word)
+    if word[0].isupper() and not first and lowered not in FUNCTION_WORDS:
+        return Token(form, word, "name")  # "Not Ready for Prime Time Players" is a name
+    if lowered in NEGATIONS or lowered.endswith("n't"):
+        return Token("not", word, "negation")
+    if lowered in QUALIFIERS:
+        return Token(_SAME_QUALIFIER.get(lowered, lowered), word, "qualifier")
+    if lowered in quantities.HEDGES:  # "about the tower": a preposition
+        return Token(lowered, word, "function")
+    if lowered in FUNCTION_WORDS:
+        return Token(lowered, word, "function")
+    named = concepts(lowered)
+    if named:
+        concept, second = named[0]
+        return Token(concept, word, "word", pole=int(second))
+    return Token(snowball(IRREGULAR.get(form, form)), word, "word")
+
+
+def bare(text: str) -> str:
+    return re.sub(r"'s$", "", text.lower())
+
+
+def _after_number(tokens: list[Token]) -> bool:
+    return bool(tokens) and tokens[-1].kind == "number"
+
+
+def _day_after(raw: list[str], i: int) -> bool:
+    return i + 1 < len(raw) and raw[i + 1].isdigit()
+
+
+def _mark_asides(tokens: list[Token]) -> list[Token]:
+    """Number the parentheticals (brackets; ", which ... ,"; a comma pair round a phrase) and
+    the lists ("A, B and C"), so the alignment may skip the one and reorder the other."""
+    out, aside, number = [], 0, 0
+    depth = 0
+    for i, token in enumerate(tokens):
+        if token.text == "(":
+            depth += 1
+            number += 1
+            aside = number
+            continue
+        if token.text == ")":
+            depth = max(0, depth - 1)
+            aside = 0 if not depth else aside
+            continue
+        if token.text == "," and not depth:
+            closing = next((j for j in range(i + 1, len(tokens)) if tokens[j].text == ","), None)
+            if aside:  # a comma ends an aside opened by a comma
+                aside = 0
+                continue
+            if closing is not None and not _is_list(tokens, i, closing):
+                number += 1
+                aside = number
+                continue
+            out.append(token)  # a list's comma: the lists are read next
+            continue
+        out.append(replace(token, aside=aside))
+    return out
+
+
+def _is_list(tokens: list[Token], start: int, end: int) -> bool:
+    """Whether the comma at ``start`` and the next at ``end`` separate list items: the stretch
+    after ``end`` runs into "and"/"or" before any verb-like function word."""
+    for token in tokens[end + 1:]:
+        if token.form in ("and", "or"):
+            return True
+        if token.text == "," or token.form in BE:
+            return False
+    return False
+
+
+def _mark_lists(tokens: list[Token]) -> list[Token]:
+    """A list "X, Y and Z" (or "X and Y") put in one order (its items sorted), so that a
+    list and the same list reordered read alike; each item's tokens carry the list's number.
+    The first item is the word before the first comma (what precedes it belongs to the
+    sentence); the last runs to the next function word."""
+    out, number = [t for t in tokens], 0
+    n = 0
+    while n < len(out):
+        if out[n].form not in ("and", "or") or not 0 < n < len(out) - 1:
+            n += 1
+            continue
+        start = n - 1
+        while start >= 2 and out[start - 1].text == "," and out[start - 2].content:
+            start -= 2
+            while start > 0 and out[start - 1].content and out[start - 1].text != "," and (
+                    out[start - 2].text == "," if start >= 2 else False):
+                start -= 1
+        end = n + 1
+        while end < len(out) and out[end].content:
+            end += 1
+        items, current = [], []
+        for token in out[start:end]:
+            if token.text == "," or token.form in ("and", "or"):
+                items.append(current)
+                current = []
+            else:
+                current.append(token)
+        items.append(current)
+        if not all(items) or not all(t.content for item in items for t in item):
+            n += 1
+            continue
+        number += 1
+        ordered = [replace(t, listed=number)
+                   for item in sorted(items, key=lambda i: [t.form for t in i]) for t in item]
+        out[start:end] = ordered
+        n = start + len(ordered)
+    return [t for t in out if t.text != ","]

@@ -1,0 +1,224 @@
+"""Restatements undone as a clause is read, so that two spellings of one statement give the
+same tokens, and each only where it keeps the meaning: the passive with its agent ("the tower
+was built by Eiffel's company" / "Eiffel's company built the tower"), the voice of a passive
+with an object of its own kept, the possessive ("Paris's population" / "the population of
+Paris"), an event a date ends ("until the Chrysler Building was finished in 1930" / "until
+1930"), a fronted date or adverb ("In 2019 the firm moved" / "the firm moved in 2019"), a
+comparison ("more expensive than" as one word; ``turned``: said from the other side), and a
+range as the numbers a bare answer may name (``range_ends``). The traps each must not let
+through are tested beside it (tests/unit/rules/test_restatements.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from . import quantities
+from .tokens import (
+    AUXILIARIES,
+    BE,
+    BOUNDARIES,
+    PASSIVE,
+    PREPOSITIONS,
+    PRONOUNS,
+    Clause,
+    Token,
+    has_verb,
+    is_date,
+    participle,
+    suffix,
+)
+
+# Words that open an event a date ends: "until the Chrysler Building was finished in 1930".
+_EVENT_WORDS = frozenset(("until", "till", "before", "after", "since"))
+
+
+def voiced(tokens: list[Token]) -> list[Token]:
+    """A participle after a form of "be" with an object of its own marked passive ("the
+    tenant must be given notice" is not "the tenant must give notice"; "it was opened in
+    1889" is left as "it opened in 1889"); the passive with its agent is read as active
+    later, and loses the mark."""
+    out = list(tokens)
+    for k, token in enumerate(out):
+        before = k - 1
+        while before >= 0 and out[before].kind == "negation":
+            before -= 1
+        retained = k + 1 < len(out) and out[k + 1].content  # "given notice", "charged a fee"
+        if before >= 0 and out[before].form in BE and participle(token) and retained:
+            out[k] = replace(token, form=f"{token.form}{PASSIVE}")
+    return out
+
+
+def fronted(tokens: list[Token]) -> list[Token]:
+    """A clause's opening time or manner put at its end, where the plain order has it: "In
+    2019 the company moved" as "the company moved in 2019", "Overnight, updates are installed"
+    as "updates are installed overnight". Only a date or year after "in", "on", "during",
+    or one word before a comma, and only before a clause of its own."""
+    if len(tokens) < 4:
+        return tokens
+    if tokens[0].form in ("in", "on", "during") and is_date(tokens[1]):
+        size = 3 if tokens[2].text == "," else 2
+    elif tokens[1].text == "," and _adverb(tokens[0]):
+        size = 2
+    else:
+        return tokens
+    rest = tokens[size:]
+    if not has_verb(rest) or any(t.text == "," for t in rest[:2]):
+        return tokens
+    return rest + [t for t in tokens[:size] if t.text != ","]
+
+
+def _adverb(token: Token) -> bool:
+    """An adverb of time or manner ("overnight", "sadly"), not a subject before an
+    apposition ("The film, made in 2005, ...") nor a place ("Uniondale, New York")."""
+    word = token.text.lower()
+    return token.kind == "word" and (word.endswith("ly") or word in _TIME_ADVERBS)
+
+
+_TIME_ADVERBS = frozenset("overnight today yesterday tomorrow tonight now then later earlier "
+                          "afterwards meanwhile recently".split())
+
+
+def comparative(tokens: list[Token]) -> list[Token]:
+    """"more expensive than" read as one word on its pole ("less expensive than" as
+    "cheaper than"), so a comparison reads alike however it is formed, and apart from the
+    plain word ("expensive")."""
+    than = next((k for k, t in enumerate(tokens) if t.form == "than"), None)
+    if than is None or than < 2:
+        return tokens
+    word, before = tokens[than - 1], tokens[than - 2]
+    if not word.form.startswith("~") or word.form == "~more":
+        return tokens
+    if before.form != "~more":  # "cheaper than": a comparison, not "cheap"
+        return [*tokens[:than - 1], replace(word, form=f"{word.form}>"), *tokens[than:]]
+    return [*tokens[:than - 2], replace(word, form=f"{word.form}>", pole=word.pole ^ before.pole,
+                                        text=f"{before.text} {word.text}"),
+            *tokens[than:]]
+
+
+def turned(claim: Clause) -> Clause | None:
+    """``claim``'s comparison said from the other side ("A is cheaper than B" as "B is more
+    expensive than A"): the same statement, for the alignment to try; None if it has none."""
+    than = next((k for k, t in enumerate(claim) if t.form == "than"), None)
+    if than is None or than < 3 or than == len(claim) - 1:
+        return None
+    word, be = claim[than - 1], than - 2
+    if not word.form.startswith("~") or word.form == "~more" or claim[be].form not in BE:
+        return None
+    first, second = claim[:be], claim[than + 1:]
+    if not any(t.content for t in first) or not any(t.content for t in second):
+        return None
+    return (*second, claim[be], replace(word, pole=1 - word.pole), claim[than], *first)
+
+
+def range_ends(clause: Clause) -> list[Token]:
+    """``clause`` with each range as its two ends: a bare number named as an answer ("1892")
+    is named by the range "1892-1901", a statement ("founded in 1892") is not."""
+    out = []
+    for token in clause:
+        if token.form.startswith("range:"):
+            low, high = (float(v) for v in token.form[6:].split("-"))
+            out += [Token(f"#{v:g}", f"{v:g}", "number", amount=quantities.amount(f"{v:g}", v))
+                    for v in (low, high)]
+        else:
+            out.append(token)
+    return out
+
+
+def mark_events(tokens: list[Token]) -> list[Token]:
+    """"until the Chrysler Building was finished in 1930" read as "until 1930": an event after
+    "until", "before", "after" or "since" that a year or date ends is a parenthetical, when
+    it holds a verb and no number, negation, qualifier or second statement of its own."""
+    out = list(tokens)
+    for i, token in enumerate(out):
+        if token.text.lower() not in _EVENT_WORDS or i + 1 >= len(out) or (
+                out[i + 1].kind == "number"):
+            continue
+        end = next((j for j in range(i + 1, len(out)) if out[j].kind == "number"), None)
+        if end is None or not is_date(out[end]) or out[end - 1].form not in ("in", "on"):
+            continue
+        event = out[i + 1:end - 1]
+        if not event or not any(t.form in BE or suffix(t) for t in event) or any(
+                t.kind in ("negation", "qualifier") or t.form in ("and", "or")
+                or t.text.lower() in PRONOUNS or t.form in BOUNDARIES for t in event):
+            continue
+        out[i + 1:end] = [replace(t, aside=t.aside or 1000 + i) for t in out[i + 1:end]]
+    return out
+
+
+def passive(tokens: list[Token]) -> list[Token]:
+    """"P was V-ed by A ..." read as "A V-ed P ...": both voices give the same order. The verb
+    may be a list ("designed and built by"), the agent a phrase ("the company of the engineer
+    Gustave Eiffel")."""
+    for i, token in enumerate(tokens):
+        if token.form not in BE or i + 2 >= len(tokens):
+            continue
+        first = i + 1
+        while first < len(tokens) and tokens[first].kind == "negation":
+            first += 1  # "is not covered by"
+        by = first
+        while by < len(tokens) and tokens[by].kind == "word" and (
+                by == first or tokens[by].listed and tokens[by].listed == tokens[first].listed):
+            by += 1
+        verbs = tokens[first:by]
+        if not verbs or not all(participle(v) for v in verbs):
+            continue
+        if by >= len(tokens) or tokens[by].form != "by":
+            continue
+        agent_end = _agent_end(tokens, by + 1)
+        agent = tokens[by + 1:agent_end]
+        if not agent:
+            continue
+        subject = tokens[:i]
+        modal = len(subject)
+        while modal and subject[modal - 1].kind in ("qualifier", "negation"):
+            modal -= 1  # "must be given by the tenant": "the tenant must give"
+        active = [replace(t, form=t.form.removesuffix(PASSIVE)) for t in tokens[i + 1:by]]
+        return agent + subject[modal:] + active + subject[:modal] + tokens[agent_end:]
+    return tokens
+
+
+def _agent_end(tokens: list[Token], start: int) -> int:
+    """Where the agent after "by" ends: a word or name, then names, titles and "of" phrases
+    ("the company of the engineer Gustave Eiffel"), up to a preposition or anything else."""
+    end = start
+    while end < len(tokens):
+        token = tokens[end]
+        joins = token.form == "of" and end + 1 < len(tokens) and tokens[end + 1].content
+        if token.form in PREPOSITIONS or not (
+                token.kind == "name" or token.detail or joins or (
+                    token.kind == "word" and (end == start or tokens[end - 1].form == "of"))):
+            break
+        end += 1
+    return end
+
+
+def possessive(tokens: list[Token]) -> list[Token]:
+    """"Paris's population" read as "population of Paris", "Acme's chief executive" as "chief
+    executive of Acme"."""
+    out = list(tokens)
+    for i, token in enumerate(out):
+        if token.text.lower().endswith("'s") and i + 1 < len(out) and out[i + 1].content:
+            start = i
+            while start > 0 and out[start - 1].kind == "name":
+                start -= 1
+            end = _noun_phrase_end(out, i + 1)
+            owner, owned = out[start:i + 1], out[i + 1:end]
+            return [*out[:start], *owned, *owner, *possessive(out[end:])]
+    return out
+
+
+def _noun_phrase_end(tokens: list[Token], start: int) -> int:
+    """Where the noun phrase that starts at ``tokens[start]`` ends: its words run to a verb
+    ("Acme's chief executive is", "Tesla's chief executive praised"), a modal, a negation or
+    a preposition. Anything else ends it after its first word: a run may hold an irregular verb
+    ("Lyon's population grew", "Eiffel's company built it")."""
+    end = start + 1
+    while (end < len(tokens) and tokens[end].kind == "word" and not suffix(tokens[end])
+           and tokens[end].form not in PREPOSITIONS):
+        end += 1
+    if end < len(tokens):
+        stop = tokens[end]
+        if (stop.form in AUXILIARIES or stop.kind in ("qualifier", "negation")
+                or stop.form in PREPOSITIONS or (stop.kind == "word" and suffix(stop))):
+            return end
+    return start + 1

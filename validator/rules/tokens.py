@@ -1,0 +1,118 @@
+"""The rule checker's vocabulary: a text is read into *tokens* (``Token``), grouped into
+*clauses* (``Clause``); the word classes that decide how a token is read, and what a clause is
+(a statement with a verb, or a mention of a name or number). Imports nothing of the rules but
+their word tables."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .quantities import Amount
+from .word_lists import IRREGULAR, SAME_PARTICIPLES
+
+# Words that carry no claim of their own: skipped where the evidence has them, not required
+# where the claim has them. Negations, qualifiers and opposites are read apart.
+FUNCTION_WORDS = frozenset(
+    """a an the this that these those it its they them their he him his she her we our you your
+    i me my is are was were be been being am has have had having do does did doing of to in on
+    at by for with from as into onto upon there here which who whom whose what also just very
+    and or nor then than too located situated""".split())
+
+
+# Words whose presence changes what a statement claims: the evidence's must be in the claim
+# too (the evidence says "may cause", the claim "causes": not the same statement).
+QUALIFIERS = frozenset(
+    """may might could can should must would will shall cannot some most many few several
+    all every each always sometimes often usually rarely seldom occasionally only if unless
+    nearly almost over under reportedly allegedly possibly probably likely perhaps
+    """.split())
+
+
+# Tokens that end a clause: a qualifier or negation beyond them belongs to another statement.
+BOUNDARIES = frozenset(";:") | frozenset(
+    "but whereas while although though however yet unless because".split())
+
+
+BE = frozenset("is are was were been being be".split())
+
+
+AUXILIARIES = BE | frozenset("has have had do does did".split())
+
+
+PASSIVE = "/passive"  # the mark of a participle in the passive voice
+
+
+ARTICLES = frozenset(("a", "an", "the"))
+
+
+# Prepositions that carry meaning (content words) and end a noun phrase ("company between").
+PREPOSITIONS = frozenset("between until till dure sinc ~before ~after through across within "
+                          "against among toward towards".split())
+
+
+PRONOUNS = frozenset("it they he she this".split())
+
+
+
+@dataclass(frozen=True)
+class Token:
+    form: str  # what is compared: a stem, a name, "#330", "~open"
+    text: str  # as written
+    kind: str  # "word", "name", "number", "function", "qualifier", "negation", "mark"
+    pole: int = 0  # 1: the second pole of an opposite ("closed" for "~open")
+    aside: int = 0  # > 0 inside a parenthetical (brackets, commas, a relative clause)
+    listed: int = 0  # > 0 inside a list "A, B and C": its number
+    amount: Amount | None = None  # a number's value, unit, precision and hedge or bound
+    detail: bool = False  # a title before a name ("the engineer Gustave Eiffel"): may be left out
+
+    @property
+    def content(self) -> bool:
+        return self.kind in ("word", "name", "number", "qualifier")
+
+
+Clause = tuple[Token, ...]
+
+
+def suffix(token: Token) -> str:
+    word = token.text.lower()
+    if token.kind != "word":
+        return ""
+    for ending in ("ed", "ing", "es", "s"):
+        if word.endswith(ending) and not word.endswith("ss") and len(word) > len(ending) + 2:
+            return "s" if ending == "es" else ending
+    return ""
+
+
+def is_date(token: Token) -> bool:
+    if token.form.startswith(("date:", "month:")):
+        return True
+    found = token.amount
+    return bool(found and found.unit is None and not found.bound
+                and found.value == int(found.value) and 1000 <= found.value <= 2100)
+
+
+def participle(token: Token) -> bool:
+    word = token.text.lower()
+    return token.kind == "word" and (word.endswith(("ed", "en", "wn")) or word in IRREGULAR
+                                     or word in SAME_PARTICIPLES)
+
+
+def has_verb(clause: Sequence[Token]) -> bool:
+    """Whether ``clause`` says something of something (it has a verb, a modal or a
+    negation), as "the king won" does and "16-year-old" or "dancer Gregory Hines" does not."""
+    return any(t.form in AUXILIARIES or t.kind in ("qualifier", "negation")
+               or suffix(t) == "ed" or t.text.lower() in IRREGULAR for t in clause)
+
+
+def is_mention(clause: Clause) -> bool:
+    """Whether ``clause`` only names something ("Walmart", "Saturday Night Live", "American"):
+    no verb, modal or negation, and no word but names, numbers and function words, or a
+    single content word. Found in the evidence, a mention is there; whether it answers the
+    question the rules cannot tell."""
+    content = [t for t in clause if t.content]
+    if len(content) < 2:
+        return True
+    if any(t.form in AUXILIARIES or t.kind in ("qualifier", "negation") for t in clause):
+        return False
+    return not any(t.kind == "word" and not t.text[:1].isupper() for t in content)

@@ -85,26 +85,21 @@ def test_an_invented_fact_is_refused_even_by_a_judge_that_would_pass_it():
     assert "1999" not in " ".join(judge.statements)
 
 
-@pytest.mark.parametrize("rewrite", ["It is about 350 metres tall.",
-                                     "It is more than 340 metres tall."])
-def test_a_changed_hedged_number_is_refused_even_by_a_judge_that_would_pass_it(rewrite):
-    judge = ScriptedJudge(rule=lambda statement, passages: statement != WRONG,
-                          rewrite=lambda sentence, passages: rewrite)
-    guard = Guard().use(ProvenanceLLM(llm_callable=judge, on_fail="fix", fix_mode="correct"))
-    with caught_warnings():
-        assert guard.validate(f"{TRUE} {WRONG}", metadata=toy_metadata()).validated_output == TRUE
-    assert rewrite not in judge.statements
-
-
-@pytest.mark.parametrize("rewrite", ["It is about 300 metres tall.",  # 250 to 350 metres
-                                     "It is over 300 metres tall."])
-def test_a_rewrite_rounded_as_a_claim_may_be_is_judged_and_used(rewrite):
+@pytest.mark.parametrize("rewrite,used", [
+    ("It is about 350 metres tall.", False),  # 345 to 355 metres: not the evidence's 330
+    ("It is more than 340 metres tall.", False),
+    ("It is about 300 metres tall.", True),  # 250 to 350 metres: rounded as a claim may be
+    ("It is over 300 metres tall.", True),
+])
+def test_a_rewrite_states_the_evidence_numbers_even_for_a_judge_that_would_pass_it(rewrite,
+                                                                                     used):
     judge = ScriptedJudge(rule=lambda statement, passages: statement != WRONG,
                           rewrite=lambda sentence, passages: rewrite)
     guard = Guard().use(ProvenanceLLM(llm_callable=judge, on_fail="fix", fix_mode="correct"))
     with caught_warnings():
         outcome = guard.validate(f"{TRUE} {WRONG}", metadata=toy_metadata())
-    assert outcome.validated_output == f"{TRUE} {rewrite}" and rewrite in judge.statements
+    assert outcome.validated_output == (f"{TRUE} {rewrite}" if used else TRUE)
+    assert (rewrite in judge.statements) == used  # a refused rewrite is never judged
 
 
 def test_a_rewrite_the_judge_does_not_support_is_not_used():

@@ -114,13 +114,7 @@ def test_words_all_there_but_not_stated_together_never_pass(claim, source):
     ("7 million people visit the castle every year.",
      "About 7 million people visit the castle every year."),
     ("The rate rose to 3 in the spring.", "The rate rose to 3.5% in the spring."),
-])
-def test_a_partial_or_preceding_negation_never_passes(claim, source):
-    found = verdict(claim, source)
-    assert found.label != SUPPORTED, found
-
-
-@pytest.mark.parametrize("claim,source", [
+    # roles swapped through a possessive
     ("Alphabet's parent company is Google.", "Google's parent company is Alphabet."),
     ("Ford's chief executive praised Tesla.", "Tesla's chief executive praised Ford."),
     ("Mary's brother visited John.", "John's brother visited Mary."),
@@ -130,7 +124,7 @@ def test_a_partial_or_preceding_negation_never_passes(claim, source):
     ("The chief executive of Jane Doe is Acme.", "Acme's chief executive is Jane Doe."),
     ("Marie is Pierre's teacher.", "Pierre is Marie's teacher."),
 ])
-def test_roles_swapped_through_a_possessive_never_pass(claim, source):
+def test_a_partial_negation_or_swapped_roles_never_pass(claim, source):
     found = verdict(claim, source)
     assert found.label != SUPPORTED, found
 

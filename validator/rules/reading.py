@@ -10,7 +10,6 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import lru_cache
 
 from ..storage import MiB, memoize
 from ..text.citations import MARKER
@@ -94,7 +93,6 @@ def read(text: str) -> tuple[Clause, ...]:
     return tuple(clauses)
 
 
-@lru_cache(maxsize=1 << 14)
 def _restated(clause: Clause) -> Clause:
     """``clause`` with its possessives and its passive put the one way both spellings read."""
     return tuple(passive(possessive(list(clause))))

@@ -169,7 +169,6 @@ SAME_PARTICIPLES = frozenset("cut shut set put hit let hurt cost lost left won s
                               "held spent sent built lent bent".split())
 
 
-@lru_cache(maxsize=1 << 16)
 def synonyms(a: str, b: str) -> bool:
     """Whether two word forms (stems) are synonyms: one synset is the first sense of both in
     Open English WordNet (``synonyms.txt``, made by ``tools/derive_synonyms.py``). Opposites,

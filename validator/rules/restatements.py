@@ -55,7 +55,7 @@ def fronted(tokens: list[Token]) -> list[Token]:
     or one word before a comma, and only before a clause of its own."""
     if len(tokens) < 4:
         return tokens
-    if tokens[0].form in ("in", "on", "during") and is_date(tokens[1]):
+    if tokens[0].text.lower() in ("in", "on", "during") and is_date(tokens[1]):
         size = 3 if tokens[2].text == "," else 2
     elif tokens[1].text == "," and _adverb(tokens[0]):
         size = 2

@@ -80,8 +80,9 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
 def _verbatim(claim: str, evidence: Sequence[Evidence]) -> bool:
     """Whether a sentence of the evidence holds ``claim`` word for word, with nothing before
     it in its clause that turns it round or qualifies it ("not all of ...", "about ...", "may
-    ...") and not as what something else is of ("the son of the king won"): those are read
-    by the alignment."""
+    ..."), no condition in its sentence the claim leaves out ("if", "when", "unless") and not
+    as what something else is of ("the son of the king won"): those are read by the
+    alignment."""
     target = normalise(claim)
     words = target.split()
     if len(words) < VERBATIM_MIN_WORDS:
@@ -93,8 +94,11 @@ def _verbatim(claim: str, evidence: Sequence[Evidence]) -> bool:
                       re.IGNORECASE)
     for e in evidence:
         for sentence in split_sentences(MARKER.sub(" ", e.text)):
-            for found in span.finditer(sentence.text.replace("’", "'")):
-                clause = _CLAUSE_START.split(sentence.text[:found.start()])[-1]
+            said = sentence.text.replace("’", "'")
+            if any(w in _CONDITIONS and w not in mine for w in normalise(said).split()):
+                continue  # "If it rains, the match is cancelled": only on a condition
+            for found in span.finditer(said):
+                clause = _CLAUSE_START.split(said[:found.start()])[-1]
                 before = normalise(clause).split()[-_PREFIX:]
                 of_another = "of" in before[-3:] or (before and before[-1].endswith("'s"))
                 if not of_another and not any(_turns(w) and w not in mine for w in before):
@@ -102,6 +106,7 @@ def _verbatim(claim: str, evidence: Sequence[Evidence]) -> bool:
     return False
 
 
+_CONDITIONS = frozenset("if when whenever unless provided assuming only".split())
 _CLAUSE_START = re.compile(r"[,;:()]|\b(?:but|whereas|while|although|though|however|yet|"
                            r"unless|because)\b", re.IGNORECASE)
 _PREFIX = 6  # words of the clause before the match that may turn or qualify it

@@ -128,14 +128,19 @@ def _clauses(sentence: str) -> tuple[Clause, ...]:
 def _coordinated(tokens: list[Token]) -> list[list[Token]]:
     """"The sun rises in the east and sets in the west" as two clauses, the second with the
     first's subject: "and" followed by a verb-like word ("sets", "opened") that a word of the
-    first clause matches in form, after its subject."""
+    first clause matches in form, after its subject, or by a pronoun and a verb ("..., and it
+    remained the tallest")."""
     for n, token in enumerate(tokens):
         if token.form != "and" or token.aside or not 0 < n < len(tokens) - 1:
             continue
-        verb, before = tokens[n + 1], tokens[n - 1]
-        if verb.kind != "word" or not suffix(verb) or suffix(before) == suffix(verb):
+        start = n + 2 if tokens[n + 1].text.lower() in PRONOUNS else n + 1  # "and it remained"
+        if start >= len(tokens):
             continue
-        second = _shared_subject(tokens[:n], tokens[n + 1:])
+        verb, before = tokens[start], tokens[n - 1]
+        if verb.kind != "word" or not suffix(verb) or suffix(before) == suffix(verb) and (
+                start == n + 1):
+            continue
+        second = _shared_subject(tokens[:n], tokens[start:])
         if second:
             return [tokens[:n], *_coordinated(second)]
     return [tokens]

@@ -49,12 +49,22 @@ def voiced(tokens: list[Token]) -> list[Token]:
 
 
 def fronted(tokens: list[Token]) -> list[Token]:
-    """A clause's opening time or manner put at its end, where the plain order has it: "In
-    2019 the company moved" as "the company moved in 2019", "Overnight, updates are installed"
-    as "updates are installed overnight". Only a date or year after "in", "on", "during",
-    or one word before a comma, and only before a clause of its own."""
+    """A clause's opening condition, time or manner put at its end, where the plain order
+    has it: "When the lid is open, the pump stops" as "the pump stops when the lid is open",
+    "In 2019 the company moved" as "the company moved in 2019", "Overnight, updates are
+    installed" as "updates are installed overnight". Only a condition up to its comma, a date
+    or year after "in", "on", "during", or an adverb before a comma, and only before a clause
+    of its own."""
     if len(tokens) < 4:
         return tokens
+    comma = next((k for k, t in enumerate(tokens) if t.text == ","), None)
+    if tokens[0].text.lower() in _CONDITIONS and comma and comma > 1:
+        # "When the lid is open, the pump stops": to the end of the clause it conditions
+        condition, rest = tokens[:comma], tokens[comma + 1:]
+        end = next((k for k, t in enumerate(rest) if t.text == ","), len(rest))
+        if not _says_something(rest[:end]):
+            return tokens
+        return [*rest[:end], *condition, *rest[end:]]
     if tokens[0].text.lower() in ("in", "on", "during") and is_date(tokens[1]):
         size = 3 if tokens[2].text == "," else 2
     elif tokens[1].text == "," and _adverb(tokens[0]):
@@ -62,9 +72,14 @@ def fronted(tokens: list[Token]) -> list[Token]:
     else:
         return tokens
     rest = tokens[size:]
-    if not has_verb(rest) or any(t.text == "," for t in rest[:2]):
+    if not _says_something(rest) or any(t.text == "," for t in rest[:2]):
         return tokens
     return rest + [t for t in tokens[:size] if t.text != ","]
+
+
+def _says_something(tokens: list[Token]) -> bool:
+    """Whether ``tokens`` are a clause of their own: a verb in any tense ("stops", "moved")."""
+    return has_verb(tokens) or any(suffix(t) for t in tokens)
 
 
 def _adverb(token: Token) -> bool:
@@ -74,6 +89,7 @@ def _adverb(token: Token) -> bool:
     return token.kind == "word" and (word.endswith("ly") or word in _TIME_ADVERBS)
 
 
+_CONDITIONS = frozenset(("if", "when", "whenever"))
 _TIME_ADVERBS = frozenset("overnight today yesterday tomorrow tonight now then later earlier "
                           "afterwards meanwhile recently".split())
 

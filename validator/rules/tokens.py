@@ -26,12 +26,13 @@ QUALIFIERS = frozenset(
     """may might could can should must would will shall cannot some most many few several
     all every each always sometimes often usually rarely seldom occasionally only if unless
     nearly almost over under reportedly allegedly possibly probably likely perhaps
+    when whenever provided assuming
     """.split())
 
 
 # Tokens that end a clause: a qualifier or negation beyond them belongs to another statement.
 BOUNDARIES = frozenset(";:") | frozenset(
-    "but whereas while although though however yet unless because".split())
+    "but whereas while although though however yet because".split())
 
 
 BE = frozenset("is are was were been being be".split())
@@ -94,8 +95,8 @@ def is_date(token: Token) -> bool:
 
 def participle(token: Token) -> bool:
     word = token.text.lower()
-    return token.kind == "word" and (word.endswith(("ed", "en", "wn")) or word in IRREGULAR
-                                     or word in SAME_PARTICIPLES)
+    return token.kind == "word" and (word.endswith("ed") or word in IRREGULAR
+                                     or word in SAME_PARTICIPLES)  # "given", "built": listed
 
 
 def has_verb(clause: Sequence[Token]) -> bool:

@@ -59,6 +59,15 @@ KINDS = {
          "Overnight, updates are not installed automatically.",
          "In 2019 Leeds moved its offices to the firm."],
     ),
+    "a condition, said first or last": (
+        "The pump stops when the lid is open. The match is cancelled if it rains.",
+        ["When the lid is open, the pump stops.", "If it rains, the match is cancelled.",
+         "The pump stops when the lid is open."],
+        ["The pump stops.", "The match is cancelled.",  # the condition dropped
+         "When the lid is closed, the pump stops.", "If it snows, the match is cancelled.",
+         "When it rains, the match is cancelled.",  # "when" is not "if"
+         "The pump starts when the lid is open."],
+    ),
     "a comparison from the other side": (
         "The annual plan is cheaper than the monthly plan. The steel frame is heavier than the "
         "aluminium frame.",

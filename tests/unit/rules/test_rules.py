@@ -148,3 +148,22 @@ def test_a_hostile_length_fails_closed_in_bounded_time():
     claim, source = " ".join(words), " ".join(reversed(words))
     found = check(f"The tower is {claim} tall.", ev(f"The tower is {source} tall."))
     assert not found.supported and "too long" in found.reason
+
+
+def test_word_soups_of_the_words_the_reading_turns_on_never_raise():
+    """Hostile or broken text: random runs of the words the restatements and the number
+    reading act on (conditions, bounds, passives, ranges, possessives, marks) give findings,
+    never an error."""
+    import random
+
+    words = ("when if unless and it than more less about over up to at least nearly between "
+             "from by was is not never all every 's , , . ( ) ; : until before since in during "
+             "the built given company Acme Anna tower 1930 1887 5 48,000 2.1 million km metres $ "
+             "% hours cheaper expensive larger open closed lies of engineer overnight").split()
+    pick = random.Random(7)
+    for _ in range(400):
+        claim = " ".join(pick.choice(words) for _ in range(pick.randint(1, 14)))
+        source = " ".join(pick.choice(words) for _ in range(pick.randint(1, 30)))
+        found = check(claim, ev(source))
+        assert found.kind and found.reason
+        read_facts(claim)

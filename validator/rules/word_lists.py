@@ -151,6 +151,9 @@ IRREGULAR = {form: verb for verb, forms in (
     ("lose", "lost"), ("go", "went gone"), ("come", "came"), ("become", "became"),
     ("leave", "left"), ("run", "ran"), ("have", "had"), ("do", "did done"),
 ) for form in forms.split()}
+# Participles that are not "-ed" and not in the table above (read as themselves).
+SAME_PARTICIPLES = frozenset("cut shut set put hit let hurt cost lost left won sold bought "
+                             "held spent sent built lent bent".split())
 
 
 @lru_cache(maxsize=1)
@@ -163,10 +166,6 @@ def _stemmer():
 @lru_cache(maxsize=1 << 16)
 def snowball(word: str) -> str:
     return _stemmer().stem(word)
-
-
-SAME_PARTICIPLES = frozenset("cut shut set put hit let hurt cost lost left won sold bought "
-                              "held spent sent built lent bent".split())
 
 
 def synonyms(a: str, b: str) -> bool:

@@ -131,7 +131,8 @@ def concepts(word: str) -> tuple[tuple[str, bool], ...]:
 
 
 # Irregular past forms read as their verb, as Snowball reads the regular ones ("given" and
-# "give", like "covered" and "cover"); forms that name an opposite are in word_lists.
+# "give", like "covered" and "cover"); a form that names an opposite ("bought") is read as
+# its concept first (``concepts``).
 IRREGULAR = {form: verb for verb, forms in (
     ("give", "gave given"), ("take", "took taken"), ("write", "wrote written"),
     ("make", "made"), ("build", "built"), ("pay", "paid"), ("sell", "sold"), ("hold", "held"),

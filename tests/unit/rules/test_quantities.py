@@ -48,7 +48,7 @@ def test_what_a_number_allows_includes_the_source(claim, source):
 
 
 @pytest.mark.parametrize("claim,source", [
-    ("The library holds about 51,500 books.", LIBRARY),  # the issue's own trap
+    ("The library holds about 51,500 books.", LIBRARY),  # a nearby figure, hedged
     ("The library holds about 45,000 books.", LIBRARY),  # two figures: 44,500 to 45,500
     ("The library holds about 52,000 books.", EXACT),
     ("The library holds more than 50,000 books.", LIBRARY),  # a bound the source breaks

@@ -22,7 +22,7 @@ opposite): the one kind of mismatch the rules call a contradiction.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -69,7 +69,8 @@ def align(claim: Clause, evidence: Clause) -> Alignment:
         return Alignment(0, len(wanted), tuple(wanted), None,
                          "the clause is too long for the rules to align", text[:200])
     pairs = _match(wanted, said)
-    missing = tuple(t for i, t in enumerate(wanted) if i not in dict(pairs))
+    matched = dict(pairs)
+    missing = tuple(t for i, t in enumerate(wanted) if i not in matched)
     # where the claim says "it" between two matched words, the evidence may name the thing
     referents = {j for (i1, j1), (i2, j2) in zip(pairs, pairs[1:], strict=False)
                  if any(claim[k].text.lower() in PRONOUNS for k in range(at[i1] + 1, at[i2]))
@@ -83,19 +84,24 @@ def align(claim: Clause, evidence: Clause) -> Alignment:
         if blocked is None and stating:
             conflict = _polarity(claim, evidence, pairs, wanted)
     return Alignment(len(pairs), len(wanted), missing, conflict, blocked, text,
-                     _instead(wanted, said, pairs, missing))
+                     _instead(wanted, said, matched, missing))
 
 
-def _instead(wanted: list[Token], said: list[Token], pairs, missing) -> tuple:
+def _slot(matched: dict[int, int], k: int) -> tuple[int | None, int | None]:
+    """The evidence positions matched just before and just after the claim's ``k``-th content
+    token (None where nothing is): the slot the evidence gives it."""
+    before = max((matched[i] for i in matched if i < k), default=None)
+    after = min((matched[i] for i in matched if i > k), default=None)
+    return before, after
+
+
+def _instead(wanted: list[Token], said: list[Token], matched: dict[int, int], missing) -> tuple:
     """(claim token, evidence token) for each missing claim word whose slot, between the
     matched words either side of it, holds exactly one other content word of the evidence:
     "built" where the source says "constructed"."""
-    matched = dict(pairs)
     found = []
     for token in missing:
-        k = wanted.index(token)
-        before = max((matched[i] for i in matched if i < k), default=None)
-        after = min((matched[i] for i in matched if i > k), default=None)
+        before, after = _slot(matched, wanted.index(token))
         if before is None and after is None:
             continue
         low = before + 1 if before is not None else max(0, after - 1)
@@ -209,7 +215,8 @@ def _polarity(claim: Clause, evidence: Clause, pairs, wanted) -> tuple[str, str]
     if len(pairs) < 2:
         return None  # a word alone ("true") is no statement to turn round
     said = [t for t in evidence if not t.aside]
-    free = [t for k, t in enumerate(evidence) if not t.aside and k not in {j for _, j in pairs}]
+    used = {j for _, j in pairs}
+    free = [t for k, t in enumerate(evidence) if not t.aside and k not in used]
     flipped = [(wanted[i], evidence[j]) for i, j in pairs
                if wanted[i].pole != evidence[j].pole and not any(
                    t.form == wanted[i].form and t.pole == wanted[i].pole for t in free)]
@@ -231,10 +238,8 @@ def _conflict(evidence, wanted, pairs, missing, referents) -> tuple[str, str] | 
     if len(missing) != 1 or missing[0].kind not in ("number", "name") or not pairs:
         return None
     gone = missing[0]
-    index = wanted.index(gone)
-    matched = dict(pairs)
-    before = max((matched[i] for i in matched if i < index), default=-1)
-    after = min((matched[i] for i in matched if i > index), default=len(evidence))
+    before, after = _slot(dict(pairs), wanted.index(gone))
+    before, after = -1 if before is None else before, len(evidence) if after is None else after
     rivals = [t for t in evidence[before + 1:after] if t.kind == gone.kind and not t.aside
               and _kind_of(t) == _kind_of(gone)]
     if len(rivals) != 1 or _gap(list(evidence), [j for _, j in pairs] + [
@@ -259,10 +264,6 @@ def _kind_of(token: Token) -> str:
     if ":" in token.form:
         return token.form.split(":")[0]
     return "#" if token.form.startswith("#") else token.kind
-
-
-def _quote(said: Sequence[Token], low: int, high: int) -> str:
-    return " ".join(t.text for t in said[low:high + 1])
 
 
 def best_alignment(claim: Clause, units: Iterable[Clause]) -> Alignment | None:

@@ -28,7 +28,7 @@ from ..types import Evidence
 from . import quantities
 from .alignment import Alignment, best_alignment, is_mention, read, same
 from .facts import normalise
-from .tokens import PASSIVE, QUALIFIERS
+from .tokens import BOUNDARIES, CONDITIONS, PASSIVE, QUALIFIERS
 from .word_lists import NEGATIONS
 
 VERBATIM_MIN_WORDS = 4
@@ -106,9 +106,10 @@ def _verbatim(claim: str, evidence: Sequence[Evidence]) -> bool:
     return False
 
 
-_CONDITIONS = frozenset("if when whenever unless provided assuming only".split())
-_CLAUSE_START = re.compile(r"[,;:()]|\b(?:but|whereas|while|although|though|however|yet|"
-                           r"unless|because)\b", re.IGNORECASE)
+_CONDITIONS = CONDITIONS | {"only"}  # "open only on Sundays" holds on a condition too
+_CLAUSE_START = re.compile(  # a mark, or a word that starts a clause of its own
+    r"[,;:()]|\b(?:" + "|".join(sorted(w for w in BOUNDARIES | {"unless"} if w.isalpha()))
+    + r")\b", re.IGNORECASE)
 _PREFIX = 6  # words of the clause before the match that may turn or qualify it
 
 

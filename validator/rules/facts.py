@@ -129,7 +129,7 @@ def _quantities_and_dates(text: str, matches: list[re.Match]):
             if day is not None:
                 days.add((month, day))
                 used.add(j)
-    found, years = [], set()  # found: [first, last, value, unit, bound, scale, bound's start, digits]
+    found, years = [], set()  # found: [first token, last token, value, unit, scale, digits]
     for i, token in enumerate(tokens):
         value = _number(token)
         if value is None or i in used:
@@ -149,15 +149,15 @@ def _quantities_and_dates(text: str, matches: list[re.Match]):
         unit = currency or _unit(lowered[j] if j < len(tokens) else "")
         first = i - 1 if currency else i
         last = j if unit and not currency and j < len(tokens) else j - 1
-        bound, start = bound_before(lowered, first, unit)
-        found.append([first, last, value, unit, bound, scale, start, i])
+        found.append([first, last, value, unit, scale, i])
     for a, b in pairwise(found):  # "5 to 7 km": the first end of a range takes its unit
         if a[3] is None and b[3] is not None and b[0] == a[1] + 2 and lowered[a[1] + 1] in _RANGE_WORDS:
             a[3] = b[3]
-    quantities = [
-        amount(tokens[at], value, scale=scale, unit=unit, phrase=bound,
-               text=text[matches[start].start() : matches[last].end()])
-        for first, last, value, unit, bound, scale, start, at in found]
+    quantities = []
+    for first, last, value, unit, scale, at in found:  # units settled: the hedge or bound read
+        bound, start = bound_before(lowered, first, unit)
+        quantities.append(amount(tokens[at], value, scale=scale, unit=unit, phrase=bound,
+                                 text=text[matches[start].start() : matches[last].end()]))
     return quantities, years, set(month_at.values()), days
 
 

@@ -76,10 +76,15 @@ class Amount:
     value: float  # as written, scale applied ("2.1 million" -> 2100000), in its own unit
     unit: str | None  # "metre", "usd", "%"...; None when the text gives none
     text: str  # as written, with its hedge or bound ("about 48,000")
-    bound: str = ""  # "", "about", "nearly", "just over", "over", "at least", "under", "at most"
     step: float = 1.0  # the place value of its last non-zero digit ("48,000" -> 1000)
     rounded: bool = False  # written with a decimal point or a scale word
-    phrase: str = ""  # the hedge or bound as written, lower case ("more than")
+    phrase: str = ""  # the hedge or bound as written, lower case ("more than"): a BOUND_WORDS key
+
+    @property
+    def bound(self) -> str:
+        """How the number is meant: "", "about", "nearly", "just over", "over", "at least",
+        "under" or "at most"."""
+        return BOUND_WORDS[self.phrase] if self.phrase else ""
 
     @property
     def base(self) -> tuple[str | None, float]:
@@ -150,16 +155,12 @@ class Amount:
         return self.interval(self.unit != source.unit), source.interval()
 
     def _plain(self) -> Amount:
-        return replace(self, bound="", phrase="")
+        return replace(self, phrase="")
 
     def _both_prepositions(self, source: Amount) -> bool:
         """Both say "over" (or "under", "above", "below"): a word that may be no bound
         ("connects over 2.4 GHz Wi-Fi"), so the numbers must be equal, never merely within."""
         return self.phrase == source.phrase and self.phrase in PREPOSITIONS
-
-    def same(self, other: Amount) -> bool:
-        """The same number, whichever way round (a claim keeping a sentence's number)."""
-        return self.stated_by(other) and other.stated_by(self)
 
 
 _DIGITS = re.compile(r"\d+(?:,\d{3})*(?:\.(\d+))?")
@@ -169,7 +170,6 @@ def amount(number: str, value: float, *, scale: float = 1.0, unit: str | None = 
            phrase: str = "", text: str | None = None) -> Amount:
     """The amount of ``number`` (its digits as written, "48,000" or "2.1") times ``scale``,
     hedged or bounded by ``phrase`` (a key of BOUND_WORDS, or "")."""
-    bound = BOUND_WORDS[phrase] if phrase else ""
     digits = _DIGITS.match(number)
     decimals = digits.group(1) if digits else None
     if decimals:
@@ -180,7 +180,7 @@ def amount(number: str, value: float, *, scale: float = 1.0, unit: str | None = 
         whole = digits.group().replace(",", "")
         zeros = len(whole) - len(whole.rstrip("0")) if whole.strip("0") else 0
         step = 10.0 ** zeros
-    return Amount(value * scale, unit, text or number, bound, step * scale,
+    return Amount(value * scale, unit, text or number, step * scale,
                   rounded=bool(decimals) or scale != 1.0, phrase=phrase)
 
 
@@ -215,13 +215,13 @@ def mismatch(claim: Amount, source: Amount) -> str:
     return f"{said}: the source does not settle it"
 
 
-def describe(amount_: Amount) -> str:
+def describe(number: Amount) -> str:
     """How a reason names what a number allows ("about 48,000 (47,500 to 48,500)")."""
-    if amount_.bound in ("", "over", "at least", "under", "at most"):
-        return repr(amount_.text)
-    low, high, _, _ = amount_.interval()
-    factor = amount_.base[1]
-    return f"{amount_.text!r} ({_figure(low / factor)} to {_figure(high / factor)})"
+    if number.bound in ("", "over", "at least", "under", "at most"):
+        return repr(number.text)
+    low, high, _, _ = number.interval()
+    factor = number.base[1]
+    return f"{number.text!r} ({_figure(low / factor)} to {_figure(high / factor)})"
 
 
 def _figure(x: float) -> str:

@@ -33,8 +33,6 @@ from .tokens import (
 from .word_lists import IRREGULAR, NEGATIONS, concepts, snowball
 
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9}
-
-
 _UNITS = {
     "m": "metre", "meter": "metre", "meters": "metre", "metre": "metre", "metres": "metre",
     "km": "kilometre", "kilometer": "kilometre", "kilometers": "kilometre",
@@ -49,27 +47,13 @@ _UNITS = {
     "dollars": "usd", "dollar": "usd", "€": "eur", "eur": "eur", "euros": "eur", "euro": "eur",
     "£": "gbp", "gbp": "gbp", "pounds": "gbp", "years": "year", "year": "year", "yrs": "year",
 }
-
-
 _CURRENCY_SIGNS = frozenset("$€£")
-
-
 _SAME_QUALIFIER = {"every": "each"}  # qualifiers that say the same of each member
-
-
 # Verbs of place read as "is" before a preposition of place: "lies in", "sits on", "stands at".
 _PLACE_VERBS = frozenset("lie lies lying sit sits sitting stand stands standing".split())
-
-
 _PLACE = frozenset(("in", "on", "at"))
-
-
 _RANGE_OPENERS = {"between": ("and",), "from": ("to", "until", "till", "through")}
-
-
 _CONTRACTED = {"cannot": "can", "can't": "can", "won't": "will", "shan't": "shall"}
-
-
 _TOKEN = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)*|[%$€£;:,()]")
 
 

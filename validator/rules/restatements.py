@@ -58,7 +58,7 @@ def fronted(tokens: list[Token]) -> list[Token]:
     if len(tokens) < 4:
         return tokens
     comma = next((k for k, t in enumerate(tokens) if t.text == ","), None)
-    if tokens[0].text.lower() in _CONDITIONS and comma and comma > 1:
+    if tokens[0].text.lower() in _FRONTED and comma and comma > 1:
         # "When the lid is open, the pump stops": to the end of the clause it conditions
         condition, rest = tokens[:comma], tokens[comma + 1:]
         end = next((k for k, t in enumerate(rest) if t.text == ","), len(rest))
@@ -89,7 +89,7 @@ def _adverb(token: Token) -> bool:
     return token.kind == "word" and (word.endswith("ly") or word in _TIME_ADVERBS)
 
 
-_CONDITIONS = frozenset(("if", "when", "whenever"))
+_FRONTED = frozenset(("if", "when", "whenever"))  # conditions read at the clause's end
 _TIME_ADVERBS = frozenset("overnight today yesterday tomorrow tonight now then later earlier "
                           "afterwards meanwhile recently".split())
 

@@ -18,42 +18,26 @@ FUNCTION_WORDS = frozenset(
     i me my is are was were be been being am has have had having do does did doing of to in on
     at by for with from as into onto upon there here which who whom whose what also just very
     and or nor then than too located situated""".split())
-
-
+# Words that make a statement hold only on a condition ("The pump stops when the lid is open").
+CONDITIONS = frozenset("if when whenever unless provided assuming".split())
 # Words whose presence changes what a statement claims: the evidence's must be in the claim
 # too (the evidence says "may cause", the claim "causes": not the same statement).
-QUALIFIERS = frozenset(
+QUALIFIERS = CONDITIONS | frozenset(
     """may might could can should must would will shall cannot some most many few several
-    all every each always sometimes often usually rarely seldom occasionally only if unless
+    all every each always sometimes often usually rarely seldom occasionally only
     nearly almost over under reportedly allegedly possibly probably likely perhaps
-    when whenever provided assuming
     """.split())
-
-
 # Tokens that end a clause: a qualifier or negation beyond them belongs to another statement.
 BOUNDARIES = frozenset(";:") | frozenset(
     "but whereas while although though however yet because".split())
-
-
 BE = frozenset("is are was were been being be".split())
-
-
 AUXILIARIES = BE | frozenset("has have had do does did".split())
-
-
 PASSIVE = "/passive"  # the mark of a participle in the passive voice
-
-
 ARTICLES = frozenset(("a", "an", "the"))
-
-
 # Prepositions that carry meaning (content words) and end a noun phrase ("company between").
 PREPOSITIONS = frozenset("between until till dure sinc ~before ~after through across within "
                           "against among toward towards".split())
-
-
 PRONOUNS = frozenset("it they he she this".split())
-
 
 
 @dataclass(frozen=True)
@@ -70,8 +54,6 @@ class Token:
     @property
     def content(self) -> bool:
         return self.kind in ("word", "name", "number", "qualifier")
-
-
 Clause = tuple[Token, ...]
 
 

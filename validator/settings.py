@@ -452,6 +452,10 @@ def add_flags(command: Any) -> None:
 # Python's names as the command's user knows them: the settings' flags, and the chunking keys'.
 _CHUNK_FLAGS = {"chunk_strategy": "--chunk-strategy", "chunk_size": "--chunk-size",
                 "chunk_overlap": "--chunk-overlap"}
+# The judge's settings in a message, as the command line names them (its own flags).
+_JUDGE_WORDS = {"llm_callable='local' is the offline judge": "without --model the offline judge runs",
+                "llm_kwargs['api_key']": "--api-key", "llm_kwargs['api_base']": "--api-base",
+                "llm_callable": "--model"}
 _RAISES = re.compile(r"raises `?(?:ValueError|ConfigurationError)`?")
 
 
@@ -466,6 +470,8 @@ def in_flags(text: str, help: bool = False) -> str:
     names = "|".join(map(re.escape, flags))
     text = text.replace(" (None: no limit)", "" if help else " (none: no limit)")
     text = _RAISES.sub("is refused", text)
+    for words, flag in _JUDGE_WORDS.items():
+        text = text.replace(words, flag)
     text = re.sub(rf"metadata\['({names})'\]", lambda m: flags[m.group(1)], text)
     # a name in backquotes, with a value, or with an underscore: never a word of the prose
     text = re.sub(rf"""`({names})`|\b({names})=("[^"]*"|'[^']*'|[\w.,]+)|\b({names})\b""",

@@ -90,7 +90,7 @@ def test_retry_after_is_read_in_every_form_servers_send(chat_server, retry_waits
 LASTING = {"503": ((503, {}), "ServiceUnavailableError"),
            "malformed body": (("malformed", None), "Expecting value"),
            "timeout": (("slow", 2.0), "Timeout"),
-           "refused connection": (None, "Connection error")}
+           "refused connection": (None, "JudgeUnreachable: cannot reach the judge's server at")}
 
 
 @pytest.mark.parametrize("fault,named", LASTING.values(), ids=list(LASTING))
@@ -128,7 +128,7 @@ def test_a_model_the_server_does_not_have_stops_the_validation_without_retries(c
     # 404: no prompt could be judged; invalid verdicts would let on_fail="fix" empty the text
     server = chat_server(ScriptedJudge())
     server.faults = [(404, {})] * 3
-    with pytest.raises(ConfigurationError, match="cannot be reached as configured"):
+    with pytest.raises(ConfigurationError, match="has no model .openai/[a-z-]*. \\(HTTP 404\\)"):
         validate(litellm_validator(server.url, max_retries=2))
     assert len(server.requests) == 1 and retry_waits == []
 
@@ -139,7 +139,7 @@ def test_refused_credentials_stop_the_validation_even_under_a_noop_guard(chat_se
     server = chat_server(ScriptedJudge())
     server.faults = [(status, {})] * 3
     guard = Guard().use(litellm_validator(server.url, on_fail="noop"))
-    with pytest.raises(JudgeAuthError, match="refused the credentials.*API key"):
+    with pytest.raises(JudgeAuthError, match=rf"refused the API key for 'openai/judge' \(HTTP {status}\)"):
         guard.validate(GOOD, metadata=toy_metadata())
     assert len(server.requests) == 1 and retry_waits == []
 

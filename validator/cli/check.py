@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..settings import in_flags
 from ..storage import read_text
-from ..types import CONTRADICTED, NONE, OK, SUPPORTED, UNSUPPORTED
+from ..types import CONTRADICTED, INVALID, NONE, OK, SUPPORTED, UNSUPPORTED
 from . import exits
 from .from_args import chunking_of, judge_of, validator_of, write_html
 
@@ -107,6 +107,9 @@ def _print_text(report: Report, args: argparse.Namespace) -> None:
     counts = summary.counts
     if not report.sentences:
         print("\nthe text is empty: there is nothing to check, so it passes")
+    elif summary.faithfulness is None and counts[INVALID]:  # the judge gave no verdict
+        verdict = "it passes (pass_on_invalid)" if report.passed else "it fails"
+        print(f"\nthe judge gave no verdict for {counts[INVALID]} sentence(s): {verdict}")
     elif summary.faithfulness is None:  # no sentence was judged
         print("\nno sentence of the text asserts anything: nothing was judged, so it passes")
     else:

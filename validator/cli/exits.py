@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..settings import in_flags
+
 if TYPE_CHECKING:
     from ..deciding.results import Report
 
@@ -30,7 +32,8 @@ def of_report(report: Report) -> int:
 
 def no_verdicts_message(report: Report) -> str:
     reasons = report.summary.fallbacks
-    top = max(reasons, key=reasons.get) if reasons else "no reason given"
+    top = max(reasons, key=reasons.get).rstrip(".") if reasons else "no reason given"
     count = sum(reasons.values())
-    return (f"provenance: no verdict could be obtained for {count} claim(s) ({top}); the text "
-            "was not judged. Check the judge (--model, --api-base, the API key) and try again.")
+    return in_flags(f"provenance: no verdict could be obtained for {count} claim(s) ({top}); the "
+                    "text was not judged. Check the judge (--model, --api-base, --api-key) and "
+                    "try again.")

@@ -10,7 +10,7 @@ from collections import deque
 from typing import Any
 
 from ..concurrency import remaining
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, JudgeAuthError
 from .prompt_judge import PromptJudge
 from .reply_cache import ReplyStore
 
@@ -58,7 +58,11 @@ class LiteLLMJudge(PromptJudge):
         if left is not None:  # no call may outlive the validation's deadline
             kwargs["timeout"] = max(0.01, min(left, kwargs.get("timeout") or left))
         started = time.perf_counter()
-        response = getattr(litellm, function)(model=self.model, num_retries=0, **request, **kwargs)
+        try:
+            response = getattr(litellm, function)(model=self.model, num_retries=0, **request,
+                                                  **kwargs)
+        except Exception as error:  # noqa: BLE001 - explained when no retry can help, else as is
+            raise explained(error, self.model, self.llm_kwargs) from error
         self.usage.add(response, time.perf_counter() - started)
         return response
 
@@ -95,12 +99,91 @@ def _check_model(model: str, llm_kwargs: dict[str, Any]) -> None:
                                  api_base=llm_kwargs.get("api_base"))
     except Exception as error:  # noqa: BLE001 - LiteLLM raises several kinds here
         raise ConfigurationError(
-            f"llm_callable={model!r} is not a model LiteLLM knows how to reach "
-            f"({(str(error).strip().splitlines() or [''])[0][:200]}). Check the spelling, or "
-            "name the provider: 'openai/<model>' (also for an OpenAI-compatible server, with "
-            "llm_kwargs={'api_base': ...}), 'anthropic/<model>', 'ollama/<model>'; or "
-            "llm_callable='local' for the offline judge."
-        ) from None
+            f"llm_callable={model!r} is not a model LiteLLM knows how to reach: check the "
+            "spelling, or name the provider ('openai/<model>', also for an OpenAI-compatible "
+            "server with llm_kwargs['api_base'], 'anthropic/<model>', 'ollama/<model>'); "
+            "llm_callable='local' is the offline judge."
+        ) from error
+
+
+def explained(error: Exception, model: str, llm_kwargs: dict[str, Any]) -> Exception:
+    """``error``, raised by LiteLLM for ``model``, as one line that names the fix when it is one
+    of the failures a user meets first: no API key, a key refused, a model the server does not
+    have (each a ``ConfigurationError``: no retry can help), a server that cannot be reached
+    (``JudgeUnreachable``, retried as before). Anything else is returned as it is, so its status
+    and ``Retry-After`` still drive the retries. The provider's own message stays in the cause."""
+    status = getattr(error, "status_code", None)
+    kind = type(error).__name__
+    if status in (401, 403) or kind in ("AuthenticationError", "PermissionDeniedError") or (
+            "missing credentials" in str(error).lower()):
+        missing = _missing_keys(model, llm_kwargs)
+        if missing:
+            return JudgeAuthError(
+                f"no API key for the judge {model!r}: set {' or '.join(missing)}, or pass "
+                "llm_kwargs['api_key'] (llm_callable='local' is the offline judge and needs none).")
+        where = "llm_kwargs['api_key']" if llm_kwargs.get("api_key") else (
+            f"{_key_name(model, llm_kwargs)} or llm_kwargs['api_key']")
+        return JudgeAuthError(f"the judge's provider refused the API key for {model!r} "
+                              f"(HTTP {status or 401}): check {where}.")
+    if status == 404 or kind == "NotFoundError" or "model_not_found" in str(error).lower():
+        return ConfigurationError(
+            f"the judge's server has no model {model!r} (HTTP 404): check llm_callable (the "
+            "model's name as the server knows it) and llm_kwargs['api_base'].")
+    if _unreachable(error):
+        return JudgeUnreachable(f"cannot reach the judge's server at {_base(model, llm_kwargs)} "
+                                f"for {model!r}: start it, or check llm_kwargs['api_base'].")
+    return error
+
+
+def _unreachable(error: BaseException) -> bool:
+    """Whether ``error`` or what caused it is a connection that could not be made (LiteLLM
+    reports some as an ``InternalServerError`` reading "Connection error")."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if type(error).__name__ in ("APIConnectionError", "ConnectError", "ConnectTimeout") or (
+                isinstance(error, ConnectionRefusedError)):
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
+class JudgeUnreachable(ConnectionError):
+    """The judge's server did not answer the connection: retried like any network fault."""
+
+
+def _missing_keys(model: str, llm_kwargs: dict[str, Any]) -> list[str]:
+    """The environment variables LiteLLM looks for and did not find, when no key was passed."""
+    import litellm
+
+    if llm_kwargs.get("api_key"):
+        return []
+    try:
+        found = litellm.validate_environment(model, api_base=llm_kwargs.get("api_base"))
+    except Exception:  # noqa: BLE001 - a provider LiteLLM cannot check: say nothing of it
+        return []
+    return [str(name) for name in found.get("missing_keys") or []]
+
+
+def _provider(model: str, llm_kwargs: dict[str, Any]) -> tuple[str, str | None]:
+    import litellm
+
+    try:
+        _, provider, _, base = litellm.get_llm_provider(
+            model, custom_llm_provider=llm_kwargs.get("custom_llm_provider"),
+            api_base=llm_kwargs.get("api_base"))
+    except Exception:  # noqa: BLE001 - checked when the judge was made
+        return "", llm_kwargs.get("api_base")
+    return provider, llm_kwargs.get("api_base") or base
+
+
+def _key_name(model: str, llm_kwargs: dict[str, Any]) -> str:
+    provider = _provider(model, llm_kwargs)[0]
+    return f"{provider.upper()}_API_KEY" if provider else "the provider's API key variable"
+
+
+def _base(model: str, llm_kwargs: dict[str, Any]) -> str:
+    return _provider(model, llm_kwargs)[1] or "the provider's default address"
 
 
 class Usage:

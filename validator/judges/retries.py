@@ -142,9 +142,9 @@ def _classified(complete: Callable[[str], str], prompt: str) -> str:
         status = _status(error)
         if status in _AUTH_STATUS or _names_auth(error):
             raise JudgeAuthError(
-                f"the judge refused the credentials ({type(error).__name__}: {error}). "
-                "Set the provider's API key (for example OPENAI_API_KEY) or pass "
-                "api_key in llm_kwargs."
+                f"the judge refused the credentials ({type(error).__name__}: "
+                f"{_first_line(error)}): set the provider's API key (for example OPENAI_API_KEY) "
+                "or pass llm_kwargs['api_key']."
             ) from error
         if status in _MISCONFIGURED_STATUS or _names_misconfiguration(error):
             raise ConfigurationError(

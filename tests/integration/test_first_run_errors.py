@@ -1,0 +1,112 @@
+"""The failures a new user meets first with an LLM judge (no API key, a key refused, a model
+name LiteLLM cannot route, a model the server does not have, a server that is not running) are
+each one line that names the fix: in the exception from Python, the provider's own error kept
+as its cause, and on the command line in the command's flags. The LLM is a real LiteLLM model
+over real HTTP to a local server."""
+
+import pytest
+from conftest import REPO, ScriptedJudge, closed_port_url
+
+from provenance_guard import ConfigurationError, JudgeAuthError, ProvenanceLLM, cli
+
+TEXT = "The Eiffel Tower was finished in 1889."
+SOURCES = {"sources": ["The Eiffel Tower was finished in 1889. It is 330 metres tall."]}
+HISTORY = str(REPO / "examples" / "eiffel_history.txt")
+ANSWER = str(REPO / "examples" / "answer.txt")
+
+
+@pytest.fixture
+def no_key(monkeypatch):
+    for name in ("OPENAI_API_KEY", "OPENAI_ADMIN_KEY", "OPENAI_API_BASE", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def raised(model: str, **llm_kwargs) -> Exception:
+    validator = ProvenanceLLM(llm_callable=model, llm_kwargs=llm_kwargs, on_fail="noop",
+                              max_retries=0)
+    with pytest.raises(ConfigurationError) as caught:
+        validator.validate(TEXT, SOURCES)
+    return caught.value
+
+
+def one_line(error: Exception) -> str:
+    message = str(error)
+    assert "\n" not in message and "litellm." not in message.lower(), message  # not its text
+    return message
+
+
+def command_says(capsys, *flags: str) -> tuple[int, str]:
+    capsys.readouterr()
+    status = cli.main(["check", "--source", HISTORY, "--text", ANSWER, *flags])
+    err = capsys.readouterr().err.strip()
+    assert "Traceback" not in err
+    return status, err.splitlines()[-1]
+
+
+def test_no_api_key_names_the_variable_to_set(no_key, chat_server, capsys):
+    server = chat_server(ScriptedJudge())
+    error = raised("openai/judge", api_base=server.url)
+    assert isinstance(error, JudgeAuthError) and error.__cause__ is not None
+    assert one_line(error) == (
+        "no API key for the judge 'openai/judge': set OPENAI_API_KEY, or pass "
+        "llm_kwargs['api_key'] (llm_callable='local' is the offline judge and needs none).")
+    assert server.requests == []  # nothing was sent without a key
+    assert command_says(capsys, "--model", "openai/judge", "--api-base", server.url) == (3, (
+        "provenance: no API key for the judge 'openai/judge': set OPENAI_API_KEY, or pass "
+        "--api-key (without --model the offline judge runs and needs none)."))
+
+
+def test_a_refused_key_names_where_it_came_from(no_key, chat_server, monkeypatch, capsys):
+    server = chat_server(ScriptedJudge())
+    server.faults = [(401, {})] * 10
+    passed = raised("openai/judge", api_base=server.url, api_key="sk-wrong")
+    assert one_line(passed) == ("the judge's provider refused the API key for 'openai/judge' "
+                                "(HTTP 401): check llm_kwargs['api_key'].")
+    assert type(passed.__cause__).__name__ == "AuthenticationError"
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-wrong")
+    from_environment = raised("openai/judge", api_base=server.url)
+    assert one_line(from_environment).endswith("check OPENAI_API_KEY or llm_kwargs['api_key'].")
+    assert command_says(capsys, "--model", "openai/judge", "--api-base", server.url) == (3, (
+        "provenance: the judge's provider refused the API key for 'openai/judge' (HTTP 401): "
+        "check OPENAI_API_KEY or --api-key."))
+
+
+def test_a_model_name_litellm_cannot_route_is_refused_before_any_text(capsys):
+    with pytest.raises(ConfigurationError) as caught:
+        ProvenanceLLM(llm_callable="gpt-4o-minii")
+    assert one_line(caught.value).startswith(
+        "llm_callable='gpt-4o-minii' is not a model LiteLLM knows how to reach: check the "
+        "spelling, or name the provider")
+    status, said = command_says(capsys, "--model", "gpt-4o-minii")
+    assert status == 2 and said.startswith("provenance: --model='gpt-4o-minii' is not a model")
+
+
+def test_a_model_the_server_does_not_have(chat_server, capsys):
+    server = chat_server(ScriptedJudge())
+    server.faults = [(404, {})] * 10
+    error = raised("openai/no-such-model", api_base=server.url, api_key="sk-test")
+    assert one_line(error) == (
+        "the judge's server has no model 'openai/no-such-model' (HTTP 404): check llm_callable "
+        "(the model's name as the server knows it) and llm_kwargs['api_base'].")
+    assert command_says(capsys, "--model", "openai/no-such-model", "--api-base", server.url,
+                        "--api-key", "sk-test") == (2, (
+        "provenance: the judge's server has no model 'openai/no-such-model' (HTTP 404): check "
+        "--model (the model's name as the server knows it) and --api-base."))
+
+
+def test_a_server_that_is_not_running_fails_the_text_and_says_where_it_looked(capsys):
+    url = closed_port_url()
+    validator = ProvenanceLLM(llm_callable="openai/judge", on_fail="noop", max_retries=0,
+                              llm_kwargs={"api_base": url, "api_key": "sk-test"})
+    with pytest.warns(UserWarning, match="cannot reach the judge's server"):
+        result = validator.validate(TEXT, SOURCES)
+    assert result.outcome == "fail"  # fails closed: no verdict is no pass
+    [sentence] = result.metadata["sentences"]
+    assert sentence["reason"] == (
+        f"the judge failed: JudgeUnreachable: cannot reach the judge's server at {url} for "
+        "'openai/judge': start it, or check llm_kwargs['api_base'].")
+    status, said = command_says(capsys, "--model", "openai/judge", "--api-base", url,
+                                "--api-key", "sk-test", "--deadline", "5")
+    assert status == 3 and said.startswith("provenance: no verdict could be obtained for 5 ")
+    assert f"cannot reach the judge's server at {url} for 'openai/judge'" in said
+    assert "check --api-base" in said

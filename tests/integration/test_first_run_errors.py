@@ -35,12 +35,13 @@ def one_line(error: Exception) -> str:
     return message
 
 
-def command_says(capsys, *flags: str) -> tuple[int, str]:
+def command_says(capsys, *flags: str) -> tuple[int, str, str]:
+    """The exit status of ``provenance check``, the last line it wrote to stderr, its stdout."""
     capsys.readouterr()
     status = cli.main(["check", "--source", HISTORY, "--text", ANSWER, *flags])
-    err = capsys.readouterr().err.strip()
-    assert "Traceback" not in err
-    return status, err.splitlines()[-1]
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    return status, captured.err.strip().splitlines()[-1], captured.out
 
 
 def test_no_api_key_names_the_variable_to_set(no_key, chat_server, capsys):
@@ -51,7 +52,7 @@ def test_no_api_key_names_the_variable_to_set(no_key, chat_server, capsys):
         "no API key for the judge 'openai/judge': set OPENAI_API_KEY, or pass "
         "llm_kwargs['api_key'] (llm_callable='local' is the offline judge and needs none).")
     assert server.requests == []  # nothing was sent without a key
-    assert command_says(capsys, "--model", "openai/judge", "--api-base", server.url) == (3, (
+    assert command_says(capsys, "--model", "openai/judge", "--api-base", server.url)[:2] == (3, (
         "provenance: no API key for the judge 'openai/judge': set OPENAI_API_KEY, or pass "
         "--api-key (without --model the offline judge runs and needs none)."))
 
@@ -66,7 +67,7 @@ def test_a_refused_key_names_where_it_came_from(no_key, chat_server, monkeypatch
     monkeypatch.setenv("OPENAI_API_KEY", "sk-wrong")
     from_environment = raised("openai/judge", api_base=server.url)
     assert one_line(from_environment).endswith("check OPENAI_API_KEY or llm_kwargs['api_key'].")
-    assert command_says(capsys, "--model", "openai/judge", "--api-base", server.url) == (3, (
+    assert command_says(capsys, "--model", "openai/judge", "--api-base", server.url)[:2] == (3, (
         "provenance: the judge's provider refused the API key for 'openai/judge' (HTTP 401): "
         "check OPENAI_API_KEY or --api-key."))
 
@@ -77,7 +78,7 @@ def test_a_model_name_litellm_cannot_route_is_refused_before_any_text(capsys):
     assert one_line(caught.value).startswith(
         "llm_callable='gpt-4o-minii' is not a model LiteLLM knows how to reach: check the "
         "spelling, or name the provider")
-    status, said = command_says(capsys, "--model", "gpt-4o-minii")
+    status, said, _ = command_says(capsys, "--model", "gpt-4o-minii")
     assert status == 2 and said.startswith("provenance: --model='gpt-4o-minii' is not a model")
 
 
@@ -89,7 +90,7 @@ def test_a_model_the_server_does_not_have(chat_server, capsys):
         "the judge's server has no model 'openai/no-such-model' (HTTP 404): check llm_callable "
         "(the model's name as the server knows it) and llm_kwargs['api_base'].")
     assert command_says(capsys, "--model", "openai/no-such-model", "--api-base", server.url,
-                        "--api-key", "sk-test") == (2, (
+                        "--api-key", "sk-test")[:2] == (2, (
         "provenance: the judge's server has no model 'openai/no-such-model' (HTTP 404): check "
         "--model (the model's name as the server knows it) and --api-base."))
 
@@ -105,8 +106,9 @@ def test_a_server_that_is_not_running_fails_the_text_and_says_where_it_looked(ca
     assert sentence["reason"] == (
         f"the judge failed: JudgeUnreachable: cannot reach the judge's server at {url} for "
         "'openai/judge': start it, or check llm_kwargs['api_base'].")
-    status, said = command_says(capsys, "--model", "openai/judge", "--api-base", url,
-                                "--api-key", "sk-test", "--deadline", "5")
+    status, said, out = command_says(capsys, "--model", "openai/judge", "--api-base", url,
+                                     "--api-key", "sk-test", "--deadline", "5")
     assert status == 3 and said.startswith("provenance: no verdict could be obtained for 5 ")
     assert f"cannot reach the judge's server at {url} for 'openai/judge'" in said
     assert "check --api-base" in said
+    assert out.rstrip().endswith("the judge gave no verdict for 5 sentence(s): it fails")

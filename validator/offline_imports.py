@@ -27,9 +27,8 @@ def _import_guardrails_offline() -> None:
     """Import guardrails with ``nltk.download`` a no-op and nltk's warning about data directories
     it refuses silenced, for that import only.
 
-    The placeholder is missing from editable installs (setuptools installs no data files there),
-    and nltk refuses it in an environment that is group- or world-writable: it warns, and
-    Guardrails would then try the download. The patch and the filter are undone at once, so
+    nltk refuses the placeholder in an environment that is group- or world-writable: it warns,
+    and Guardrails would then try the download. The patch and the filter are undone at once, so
     nltk behaves as usual for everything else in the process.
     """
     import sys

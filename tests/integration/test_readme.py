@@ -1,10 +1,17 @@
-"""The README's Python examples, run as a newcomer would paste them: a real Guard, the real
-default embedder; the LLM of the quick start is a LiteLLM model served over real HTTP by a
-local OpenAI-compatible server. What each example prints is what the README says it prints."""
+"""The README's examples, run as a newcomer would paste them: a real Guard, the real default
+embedder; the LLM of the quick start is a LiteLLM model served over real HTTP by a local
+OpenAI-compatible server; the command line example runs in a copy of the checkout's examples.
+What each example prints is what the README says it prints. (tests/system/test_readme_install.py
+runs them again in a fresh environment made by the README's install lines.)"""
 
 import contextlib
 import io
+import os
 import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from conftest import REPO, ScriptedJudge
@@ -29,37 +36,75 @@ def said(code: str) -> list[str]:
     for n, line in enumerate(lines):
         if line.lstrip().startswith("print(") and "#" in line:
             shown.append(line.split("#", 1)[1].strip())
-        elif line.startswith("# ") and n and (lines[n - 1].startswith("    print(")
+        elif line.startswith("# ") and n and (lines[n - 1].lstrip().startswith("print(")
                                                 or lines[n - 1].startswith("# ")):
             shown.append(line[2:])
     return shown
 
 
 def test_the_readme_has_the_examples_this_test_runs():
-    assert len(BLOCKS) == 4
-    assert "Guard().use(ProvenanceLLM(" in BLOCKS[0] and "Guard.for_pydantic" in BLOCKS[1]
-    assert "Report.from_guard(guard)" in BLOCKS[2] and "fix_empty" in BLOCKS[3]
+    assert len(BLOCKS) == 5
+    assert 'llm_callable="local"' in BLOCKS[0] and 'llm_callable="gpt-4o-mini"' in BLOCKS[1]
+    assert "Guard.for_pydantic" in BLOCKS[2] and "Report.from_guard(guard)" in BLOCKS[3]
+    assert "fix_empty" in BLOCKS[4]
 
 
-def test_the_quick_start_with_an_llm_judge_over_http(chat_server):
+def test_the_quick_start_runs_offline_with_the_rule_judge():
+    namespace: dict = {}
+    assert run(BLOCKS[0], namespace).splitlines() == said(BLOCKS[0]) == [
+        "The Eiffel Tower was finished in 1889."]
+
+
+def test_the_quick_start_with_an_llm_judge_over_http(chat_server, monkeypatch):
+    """The LLM variant as written: its model name, its key in the provider's variable; the
+    provider's address pointed at a local server."""
     server = chat_server(ScriptedJudge())
-    code = BLOCKS[0].replace(
-        'llm_callable="gpt-4o-mini"',
-        f'llm_callable="openai/judge", llm_kwargs={{"api_base": "{server.url}", '
-        '"api_key": "sk-test"}')
-    assert code != BLOCKS[0]
-    out = run(code, {})
-    assert out.splitlines() == said(BLOCKS[0]) == ["The Eiffel Tower was finished in 1889."]
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+    namespace: dict = {}
+    run(BLOCKS[0], namespace)
+    assert run(BLOCKS[1], namespace).splitlines() == said(BLOCKS[1]) == [
+        "The Eiffel Tower was finished in 1889."]
     assert len(server.requests) == 2  # one judge call per sentence
+    assert all(request["body"]["model"] == "gpt-4o-mini" for request in server.requests)
+
+
+def test_the_llm_quick_start_without_a_key_raises_what_the_readme_says(monkeypatch):
+    from provenance_guard import JudgeAuthError
+
+    for name in ("OPENAI_API_KEY", "OPENAI_ADMIN_KEY", "OPENAI_BASE_URL", "OPENAI_API_BASE"):
+        monkeypatch.delenv(name, raising=False)
+    namespace: dict = {}
+    run(BLOCKS[0], namespace)
+    shown = re.search(r"raises `JudgeAuthError: (.*?), \.\.\.`", README, re.DOTALL)
+    with pytest.raises(JudgeAuthError) as raised:
+        run(BLOCKS[1], namespace)
+    assert str(raised.value).startswith(" ".join(shown.group(1).split()))
+
+
+def test_the_command_line_example_as_written(tmp_path):
+    """In a checkout (the examples/ folder), the command as the README shows it."""
+    [command] = re.findall(r"```bash\n(provenance check .*?)```", README, re.DOTALL)
+    shutil.copytree(REPO / "examples", tmp_path / "examples")
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+    done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=600)
+    shown = re.search(r"then a summary\s+\(`(.*?)\.\.\.`\)", README, re.DOTALL).group(1)
+    summary = [line for line in done.stdout.splitlines() if "judged sentences supported" in line]
+    assert summary and summary[0].startswith(" ".join(shown.split())), done.stdout
+    assert done.returncode == 1 and "exits with status 1" in README
+    assert "[nltk_data]" not in done.stderr + done.stdout
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "About 9 million people visit it each year." in page
 
 
 def test_the_pydantic_example_passes_one_answer_and_fails_the_other_then_reads_the_results():
     namespace: dict = {}
-    out = run(BLOCKS[1], namespace).splitlines()
-    expected = said(BLOCKS[1])
+    out = run(BLOCKS[2], namespace).splitlines()
+    expected = said(BLOCKS[2])
     assert expected[0] == "True" and expected[1].startswith("Validation failed for field")
     assert out[:len(expected)] == expected
-    out = run(BLOCKS[2], namespace).splitlines()
+    out = run(BLOCKS[3], namespace).splitlines()
     assert out[0] == ("contradicted It is 300 metres tall. the source gives '330 metres' where "
                       "the claim says '300 metres'")
     assert out[-1] == "False 0.0 contradictory"
@@ -76,7 +121,7 @@ def test_the_empty_fix_check_reads_the_report_of_an_emptied_text():
                              metadata={"sources": ["The tower is 330 metres tall."]})
     assert outcome.validation_passed and not outcome.validated_output.strip()
     namespace = {"guard": guard, "answer": outcome.validated_output, "Report": Report}
-    run(BLOCKS[3], namespace)
+    run(BLOCKS[4], namespace)
     assert namespace["answer"] == "I could not find this in the documents."
 
 

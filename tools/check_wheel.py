@@ -58,15 +58,21 @@ def build_wheel(dest: Path, isolated: bool = True) -> tuple[Path, list[str]]:
     """Build our wheel from a copy of the files git knows (tracked or not ignored), so nothing
     left in build/ or *.egg-info/ can slip into it. Returns the wheel and the build's warnings.
     `isolated=False` builds with the running environment's setuptools (no registry needed)."""
-    listed = _run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO, check=True)
-    source = dest / "source"
-    for name in filter(None, listed.stdout.split("\0")):
-        if (REPO / name).is_file():
-            (source / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(REPO / name, source / name)
+    source = copy_checkout(dest / "source")
     wheel, log = _pip_wheel(source, dest / "wheels", isolated)
     warnings = [line.strip() for line in log.splitlines() if re.search(r"warn", line, re.IGNORECASE)]
     return wheel, warnings
+
+
+def copy_checkout(dest: Path) -> Path:
+    """A copy of the files git knows in the checkout (tracked or not ignored) at ``dest``: what
+    a fresh clone holds, plus work not yet committed."""
+    listed = _run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO, check=True)
+    for name in filter(None, listed.stdout.split("\0")):
+        if (REPO / name).is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, dest / name)
+    return dest
 
 
 def check_contents(wheel: Path) -> list[str]:

@@ -52,7 +52,9 @@ def test_a_real_failure_beside_a_fallback_is_a_failure_of_the_text(tmp_path, cap
     server = chat_server(reply)
     assert check(tmp_path, f"{TRUE} {FALSE}", *model_flags(server), "--json") == 1
     summary = json.loads(capsys.readouterr().out)["groundedness"]
-    assert summary["fallbacks"] == {"the judge's reply has no readable verdict": 1}
+    assert list(summary["fallbacks"].values()) == [1]
+    assert next(iter(summary["fallbacks"])).startswith(
+        "the judge's reply has no readable verdict (expected a reply ending in a JSON object")
 
 
 def test_passing_and_failing_texts_keep_0_and_1(tmp_path, capsys, chat_server):

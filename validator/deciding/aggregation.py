@@ -9,6 +9,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from ..errors import warn
+from ..judges.replies import EXPECTED_VERDICT, UNREADABLE_VERDICT
 from ..request import Request
 from ..retrieval.retriever import Found
 from ..settings import Settings
@@ -78,10 +79,13 @@ def aggregate(request: Request, settings: Settings, sentences: Sequence[Sentence
                               not_claims[i]) for i, sentence in enumerate(sentences)]
     invalid = sum(r.verdict is not None and r.verdict.label == INVALID for r in results)
     if invalid:
+        unreadable = sum(c.verdict.reason == UNREADABLE_VERDICT for r in results for c in r.claims)
+        expected = (f" ({unreadable} of its replies could not be read: expected "
+                    f"{EXPECTED_VERDICT})" if unreadable else "")
         warn(
-            f"the judge gave no readable verdict for {invalid} sentence(s); counting them as "
-            f"{'supported' if request.pass_on_invalid else 'unsupported'} (pass_on_invalid="
-            f"{request.pass_on_invalid}).",
+            f"the judge gave no readable verdict for {invalid} sentence(s){expected}; counting "
+            f"them as {'supported' if request.pass_on_invalid else 'unsupported'} "
+            f"(pass_on_invalid={request.pass_on_invalid}).",
         )
     summary = Groundedness.of(
         results, any(r.split_into_claims for r in results),

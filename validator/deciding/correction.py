@@ -19,9 +19,10 @@ from functools import cache
 
 from .. import rules
 from ..concurrency import Runner, Stopped, stopped
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, warn
 from ..judges import Corrector, Judge, make_judge
 from ..judges.prompts import CORRECTION_RULES
+from ..judges.replies import EXPECTED_REWRITE, UnreadableReply
 from ..request import Request
 from ..settings import Settings
 from ..text import citations
@@ -91,8 +92,11 @@ class Correcting:
                 return None
             if stopped():
                 raise Stopped("the validation ended before this sentence was corrected")
-            written = self.corrector.correct(texts[i], result.evidence, result.verdict,
-                                             request.question)
+            try:
+                written = self.corrector.correct(texts[i], result.evidence, result.verdict,
+                                                 request.question)
+            except UnreadableReply as unreadable:
+                return unreadable
             if written is not None and not isinstance(written, str):
                 raise ConfigurationError(
                     f"{type(self.corrector).__name__}.correct returned "
@@ -102,9 +106,14 @@ class Correcting:
 
         written = dict(zip(todo, self.runner.map(rewrite, todo, lambda i: _LATE), strict=True))
         problems = {i: LATE if written[i] is _LATE
+                    else str(written[i]) if isinstance(written[i], UnreadableReply)
                     else _problem(written[i], texts[i], report.sentences[i].evidence)
                     for i in todo}
-        written = {i: None if text is _LATE else text for i, text in written.items()}
+        unreadable = sum(isinstance(text, UnreadableReply) for text in written.values())
+        if unreadable:
+            warn(f"the corrector's reply could not be read for {unreadable} sentence(s), which "
+                 f"the fix removes: expected {EXPECTED_REWRITE}.")
+        written = {i: text if isinstance(text, str) else None for i, text in written.items()}
         # the rewrite without markers a model may have put in: judged as a sentence is
         bare = {i: MARKER.sub("", text).strip() for i, text in written.items() if text}
         checked = [i for i in todo if problems[i] is None]

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from ..errors import ConfigurationError
 from ..types import BY_FALLBACK, INVALID, SUPPORTED, UNSUPPORTED, Evidence, Verdict
 from .litellm_judge import LiteLLMJudge
+from .prompt_judge import NOTHING_READABLE
 
 _ANSWERS = {"yes": SUPPORTED, "no": UNSUPPORTED}
 
@@ -57,7 +58,7 @@ class MiniCheckJudge(LiteLLMJudge):
         answer = self.ask(minicheck_prompt(claim, evidence), read_answer)
         if answer.value is None:
             problem = answer.problem
-            if problem == "the judge's reply has nothing readable":
+            if problem == NOTHING_READABLE:
                 problem = "MiniCheck's reply is neither Yes nor No"
             return Verdict(INVALID, problem, None, BY_FALLBACK)
         supported = answer.value == SUPPORTED

@@ -16,9 +16,18 @@ from .prompts import (
     build_prompt,
     check_template,
 )
-from .replies import parse_batch_reply, parse_claims, parse_reply, parse_rewrite
+from .replies import (
+    UNREADABLE_REWRITE,
+    UnreadableReply,
+    parse_batch_reply,
+    parse_claims,
+    parse_reply,
+    parse_rewrite,
+)
 from .reply_cache import ReplyCache, ReplyStore
 from .retries import complete_with_retries
+
+NOTHING_READABLE = "the judge's reply has nothing readable"
 
 
 @dataclass(frozen=True)
@@ -75,7 +84,7 @@ class PromptJudge:
             return Answer(None, BY_FALLBACK, _failure(reply))
         value = read(reply)
         if value is None:
-            return Answer(None, BY_FALLBACK, "the judge's reply has nothing readable")
+            return Answer(None, BY_FALLBACK, NOTHING_READABLE)
         if not keep(value):
             return Answer(value, BY_FALLBACK)
         self._keep(prompt, reply, value)
@@ -135,12 +144,16 @@ class PromptJudge:
         self, sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
         question: str | None = None,
     ) -> str | None:
-        """The sentence rewritten from ``evidence`` by the model, or None (it cannot, or its
-        reply has no readable rewrite). Through the caches, retries and deadline, as a verdict."""
+        """The sentence rewritten from ``evidence`` by the model, or None (it cannot, or the
+        call failed). Through the caches, retries and deadline, as a verdict. A reply with no
+        readable rewrite raises ``UnreadableReply``, which says what was expected."""
         prompt = build_correction_prompt(sentence, evidence, verdict.label, verdict.reason,
                                          question)
         untrusted = [sentence, question, verdict.reason, *(e.text for e in evidence)]
-        return self.ask(prompt, lambda reply: parse_rewrite(reply, untrusted)).value or None
+        answer = self.ask(prompt, lambda reply: parse_rewrite(reply, untrusted))
+        if answer.value is None and answer.problem == NOTHING_READABLE:
+            raise UnreadableReply(UNREADABLE_REWRITE)
+        return answer.value or None
 
     def _reply(self, prompt: str) -> tuple[str | BaseException, str]:
         """The reply to ``prompt`` and how it came: from the disk store, or from the model."""

@@ -28,6 +28,18 @@ _WORDS = {
     "contradicts": CONTRADICTED,
 }
 _TAGS = ("supported", "verdict")
+
+# What a reply must be, said where one cannot be read (the sentence's reason, the warning).
+EXPECTED_VERDICT = ('a reply ending in a JSON object {"verdict": "supported", "unsupported" or '
+                    '"contradicted", "reason": "..."}, or a bare yes or no')
+EXPECTED_REWRITE = ('a reply ending in a JSON object {"rewrite": "the sentence, rewritten"}, or '
+                    '{"rewrite": null} when it cannot')
+UNREADABLE_VERDICT = f"the judge's reply has no readable verdict (expected {EXPECTED_VERDICT})"
+UNREADABLE_REWRITE = f"the corrector's reply has no readable rewrite (expected {EXPECTED_REWRITE})"
+
+
+class UnreadableReply(Exception):
+    """A model's reply held nothing that could be read; the message says what was expected."""
 _BARE_MAX = 40  # a bare reply longer than this is prose, not a verdict
 # Replies are hostile input: only the end of a reply can hold its verdict, so only the last
 # READ_CHARS characters are read, and at most OPENINGS places in them are tried as the start
@@ -59,7 +71,7 @@ def parse_reply(reply: object, untrusted: Sequence[str | None] = ()) -> Verdict:
         label = _word(text)
         if label is not None:
             return _verdict(label, "")
-    return Verdict(INVALID, "the judge's reply has no readable verdict", decided_by=BY_FALLBACK)
+    return Verdict(INVALID, UNREADABLE_VERDICT, decided_by=BY_FALLBACK)
 
 
 def parse_batch_reply(

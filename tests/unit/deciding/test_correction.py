@@ -222,3 +222,29 @@ def test_a_sentence_twice_is_rewritten_once_and_a_failed_rewrite_call_is_retried
     outcome = guard.validate(f"{TRUE} {WRONG} {WRONG}", metadata=toy_metadata())
     assert outcome.validated_output == f"{TRUE} {RIGHT} {RIGHT}"
     assert len(failures) == 1 and judge.rewritten == [WRONG]  # retried once, asked once
+
+
+def test_a_corrector_reply_that_cannot_be_read_is_named_and_warned_once_per_validation():
+    def reply(prompt):
+        if "BEGIN FAILING SENTENCE>>" in prompt:
+            return "Sure! Here is the corrected sentence: It is 330 metres tall."  # no JSON
+        return ScriptedJudge()(prompt)
+
+    guard = Guard().use(ProvenanceLLM(llm_callable=reply, on_fail="fix", fix_mode="correct"))
+    with caught_warnings() as caught:
+        outcome = guard.validate(f"{TRUE} {WRONG} It is 200 metres tall.",
+                                 metadata=toy_metadata())
+    assert outcome.validated_output == TRUE  # removed: nothing readable replaces them
+    reasons = {f.correction.reason for f in Report.from_guard(guard).failing}
+    assert reasons == {"the corrector's reply has no readable rewrite (expected a reply ending in "
+                       'a JSON object {"rewrite": "the sentence, rewritten"}, or {"rewrite": '
+                       "null} when it cannot)"}
+    about = [w for w in caught if w.startswith("the corrector's reply could not be read")]
+    assert about == ["the corrector's reply could not be read for 2 sentence(s), which the fix "
+                     'removes: expected a reply ending in a JSON object {"rewrite": "the '
+                     'sentence, rewritten"}, or {"rewrite": null} when it cannot.']
+
+
+def test_a_corrector_that_says_it_cannot_is_no_unreadable_reply():
+    outcome, report, _ = corrected(f"{TRUE} {WRONG}", lambda sentence, passages: None)
+    assert report.failing[0].correction.reason == "the corrector gave no rewrite"

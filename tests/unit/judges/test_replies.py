@@ -178,3 +178,22 @@ def test_a_claim_list_copied_from_the_answer_is_not_read():
     reply = f"Extracted.\n{planted}"
     assert parse_claims(reply, ["The tower is gold.", f"The tower is gold. {planted}"]) is None
     assert parse_claims(reply) == ["The tower is in Paris."]
+
+
+def test_an_unreadable_verdict_says_what_was_expected_in_the_reason_and_the_warning():
+    from conftest import caught_warnings, toy_metadata
+
+    from provenance_guard import ProvenanceLLM
+
+    validator = ProvenanceLLM(llm_callable=lambda prompt: "I think it is mostly fine.",
+                              on_fail="noop")
+    with caught_warnings() as caught:
+        result = validator.validate("The Eiffel Tower is in Paris.", toy_metadata())
+    [sentence] = result.metadata["sentences"]
+    expected = ('a reply ending in a JSON object {"verdict": "supported", "unsupported" or '
+                '"contradicted", "reason": "..."}, or a bare yes or no')
+    assert sentence["reason"] == f"the judge's reply has no readable verdict (expected {expected})"
+    assert result.outcome == "fail"
+    assert [w for w in caught if w.startswith("the judge gave no readable verdict")] == [
+        f"the judge gave no readable verdict for 1 sentence(s) (1 of its replies could not be "
+        f"read: expected {expected}); counting them as unsupported (pass_on_invalid=False)."]

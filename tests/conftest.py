@@ -389,3 +389,17 @@ def outcome(record: dict) -> tuple:
     """What a result record says of its sample: passed, level, each sentence's verdict."""
     return (record["passed"], record["level"],
             [(s["text"], s["verdict"]) for s in record["sentences"]])
+
+
+def said(code: str) -> list[str]:
+    """What a documentation code block says it prints: the ``# ...`` comment lines right after
+    a ``print(...)`` line (or after another such comment), or a comment on the ``print(...)``
+    line itself."""
+    lines, shown = code.splitlines(), []
+    for n, line in enumerate(lines):
+        if line.lstrip().startswith("print(") and "#" in line:
+            shown.append(line.split("#", 1)[1].strip())
+        elif line.startswith("# ") and n and (lines[n - 1].lstrip().startswith("print(")
+                                                or lines[n - 1].startswith("# ")):
+            shown.append(line[2:])
+    return shown

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, ScriptedJudge
+from conftest import REPO, ScriptedJudge, said
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```python\n(.*?)```", README, re.DOTALL)
@@ -28,18 +28,6 @@ def run(code: str, namespace: dict) -> str:
         exec(compile(code, "README.md", "exec"), namespace)
     return out.getvalue()
 
-
-def said(code: str) -> list[str]:
-    """What the README says a block prints: the ``# ...`` comments after a ``print(...)``
-    line and the comment lines that follow it."""
-    lines, shown = code.splitlines(), []
-    for n, line in enumerate(lines):
-        if line.lstrip().startswith("print(") and "#" in line:
-            shown.append(line.split("#", 1)[1].strip())
-        elif line.startswith("# ") and n and (lines[n - 1].lstrip().startswith("print(")
-                                                or lines[n - 1].startswith("# ")):
-            shown.append(line[2:])
-    return shown
 
 
 def test_the_readme_has_the_examples_this_test_runs():

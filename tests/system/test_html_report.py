@@ -197,6 +197,25 @@ def test_the_eval_report_with_its_charts_in_a_browser(tmp_path, browser, capsys)
     _keep(shot, "eval-report.png")
 
 
+def test_the_eval_report_lists_the_lines_it_skipped_and_says_so_in_its_banner(tmp_path, browser,
+                                                                              capsys):
+    data = tmp_path / "data.jsonl"
+    data.write_text(json.dumps({"id": "grounded", "output": "The Eiffel Tower is in Paris.",
+                                "sources": [EIFFEL]}) + "\n{not json\n"
+                    + json.dumps({"id": "no-sources", "output": "It is tall."}) + "\n")
+    report = tmp_path / "eval.html"
+    assert cli.main(["eval", str(data), "--html", str(report), "--no-cache"]) == 4  # bad lines
+    said = capsys.readouterr().out
+    page = Page(browser("--dump-dom", report.as_uri()))
+    [(_, banner), *_] = page.all("p", "verdict")
+    assert banner == "1 of 1 samples pass; 2 lines of the data set were skipped (listed below)"
+    assert "fail" in page.all("p", "verdict")[0][0]["class"]  # not the green of a clean run
+    assert "1 samples validated, 0 errors, 2 lines skipped" in page.all("p", "meta")[0][1]
+    skipped = [text for _, text in page.all("li") if "line " in text]
+    assert [line.split(":")[0] for line in skipped] == [f"{data}, line 2", f"{data}, line 3"]
+    assert all(f"bad sample: {line}" in said for line in skipped)  # as the terminal says
+
+
 def _assert_colours(png: Path, colours: dict[str, tuple[int, int, int]]) -> None:
     from PIL import Image
 

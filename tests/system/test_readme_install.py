@@ -17,24 +17,12 @@ from pathlib import Path
 
 import pytest
 from check_wheel import copy_checkout
-from conftest import REPO, USER_HOME, ScriptedJudge
+from conftest import REPO, USER_HOME, ScriptedJudge, said
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 PYTHON = re.findall(r"```python\n(.*?)```", README, re.DOTALL)
 BASH = re.findall(r"```bash\n(.*?)```", README, re.DOTALL)
 
-
-def _said(code: str) -> list[str]:
-    """The lines a block says it prints: ``# ...`` comment lines right after a ``print(...)``
-    line (or after another such comment), or a comment on the ``print(...)`` line itself."""
-    lines, shown = code.splitlines(), []
-    for n, line in enumerate(lines):
-        if line.lstrip().startswith("print(") and "#" in line:
-            shown.append(line.split("#", 1)[1].strip())
-        elif line.startswith("# ") and n and (lines[n - 1].lstrip().startswith("print(")
-                                                or lines[n - 1].startswith("# ")):
-            shown.append(line[2:])
-    return shown
 
 
 def _offline() -> list[str]:
@@ -77,7 +65,7 @@ def test_every_python_block_in_order_prints_what_the_readme_says(installed, chat
                           env={**env, "OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": server.url})
     assert done.returncode == 0, done.stderr[-3000:]
     printed = iter(done.stdout.splitlines())
-    for line in (line for block in PYTHON for line in _said(block)):
+    for line in (line for block in PYTHON for line in said(block)):
         assert line in printed, f"{line!r} not printed (in order):\n{done.stdout}"
     assert len(server.requests) == 2  # the LLM block: one judge call per sentence
     assert "[nltk_data]" not in done.stdout + done.stderr
@@ -90,7 +78,7 @@ def test_the_offline_quick_start_runs_with_no_network(installed):
     done = subprocess.run([*_offline(), "python", "-c", quick_start], cwd=checkout, env=env,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.splitlines() == _said(quick_start)
+    assert done.stdout.splitlines() == said(quick_start)
     assert "[nltk_data]" not in done.stderr
 
 

@@ -95,7 +95,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         from ..evaluation.html_report import render_eval
 
         write_html(args.html, render_eval(checked, summary, args.model or "local heuristic",
-                                          args.data), parser)
+                                          args.data, bad), parser)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:

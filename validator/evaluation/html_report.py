@@ -40,10 +40,13 @@ def render_check(checked: Checked, source_names: Sequence[str], judge: str) -> s
     return _page("Provenance check", [f"judge: {judge}"], None, [output], output.verdict)
 
 
-def render_eval(checked: Sequence[Checked], summary: dict, judge: str, data: str) -> str:
-    """The page for a ``provenance eval`` run: the summary chart, then every sample."""
+def render_eval(checked: Sequence[Checked], summary: dict, judge: str, data: str,
+                skipped: Sequence[str] = ()) -> str:
+    """The page for a ``provenance eval`` run: the summary chart, the lines of the data set
+    that were ``skipped`` (each with why), then every sample."""
     head = [f"data: {data}", f"judge: {judge}",
-            f"{summary['samples']} samples validated, {summary.get('errors', 0)} errors"]
+            f"{summary['samples']} samples validated, {summary.get('errors', 0)} errors"
+            + (f", {len(skipped)} lines skipped" if skipped else "")]
     outputs = []
     for number, item in enumerate(checked, 1):
         example = item.example
@@ -54,11 +57,13 @@ def render_eval(checked: Sequence[Checked], summary: dict, judge: str, data: str
         outputs.append(_output(str(number), title, item, names))
     failing = sum(1 for item in checked if item.report is not None and not item.passed)
     unchecked = sum(1 for item in checked if item.report is None)
-    verdict = View(passed=not failing and not unchecked, text=(
+    verdict = View(passed=not failing and not unchecked and not skipped, text=(
         f"{len(checked) - failing - unchecked} of {len(checked)} samples pass"
         + (f", {failing} fail" if failing else "")
-        + (f", {unchecked} could not be validated" if unchecked else "")))
-    return _page("Provenance evaluation", head, _summary(summary), outputs, verdict)
+        + (f", {unchecked} could not be validated" if unchecked else "")
+        + (f"; {len(skipped)} lines of the data set were skipped (listed below)"
+           if skipped else "")))
+    return _page("Provenance evaluation", head, _summary(summary), outputs, verdict, skipped)
 
 
 @cache
@@ -71,9 +76,9 @@ def _template():
 
 
 def _page(title: str, head: list[str], summary: View | None, outputs: list[View],
-          verdict: View) -> str:
+          verdict: View, skipped: Sequence[str] = ()) -> str:
     return _template().render(title=title, head=head, summary=summary, outputs=outputs,
-                              verdicts=LABELS, verdict=verdict)
+                              verdicts=LABELS, verdict=verdict, skipped=list(skipped))
 
 
 def _output(key: str, title: str, checked: Checked, source_names: Sequence[str]) -> View:

@@ -119,3 +119,17 @@ async def test_async_guard(meta):
     outcomes = await asyncio.gather(*[guard.validate(TEXT, metadata=meta) for _ in range(3)])
     for outcome in outcomes:
         assert outcome.validated_output == f"{GOOD} It houses the Mona Lisa."
+
+
+@pytest.mark.parametrize("on_fail", ["exception", "fix", "noop"])
+def test_an_empty_output_is_refused_by_guardrails_and_passes_the_validator(meta, on_fail):
+    """As the reference page says: Guardrails fails "" before any validator runs (never a
+    validated empty answer); the validator itself, and spaces through a Guard, pass."""
+    judge = ScriptedJudge()
+    outcome = guard_with(on_fail, judge).validate("", metadata=meta)
+    assert (outcome.validation_passed, outcome.validated_output, outcome.error) == (
+        False, None, "Empty response received.")
+    assert guard_with(on_fail, judge).validate("   ", metadata=meta).validation_passed is True
+    validator = ProvenanceLLM(llm_callable=judge, on_fail=on_fail)
+    assert validator.validate("", meta).outcome == "pass"
+    assert validator.check("", meta).passed and judge.prompts == []

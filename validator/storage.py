@@ -135,6 +135,7 @@ def read_text(path: str | os.PathLike, encoding: str = DEFAULT_ENCODING) -> str:
     file, where, and the two fixes (convert it, or say its encoding)."""
     _check_encoding(encoding)
     data = Path(path).read_bytes()
+    _refuse_binary(data, encoding, path)
     try:
         return _decode(data, encoding, str(path))
     except _BadText as error:
@@ -148,6 +149,7 @@ def read_jsonl(path: str | os.PathLike, encoding: str = DEFAULT_ENCODING,
     instead and the next lines are read."""
     _check_encoding(encoding)
     data = Path(path).read_bytes()
+    _refuse_binary(data, encoding, path)
     if not "a\n".encode(encoding).endswith(b"a\n"):  # not ASCII-compatible (UTF-16): whole
         data = read_text(path, encoding).encode("utf-8", "surrogatepass")
         encoding = "utf-8"
@@ -183,11 +185,30 @@ def _check_encoding(encoding: str) -> None:
                          "utf-8, latin-1 or cp1252.") from None
 
 
+# The first bytes of the binary files most often given by mistake, to name them.
+_SIGNATURES = {b"\x89PNG": "a PNG image", b"\xff\xd8\xff": "a JPEG image", b"GIF8": "a GIF image",
+               b"%PDF": "a PDF document", b"PK\x03\x04": "a ZIP archive (or a Word or Excel file)",
+               b"\x1f\x8b": "a gzip archive", b"\x7fELF": "a program"}
+_SNIFFED = 8000  # bytes looked at for a NUL, as git does to tell binary files from text
+
+
+def _refuse_binary(data: bytes, encoding: str, path: str | os.PathLike) -> None:
+    """``ValueError`` for a file that is not text at all: one of the known binary formats, or
+    a NUL byte in its first ``_SNIFFED`` bytes where ``encoding`` is ASCII-compatible (UTF-16
+    and UTF-32 text holds NULs)."""
+    kind = next((name for start, name in _SIGNATURES.items() if data.startswith(start)), None)
+    if kind is None and b"\x00" in data[:_SNIFFED] and "a\n".encode(encoding).endswith(b"a\n"):
+        kind = f"a NUL byte at offset {data.index(0)}"
+    if kind is not None:
+        raise ValueError(f"{path} is a binary file ({kind}), not text: give a text file (for a "
+                         "PDF or Word document, extract its text first).")
+
+
 def _decode(data: bytes, encoding: str, where: str) -> str:
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as error:
-        name = "UTF-8" if encoding.lower().startswith("utf") else encoding
+        name = "UTF-8" if codecs.lookup(encoding).name in ("utf-8", "utf-8-sig") else encoding
         raise _BadText(
             f"{where} is not {name} text (byte {data[error.start]:#04x} at offset "
             f"{error.start}). Convert it (iconv -f LATIN1 -t UTF-8 FILE > FILE.utf8, naming its "

@@ -6,6 +6,7 @@ that are not UTF-8 are named with the fix."""
 
 import json
 
+import pytest
 from conftest import REPO, closed_port_url, model_flags
 
 from provenance_guard import cli
@@ -100,3 +101,33 @@ def test_eval_reports_bad_samples_by_line_and_runs_the_rest(tmp_path, capsys):
     results = [json.loads(line) for line in (tmp_path / "data.results.jsonl").read_text()
                .splitlines()]
     assert sorted(r["id"] for r in results) == ["a", "d"]
+
+
+@pytest.mark.parametrize("start,kind", [
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "a PNG image"),
+    (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "a PDF document"),
+    (b"The tower is tall.\x00\x00\x01\x02", "a NUL byte at offset 18"),
+], ids=["png", "pdf", "nul"])
+@pytest.mark.parametrize("flag", ["--text", "--source"])
+def test_a_binary_file_is_called_binary_not_told_to_change_encoding(tmp_path, usage_error, start,
+                                                                     kind, flag):
+    binary = tmp_path / "file.bin"
+    binary.write_bytes(start + bytes(range(256)))
+    answer = tmp_path / "answer.txt"
+    answer.write_text(TRUE)
+    files = {"--source": str(answer), "--text": str(answer), flag: str(binary)}
+    for encoding in ([], ["--encoding", "latin-1"]):  # an encoding that reads any byte
+        err = usage_error(["check", "--source", files["--source"], "--text", files["--text"],
+                           *encoding])
+        assert err.splitlines()[-1] == (
+            f"provenance check: error: {binary} is a binary file ({kind}), not text: give a "
+            "text file (for a PDF or Word document, extract its text first).")
+
+
+def test_utf16_text_with_its_nul_bytes_is_text(tmp_path, capsys):
+    answer = tmp_path / "answer.txt"
+    answer.write_bytes(TRUE.encode("utf-16"))
+    source = tmp_path / "source.txt"
+    source.write_bytes(TRUE.encode("utf-16"))
+    assert cli.main(["check", "--source", str(source), "--text", str(answer),
+                     "--encoding", "utf-16"]) == 0

@@ -15,6 +15,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from conftest import REPO
 
 from provenance_guard import cli
 
@@ -123,7 +124,7 @@ def test_the_check_report_in_a_browser(tmp_path, browser, capsys):
     browser(f"--screenshot={shot}", "--window-size=1000,900", f"{report.as_uri()}#o1-s4")
     _assert_colours(shot, {"supported": (0xC8, 0xEC, 0xC9), "contradicted": (0xFF, 0xB3, 0xB3),
                            "unsupported": (0xFF, 0xE0, 0x8A)})
-    _keep(shot, "check-report.png")
+    _keep(shot, "check-report-hostile.png")
 
 
 def test_the_check_report_tells_the_story_at_a_glance(tmp_path, browser, capsys):
@@ -194,7 +195,7 @@ def test_the_eval_report_with_its_charts_in_a_browser(tmp_path, browser, capsys)
     shot = tmp_path / "eval.png"
     browser(f"--screenshot={shot}", "--window-size=1000,1100", report.as_uri())
     _assert_colours(shot, {"chart green": (0x5C, 0xB8, 0x5F), "chart red": (0xD9, 0x53, 0x4F)})
-    _keep(shot, "eval-report.png")
+    _keep(shot, "eval-report-hostile.png")
 
 
 def test_the_eval_report_lists_the_lines_it_skipped_and_says_so_in_its_banner(tmp_path, browser,
@@ -214,6 +215,27 @@ def test_the_eval_report_lists_the_lines_it_skipped_and_says_so_in_its_banner(tm
     skipped = [text for _, text in page.all("li") if "line " in text]
     assert [line.split(":")[0] for line in skipped] == [f"{data}, line 2", f"{data}, line 3"]
     assert all(f"bad sample: {line}" in said for line in skipped)  # as the terminal says
+
+
+def test_the_docs_screenshots_come_from_the_examples(tmp_path, browser, capsys, monkeypatch):
+    """The reports the docs show (docs/check-report.png, docs/eval-report.png) are made from the
+    files in examples/, named as a user in the checkout names them: no temporary path.
+    PROVENANCE_SCREENSHOT_DIR=docs remakes the two images."""
+    monkeypatch.chdir(REPO)
+    check, evaluation = tmp_path / "check.html", tmp_path / "eval.html"
+    assert cli.main(["check", "--source", "examples/eiffel_history.txt", "--source",
+                     "examples/eiffel_visiting.txt", "--text", "examples/answer.txt",
+                     "--html", str(check)]) == 1
+    assert cli.main(["eval", "examples/samples.jsonl", "--out", str(tmp_path / "results.jsonl"),
+                     "--no-cache", "--html", str(evaluation)]) == 1
+    for page, name, anchor, names in (
+            (check, "check-report.png", "#o1-s4", "examples/eiffel_visiting.txt"),
+            (evaluation, "eval-report.png", "", "data: examples/samples.jsonl")):
+        dom = browser("--dump-dom", page.as_uri())
+        assert names in dom and str(tmp_path) not in dom and "/tmp" not in dom
+        shot = tmp_path / name
+        browser(f"--screenshot={shot}", "--window-size=1000,1000", page.as_uri() + anchor)
+        _keep(shot, name)
 
 
 def _assert_colours(png: Path, colours: dict[str, tuple[int, int, int]]) -> None:

@@ -10,12 +10,15 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import socket
+import subprocess
 import tempfile
 import threading
 import time
 import types
 import warnings
+from html.parser import HTMLParser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -403,3 +406,57 @@ def said(code: str) -> list[str]:
                                                 or lines[n - 1].startswith("# ")):
             shown.append(line[2:])
     return shown
+
+
+# -- A real headless browser (Debian's chromium), for the HTML report and the docs site --------
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# Flags for a root user on a machine with no network: no sandbox, no background connections.
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--hide-scrollbars"]
+
+
+@pytest.fixture
+def browser(tmp_path):
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("PROVENANCE_BROWSER_REQUIRED"):
+            pytest.fail("chromium is missing: install Debian's package (apt-get install -y chromium)")
+        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+
+    def run(*args):
+        done = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", *args],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout
+
+    return run
+
+
+class Page(HTMLParser):
+    """The elements of a DOM dump: (tag, attributes, text inside), in document order."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.elements: list[tuple[str, dict, list[str]]] = []
+        self._open: list[tuple[str, dict, list[str]]] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        element = (tag, dict(attrs), [])
+        self.elements.append(element)
+        if tag not in ("meta", "rect", "img", "br", "input", "link"):
+            self._open.append(element)
+
+    def handle_endtag(self, tag):
+        while self._open:
+            if self._open.pop()[0] == tag:
+                break
+
+    def handle_data(self, data):
+        for _, _, text in self._open:
+            text.append(data)
+
+    def all(self, tag, css=None):
+        return [(a, "".join(t)) for name, a, t in self.elements if name == tag
+                and (css is None or css in (a.get("class") or "").split())]

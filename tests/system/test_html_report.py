@@ -10,71 +10,18 @@ import json
 import os
 import re
 import shutil
-import subprocess
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import REPO, Page
 
 from provenance_guard import cli
 
 pytestmark = pytest.mark.slow  # the real default embedder, and a browser
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-# Flags for a root user on a machine with no network: no sandbox, no background connections.
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--hide-scrollbars"]
-
 EIFFEL = "The Eiffel Tower is in Paris. It was finished in 1889. It is 330 metres tall."
 LOUVRE = "The Louvre is the most visited museum in the world. It houses the Mona Lisa."
 HOSTILE = "<img src=x onerror=alert(1)>"
-
-
-@pytest.fixture
-def browser(tmp_path):
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("PROVENANCE_BROWSER_REQUIRED"):
-            pytest.fail("chromium is missing: install Debian's package (apt-get install -y chromium)")
-        pytest.skip("chromium is not installed (apt-get install -y chromium)")
-
-    def run(*args):
-        done = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", *args],
-                              capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, done.stderr[-2000:]
-        return done.stdout
-
-    return run
-
-
-class Page(HTMLParser):
-    """The elements of a DOM dump: (tag, attributes, text inside), in document order."""
-
-    def __init__(self, html: str):
-        super().__init__()
-        self.elements: list[tuple[str, dict, list[str]]] = []
-        self._open: list[tuple[str, dict, list[str]]] = []
-        self.feed(html)
-
-    def handle_starttag(self, tag, attrs):
-        element = (tag, dict(attrs), [])
-        self.elements.append(element)
-        if tag not in ("meta", "rect", "img", "br", "input", "link"):
-            self._open.append(element)
-
-    def handle_endtag(self, tag):
-        while self._open:
-            if self._open.pop()[0] == tag:
-                break
-
-    def handle_data(self, data):
-        for _, _, text in self._open:
-            text.append(data)
-
-    def all(self, tag, css=None):
-        return [(a, "".join(t)) for name, a, t in self.elements if name == tag
-                and (css is None or css in (a.get("class") or "").split())]
 
 
 def _check_report(tmp_path) -> Path:

@@ -22,7 +22,7 @@ opposite): the one kind of mismatch the rules call a contradiction.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -80,7 +80,7 @@ def align(claim: Clause, evidence: Clause) -> Alignment:
     if not missing:
         blocked = ((_of_another(said, pairs[0][1]) if pairs and has_verb(claim) else None)
                    or _gap(said, [j for _, j in pairs], referents)
-                   or _qualifier(claim, said))
+                   or _qualifier(claim, said, pairs))
         if blocked is None and stating:
             conflict = _polarity(claim, evidence, pairs, wanted)
     return Alignment(len(pairs), len(wanted), missing, conflict, blocked, text,
@@ -197,11 +197,20 @@ def _head_before(said: list[Token], low: int) -> Token | None:
     return None
 
 
-def _qualifier(claim: Clause, said: list[Token]) -> str | None:
+def _spoken(evidence: Sequence[Token], pairs) -> list[Token]:
+    """The evidence tokens that bear on the claim: all but those of an aside (a parenthetical,
+    a relative clause after a comma) in which no claim word matched. A claim aligned into an
+    aside takes its negations and qualifiers with it ("The museum, which did not make a
+    profit, opened" never states "The museum made a profit")."""
+    used = {evidence[j].aside for _, j in pairs if evidence[j].aside}
+    return [t for t in evidence if not t.aside or t.aside in used]
+
+
+def _qualifier(claim: Clause, said: list[Token], pairs) -> str | None:
     """A qualifier of the evidence clause ("may", "some", "only") the claim leaves out."""
     mine = {t.form for t in claim if t.kind == "qualifier"}
-    for token in said:
-        if token.kind == "qualifier" and token.form not in mine and not token.aside:
+    for token in _spoken(said, pairs):
+        if token.kind == "qualifier" and token.form not in mine:
             return f"the source qualifies it with {token.text!r}, which the sentence leaves out"
     return None
 
@@ -214,9 +223,9 @@ def _polarity(claim: Clause, evidence: Clause, pairs, wanted) -> tuple[str, str]
     poles swapped are two flips ("the southern wing is larger than the northern wing")."""
     if len(pairs) < 2:
         return None  # a word alone ("true") is no statement to turn round
-    said = [t for t in evidence if not t.aside]
+    said = _spoken(evidence, pairs)
     used = {j for _, j in pairs}
-    free = [t for k, t in enumerate(evidence) if not t.aside and k not in used]
+    free = [t for k, t in enumerate(evidence) if k not in used and any(t is u for u in said)]
     flipped = [(wanted[i], evidence[j]) for i, j in pairs
                if wanted[i].pole != evidence[j].pole and not any(
                    t.form == wanted[i].form and t.pole == wanted[i].pole for t in free)]

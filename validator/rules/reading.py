@@ -327,9 +327,13 @@ def _day_after(raw: list[str], i: int) -> bool:
     return i + 1 < len(raw) and raw[i + 1].isdigit()
 
 
+RELATIVES = frozenset({"which", "who", "whom", "whose", "where"})  # a relative clause's start
+
+
 def _mark_asides(tokens: list[Token]) -> list[Token]:
-    """Number the parentheticals (brackets; ", which ... ,"; a comma pair round a phrase) and
-    the lists ("A, B and C"), so the alignment may skip the one and reorder the other."""
+    """Number the parentheticals (brackets; ", which ... ," and a trailing ", which ..."; a
+    comma pair round a phrase) and the lists ("A, B and C"), so the alignment may skip the one
+    and reorder the other."""
     out, aside, number = [], 0, 0
     depth = 0
     for i, token in enumerate(tokens):
@@ -347,7 +351,9 @@ def _mark_asides(tokens: list[Token]) -> list[Token]:
             if aside:  # a comma ends an aside opened by a comma
                 aside = 0
                 continue
-            if closing is not None and not _is_list(tokens, i, closing):
+            relative = i + 1 < len(tokens) and tokens[i + 1].form in RELATIVES
+            if (closing is not None and not _is_list(tokens, i, closing)) or (
+                    closing is None and relative):  # ", which ..." to the clause's end
                 number += 1
                 aside = number
                 continue

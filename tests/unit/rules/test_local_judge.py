@@ -51,6 +51,27 @@ def test_a_negation_belongs_to_its_own_clause(source):
     assert verdict("The scanner reads barcodes printed on glossy film.", source).label != SUPPORTED
 
 
+@pytest.mark.parametrize("source", [
+    "The bakery, which does not deliver on Sundays, opens at seven.",
+    "The bakery (which does not deliver on Sundays) opens at seven.",
+    "The bakery opens at seven, which does not mean it delivers on Sundays.",
+    "The bakery opens at seven, which is early for a bakery that never delivers on Sundays.",
+])
+def test_an_aside_is_skipped_unless_the_claim_is_in_it_and_then_its_negation_counts(source):
+    # the main clause stands without its aside; the aside's words bring its "not" with them
+    assert verdict("The bakery opens at seven.", source).label == SUPPORTED
+    assert verdict("The bakery delivers on Sundays.", source).label != SUPPORTED
+
+
+def test_a_trailing_relative_clause_qualifies_what_it_says_not_the_clause_before():
+    source = ("About 6 million people visit the castle each year, which makes it one of the most "
+              "visited sites in the region.")
+    # not word for word ("it" for "the castle"): aligned, and the relative clause skipped
+    assert verdict("About 6 million people visit it each year.", source).label == SUPPORTED
+    # its own qualifier ("most") is kept when the claim is what the relative clause says
+    assert verdict("It is one of the visited sites in the region.", source).label != SUPPORTED
+
+
 def test_a_clause_that_starts_with_a_pronoun_takes_its_subject_from_the_clause_before():
     source = "The plan covers hardware repairs, but it does not cover data recovery."
     assert verdict("The plan does not cover data recovery.", source).label == SUPPORTED

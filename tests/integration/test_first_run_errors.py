@@ -112,3 +112,18 @@ def test_a_server_that_is_not_running_fails_the_text_and_says_where_it_looked(ca
     assert f"cannot reach the judge's server at {url} for 'openai/judge'" in said
     assert "check --api-base" in said
     assert out.rstrip().endswith("the judge gave no verdict for 5 sentence(s): it fails")
+
+
+def test_eval_says_a_missing_key_in_its_flags_and_keeps_what_it_finished(no_key, chat_server,
+                                                                        tmp_path, capsys):
+    server = chat_server(ScriptedJudge())
+    data = tmp_path / "data.jsonl"
+    data.write_text('{"id": "a", "output": "The Eiffel Tower was finished in 1889.", '
+                    '"sources": ["The Eiffel Tower was finished in 1889."]}\n')
+    status = cli.main(["eval", str(data), "--model", "openai/judge", "--api-base", server.url,
+                       "--no-cache"])
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert status == 3 and "Traceback" not in err
+    assert err == ("provenance: no API key for the judge 'openai/judge': set OPENAI_API_KEY, or "
+                   "pass --api-key (without --model the offline judge runs and needs none); "
+                   f"finished samples are in {tmp_path / 'data.results.jsonl'}.")

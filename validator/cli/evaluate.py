@@ -61,10 +61,12 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
               file=sys.stderr)
         return exits.INTERRUPTED
     except JudgeAuthError as error:
-        print(f"provenance: {error}; finished samples are in {out}.", file=sys.stderr)
+        print(f"\nprovenance: {in_flags(str(error)).rstrip('.')}; finished samples are in "
+              f"{out}.", file=sys.stderr)  # on a line of its own, after the progress bar
         return exits.NO_VERDICTS
     except ConfigurationError as error:
-        print(f"provenance: {error}; finished samples are in {out}.", file=sys.stderr)
+        print(f"\nprovenance: {in_flags(str(error)).rstrip('.')}; finished samples are in "
+              f"{out}.", file=sys.stderr)
         return exits.USAGE
     except ValueError as error:  # a setting the validator refuses, before any sample
         parser.error(in_flags(str(error)))

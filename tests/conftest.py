@@ -52,7 +52,7 @@ _PASSAGES = re.compile(r"BEGIN PASSAGES>>\n(.*?)\n<<", re.DOTALL)
 
 
 _BATCH_ITEM = re.compile(
-    r"BEGIN PASSAGES FOR (\d+)>>\n(.*?)\n<<[^\n]*\n<<[^\n]*BEGIN STATEMENT \1>>\n(.*?)\n<<", re.DOTALL)
+    r"BEGIN STATEMENT (\d+)>>\n(.*?)\n<<[^\n]*\nPassages for statement \1: ([^\n]*)", re.DOTALL)
 _SENTENCE = re.compile(r"BEGIN SENTENCE>>\n(.*?)\n<<", re.DOTALL)
 _FAILING = re.compile(r"BEGIN FAILING SENTENCE>>\n(.*?)\n<<", re.DOTALL)
 
@@ -62,8 +62,11 @@ def statement_of(prompt: str) -> str:
 
 
 def batch_items(prompt: str) -> list[tuple[int, str, str]]:
-    """(number, passages, statement) of each statement in a batched prompt."""
-    return [(int(n), passages, statement) for n, passages, statement in _BATCH_ITEM.findall(prompt)]
+    """A batched prompt's statements: (number, the passages named for it, the statement)."""
+    parts = re.split(r"(?m)^\[(\d+)\] ", _PASSAGES.search(prompt).group(1))
+    shared = dict(zip(parts[1::2], (text.rstrip("\n") for text in parts[2::2]), strict=True))
+    return [(int(n), "\n".join(f"[{k}] {shared[k]}" for k in re.findall(r"\[(\d+)\]", named)),
+             statement) for n, statement, named in _BATCH_ITEM.findall(prompt)]
 
 
 def sentence_of(prompt: str) -> str:

@@ -17,6 +17,7 @@ from .. import rules
 from ..concurrency import Mapper, Runner, Stopped, stopped
 from ..errors import ConfigurationError
 from ..judges import BatchJudge, ClaimExtractor, Judge
+from ..judges.prompts import batch_passage_chars
 from ..request import Request
 from ..retrieval.retriever import Found, Retriever
 from ..settings import Settings
@@ -109,11 +110,14 @@ def decide(
         pending = [i for i in indexes if early[i][0] is None]
         if pending and stopped():  # the validation ended or passed its deadline: no new call
             raise Stopped("the validation ended before these claims were judged")
-        if len(pending) > 1:
-            asked = judge.judge_batch([(claims[i], evidence[i]) for i in pending], question)
-            _check_count(judge, asked, len(pending))
-        else:
-            asked = [judge.judge(claims[i], evidence[i], question) for i in pending]
+        asked: list[Verdict] = []
+        for batch in _within_the_cap([(claims[i], evidence[i]) for i in pending]):
+            if len(batch) > 1:
+                verdicts = judge.judge_batch(batch, question)
+                _check_count(judge, verdicts, len(batch))
+                asked += verdicts
+            else:
+                asked += [judge.judge(claim, found, question) for claim, found in batch]
         for verdict in asked:
             _check_verdict(judge, verdict)
         late = dict(zip(pending, asked, strict=True))
@@ -128,6 +132,25 @@ def decide(
 
 
 _ASKED, _BY_RULES, _BY_FIRST = 0, 1, 2  # how a claim was decided: by the judge, or a call saved
+
+# The passages one batched call may carry, each once: about 8,000 tokens, so that a batch with
+# its instructions, statements and reply fits the 16,000-token context of the smallest models
+# LiteLLM routes to (gpt-3.5-turbo's). A batch that would carry more is split; one claim whose
+# own evidence is larger (max_evidence_chars allows up to 1,000,000) is a batch of its own.
+BATCH_PASSAGE_CHARS = 32_000
+
+
+def _within_the_cap(items: list[tuple[str, Sequence[Evidence]]]
+                    ) -> list[list[tuple[str, Sequence[Evidence]]]]:
+    """``items`` in order, cut into batches whose passages, each counted once, stay within
+    ``BATCH_PASSAGE_CHARS``; an item whose own passages are more is a batch of its own."""
+    batches: list[list[tuple[str, Sequence[Evidence]]]] = []
+    for item in items:
+        if batches and batch_passage_chars([*batches[-1], item]) <= BATCH_PASSAGE_CHARS:
+            batches[-1].append(item)
+        else:
+            batches.append([item])
+    return batches
 
 
 def _check_count(judge: Judge, verdicts: object, count: int) -> None:

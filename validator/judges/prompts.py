@@ -46,25 +46,26 @@ of JSON and nothing after it, where score (0 to 1) is how fully the passages bac
 {{"reason": "<one or two sentences citing passage numbers>", "verdict": "supported" | \
 "unsupported" | "contradicted", "score": <0 to 1>}}"""
 
-BATCH_PROMPT = """You check whether each of {count} statements is backed by its own source \
-passages.
+BATCH_PROMPT = """You check whether each of {count} statements is backed by the source \
+passages named for it.
 
 {data_rule}
 {question_block}
-{items}
+<<{tag}:BEGIN PASSAGES>>
+{passages}
+<<{tag}:END PASSAGES>>
 
-For each statement, judge it against its own passages only. {verdicts}
+{items}
+For each statement, judge it against the passages named for it only. {verdicts}
 Finish with one line of JSON and nothing after it, one entry per statement, where score (0 \
 to 1) is how fully the passages back the statement:
 {{"verdicts": [{{"id": 1, "reason": "<one sentence citing passage numbers>", "verdict": \
 "supported" | "unsupported" | "contradicted", "score": <0 to 1>}}, ...]}}"""
 
-BATCH_ITEM = """<<{tag}:BEGIN PASSAGES FOR {n}>>
-{passages}
-<<{tag}:END PASSAGES FOR {n}>>
-<<{tag}:BEGIN STATEMENT {n}>>
+BATCH_ITEM = """<<{tag}:BEGIN STATEMENT {n}>>
 {statement}
 <<{tag}:END STATEMENT {n}>>
+Passages for statement {n}: {numbers}
 """
 
 CLAIMS_PROMPT = """You break one sentence of an answer into atomic claims that can each be \
@@ -170,16 +171,30 @@ def build_prompt(statement: str, evidence: Sequence[Evidence], question: str | N
 def build_batch_prompt(
     items: Sequence[tuple[str, Sequence[Evidence]]], question: str | None = None
 ) -> str:
+    """One prompt for several statements: every passage once, numbered, and each statement
+    naming the numbers of its own passages (a passage two statements share is sent once)."""
     tag = tag_of(question, *(part for statement, evidence in items
                            for part in (statement, *(e.text for e in evidence))))
+    numbers: dict[str, int] = {}  # a passage's text -> its number
+    for _, evidence in items:
+        for passage in evidence:
+            numbers.setdefault(passage.text, len(numbers) + 1)
     body = "\n".join(
-        BATCH_ITEM.format(tag=tag, n=n, passages=_passages(evidence), statement=safe_text(statement))
+        BATCH_ITEM.format(tag=tag, n=n, statement=safe_text(statement), numbers=", ".join(
+            f"[{numbers[e.text]}]" for e in evidence) or "none")
         for n, (statement, evidence) in enumerate(items, 1)
     )
+    passages = "\n".join(f"[{i}] {safe_text(text)}" for text, i in numbers.items()) or "(none)"
     return BATCH_PROMPT.format(
         count=len(items), tag=tag, data_rule=DATA_RULE.format(tag=tag),
-        question_block=_question(tag, question), items=body, verdicts=_VERDICTS,
+        question_block=_question(tag, question), passages=passages, items=body,
+        verdicts=_VERDICTS,
     )
+
+
+def batch_passage_chars(items: Sequence[tuple[str, Sequence[Evidence]]]) -> int:
+    """The characters of passages one batched prompt for ``items`` carries: each text once."""
+    return sum(len(text) for text in {e.text for _, evidence in items for e in evidence})
 
 
 def build_claims_prompt(sentence: str, answer: str, question: str | None = None) -> str:

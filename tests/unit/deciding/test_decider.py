@@ -170,6 +170,26 @@ def test_batch_statements_get_their_own_passages():
     assert prompt.index("Mona Lisa") < prompt.index("BEGIN STATEMENT 1>>")
 
 
+def test_a_batch_shares_passages_and_splits_where_they_would_pass_the_cap():
+    from provenance_guard.deciding.decider import BATCH_PASSAGE_CHARS
+
+    # each sentence's passage is 12,000 characters (max_evidence_chars cuts it there): two fit
+    # under the cap, a third does not; a passage two sentences share is counted once
+    passages = {"Alpha is one.": "Alpha is one. " + "a" * 12_000,
+                "Beta is two.": "Beta is two. " + "b" * 12_000,
+                "Gamma is three.": "Gamma is three. " + "c" * 12_000,
+                "Alpha is first.": "Alpha is one. " + "a" * 12_000}
+    judge = ScriptedJudge(lambda statement, found: True)
+    metadata = {"query_function": lambda text, k: [passages[text]]}
+    text = "Alpha is one. Alpha is first. Beta is two. Gamma is three."
+    _, result = validate_in_guard(text, judge, metadata, batch_size=4)
+    assert judge.batches == [["Alpha is one.", "Alpha is first.", "Beta is two."]]
+    assert judge.statements == ["Gamma is three."]  # a batch of one: the single prompt
+    [shared] = [p for p in judge.prompts if "BEGIN STATEMENT 1>>" in p]
+    assert shared.count("Alpha is one. aaaa") == 1 and 2 * 12_000 < BATCH_PASSAGE_CHARS < 3 * 12_000
+    assert [s["verdict"] for s in result["sentences"]] == ["supported"] * 4
+
+
 def test_unreadable_batch_reply_falls_back_to_one_call_per_sentence():
     def reply(prompt):
         if "BEGIN STATEMENT 1>>" in prompt:

@@ -1,0 +1,30 @@
+"""The batched judge prompt: every passage once, each statement naming its own."""
+
+from conftest import batch_items
+
+from provenance_guard.judges.prompts import batch_passage_chars, build_batch_prompt
+from provenance_guard.types import Evidence
+
+HOUSES = Evidence("The Louvre houses the Mona Lisa.")
+PARIS = Evidence("The Louvre is in Paris.")
+EVEREST = Evidence("Everest is in the Himalayas.")
+
+
+def test_a_batch_prompt_carries_each_passage_once_and_each_statement_names_its_own():
+    items = [("It houses the Mona Lisa.", [HOUSES, PARIS]), ("It is in Paris.", [PARIS, HOUSES]),
+             ("Everest is in Nepal.", [EVEREST])]
+    prompt = build_batch_prompt(items)
+    assert [prompt.count(p.text) for p in (HOUSES, PARIS, EVEREST)] == [1, 1, 1]
+    assert "Passages for statement 1: [1], [2]\n" in prompt
+    assert "Passages for statement 2: [2], [1]\n" in prompt  # its own order, best first
+    assert batch_items(prompt) == [
+        (1, f"[1] {HOUSES.text}\n[2] {PARIS.text}", "It houses the Mona Lisa."),
+        (2, f"[2] {PARIS.text}\n[1] {HOUSES.text}", "It is in Paris."),
+        (3, f"[3] {EVEREST.text}", "Everest is in Nepal.")]
+    assert batch_passage_chars(items) == sum(len(p.text) for p in (HOUSES, PARIS, EVEREST))
+
+
+def test_a_statement_with_no_passage_says_so_and_the_passages_come_before_the_statements():
+    prompt = build_batch_prompt([("Mars has two moons.", []), ("It is in Paris.", [PARIS])])
+    assert "Passages for statement 1: none\n" in prompt
+    assert prompt.index("BEGIN PASSAGES>>") < prompt.index("BEGIN STATEMENT 1>>")

@@ -276,7 +276,8 @@ class Settings:
     batch_size: int = setting(
         1, Whole(1, 64),
         "Sentences (or claims) judged per LLM call; above 1, one call with structured output per "
-        "batch, and one call per sentence for any the batched reply leaves unreadable.",
+        "batch, carrying each passage once (a batch whose passages pass 32,000 characters is "
+        "split), and one call per sentence for any the batched reply leaves unreadable.",
         flag="--batch-size")
     deadline: float | None = setting(
         120.0, Seconds(),

@@ -171,30 +171,76 @@ def build_prompt(statement: str, evidence: Sequence[Evidence], question: str | N
 def build_batch_prompt(
     items: Sequence[tuple[str, Sequence[Evidence]]], question: str | None = None
 ) -> str:
-    """One prompt for several statements: every passage once, numbered, and each statement
-    naming the numbers of its own passages (a passage two statements share is sent once)."""
+    """One prompt for several statements: the passages once, numbered, and each statement
+    naming the numbers of its own. Passages of one source that overlap or touch are sent as one
+    (neighbouring chunks share sentences), so no character of a source is sent twice."""
     tag = tag_of(question, *(part for statement, evidence in items
                            for part in (statement, *(e.text for e in evidence))))
-    numbers: dict[str, int] = {}  # a passage's text -> its number
-    for _, evidence in items:
-        for passage in evidence:
-            numbers.setdefault(passage.text, len(numbers) + 1)
+    texts, named = _regions(items)
     body = "\n".join(
-        BATCH_ITEM.format(tag=tag, n=n, statement=safe_text(statement), numbers=", ".join(
-            f"[{numbers[e.text]}]" for e in evidence) or "none")
-        for n, (statement, evidence) in enumerate(items, 1)
+        BATCH_ITEM.format(tag=tag, n=n, statement=safe_text(statement),
+                          numbers=", ".join(f"[{k}]" for k in numbers) or "none")
+        for n, ((statement, _), numbers) in enumerate(zip(items, named, strict=True), 1)
     )
-    passages = "\n".join(f"[{i}] {safe_text(text)}" for text, i in numbers.items()) or "(none)"
+    passages = "\n".join(f"[{k}] {safe_text(text)}" for k, text in enumerate(texts, 1))
     return BATCH_PROMPT.format(
         count=len(items), tag=tag, data_rule=DATA_RULE.format(tag=tag),
-        question_block=_question(tag, question), passages=passages, items=body,
+        question_block=_question(tag, question), passages=passages or "(none)", items=body,
         verdicts=_VERDICTS,
     )
 
 
 def batch_passage_chars(items: Sequence[tuple[str, Sequence[Evidence]]]) -> int:
-    """The characters of passages one batched prompt for ``items`` carries: each text once."""
-    return sum(len(text) for text in {e.text for _, evidence in items for e in evidence})
+    """The characters of passages one batched prompt for ``items`` carries."""
+    return sum(map(len, _regions(items)[0]))
+
+
+def _regions(items: Sequence[tuple[str, Sequence[Evidence]]]
+             ) -> tuple[list[str], list[list[int]]]:
+    """The passages a batch sends, and for each item the numbers (from 1) of those holding its
+    evidence, best first. Passages located in a source that overlap or
+    touch are merged into one stretch of that source; any other passage is sent once."""
+    spans: dict[int, list[tuple[int, int, str]]] = {}  # source -> (start, end, text)
+    for _, evidence in items:
+        for e in evidence:
+            if _located(e):
+                spans.setdefault(e.source, []).append((e.start, e.end, e.text))
+    stretches: dict[tuple[int, int], tuple[int, int, str]] = {}  # (source, start) -> merged
+    for source, found in spans.items():
+        merged: list[list] = []
+        for start, end, text in sorted(set(found)):
+            if merged and start <= merged[-1][1]:
+                last = merged[-1]
+                if end > last[1]:
+                    last[2] += text[last[1] - start:]
+                    last[1] = end
+            else:
+                merged.append([start, end, text])
+        for start, end, text in merged:
+            stretches[(source, start)] = (start, end, text)
+    texts: list[str] = []
+    numbers: dict[object, int] = {}
+    named = []
+    for _, evidence in items:
+        mine: list[int] = []
+        for e in evidence:
+            key: object = e.text
+            if _located(e):
+                key = next(k for k, (start, end, _) in stretches.items()
+                           if k[0] == e.source and start <= e.start and e.end <= end)
+            if key not in numbers:
+                texts.append(key if isinstance(key, str) else stretches[key][2])
+                numbers[key] = len(texts)
+            if numbers[key] not in mine:
+                mine.append(numbers[key])
+        named.append(mine)
+    return texts, named
+
+
+def _located(e: Evidence) -> bool:
+    """Whether ``e`` is a stretch of its source at known offsets: its text that slice (as the
+    retriever's windows are, cut or not; a query_function's passages are not)."""
+    return e.chunk is not None and len(e.text) == e.end - e.start
 
 
 def build_claims_prompt(sentence: str, answer: str, question: str | None = None) -> str:

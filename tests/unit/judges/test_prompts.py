@@ -28,3 +28,21 @@ def test_a_statement_with_no_passage_says_so_and_the_passages_come_before_the_st
     prompt = build_batch_prompt([("Mars has two moons.", []), ("It is in Paris.", [PARIS])])
     assert "Passages for statement 1: none\n" in prompt
     assert prompt.index("BEGIN PASSAGES>>") < prompt.index("BEGIN STATEMENT 1>>")
+
+
+def test_chunks_of_one_source_that_overlap_or_touch_are_sent_as_one_stretch():
+    from provenance_guard.types import Chunk
+
+    source = "One. Two. Three. Four. Five."
+
+    def chunk(start, end, source_number=0):
+        return Evidence.of(Chunk(source[start:end], start, end, source_number))
+
+    first, second, touching, apart = chunk(0, 9), chunk(5, 16), chunk(16, 22), chunk(5, 9, 1)
+    items = [("A.", [first]), ("B.", [second, apart]), ("C.", [touching])]
+    prompt = build_batch_prompt(items)
+    assert f"[1] {source[:22]}\n" in prompt  # one stretch: no character of source 0 twice
+    assert prompt.count("Two.") == 2  # once in the stretch, once as source 1's own passage
+    assert "Passages for statement 2: [1], [2]\n" in prompt
+    assert "Passages for statement 3: [1]\n" in prompt
+    assert batch_passage_chars(items) == 22 + 4

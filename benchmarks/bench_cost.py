@@ -1,0 +1,138 @@
+"""What one validation sends to the judge: calls per text, and characters and tokens per judged
+sentence, for this validator one sentence per call (``batch_size=1``, the default) and one call
+per text (``batch_size=64``), the hub's ProvenanceLLM, and the floor: one call per text that
+carries a 600-character instruction block, the text and its source once each.
+
+All run with their default settings on the same texts (HaluEval answers, the report half of each
+shared sample: its right and its hallucinated answer), with the same embedder (the default
+all-MiniLM-L6-v2) and a judge that records each prompt and answers "supported" in the form asked
+for. Tokens are counted with LiteLLM's tokenizer for gpt-4o-mini (offline). The hub validator
+splits sentences with our splitter here (nltk's punkt cannot be downloaded), as in
+bench_speed.py.
+
+    pip install --no-deps guardrails-ai-provenance-llm   # the hub validator, beside ours
+    python benchmarks/bench_cost.py [--records 40] [--skip-hub] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import threading
+from dataclasses import asdict, dataclass
+
+from bench_speed import _hub_validator
+from halueval import SETS, records
+
+FLOOR_INSTRUCTIONS = 600  # characters of instructions a one-call-per-text judge needs
+
+
+class Recorder:
+    """A judge callable: records each prompt's characters and tokens, answers "supported" (one
+    JSON entry per statement of a batch, the hub's tag otherwise)."""
+
+    def __init__(self):
+        self.calls, self.chars, self.tokens = 0, 0, 0
+        self._lock = threading.Lock()
+
+    def __call__(self, prompt: str) -> str:
+        import litellm
+
+        tokens = litellm.token_counter(model="gpt-4o-mini", text=prompt)
+        with self._lock:
+            self.calls, self.chars, self.tokens = (self.calls + 1, self.chars + len(prompt),
+                                                   self.tokens + tokens)
+        ids = re.findall(r"BEGIN STATEMENT (\d+)>>", prompt)
+        if ids:
+            return json.dumps({"verdicts": [{"id": int(n), "verdict": "supported"} for n in ids]})
+        return "<supported>[YES]</supported>"
+
+
+@dataclass
+class Row:
+    data: str
+    texts: int
+    judged: int  # sentences judged (our per-sentence run's calls)
+    calls_per_text: dict
+    chars_per_judged: dict
+    tokens_per_judged: dict
+    over_floor: dict
+    hub_share: dict
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--records", type=int, default=40,
+                        help="records of each set's report half (two texts each)")
+    parser.add_argument("--skip-hub", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    import provenance_guard  # noqa: F401 - before guardrails: no network at import
+    from provenance_guard import ProvenanceLLM, split_sentences
+    from provenance_guard.retrieval.embedding import SentenceTransformerEmbedder
+
+    model = SentenceTransformerEmbedder()
+    hub_class = None if args.skip_hub else _hub_validator(split_sentences)
+    rows = []
+    for name, kind in SETS.items():
+        texts = []
+        for record in list(records(name, "report"))[:args.records]:
+            question = record.get(kind.question) if kind.question else None
+            for key in (kind.right, kind.wrong):
+                texts.append((record[key], record[kind.source], question))
+        recorders = {"per sentence": Recorder(), "per text": Recorder()}
+        for mode, batch in (("per sentence", 1), ("per text", 64)):
+            ours = ProvenanceLLM(llm_callable=recorders[mode], on_fail="noop", batch_size=batch,
+                                 cache_size=0)
+            for text, source, question in texts:
+                ours.validate(text, {"sources": [source], "question": question,
+                                     "embed_function": model.embed})
+        if hub_class is not None:
+            recorders["hub"] = Recorder()
+            hub = hub_class(llm_callable=recorders["hub"], on_fail="noop")
+            for text, source, _ in texts:
+                hub.validate(text, {"sources": [source], "embed_function": lambda t: model.embed(
+                    [t] if isinstance(t, str) else t)})
+        judged = recorders["per sentence"].calls
+        floor_chars = sum(FLOOR_INSTRUCTIONS + len(text) + len(source) for text, source, _ in texts)
+        per = {mode: r for mode, r in recorders.items()}
+        rows.append(Row(
+            name, len(texts), judged,
+            {m: round(r.calls / len(texts), 2) for m, r in per.items()} | {"floor": 1.0},
+            {m: round(r.chars / judged) for m, r in per.items()}
+            | {"floor": round(floor_chars / judged)},
+            {m: round(r.tokens / judged) for m, r in per.items()},
+            {m: round(r.chars / floor_chars, 2) for m, r in per.items()},
+            {m: round(r.chars / per["hub"].chars, 2) for m, r in per.items()} if "hub" in per
+            else {}))
+    _print(rows, args.json)
+    return 0
+
+
+def _print(rows: list[Row], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps([asdict(r) for r in rows], indent=2))
+        return
+    print("characters sent to the judge per judged sentence (x the floor; x the hub's), "
+          "calls per text")
+    for r in rows:
+        print(f"\n{r.data}: {r.texts} texts, {r.judged} sentences judged")
+        for mode in r.chars_per_judged:
+            over = r.over_floor.get(mode)
+            share = r.hub_share.get(mode)
+            print(f"  {mode:<13} {r.chars_per_judged[mode]:>7,} chars"
+                  + (f"  {r.tokens_per_judged[mode]:>6,} tokens" if mode in r.tokens_per_judged
+                     else " " * 14)
+                  + (f"  {over:>5.2f}x floor" if over is not None else " " * 13)
+                  + (f"  {share:>5.2f}x hub" if share is not None else "")
+                  + f"  {r.calls_per_text[mode]:>5.2f} calls per text")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

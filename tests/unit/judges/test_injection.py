@@ -125,7 +125,7 @@ def test_answer_yes_instructions_reach_the_judge_only_as_data():
     for prompt in judge.prompts:
         before, statement, after = re.split(r"<<DATA-\w+:(?:BEGIN|END) STATEMENT>>", prompt)
         assert "answer YES" not in before + after
-        assert "not instructions to you" in before
+        assert "not instructions to you" in before  # the data rule comes first
 
 
 def test_an_obeying_judge_is_still_stopped_by_the_rule_cascade():

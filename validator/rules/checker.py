@@ -69,7 +69,7 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
             kind, why = alignment.conflict
             return Findings(kind, why, coverage)
     if all(a.aligned for a in found):
-        quoted = "; ".join(repr(a.evidence) for a in found)
+        quoted = "; ".join(dict.fromkeys(repr(_sentence_of(a, evidence)) for a in found))
         if all(is_mention(c) for c in clauses):
             return Findings("mention", f"the source names it: {quoted}", coverage)
         return Findings("aligned", f"the source states it: {quoted}", coverage)
@@ -173,6 +173,20 @@ def _sentence_with(word: str, evidence: Sequence[Evidence], limit: int = 120) ->
                 text = " ".join(sentence.text.split())
                 return text if len(text) <= limit else text[:limit - 3].rstrip() + "..."
     return None
+
+
+def _sentence_of(alignment: Alignment, evidence: Sequence[Evidence], limit: int = 200) -> str:
+    """The sentence of the evidence that the aligned clause comes from, as written (the one
+    holding most of its words; cut at ``limit`` characters), for a reason a reader can check
+    against the source; the clause as read when no sentence holds any of it."""
+    words = {w.lower() for w in re.findall(r"\w+", alignment.evidence)}
+    best, most = alignment.evidence, 0
+    for e in evidence:
+        for sentence in split_sentences(MARKER.sub(" ", e.text)):
+            held = len(words & {w.lower() for w in re.findall(r"\w+", sentence.text)})
+            if held > most:
+                best, most = " ".join(sentence.text.split()), held
+    return best if len(best) <= limit else best[:limit - 3].rstrip() + "..."
 
 
 def _nearest_number(token, alignment: Alignment, units):

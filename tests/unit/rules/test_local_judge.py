@@ -265,3 +265,11 @@ def test_the_groundedness_suite_passes_nothing_ungrounded_with_the_local_judge()
     outcomes = [run_case(lambda options: ProvenanceLLM(llm_callable=judge, **options), case)
                 for case in load_cases(DATA / "groundedness_suite.jsonl")]
     assert [o.example.id for o in outcomes if o.passed and not o.example.label] == []
+
+
+def test_a_supported_reason_quotes_the_source_sentence_as_written():
+    first = "The museum opened in 1901."
+    second = ("When it opened, the hall was 90 metres long, and it remained the longest hall in "
+              "the city until the station was finished in 1932.")
+    found = verdict("It was the longest hall in the city until 1932.", f"{first} {second}")
+    assert found.label == SUPPORTED and found.reason == f"the source states it: {second!r}"

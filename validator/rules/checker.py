@@ -19,7 +19,7 @@ The local judge turns the kinds into verdicts, and the validator's rules decide 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from ..text.citations import MARKER
@@ -163,16 +163,23 @@ def _active(token):
     return replace(token, form=token.form.removesuffix(PASSIVE))
 
 
+def _sentences(evidence: Sequence[Evidence]) -> Iterator[str]:
+    """The evidence's sentences as written (citation markers out, spaces collapsed), in order."""
+    for e in evidence:
+        for sentence in split_sentences(MARKER.sub(" ", e.text)):
+            yield " ".join(sentence.text.split())
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 3].rstrip() + "..."
+
+
 def _sentence_with(word: str, evidence: Sequence[Evidence], limit: int = 120) -> str | None:
     """The first sentence of the evidence that holds ``word``, as written (cut at ``limit``
     characters)."""
     pattern = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)", re.IGNORECASE)
-    for e in evidence:
-        for sentence in split_sentences(MARKER.sub(" ", e.text)):
-            if pattern.search(sentence.text):
-                text = " ".join(sentence.text.split())
-                return text if len(text) <= limit else text[:limit - 3].rstrip() + "..."
-    return None
+    return next((_cut(text, limit) for text in _sentences(evidence) if pattern.search(text)),
+                None)
 
 
 def _sentence_of(alignment: Alignment, evidence: Sequence[Evidence], limit: int = 200) -> str:
@@ -181,12 +188,11 @@ def _sentence_of(alignment: Alignment, evidence: Sequence[Evidence], limit: int 
     against the source; the clause as read when no sentence holds any of it."""
     words = {w.lower() for w in re.findall(r"\w+", alignment.evidence)}
     best, most = alignment.evidence, 0
-    for e in evidence:
-        for sentence in split_sentences(MARKER.sub(" ", e.text)):
-            held = len(words & {w.lower() for w in re.findall(r"\w+", sentence.text)})
-            if held > most:
-                best, most = " ".join(sentence.text.split()), held
-    return best if len(best) <= limit else best[:limit - 3].rstrip() + "..."
+    for text in _sentences(evidence):
+        held = len(words & {w.lower() for w in re.findall(r"\w+", text)})
+        if held > most:
+            best, most = text, held
+    return _cut(best, limit)
 
 
 def _nearest_number(token, alignment: Alignment, units):

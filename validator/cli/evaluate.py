@@ -60,14 +60,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"\ninterrupted: finished samples are in {out}; run the same command to resume.",
               file=sys.stderr)
         return exits.INTERRUPTED
-    except JudgeAuthError as error:
+    except ConfigurationError as error:  # refused credentials: no verdict can be had
         print(f"\nprovenance: {in_flags(str(error)).rstrip('.')}; finished samples are in "
               f"{out}.", file=sys.stderr)  # on a line of its own, after the progress bar
-        return exits.NO_VERDICTS
-    except ConfigurationError as error:
-        print(f"\nprovenance: {in_flags(str(error)).rstrip('.')}; finished samples are in "
-              f"{out}.", file=sys.stderr)
-        return exits.USAGE
+        return exits.NO_VERDICTS if isinstance(error, JudgeAuthError) else exits.USAGE
     except ValueError as error:  # a setting the validator refuses, before any sample
         parser.error(in_flags(str(error)))
     except OSError as error:

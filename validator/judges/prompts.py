@@ -11,7 +11,7 @@ without knowing a hash of itself.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ..text.sentences import safe_text
 from ..types import Evidence
@@ -196,43 +196,47 @@ def batch_passage_chars(items: Sequence[tuple[str, Sequence[Evidence]]]) -> int:
 def _regions(items: Sequence[tuple[str, Sequence[Evidence]]]
              ) -> tuple[list[str], list[list[int]]]:
     """The passages a batch sends, and for each item the numbers (from 1) of those holding its
-    evidence, best first. Passages located in a source that overlap or
-    touch are merged into one stretch of that source; any other passage is sent once."""
-    spans: dict[int, list[tuple[int, int, str]]] = {}  # source -> (start, end, text)
+    evidence, best first. Passages located in a source that overlap or touch are merged into
+    one stretch of that source; any other passage is sent once."""
+    spans: dict[int, set[tuple[int, int, str]]] = {}  # source -> (start, end, text)
     for _, evidence in items:
         for e in evidence:
             if _located(e):
-                spans.setdefault(e.source, []).append((e.start, e.end, e.text))
-    stretches: dict[tuple[int, int], tuple[int, int, str]] = {}  # (source, start) -> merged
-    for source, found in spans.items():
-        merged: list[list] = []
-        for start, end, text in sorted(set(found)):
-            if merged and start <= merged[-1][1]:
-                last = merged[-1]
-                if end > last[1]:
-                    last[2] += text[last[1] - start:]
-                    last[1] = end
-            else:
-                merged.append([start, end, text])
-        for start, end, text in merged:
-            stretches[(source, start)] = (start, end, text)
+                spans.setdefault(e.source, set()).add((e.start, e.end, e.text))
+    stretch = {(source, start, end): text  # (source, start, end) -> its stretch's text
+               for source, found in spans.items()
+               for text, members in _stretches(found) for start, end in members}
     texts: list[str] = []
-    numbers: dict[object, int] = {}
+    numbers: dict[str, int] = {}  # a passage sent -> its number
     named = []
     for _, evidence in items:
         mine: list[int] = []
         for e in evidence:
-            key: object = e.text
-            if _located(e):
-                key = next(k for k, (start, end, _) in stretches.items()
-                           if k[0] == e.source and start <= e.start and e.end <= end)
-            if key not in numbers:
-                texts.append(key if isinstance(key, str) else stretches[key][2])
-                numbers[key] = len(texts)
-            if numbers[key] not in mine:
-                mine.append(numbers[key])
+            sent = stretch[(e.source, e.start, e.end)] if _located(e) else e.text
+            if sent not in numbers:
+                texts.append(sent)
+                numbers[sent] = len(texts)
+            if numbers[sent] not in mine:
+                mine.append(numbers[sent])
         named.append(mine)
     return texts, named
+
+
+def _stretches(spans: set[tuple[int, int, str]]) -> Iterator[tuple[str, list[tuple[int, int]]]]:
+    """Spans of one source, (start, end, text), merged in order where they overlap or touch:
+    each stretch's text, with the (start, end) of the spans it holds."""
+    text, end, members = "", -1, []
+    for start, span_end, span in sorted(spans):
+        if members and start > end:
+            yield text, members
+            members = []
+        if not members:
+            text, end = span, span_end
+        elif span_end > end:
+            text, end = text + span[end - start:], span_end
+        members.append((start, span_end))
+    if members:
+        yield text, members
 
 
 def _located(e: Evidence) -> bool:

@@ -29,6 +29,13 @@ _WORDS = {
 }
 _TAGS = ("supported", "verdict")
 
+_BARE_MAX = 40  # a bare reply longer than this is prose, not a verdict
+# Replies are hostile input: only the end of a reply can hold its verdict, so only the last
+# READ_CHARS characters are read, and at most OPENINGS places in them are tried as the start
+# of the final JSON object. Parsing a reply of any length takes time linear in READ_CHARS.
+READ_CHARS = 64_000
+OPENINGS = 128
+
 # What a reply must be, said where one cannot be read (the sentence's reason, the warning).
 EXPECTED_VERDICT = ('a reply ending in a JSON object {"verdict": "supported", "unsupported" or '
                     '"contradicted", "reason": "..."}, or a bare yes or no')
@@ -40,12 +47,6 @@ UNREADABLE_REWRITE = f"the corrector's reply has no readable rewrite (expected {
 
 class UnreadableReply(Exception):
     """A model's reply held nothing that could be read; the message says what was expected."""
-_BARE_MAX = 40  # a bare reply longer than this is prose, not a verdict
-# Replies are hostile input: only the end of a reply can hold its verdict, so only the last
-# READ_CHARS characters are read, and at most OPENINGS places in them are tried as the start
-# of the final JSON object. Parsing a reply of any length takes time linear in READ_CHARS.
-READ_CHARS = 64_000
-OPENINGS = 128
 
 
 def parse_reply(reply: object, untrusted: Sequence[str | None] = ()) -> Verdict:

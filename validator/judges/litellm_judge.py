@@ -13,6 +13,7 @@ from ..concurrency import remaining
 from ..errors import ConfigurationError, JudgeAuthError
 from .prompt_judge import PromptJudge
 from .reply_cache import ReplyStore
+from .retries import misconfigured, refused_credentials
 
 _NOT_IDENTITY = {"api_key", "timeout", "num_retries", "max_retries"}
 
@@ -113,9 +114,8 @@ def explained(error: Exception, model: str, llm_kwargs: dict[str, Any]) -> Excep
     (``JudgeUnreachable``, retried as before). Anything else is returned as it is, so its status
     and ``Retry-After`` still drive the retries. The provider's own message stays in the cause."""
     status = getattr(error, "status_code", None)
-    kind = type(error).__name__
-    if status in (401, 403) or kind in ("AuthenticationError", "PermissionDeniedError") or (
-            "missing credentials" in str(error).lower()):
+    answered = f" (HTTP {status})" if isinstance(status, int) else ""
+    if refused_credentials(error):
         missing = _missing_keys(model, llm_kwargs)
         if missing:
             return JudgeAuthError(
@@ -123,11 +123,11 @@ def explained(error: Exception, model: str, llm_kwargs: dict[str, Any]) -> Excep
                 "llm_kwargs['api_key'] (llm_callable='local' is the offline judge and needs none).")
         where = "llm_kwargs['api_key']" if llm_kwargs.get("api_key") else (
             f"{_key_name(model, llm_kwargs)} or llm_kwargs['api_key']")
-        return JudgeAuthError(f"the judge's provider refused the API key for {model!r} "
-                              f"(HTTP {status or 401}): check {where}.")
-    if status == 404 or kind == "NotFoundError" or "model_not_found" in str(error).lower():
+        return JudgeAuthError(f"the judge's provider refused the API key for {model!r}"
+                              f"{answered}: check {where}.")
+    if misconfigured(error):
         return ConfigurationError(
-            f"the judge's server has no model {model!r} (HTTP 404): check llm_callable (the "
+            f"the judge's server has no model {model!r}{answered}: check llm_callable (the "
             "model's name as the server knows it) and llm_kwargs['api_base'].")
     if _unreachable(error):
         return JudgeUnreachable(f"cannot reach the judge's server at {_base(model, llm_kwargs)} "

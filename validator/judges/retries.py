@@ -73,16 +73,19 @@ def _seconds_until(http_date: str) -> float | None:
     return max(0.0, (when - datetime.datetime.now(datetime.timezone.utc)).total_seconds())
 
 
-def _names_misconfiguration(error: BaseException) -> bool:
+def misconfigured(error: BaseException) -> bool:
+    """Whether ``error`` says the model or endpoint does not exist: no prompt can be judged."""
     text = str(error).lower()
-    return type(error).__name__ == "NotFoundError" or any(w in text for w in _MISCONFIGURED_WORDS)
+    return (_status(error) in _MISCONFIGURED_STATUS or type(error).__name__ == "NotFoundError"
+            or any(w in text for w in _MISCONFIGURED_WORDS))
 
 
-def _names_auth(error: BaseException) -> bool:
-    # LiteLLM reports a key missing on our side as an InternalServerError; no retry helps.
-    return type(error).__name__ in ("AuthenticationError", "PermissionDeniedError") or (
-        "missing credentials" in str(error).lower()
-    )
+def refused_credentials(error: BaseException) -> bool:
+    """Whether ``error`` says the credentials are missing or refused: no retry helps. (LiteLLM
+    reports a key missing on our side as an InternalServerError.)"""
+    return (_status(error) in _AUTH_STATUS
+            or type(error).__name__ in ("AuthenticationError", "PermissionDeniedError")
+            or "missing credentials" in str(error).lower())
 
 
 class _Permanent(Exception):
@@ -139,21 +142,20 @@ def _classified(complete: Callable[[str], str], prompt: str) -> str:
             "this is no network fault a retry could fix. Check llm_callable and llm_kwargs."
         ) from error
     except Exception as error:  # noqa: BLE001 - every failure is classified below
-        status = _status(error)
-        if status in _AUTH_STATUS or _names_auth(error):
+        if refused_credentials(error):
             raise JudgeAuthError(
                 f"the judge refused the credentials ({type(error).__name__}: "
                 f"{_first_line(error)}): set the provider's API key (for example OPENAI_API_KEY) "
                 "or pass llm_kwargs['api_key']."
             ) from error
-        if status in _MISCONFIGURED_STATUS or _names_misconfiguration(error):
+        if misconfigured(error):
             raise ConfigurationError(
                 f"the judge's model cannot be reached as configured ({type(error).__name__}: "
                 f"{_first_line(error)}). Check llm_callable (a LiteLLM model name such as "
                 "'gpt-4o-mini' or 'openai/<model>' with api_base for a local server) and "
                 "llm_kwargs['api_base']."
             ) from error
-        if status in _PERMANENT_STATUS:
+        if _status(error) in _PERMANENT_STATUS:
             raise _Permanent() from error
         raise
 

@@ -1,6 +1,6 @@
 """What one validation sends to the judge: calls per text, and characters and tokens per judged
-sentence, for this validator one sentence per call (``batch_size=1``, the default) and one call
-per text (``batch_size=64``), the hub's ProvenanceLLM, and the floor: one call per text that
+sentence, for this validator one call per text (the default, ``batch_size=16``) and one sentence
+per call (``batch_size=1``), the hub's ProvenanceLLM, and the floor: one call per text that
 carries a 600-character instruction block, the text and its source once each.
 
 All run with their default settings on the same texts (HaluEval answers, the report half of each
@@ -86,10 +86,10 @@ def main(argv: list[str] | None = None) -> int:
             question = record.get(kind.question) if kind.question else None
             for key in (kind.right, kind.wrong):
                 texts.append((record[key], record[kind.source], question))
-        recorders = {"per sentence": Recorder(), "per text": Recorder()}
-        for mode, batch in (("per sentence", 1), ("per text", 64)):
-            ours = ProvenanceLLM(llm_callable=recorders[mode], on_fail="noop", batch_size=batch,
-                                 cache_size=0)
+        recorders = {"per text": Recorder(), "per sentence": Recorder()}
+        for mode, options in (("per text", {}), ("per sentence", {"batch_size": 1})):
+            ours = ProvenanceLLM(llm_callable=recorders[mode], on_fail="noop", cache_size=0,
+                                 **options)
             for text, source, question in texts:
                 ours.validate(text, {"sources": [source], "question": question,
                                      "embed_function": model.embed})

@@ -1,9 +1,11 @@
 """Side by side: this validator and the hub's ProvenanceLLM, in one process, same inputs.
 
 Both get the same embedder (the default all-MiniLM-L6-v2, passed as ``embed_function``) and
-the same judge: a callable that sleeps a fixed latency, like an API call, and answers YES.
-The hub validator needs nltk's punkt data, which cannot be downloaded here: it is given our
-splitter for the run (its module's ``nltk`` is replaced by a shim), and the output says so.
+the same judge: a callable that sleeps a fixed latency, like an API call, and answers
+"supported" (a JSON entry per statement of our batched prompt, the hub's tag otherwise). Ours
+runs with its defaults: a text's sentences judged in one call. The hub validator needs nltk's
+punkt data, which cannot be downloaded here: it is given our splitter for the run (its
+module's ``nltk`` is replaced by a shim), and the output says so.
 
 Sources are real text: HaluEval ``knowledge`` passages (tests/data), four per source.
 W1 builds our index of the sources (cold); W2 and W3 use the same sources, so ours finds the
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import statistics
 import sys
 import threading
@@ -96,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
 
     def judge(prompt):
         time.sleep(args.latency)
+        ids = re.findall(r"BEGIN STATEMENT (\d+)>>", prompt)  # our batched prompt
+        if ids:
+            return json.dumps({"verdicts": [{"id": int(n), "verdict": "supported"} for n in ids]})
         return "<analysis>scripted</analysis>\n<supported>[YES]</supported>"
 
     meta = {"chunk_strategy": "sentence", "chunk_size": 1, "chunk_overlap": 0}

@@ -97,7 +97,8 @@ class ScriptedJudge:
         self.claims = claims or (lambda sentence: [sentence])
         self.rewrite = rewrite or (lambda sentence, passages: None)
         self.rewritten: list[str] = []  # the sentences it was asked to rewrite
-        self.statements: list[str] = []
+        self.statements: list[str] = []  # every statement judged, alone or in a batch
+        self.alone: list[str] = []  # those judged one per call
         self.prompts: list[str] = []
         self.batches: list[list[str]] = []
         self.sentences: list[str] = []
@@ -116,8 +117,10 @@ class ScriptedJudge:
                 self.rewritten.append(failing_sentence_of(prompt))
             elif "BEGIN STATEMENT 1>>" in prompt:
                 self.batches.append([statement for _, _, statement in batch_items(prompt)])
+                self.statements += self.batches[-1]
             else:
-                self.statements.append(statement_of(prompt))
+                self.alone.append(statement_of(prompt))
+                self.statements.append(self.alone[-1])
         try:
             if self.latency:
                 time.sleep(self.latency)
@@ -184,11 +187,26 @@ BAD = "The Eiffel Tower was painted gold in 2024."  # no source says so
 
 
 def words_judge(prompt: str) -> str:
-    """Supported when the passages state the statement's words (a deterministic judge)."""
-    statement = statement_of(prompt).lower().rstrip(".")
-    passages = re.sub(r"(?m)^\[\d+\] ", "", passages_of(prompt)).lower()  # not their numbers
-    verdict = "supported" if statement in passages else "unsupported"
-    return f'{{"verdict": "{verdict}"}}'
+    """Supported when the passages state the statement's words (a deterministic judge); one
+    verdict per statement of a batched prompt."""
+
+    def verdict(statement: str, passages: str) -> str:
+        passages = re.sub(r"(?m)^\[\d+\] ", "", passages).lower()  # not their numbers
+        return "supported" if statement.lower().rstrip(".") in passages else "unsupported"
+
+    if "BEGIN STATEMENT 1>>" in prompt:
+        return json.dumps({"verdicts": [{"id": n, "verdict": verdict(statement, passages)}
+                                        for n, passages, statement in batch_items(prompt)]})
+    return json.dumps({"verdict": verdict(statement_of(prompt), passages_of(prompt))})
+
+
+def agrees(prompt: str) -> str:
+    """Finds every statement supported, in the reply form the prompt asks for (one verdict,
+    or one per statement of a batched prompt): for tests about anything but the verdict."""
+    if "BEGIN STATEMENT 1>>" in prompt:
+        return json.dumps({"verdicts": [{"id": n, "verdict": "supported"}
+                                        for n, _, _ in batch_items(prompt)]})
+    return '{"verdict": "supported"}'
 
 
 def toy_metadata(**extra) -> dict:

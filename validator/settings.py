@@ -274,10 +274,11 @@ class Settings:
         False, Flag(), "The rule checker passes a claim a passage states word for word, without a "
         "judge call.")
     batch_size: int = setting(
-        1, Whole(1, 64),
-        "Sentences (or claims) judged per LLM call; above 1, one call with structured output per "
-        "batch, carrying each passage once (a batch whose passages pass 32,000 characters is "
-        "split), and one call per sentence for any the batched reply leaves unreadable.",
+        16, Whole(1, 64),
+        "Sentences (or claims) judged together in one LLM call: a text of up to this many is one "
+        "call carrying the instructions and each passage once (a batch whose passages pass "
+        "32,000 characters is split); a sentence the reply leaves out, repeats or garbles is "
+        "asked again alone. 1: one call per sentence, each with its own passages.",
         flag="--batch-size")
     deadline: float | None = setting(
         120.0, Seconds(),

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO, model_flags
+from conftest import REPO, agrees, model_flags
 
 from provenance_guard import cli
 
@@ -40,12 +40,13 @@ def test_json_report_from_stdin(capsys, monkeypatch):
 
 
 def test_model_flag_uses_litellm(capsys, chat_server):
-    server = chat_server(lambda prompt: '{"reason": "p1", "verdict": "supported"}')
+    server = chat_server(agrees)
     code = cli.main(EXAMPLE + ["--text", str(REPO / "examples/answer.txt"), "--json",
                                *model_flags(server)])
     report = json.loads(capsys.readouterr().out)
     assert code == 0 and report["heuristic"] is False
-    assert len(server.requests) == len(report["sentences"]) == 5
+    # the five sentences of the answer, judged in one call
+    assert len(report["sentences"]) == 5 and len(server.requests) == 1
     assert server.requests[0]["auth"] == "Bearer sk-test"
 
 

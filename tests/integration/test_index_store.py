@@ -14,7 +14,7 @@ import textwrap
 
 import numpy as np
 import pytest
-from conftest import GOOD, REPO, SOURCES, ToyEmbedder, caught_warnings, toy_metadata
+from conftest import GOOD, REPO, SOURCES, ToyEmbedder, agrees, caught_warnings, toy_metadata
 
 from provenance_guard import ProvenanceLLM
 from provenance_guard.request import Chunking
@@ -31,12 +31,12 @@ OTHER_SOURCES = ["The Louvre houses the Mona Lisa.", "The Eiffel Tower is in Par
 CHILD = textwrap.dedent("""
     import json, os, sys
     sys.path.insert(0, sys.argv[2])
-    from conftest import GOOD, SOURCES, ToyEmbedder, toy_metadata
+    from conftest import GOOD, SOURCES, ToyEmbedder, agrees, toy_metadata
     from provenance_guard import ProvenanceLLM
     from provenance_guard.retrieval.index import INDEX_CACHE
 
     def validate(sources):
-        validator = ProvenanceLLM(llm_callable=lambda prompt: '{"verdict": "supported"}',
+        validator = ProvenanceLLM(llm_callable=agrees,
                                   index_dir=sys.argv[1])
         return validator.validate(GOOD, toy_metadata(sources=sources,
                                                      embed_function=ToyEmbedder(key=sys.argv[3])))
@@ -60,7 +60,7 @@ def validate(directory, sources=SOURCES, embed_function=None):
     INDEX_CACHE.clear()
     before = INDEX_CACHE.embedded_chunks
     metadata = toy_metadata(sources=sources, embed_function=embed_function or ToyEmbedder(key=KEY))
-    validator = ProvenanceLLM(llm_callable=lambda prompt: '{"verdict": "supported"}',
+    validator = ProvenanceLLM(llm_callable=agrees,
                               index_dir=directory)
     with caught_warnings() as caught:
         result = validator.validate(TEXT, metadata)
@@ -121,7 +121,7 @@ def test_the_default_embedders_index_is_stored_and_reloaded(tmp_path):
     def run():
         INDEX_CACHE.clear()
         before = INDEX_CACHE.embedded_chunks
-        result = ProvenanceLLM(llm_callable=lambda prompt: '{"verdict": "supported"}',
+        result = ProvenanceLLM(llm_callable=agrees,
                                index_dir=tmp_path).validate(GOOD, metadata)
         return result.metadata["sentences"][0]["evidence"], INDEX_CACHE.embedded_chunks - before
 
@@ -261,7 +261,7 @@ def test_a_write_that_fails_leaves_the_previous_set_whole(tmp_path, monkeypatch)
 
     INDEX_CACHE.clear()
     metadata = toy_metadata(embed_function=ToyEmbedder(key=KEY))
-    ProvenanceLLM(llm_callable=lambda prompt: '{"verdict": "supported"}', index_dir=tmp_path,
+    ProvenanceLLM(llm_callable=agrees, index_dir=tmp_path,
                   retrieval="dense").validate(TEXT, metadata)
     previous = stored(tmp_path)
     assert len(previous) == 2  # a manifest and the .faiss file
@@ -284,7 +284,7 @@ def test_a_write_that_fails_leaves_the_previous_set_whole(tmp_path, monkeypatch)
 FULL_DISK = textwrap.dedent("""
     import json, os, sys, warnings
     sys.path.insert(0, sys.argv[2])
-    from conftest import SOURCES, ToyEmbedder, toy_metadata
+    from conftest import SOURCES, ToyEmbedder, agrees, toy_metadata
     from provenance_guard import ProvenanceLLM
     from provenance_guard.retrieval.index import INDEX_CACHE
 
@@ -295,7 +295,7 @@ FULL_DISK = textwrap.dedent("""
         before = INDEX_CACHE.embedded_chunks
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            ProvenanceLLM(llm_callable=lambda prompt: '{"verdict": "supported"}',
+            ProvenanceLLM(llm_callable=agrees,
                           index_dir=directory).validate(
                 "The Eiffel Tower is in Paris.",
                 toy_metadata(sources=sources, embed_function=ToyEmbedder(key="toy-full")))

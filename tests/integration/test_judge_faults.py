@@ -164,7 +164,7 @@ DEADLINE = {"trickling reply": ("trickle", 30.0), "slow reply": ("slow", 30.0),
 def test_the_deadline_bounds_the_wait_and_keeps_what_was_decided(chat_server, fault):
     server = chat_server(ScriptedJudge())
     server.faults = [(None, None), fault, fault, fault]  # the first sentence is answered
-    validator = litellm_validator(server.url, {"timeout": 60}, deadline=1.5)
+    validator = litellm_validator(server.url, {"timeout": 60}, deadline=1.5, batch_size=1)
     result, _ = validate(validator, f"{GOOD} {HOUSES}")
     first, second = result.metadata["sentences"]
     assert (first["verdict"], first["decided_by"]) == ("supported", "llm")

@@ -11,12 +11,11 @@ def test_model_string_judges_over_http(chat_server):
     guard = Guard().use(litellm_validator(server.url, on_fail="fix"))
     outcome = guard.validate(f"{GOOD} {BAD}", metadata=toy_metadata())
     assert outcome.validated_output == GOOD
-    assert len(server.requests) == 2
-    request = server.requests[0]
+    [request] = server.requests  # the text's two sentences in one call
     assert request["path"].endswith("/chat/completions")
     assert request["body"]["model"] == "judge"
     assert request["auth"] == "Bearer sk-test"
-    assert "BEGIN STATEMENT" in request["body"]["messages"][0]["content"]
+    assert "BEGIN STATEMENT 2>>" in request["body"]["messages"][0]["content"]
 
 
 def test_hub_style_replies_are_read(chat_server):
@@ -54,7 +53,7 @@ def test_corrections_over_http_by_the_judges_model_and_by_a_named_one(chat_serve
         asked = [(r["body"]["model"], "FAILING SENTENCE" in r["body"]["messages"][0]["content"])
                  for r in server.requests]
         assert asked.count((model, True)) == 1  # one rewrite, by the corrector's model
-        assert asked.count(("judge", False)) == 3  # two sentences, then the rewrite, judged
+        assert asked.count(("judge", False)) == 2  # the two sentences, then the rewrite
 
 
 def test_an_inventive_rewrite_over_http_is_not_used(chat_server):

@@ -69,21 +69,23 @@ def test_a_fact_deep_in_a_long_source_is_found_with_the_default_embedder(retriev
     assert len(passages_of(judge.prompts[0])) < 3 * WINDOW_CHARS  # a window with context
 
 
-def test_a_5_mb_source_gives_a_bounded_judge_prompt_and_the_cut_is_reported():
+@pytest.mark.parametrize("batch_size", [1, 2])
+def test_a_5_mb_source_gives_a_bounded_judge_prompt_and_the_cut_is_reported(batch_size):
     """The failure this guards against: a 4.9 MB source became a 4.9-million-character judge prompt."""
     source = long_source(2_500_000)
     source = (source + " " + filler(70_000, offset=10_000))[:5_000_000]
     assert len(source) == 5_000_000 and FACT in source
     judge = ScriptedJudge(rule=lambda statement, passages: FACT in passages)
-    validator = ProvenanceLLM(llm_callable=judge, top_k=3)
+    validator = ProvenanceLLM(llm_callable=judge, top_k=3, batch_size=batch_size)
     result = validator.validate(f"{FACT} The canal held carts of grain.",
                                 {"sources": [source], "embed_function": ToyEmbedder()})
-    assert len(judge.prompts) == 2
+    statements = batch_size  # per call: one alone, or both in one call
+    assert len(judge.prompts) == 2 // statements
     bound = validator.settings.max_evidence_chars
     assert bound == 12_000
     for prompt in judge.prompts:
-        assert len(passages_of(prompt)) <= bound + 20  # the "[n] " markers
-        assert len(prompt) < bound + 4_000  # the instructions around them
+        assert len(passages_of(prompt)) <= statements * (bound + 20)  # the "[n] " markers
+        assert len(prompt) < statements * bound + 4_000  # the instructions around them
     first, second = result.metadata["sentences"]
     assert first["verdict"] == "supported" and FACT in first["evidence"][0]["text"]
     assert first["evidence_cut"] and second["evidence_cut"]

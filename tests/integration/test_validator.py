@@ -132,7 +132,8 @@ def test_the_process_wide_index_cache_is_bounded():
 def test_judge_calls_run_concurrently_and_bounded():
     judge = ScriptedJudge(latency=0.2)
     text = " ".join(f"Sentence number {i} is here." for i in range(8))
-    ProvenanceLLM(llm_callable=judge, max_concurrency=4).validate(text, toy_metadata())
+    ProvenanceLLM(llm_callable=judge, max_concurrency=4, batch_size=1).validate(text,
+                                                                             toy_metadata())
     assert judge.max_in_flight == 4  # sequential calls would never overlap
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ..concurrency import Once
+from ..errors import warn
 from ..types import BY_CACHE, BY_FALLBACK, BY_LLM, INVALID, Evidence, Verdict
 from .prompts import (
     build_batch_prompt,
@@ -17,6 +18,7 @@ from .prompts import (
     check_template,
 )
 from .replies import (
+    EXPECTED_BATCH,
     UNREADABLE_REWRITE,
     UnreadableReply,
     parse_batch_reply,
@@ -57,6 +59,10 @@ class PromptJudge:
         self._in_flight = Once()
         self.store: ReplyStore | None = None  # replies on disk; see LiteLLMJudge's cache_dir
         self.template = None if template is None else check_template(template)
+        # Whether the model answers the batched prompt: unknown until its first batched reply.
+        # One with no readable verdict, before any was readable, means a judge written for one
+        # statement per prompt (a yes/no callable): it is then asked one statement per call.
+        self.reads_batches: bool | None = None
 
     def complete(self, prompt: str) -> str:
         raise NotImplementedError
@@ -107,6 +113,8 @@ class PromptJudge:
     ) -> list[Verdict]:
         """One call for every item not in the cache. Items the reply gives no readable verdict
         for are judged again one by one; if the call itself fails, they are INVALID."""
+        if self.reads_batches is False:
+            return [self.judge(claim, evidence, question) for claim, evidence in items]
         keys = [build_prompt(claim, evidence, question, self.template) for claim, evidence in items]
         found: list[Verdict | None] = []
         for key in keys:
@@ -121,6 +129,7 @@ class PromptJudge:
             untrusted = [question, *(part for i in pending for part in
                                      (items[i][0], *(e.text for e in items[i][1])))]
             parsed = parse_batch_reply(reply, len(pending), untrusted)
+            self._learn_from(parsed)
             if self.store is not None and any(v is not None and v.label != INVALID for v in parsed):
                 self.store.put(prompt, reply)
             for i, verdict in zip(pending, parsed, strict=True):
@@ -129,6 +138,18 @@ class PromptJudge:
                     self.cache.put(keys[i], verdict)
                     found[i] = verdict
         return [verdict or self.judge(*items[i], question) for i, verdict in enumerate(found)]
+
+    def _learn_from(self, parsed: Sequence[Verdict | None]) -> None:
+        """Whether the model speaks the batched format, from a reply to it: once one verdict
+        was readable it does (a later unreadable reply is a slip, its statements asked again
+        alone); a first reply with none means it does not, and it is not asked again."""
+        if any(verdict is not None and verdict.label != INVALID for verdict in parsed):
+            self.reads_batches = True
+        elif self.reads_batches is None:
+            self.reads_batches = False
+            warn(f"the judge's reply to a batched prompt had no readable verdict (expected "
+                 f"{EXPECTED_BATCH}); from now on it is asked one statement per call. For a "
+                 "judge written for one statement at a time, set batch_size=1.")
 
     def extract_claims(
         self, sentence: str, answer: str, question: str | None = None

@@ -39,6 +39,8 @@ OPENINGS = 128
 # What a reply must be, said where one cannot be read (the sentence's reason, the warning).
 EXPECTED_VERDICT = ('a reply ending in a JSON object {"verdict": "supported", "unsupported" or '
                     '"contradicted", "reason": "..."}, or a bare yes or no')
+EXPECTED_BATCH = ('a reply ending in a JSON object {"verdicts": [{"id": 1, "verdict": ..., '
+                  '"reason": ...}, ...]}, one entry per statement')
 EXPECTED_REWRITE = ('a reply ending in a JSON object {"rewrite": "the sentence, rewritten"}, or '
                     '{"rewrite": null} when it cannot')
 UNREADABLE_VERDICT = f"the judge's reply has no readable verdict (expected {EXPECTED_VERDICT})"

@@ -298,7 +298,8 @@ def test_metadata_schema_evidence_offsets_and_scores():
              '"score": 0.9}')
     judge = ScriptedJudge(reply=lambda p: reply if "Paris" in statement_of(p) else
                           '{"reason": "nothing about paint", "verdict": "unsupported"}')
-    _, result_metadata = validate_in_guard(f"{GOOD} {BAD}", judge)
+    # one statement per call: the reply of each is read whole (its score, its reason)
+    _, result_metadata = validate_in_guard(f"{GOOD} {BAD}", judge, batch_size=1)
     first, second = result_metadata["sentences"]
     assert set(first) == {"text", "start", "end", "verdict", "score", "reason", "decided_by",
                           "confidence", "evidence", "evidence_cut", "citation", "claims",

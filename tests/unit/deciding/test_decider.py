@@ -1,7 +1,16 @@
 """Deciding (deciding.py) through a real Guard: three verdicts, claims, the rules-first
 cascade and batched judging."""
 
-from conftest import BAD, GOOD, ScriptedJudge, statement_of, toy_metadata, validate_in_guard
+import pytest
+from conftest import (
+    BAD,
+    GOOD,
+    ScriptedJudge,
+    caught_warnings,
+    statement_of,
+    toy_metadata,
+    validate_in_guard,
+)
 from guardrails import Guard
 
 from provenance_guard import ProvenanceLLM
@@ -30,10 +39,22 @@ def test_contradiction_and_gap_are_told_apart():
 
 
 def test_yes_no_judges_keep_working():
-    judge = ScriptedJudge(reply=lambda p: "YES" if "Paris" in statement_of(p) else "NO")
-    _, result = validate_in_guard(f"{GOOD} {BAD}", judge)
-    assert [s["verdict"] for s in result["sentences"]] == ["supported", "unsupported"]
-    assert [s["score"] for s in result["sentences"]] == [1.0, 0.0]
+    # a judge written for the hub's one-statement prompt answers a batched prompt with a bare
+    # word: nothing in it is read as a verdict; its statements are asked again alone, and the
+    # judge is asked one statement per call from then on, with a warning that says why
+    judge = ScriptedJudge(reply=lambda p: "YES" if "BEGIN STATEMENT>>" in p
+                          and "Paris" in statement_of(p) else "NO")
+    validator = ProvenanceLLM(llm_callable=judge, on_fail="noop")
+    guard = Guard().use(validator)
+    with pytest.warns(UserWarning, match="asked one statement per call.*batch_size=1"):
+        guard.validate(f"{GOOD} {BAD}", metadata=toy_metadata())
+    assert len(judge.batches) == 1 and len(judge.prompts) == 3
+    guard.validate(f"{BAD} {GOOD} {TALL}", metadata=toy_metadata())
+    [log] = guard.history.last.iterations.last.outputs.validator_logs
+    sentences = log.validation_result.metadata["sentences"]
+    assert [s["verdict"] for s in sentences] == ["unsupported", "supported", "unsupported"]
+    assert [s["score"] for s in sentences] == [0.0, 1.0, 0.0]
+    assert len(judge.batches) == 1 and judge.statements[-1] == TALL  # no second batch
 
 
 def test_contradictions_fail_even_when_gaps_pass():
@@ -158,7 +179,7 @@ def test_batched_judging_uses_one_call_per_batch():
     judge = ScriptedJudge(three_way)
     text = f"{GOOD} {TALL} {WRONG_HEIGHT} {BAD} It houses the Mona Lisa."
     _, result = validate_in_guard(text, judge, batch_size=3)
-    assert sorted(len(b) for b in judge.batches) == [2, 3] and judge.statements == []
+    assert sorted(len(b) for b in judge.batches) == [2, 3] and len(judge.prompts) == 2
     assert [s["verdict"] for s in result["sentences"]] == [
         "supported", "supported", "contradicted", "unsupported", "supported"]
 
@@ -184,10 +205,24 @@ def test_a_batch_shares_passages_and_splits_where_they_would_pass_the_cap():
     text = "Alpha is one. Alpha is first. Beta is two. Gamma is three."
     _, result = validate_in_guard(text, judge, metadata, batch_size=4)
     assert judge.batches == [["Alpha is one.", "Alpha is first.", "Beta is two."]]
-    assert judge.statements == ["Gamma is three."]  # a batch of one: the single prompt
+    assert judge.alone == ["Gamma is three."]  # a batch of one: the single prompt
     [shared] = [p for p in judge.prompts if "BEGIN STATEMENT 1>>" in p]
     assert shared.count("Alpha is one. aaaa") == 1 and 2 * 12_000 < BATCH_PASSAGE_CHARS < 3 * 12_000
     assert [s["verdict"] for s in result["sentences"]] == ["supported"] * 4
+
+
+def test_a_judge_that_has_answered_a_batch_keeps_its_batches_after_a_garbled_reply():
+    replies = iter(["Batch.\n" + '{"verdicts": [{"id": 1, "verdict": "supported"}, '
+                    '{"id": 2, "verdict": "supported"}]}', "I lost my place."])
+    judge = ScriptedJudge(reply=lambda p: next(replies) if "BEGIN STATEMENT 1>>" in p
+                          else '{"verdict": "unsupported"}')
+    validator = ProvenanceLLM(llm_callable=judge, on_fail="noop")
+    validator.validate(f"{GOOD} {TALL}", toy_metadata())
+    with caught_warnings() as caught:  # a slip: those statements are asked again, alone
+        result = validator.validate(f"{BAD} It houses the Mona Lisa.", toy_metadata())
+    assert [s["verdict"] for s in result.metadata["sentences"]] == ["unsupported"] * 2
+    assert len(judge.batches) == 2 and judge.alone == [BAD, "It houses the Mona Lisa."]
+    assert not any("one statement per call" in message for message in caught)
 
 
 def test_unreadable_batch_reply_falls_back_to_one_call_per_sentence():
@@ -199,6 +234,6 @@ def test_unreadable_batch_reply_falls_back_to_one_call_per_sentence():
     judge = ScriptedJudge(reply=reply)
     _, result = validate_in_guard(f"{GOOD} {BAD} {TALL}", judge, batch_size=3)
     # statement 1 was read from the batch; 2 was unreadable and 3 missing: one call each
-    assert judge.statements == [BAD, TALL]
+    assert judge.alone == [BAD, TALL]
     assert [s["verdict"] for s in result["sentences"]] == ["supported", "unsupported",
                                                           "unsupported"]

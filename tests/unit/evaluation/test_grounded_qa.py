@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import caught_warnings, model_flags
+from conftest import batch_items, caught_warnings, model_flags
 
 from provenance_guard import CallableJudge, cli
 from provenance_guard.evaluation.grounded_qa import FAILED, NULL, SCORED, grade
@@ -52,16 +52,23 @@ def _section(prompt: str, name: str) -> str:
     return found.group(1) if found else ""
 
 
+def verdict(statement: str, passages: str) -> str:
+    statement, passages = statement.lower(), passages.lower()
+    refusal = statement.startswith("no document says")
+    words = re.findall(r"[a-z0-9]+", statement)
+    supported = refusal or all(w in passages for w in words if len(w) > 3 and w != "eiffel")
+    return "supported" if supported else "unsupported"
+
+
 def grader(prompt: str) -> str:
     """A judge model with simple, honest rules, for every prompt the run sends."""
     if "BEGIN STATEMENT>>" in prompt:  # the validator's verdict prompt
-        statement = _section(prompt, "STATEMENT").lower()
-        passages = _section(prompt, "PASSAGES").lower()
-        refusal = statement.startswith("no document says")
-        words = re.findall(r"[a-z0-9]+", statement)
-        supported = refusal or all(w in passages for w in words if len(w) > 3 and w != "eiffel")
-        return json.dumps({"reason": "scripted",
-                           "verdict": "supported" if supported else "unsupported"})
+        return json.dumps({"reason": "scripted", "verdict": verdict(
+            _section(prompt, "STATEMENT"), _section(prompt, "PASSAGES"))})
+    if "BEGIN STATEMENT 1>>" in prompt:  # the one for several statements
+        return json.dumps({"verdicts": [
+            {"id": n, "reason": "scripted", "verdict": verdict(statement, passages)}
+            for n, passages, statement in batch_items(prompt)]})
     answer = _section(prompt, "ANSWER")
     refuses = answer.startswith("No document says")
     if '"refuses": true | false' in prompt:

@@ -13,7 +13,7 @@ benchmarks/bench_accuracy.py.
 from collections import Counter
 
 import pytest
-from conftest import ScriptedJudge, passages_of, statement_of
+from conftest import ScriptedJudge
 
 from provenance_guard import ProvenanceLLM
 from provenance_guard.deciding.results import ClaimResult, Groundedness, Report, SentenceResult
@@ -39,17 +39,16 @@ def oracle(case):
     expected = {citations.read(s.text)[1]: e
                 for s, e in zip(split_sentences(case.output), case.sentences, strict=True)}
 
-    def reply(prompt):
-        statement = statement_of(prompt)
+    def truth(statement, passages):
         label = expected[statement]
         # a mis-cited sentence is one the right passages support
         truth = "supported" if label.citation == "miscited" else label.verdict
         needed = label.evidence if truth != "unsupported" else []
-        if not all(snippet in passages_of(prompt) for snippet in needed):
+        if not all(snippet in passages for snippet in needed):
             truth = "unsupported"
-        return f'The statement reads: "{statement}"\n{{"reason": "oracle", "verdict": "{truth}"}}'
+        return truth
 
-    return ScriptedJudge(reply=reply)
+    return ScriptedJudge(truth)
 
 
 def test_the_suite_covers_every_case_type_three_times():

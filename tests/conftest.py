@@ -310,11 +310,13 @@ class ChatServer:
     before replying normally: ``(status, headers)`` answers with that HTTP status, and
     ``("slow", s)`` waits s seconds then replies, ``("trickle", s)`` sends the reply a byte at
     a time over s seconds, ``("malformed", _)`` sends a 200 whose body is not JSON,
-    ``("empty", _)`` a reply with empty content.
+    ``("empty", _)`` a reply with empty content. ``usage`` is what each reply reports of its
+    tokens (None: nothing).
     """
 
     def __init__(self, reply):
         self.reply = reply
+        self.usage: dict | None = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
         self.faults: list[tuple[int, dict]] = []
         self.requests: list[dict] = []
         server = self
@@ -345,7 +347,7 @@ class ChatServer:
                     "model": body.get("model", "test"),
                     "choices": [{"index": 0, "finish_reason": "stop",
                                  "message": {"role": "assistant", "content": content}}],
-                    "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+                    **({} if server.usage is None else {"usage": server.usage}),
                 })
                 self._send(200, payload, {}, trickle=detail if fault == "trickle" else 0)
 

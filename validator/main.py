@@ -11,6 +11,7 @@ owned by ``concurrency``.
 from __future__ import annotations
 
 import textwrap
+from dataclasses import replace
 from typing import Any
 
 from guardrails.validator_base import (
@@ -28,7 +29,7 @@ from .deciding.correction import Correcting, make_corrector
 from .deciding.decider import Decider
 from .deciding.results import REGISTERED_NAME, Report
 from .errors import ConfigurationError, warnings_to_caller
-from .judges import Judge, make_judge
+from .judges import Judge, make_judge, usage
 from .request import read_request
 from .retrieval.embedding import SentenceTransformerEmbedder
 from .retrieval.retriever import retriever_for
@@ -90,7 +91,7 @@ class ProvenanceLLM(Validator):
         """What ``validate`` finds, typed: each sentence's result and the summary, whatever
         ``on_fail`` says. ``report.metadata()`` is the result metadata ``validate`` gives."""
         settings, decider = self._settings, self._decider
-        with self._runner.validation(), warnings_to_caller():
+        with self._runner.validation(), warnings_to_caller(), usage.counting() as meter:
             request = read_request(value, metadata, settings)
             sentences = units(request.value, settings.validation_method, settings.language)
             settings.check_sentence_count(len(sentences))
@@ -109,7 +110,7 @@ class ProvenanceLLM(Validator):
                                not_claims)
             corrections = (self._correcting.corrections(report, request)
                            if self._correcting is not None else {})
-            return fix(report, request, settings, corrections)
+            return replace(fix(report, request, settings, corrections), usage=meter.total)
 
     def _validate(self, value: Any, metadata: dict[str, Any] | None) -> ValidationResult:
         return _guardrails_result(self.check(value, metadata), metadata,

@@ -15,11 +15,12 @@ from .errors import warn
 from .settings import Settings, boolean, count
 
 CHUNK_STRATEGIES = ("full", "sentence", "word", "char", "token")
-# The metadata keys a validation reads; "sentences" and "groundedness" are what it adds to the
-# metadata Guardrails hands to the next validator (a second ProvenanceLLM reads past them).
+# The metadata keys a validation reads; "sentences", "groundedness" and "usage" are what it
+# adds to the metadata Guardrails hands to the next validator (a second ProvenanceLLM reads
+# past them).
 METADATA_KEYS = ("sources", "query_function", "embed_function", "chunk_strategy", "chunk_size",
                  "chunk_overlap", "pass_on_invalid", "question")
-RESULT_KEYS = ("sentences", "groundedness")
+RESULT_KEYS = ("sentences", "groundedness", "usage")
 
 
 @dataclass(frozen=True)

@@ -180,3 +180,45 @@ class Correction:
     verdict: Verdict | None = None
     reason: str = ""
     text: str | None = None
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What the model calls of a validation (or a run: ``+`` adds them) consumed: verdicts,
+    claims and corrections alike. A reply from a cache is no call. ``cached_tokens``: prompt
+    tokens the provider served from its prompt cache, None when it does not say.
+    ``counted_calls``: calls whose tokens the provider did not report, counted here with
+    OpenAI's cl100k_base. ``cost_usd`` is None when some call's price is unknown; ``unpriced``
+    then says why (never a cost of 0 for calls nobody priced)."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int | None = None
+    counted_calls: int = 0
+    cost_usd: float | None = 0.0
+    unpriced: str = ""
+
+    def __add__(self, other: Usage) -> Usage:
+        cached = (None if self.cached_tokens is None and other.cached_tokens is None
+                  else (self.cached_tokens or 0) + (other.cached_tokens or 0))
+        cost = (None if self.cost_usd is None or other.cost_usd is None
+                else self.cost_usd + other.cost_usd)
+        return Usage(self.calls + other.calls, self.prompt_tokens + other.prompt_tokens,
+                     self.completion_tokens + other.completion_tokens, cached,
+                     self.counted_calls + other.counted_calls, cost,
+                     self.unpriced or other.unpriced)
+
+    def line(self) -> str:
+        """For a person: '1 judge call, 800 prompt + 60 completion tokens, $0.000156'."""
+        calls = f"{self.calls} judge call{'' if self.calls == 1 else 's'}"
+        if not self.calls:
+            return f"{calls} to a model, $0"
+        tokens = f"{self.prompt_tokens:,} prompt + {self.completion_tokens:,} completion tokens"
+        if self.cached_tokens:
+            tokens += f" ({self.cached_tokens:,} of the prompt cached)"
+        if self.counted_calls:
+            tokens += " (counted here: the judge reported none)"
+        cost = (f"${self.cost_usd:.6f}" if self.cost_usd is not None
+                else f"cost unknown: {self.unpriced}")
+        return f"{calls}, {tokens}, {cost}"

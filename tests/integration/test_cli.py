@@ -47,6 +47,12 @@ def test_model_flag_uses_litellm(capsys, chat_server):
     assert code == 0 and report["heuristic"] is False
     # the five sentences of the answer, judged in one call
     assert len(report["sentences"]) == 5 and len(server.requests) == 1
+    assert report["usage"]["calls"] == 1 and report["usage"]["prompt_tokens"] == 10
+    assert report["usage"]["cost_usd"] is None  # the test server's model has no price
+    cli.main(EXAMPLE + ["--text", str(REPO / "examples/answer.txt"), *model_flags(server)])
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "cost: 1 judge call, 10 prompt + 5 completion tokens, cost unknown: LiteLLM's price "
+        "table has no price for 'openai/judge'")
     assert server.requests[0]["auth"] == "Bearer sk-test"
 
 

@@ -39,7 +39,7 @@ def test_a_data_frame_in_gives_a_data_frame_out(tmp_path):
     assert math.isnan(frame.loc[4, "label"])  # a DataFrame's gap: absent, not a label
     results = evaluate(frame, llm_callable="local")
     assert list(results.columns) == ["id", "sample_hash", "label", "passed", "faithfulness",
-                                     "level", "counts", "sentences", "error"]
+                                     "level", "counts", "sentences", "usage", "error"]
     assert list(results["id"]) == ["ok", "gold", "visits", "lifts", "bad"]
     assert list(results["passed"][:4]) == [True, False, False, False]
     assert results["label"][4] is None and "sources'][0]" in results["error"][4]

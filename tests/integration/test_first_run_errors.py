@@ -111,7 +111,9 @@ def test_a_server_that_is_not_running_fails_the_text_and_says_where_it_looked(ca
     assert status == 3 and said.startswith("provenance: no verdict could be obtained for 5 ")
     assert f"cannot reach the judge's server at {url} for 'openai/judge'" in said
     assert "check --api-base" in said
-    assert out.rstrip().endswith("the judge gave no verdict for 5 sentence(s): it fails")
+    # no reply came back: nothing to pay
+    assert out.rstrip().endswith("the judge gave no verdict for 5 sentence(s): it fails\n"
+                                 "cost: 0 judge calls to a model, $0")
 
 
 def test_eval_says_a_missing_key_in_its_flags_and_keeps_what_it_finished(no_key, chat_server,

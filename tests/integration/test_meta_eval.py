@@ -4,7 +4,7 @@ tokens, cost and latency; LiteLLM over real HTTP to the local server."""
 import json
 
 import pytest
-from conftest import SOURCES, model_flags
+from conftest import SOURCES, agrees, model_flags
 
 from provenance_guard import cli
 from provenance_guard.evaluation.suite import SUITE, load_cases
@@ -74,7 +74,7 @@ def test_cost_is_litellms_price_per_call_summed_or_none_without_a_price(tmp_path
                                                                          capsys, model, priced):
     import litellm
 
-    server = chat_server(lambda prompt: '{"reason": "ok", "verdict": "supported"}')
+    server = chat_server(agrees)
     flags = model_flags(server)
     flags[flags.index("--model") + 1] = model
     assert cli.main(["meta-eval", "--cases", str(small_suite(tmp_path, 2)), *flags, "--json"]) == 0

@@ -66,6 +66,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             "groundedness": metadata["groundedness"],
             "sentences": metadata["sentences"],
             "fixed": report.fixed,
+            "usage": metadata["usage"],
         }
         print(json.dumps(shown, indent=2, ensure_ascii=False))
     else:
@@ -121,6 +122,8 @@ def _print_text(report: Report, args: argparse.Namespace) -> None:
               "(--judge-non-claims judges them)")
     if summary.judge_calls_saved:
         print(f"{summary.judge_calls_saved} judge call(s) saved by the rule checks")
+    if args.model and report.usage is not None:
+        print(f"cost: {report.usage.line()}")
     if summary.fix_mode == "correct" and report.failing:
         removed = len(report.failing) - summary.corrected
         print(f"\nthe fix corrects {summary.corrected} sentence(s) and removes {removed}:\n"

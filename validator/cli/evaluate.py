@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..settings import in_flags
+from ..types import Usage
 from . import exits
 from .from_args import chunking_of, llm_kwargs, validator_options, write_html
 
@@ -117,6 +118,7 @@ def _print_summary(summary: dict) -> None:
           f"{'n/a' if mean is None else f'{mean:.3f}'}; failing "
           f"{'n/a' if failing is None else f'{failing:.1%}'}")
     print("levels: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["levels"].items())))
+    print(f"cost: {Usage(**summary['usage']).line()}")
     labelled = summary.get("labelled")
     if labelled:
         def show(x):

@@ -40,6 +40,7 @@ from ..types import (
     Label,
     Level,
     Sentence,
+    Usage,
     Verdict,
 )
 
@@ -297,11 +298,13 @@ def _counts(verdicts: Iterable[Verdict]) -> dict[Label, int]:
 class Report:
     """What one validation found: each sentence's result and the summary. ``fixed`` is the
     text without its failing sentences (None when not known: a report read back from
-    metadata)."""
+    metadata). ``usage``: what its model calls consumed (None when not known: metadata
+    written before it was recorded)."""
 
     sentences: list[SentenceResult]
     summary: Groundedness
     fixed: str | None = None
+    usage: Usage | None = None
 
     @property
     def failing(self) -> list[SentenceResult]:
@@ -358,7 +361,8 @@ class Report:
         validator) plus ``sentences`` and ``groundedness``. The caller's dict is never
         changed."""
         return {**(caller or {}), "sentences": [r.as_dict() for r in self.sentences],
-                "groundedness": self.summary.as_dict()}
+                "groundedness": self.summary.as_dict(),
+                "usage": None if self.usage is None else dataclasses.asdict(self.usage)}
 
     @classmethod
     def from_guard(cls, guard: Any) -> Report:
@@ -386,7 +390,25 @@ class Report:
         sentences = [SentenceResult.from_dict(s, f"metadata['sentences'][{i}]")
                      for i, s in enumerate(_list(metadata, "sentences", "metadata"))]
         return cls(sentences, Groundedness.from_dict(metadata["groundedness"],
-                                                     "metadata['groundedness']"))
+                                                     "metadata['groundedness']"),
+                   usage=None if metadata.get("usage") is None
+                   else usage_from_dict(metadata["usage"], "metadata['usage']"))
+
+
+def usage_from_dict(raw: Any, where: str) -> Usage:
+    raw = as_mapping(raw, where)
+    cached, cost, unpriced = raw.get("cached_tokens"), raw.get("cost_usd"), raw.get("unpriced", "")
+    if cached is not None:
+        cached = _whole(raw, "cached_tokens", where)
+    if cost is not None and (isinstance(cost, bool) or not isinstance(cost, (int, float))
+                             or not 0 <= cost < float("inf")):
+        raise ValueError(f"{where}['cost_usd'] must be a number of dollars or null; got {cost!r}.")
+    if not isinstance(unpriced, str):
+        raise ValueError(f"{where}['unpriced'] must be a string; got {type(unpriced).__name__}.")
+    return Usage(_whole(raw, "calls", where), _whole(raw, "prompt_tokens", where),
+                 _whole(raw, "completion_tokens", where), cached,
+                 _whole(raw, "counted_calls", where), None if cost is None else float(cost),
+                 unpriced)
 
 
 def _verdict_dict(verdict: Verdict | None) -> dict:

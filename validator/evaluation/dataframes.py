@@ -12,7 +12,7 @@ from typing import Any
 # The columns of a DataFrame of results, always all of them (a Spark schema needs them fixed):
 # a sample the validator rejected has only id, sample_hash, label and error.
 COLUMNS = ["id", "sample_hash", "label", "passed", "faithfulness", "level", "counts",
-           "sentences", "error"]
+           "sentences", "usage", "error"]
 _OPTIONAL = ("question", "label", "expected", "id")
 
 

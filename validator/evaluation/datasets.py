@@ -23,10 +23,12 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from ..storage import DEFAULT_ENCODING, read_jsonl
+from ..types import Usage
 from .examples import Checked, Example
 
 _TRUE = {"pass", "passes", "supported", "grounded", "faithful", "true", "yes", "1"}
@@ -213,6 +215,9 @@ def summarise(checked: list[Checked]) -> dict:
         "mean_faithfulness": sum(scores) / len(scores) if scores else None,
         "failing_share": sum(not c.passed for c in checked) / len(checked) if checked else None,
         "levels": dict(Counter(str(c.report.summary.level) for c in checked)),
+        # what the samples' model calls consumed (those of earlier runs when they were made)
+        "usage": asdict(sum((c.report.usage for c in checked if c.report.usage is not None),
+                            Usage())),
     }
     labelled = [c for c in checked if c.example.label is not None]
     if labelled:

@@ -11,10 +11,16 @@ meta-evaluation and the HTML report read the types.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..deciding.results import Groundedness, Report, SentenceResult, as_mapping
+from ..deciding.results import (
+    Groundedness,
+    Report,
+    SentenceResult,
+    as_mapping,
+    usage_from_dict,
+)
 from ..types import CitationStatus, Label
 
 
@@ -94,7 +100,8 @@ class Checked:
         summary = self.report.summary
         record.update(passed=self.passed, faithfulness=summary.faithfulness, level=summary.level,
                       counts=summary.counts,
-                      sentences=[r.as_dict() for r in self.report.sentences])
+                      sentences=[r.as_dict() for r in self.report.sentences],
+                      usage=None if self.report.usage is None else asdict(self.report.usage))
         if self.grounded_qa is not None:
             record["grounded_qa"] = {name: metric.as_dict()
                                      for name, metric in self.grounded_qa.items()}
@@ -121,5 +128,8 @@ class Checked:
         metrics = None if qa is None else {
             name: Metric.from_dict(value, f"{where}: grounded_qa[{name!r}]")
             for name, value in as_mapping(qa, f"{where}: grounded_qa").items()}
-        return cls(example, Report(results, summary), record["passed"], None, metrics)
+        usage = (None if record.get("usage") is None
+                 else usage_from_dict(record["usage"], f"{where}: usage"))
+        return cls(example, Report(results, summary, usage=usage), record["passed"], None,
+                   metrics)
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from types import SimpleNamespace as View
 
 from ..deciding.results import Report, SentenceResult
-from ..types import CONTRADICTORY, FULLY, LABELS, LEVELS, NONE, PARTIALLY, UNGROUNDED, Correction
+from ..types import CONTRADICTORY, FULLY, LABELS, LEVELS, NONE, PARTIALLY, UNGROUNDED, Correction, Usage
 from .examples import Checked
 from .grounded_qa import TOP_SCORE
 from .highlight import marked
@@ -237,8 +237,9 @@ def _summary(summary: dict) -> View:
              "v-supported") for name, row in qa.items()], decimals=2))
     labelled = [(name.replace("_", " "), _number(value, 3))
                 for name, value in (summary.get("labelled") or {}).items()]
+    usage = summary.get("usage")
     return View(mean=_number(summary.get("mean_faithfulness"), 3), charts=charts,
-                labelled=labelled)
+                labelled=labelled, cost=None if usage is None else Usage(**usage).line())
 
 
 def _chart(title: str, rows: Sequence[tuple[str, float, float, str]], decimals: int = 0) -> View:

@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..deciding.results import NOT_A_CLAIM
-from ..types import INVALID, LABELS
+from ..types import INVALID, LABELS, Usage
 from .examples import Example
 from .suite import accuracy_by_type, balanced_accuracy, run_case
 
@@ -33,19 +33,19 @@ def meta_evaluate(cases: list[Example], make_validator: Callable[[dict], Any], j
         for i, expected in enumerate(outcome.example.sentences):
             got = verdicts[i] if i < len(verdicts) else INVALID
             confusion[expected.verdict][got] += 1
-    usage = getattr(judge, "usage", None)
-    latencies = list(usage.latencies) if usage else []
+    usage = sum((o.report.usage for o in outcomes if o.report.usage is not None), Usage())
+    latencies = list(getattr(judge, "latencies", ()))
     return {
         "cases": len(cases),
         "by_type": accuracy_by_type(outcomes),
         "balanced_accuracy": balanced_accuracy(outcomes),
         "confusion": {k: v for k, v in confusion.items() if any(v.values())},
-        "judge_calls": usage.calls if usage else 0,
+        "judge_calls": usage.calls,
         "judge_calls_saved": sum(o.report.summary.judge_calls_saved for o in outcomes),
         "first_judge_decided": sum(o.report.summary.first_judge_decided for o in outcomes),
-        "prompt_tokens": usage.prompt_tokens if usage else 0,
-        "completion_tokens": usage.completion_tokens if usage else 0,
-        "cost_usd": usage.cost_usd if usage else 0.0,
+        "prompt_tokens": usage.prompt_tokens,
+        "completion_tokens": usage.completion_tokens,
+        "cost_usd": usage.cost_usd,
         "median_call_latency_s": statistics.median(latencies) if latencies else None,
         "wall_s": round(wall, 3),
         "wrong": [o.example.id for o in outcomes if not o.outcome_correct],

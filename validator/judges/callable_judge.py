@@ -6,6 +6,7 @@ import inspect
 from collections.abc import Callable
 
 from ..errors import ConfigurationError
+from . import usage
 from .prompt_judge import PromptJudge
 
 
@@ -22,6 +23,7 @@ class CallableJudge(PromptJudge):
                 f"llm_callable returned {type(reply).__name__}; it must return the reply text as "
                 "a str (did the function forget to return it?)."
             )
+        usage.counted(prompt, reply)
         return reply
 
 

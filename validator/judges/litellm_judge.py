@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 import time
 from collections import deque
 from typing import Any
 
 from ..concurrency import remaining
 from ..errors import ConfigurationError, JudgeAuthError
+from . import usage
 from .prompt_judge import PromptJudge
 from .reply_cache import ReplyStore
 from .retries import misconfigured, refused_credentials
@@ -38,7 +38,7 @@ class LiteLLMJudge(PromptJudge):
         _check_model(model, llm_kwargs or {})
         self.model = model
         self.llm_kwargs = {"temperature": 0, "timeout": 60, **(llm_kwargs or {})}
-        self.usage = Usage()
+        self.latencies: deque[float] = deque(maxlen=10_000)  # seconds, of the latest calls
         if cache_dir is not None:
             settings = {k: v for k, v in self.llm_kwargs.items() if k not in _NOT_IDENTITY}
             self.store = ReplyStore(cache_dir, json.dumps([model, settings], sort_keys=True,
@@ -64,7 +64,9 @@ class LiteLLMJudge(PromptJudge):
                                                   **kwargs)
         except Exception as error:  # noqa: BLE001 - explained when no retry can help, else as is
             raise explained(error, self.model, self.llm_kwargs) from error
-        self.usage.add(response, time.perf_counter() - started)
+        self.latencies.append(time.perf_counter() - started)
+        usage.reported(response, self.model, request.get("prompt") or "".join(
+            m["content"] for m in request.get("messages", ())))
         return response
 
 
@@ -184,31 +186,3 @@ def _key_name(model: str, llm_kwargs: dict[str, Any]) -> str:
 
 def _base(model: str, llm_kwargs: dict[str, Any]) -> str:
     return _provider(model, llm_kwargs)[1] or "the provider's default address"
-
-
-class Usage:
-    """Calls, tokens, cost (LiteLLM's accounting; None for models it has no price for) and
-    latency of a LiteLLM judge's successful calls. Thread-safe."""
-
-    def __init__(self):
-        self._lock = threading.Lock()
-        self.calls = 0
-        self.prompt_tokens = 0
-        self.completion_tokens = 0
-        self.cost_usd: float | None = 0.0
-        self.latencies: deque[float] = deque(maxlen=10_000)  # the latest calls
-
-    def add(self, response, seconds: float) -> None:
-        import litellm
-
-        usage = getattr(response, "usage", None)
-        try:
-            cost = float(litellm.completion_cost(completion_response=response))
-        except Exception:  # noqa: BLE001 - no price known for this model
-            cost = None
-        with self._lock:
-            self.calls += 1
-            self.prompt_tokens += getattr(usage, "prompt_tokens", 0) or 0
-            self.completion_tokens += getattr(usage, "completion_tokens", 0) or 0
-            self.cost_usd = None if cost is None or self.cost_usd is None else self.cost_usd + cost
-            self.latencies.append(seconds)

@@ -62,7 +62,8 @@ class PromptJudge:
         # Whether the model answers the batched prompt: unknown until its first batched reply.
         # One with no readable verdict, before any was readable, means a judge written for one
         # statement per prompt (a yes/no callable): it is then asked one statement per call.
-        self.reads_batches: bool | None = None
+        # A template of the user's is a one-statement prompt: it is never sent a batch.
+        self.reads_batches: bool | None = None if template is None else False
 
     def complete(self, prompt: str) -> str:
         raise NotImplementedError

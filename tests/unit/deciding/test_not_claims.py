@@ -92,7 +92,7 @@ def test_a_not_a_claim_result_reads_back_and_a_forged_form_is_refused():
     _, metadata = validate_in_guard(CHAT, ScriptedJudge())
     report = Report.from_metadata(metadata)
     assert [r.not_a_claim for r in report.sentences] == ["feeling", None, "offer of help"]
-    assert report.metadata() == {k: metadata[k] for k in ("sentences", "groundedness")}
+    assert report.metadata() == {k: metadata[k] for k in ("sentences", "groundedness", "usage")}
     metadata["sentences"][0]["not_a_claim"] = "anything I like"
     with pytest.raises(ValueError, match=r"not_a_claim.*not one of"):
         Report.from_metadata(metadata)

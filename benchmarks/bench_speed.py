@@ -128,7 +128,11 @@ def main(argv: list[str] | None = None) -> int:
             ours.validate(text, {**meta, "sources": sources, "embed_function": ours_embed})
         ours_s = time.perf_counter() - started
         sentences = sum(len(split_sentences(t)) for t in texts)
-        rounds = sum(math.ceil(len(split_sentences(t)) / args.concurrency) for t in texts)
+        # the judge floor: the calls our settings need (one per batch_size sentences of a
+        # text), run max_concurrency at once, each taking the judge's latency
+        batch = ours.settings.batch_size
+        rounds = sum(math.ceil(math.ceil(len(split_sentences(t)) / batch) / args.concurrency)
+                     for t in texts)
         floor = rounds * args.latency
         hub_s = hub_calls = hub_embedded = None
         if hub_class is not None and name != "W3":

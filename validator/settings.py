@@ -335,12 +335,13 @@ class Settings:
         "What the fix (`on_fail=\"fix\"`) does with a failing sentence: `remove` it; or "
         "`correct` it: the corrector rewrites it from its own evidence, the judge judges the "
         "rewrite against that evidence, and the rewrite replaces the sentence only if it is "
-        "supported (else the sentence is removed). One rewrite call and one judge call per "
-        "failing sentence.", flag="--fix-mode",
+        "supported (else the sentence is removed). One rewrite call per failing sentence and "
+        "one judge call for the rewrites.", flag="--fix-mode",
         command_doc="What the fix does with a failing sentence (--json shows the fixed text as "
         "'fixed'): 'remove' it; or 'correct' it: the judge's model rewrites it from its own "
         "evidence, and the rewrite replaces it only if the judge finds it supported (else it is "
-        "removed). One rewrite call and one judge call per failing sentence; needs --model.")
+        "removed). One rewrite call per failing sentence, one judge call for the rewrites; "
+        "needs --model.")
     corrector: Any = setting(
         None, Unchecked("None, a LiteLLM model name, a callable prompt -> reply, or a Corrector"),
         "Who rewrites failing sentences with `fix_mode=\"correct\"`: None, the judge's own "

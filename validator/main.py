@@ -65,7 +65,7 @@ class ProvenanceLLM(Validator):
         super().__init__(arguments.pop("on_fail"), **arguments)
         self._settings = settings
         self._judge = make_judge(settings.llm_callable, settings.llm_kwargs,
-                                 max_retries=settings.max_retries, cache_size=settings.cache_size)
+                                 **_judge_options(settings))
         self._embedder = SentenceTransformerEmbedder(settings.embedding_model)
         self._runner = Runner(settings.max_concurrency, settings.deadline)
         self._first_judge = (None if settings.first_judge is None
@@ -73,7 +73,7 @@ class ProvenanceLLM(Validator):
         self._decider = Decider(self._judge, self._settings, self._runner, self._first_judge)
         self._correcting = None if settings.fix_mode != "correct" else Correcting(
             make_corrector(settings.corrector, self._judge, settings.llm_kwargs,
-                           max_retries=settings.max_retries, cache_size=settings.cache_size),
+                           **_judge_options(settings)),
             self._decider, self._runner, settings)
 
     @property
@@ -120,10 +120,16 @@ class ProvenanceLLM(Validator):
 def _first_judge(first_judge: object, settings: Settings) -> Judge:
     """The cheaper judge asked first; a bad one is refused under its own name."""
     try:
-        return make_judge(first_judge, None, max_retries=settings.max_retries,
-                          cache_size=settings.cache_size)
+        return make_judge(first_judge, None, **_judge_options(settings))
     except (ValueError, ConfigurationError) as error:
         raise type(error)(f"first_judge: {error}") from None
+
+
+def _judge_options(settings: Settings) -> dict[str, int]:
+    """What every prompt judge of a validator (the judge, the first judge, the corrector) is
+    built with."""
+    return {"max_retries": settings.max_retries, "cache_size": settings.cache_size,
+            "max_in_flight": settings.max_calls_in_flight}
 
 
 ProvenanceLLM.__init__.__signature__ = signature(ProvenanceLLM.__init__)

@@ -225,11 +225,19 @@ class Settings:
                          flag="--top-k")
     on_fail: Any = setting(None, OnFail(), "Guardrails' on_fail policy for a failing text.")
     max_concurrency: int = setting(8, Whole(1, 256), "Judge calls in flight at once for one text.")
+    max_calls_in_flight: int = setting(
+        32, Whole(1, 1024),
+        "Judge calls in flight at once to one model, shared by every validation in the process "
+        "(validators naming the same model and server, or the same callable, with the same "
+        "limit); a call waits for a free slot, and a `Retry-After` one call receives holds back "
+        "the others, until the validation's deadline.",
+        flag="--max-calls-in-flight",
+        command_doc="Judge calls in flight at once to the model, for the whole run.")
     max_retries: int = setting(
         2, Whole(0, 20),
-        "Retries of a failed judge call (timeouts, refused connections, 429, 5xx, a callable's "
-        "exceptions), with exponential backoff; refused credentials and 400/404/413/422 answers "
-        "are not retried.")
+        "Retries of a failed judge call (timeouts, refused connections, 5xx, a callable's "
+        "exceptions), with exponential backoff; a busy server (429, 529) is asked again until "
+        "the deadline; refused credentials and 400/404/413/422 answers are not retried.")
     cache_size: int = setting(4096, Whole(0, 10_000_000),
                               "Identical judge prompts answered from memory (0 turns it off).")
     embedding_model: str = setting(

@@ -16,6 +16,9 @@ class CallableJudge(PromptJudge):
         _check_takes_one_prompt(function)
         self.function = function
 
+    def model_key(self) -> int:
+        return id(self.function)
+
     def complete(self, prompt: str) -> str:
         reply = self.function(prompt)
         if not isinstance(reply, str):

@@ -44,6 +44,9 @@ class LiteLLMJudge(PromptJudge):
             self.store = ReplyStore(cache_dir, json.dumps([model, settings], sort_keys=True,
                                                           default=repr))
 
+    def model_key(self) -> tuple[str, str | None]:
+        return self.model, self.llm_kwargs.get("api_base")
+
     def complete(self, prompt: str) -> str:
         response = self._call("completion", messages=[{"role": "user", "content": prompt}])
         return response.choices[0].message.content or ""

@@ -4,12 +4,13 @@ writes (LiteLLM, a callable); caching, retries and reading replies are shared he
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 
 from ..concurrency import Once
 from ..errors import warn
 from ..types import BY_CACHE, BY_FALLBACK, BY_LLM, INVALID, Evidence, Verdict
+from .limits import MAX_IN_FLIGHT, gate
 from .prompts import (
     build_batch_prompt,
     build_claims_prompt,
@@ -52,8 +53,9 @@ class PromptJudge:
     """
 
     def __init__(self, max_retries: int = 2, backoff: float = 0.5, cache_size: int = 4096,
-                 template: str | None = None):
+                 template: str | None = None, max_in_flight: int = MAX_IN_FLIGHT):
         self.max_retries = max_retries
+        self.max_in_flight = max_in_flight
         self.backoff = backoff
         self.cache = ReplyCache(cache_size)
         self._in_flight = Once()
@@ -67,6 +69,11 @@ class PromptJudge:
 
     def complete(self, prompt: str) -> str:
         raise NotImplementedError
+
+    def model_key(self) -> Hashable:
+        """What names the model this judge calls, for the limits every validation in the
+        process shares (``limits.gate``): judges with the same key share them."""
+        return id(self)
 
     def ask(self, prompt: str, read: Callable[[str], object | None],
             keep: Callable[[object], bool] = lambda value: True) -> Answer:
@@ -190,7 +197,14 @@ class PromptJudge:
             self.store.put(prompt, reply)
 
     def _complete_with_retries(self, prompt: str) -> str | BaseException:
-        return complete_with_retries(self.complete, prompt, self.max_retries, self.backoff)
+        shared = gate(self.model_key(), self.max_in_flight)
+
+        def one_call(prompt: str) -> str:
+            with shared.slot():
+                return self.complete(prompt)
+
+        return complete_with_retries(one_call, prompt, self.max_retries, self.backoff,
+                                     shared.pause)
 
 
 def _failure(error: BaseException) -> str:

@@ -93,10 +93,14 @@ class _Permanent(Exception):
 
 
 def complete_with_retries(complete: Callable[[str], str], prompt: str, max_retries: int,
-                          backoff: float) -> str | BaseException:
-    """``complete(prompt)``, retried ``max_retries`` times after transient errors (timeouts,
-    refused connections, 429 and 5xx answers), by tenacity. Returns the reply, or the error
-    that ended the tries. Raises ``JudgeAuthError`` when the credentials are refused and
+                          backoff: float, pause: Callable[[float], None] | None = None
+                          ) -> str | BaseException:
+    """``complete(prompt)``, retried after transient errors (timeouts, refused connections, 429
+    and 5xx answers), by tenacity: ``max_retries`` times, but a server that says it is busy (429,
+    529) is asked again until the validation's deadline, however often: a rate limit slows a
+    validation down, it does not fail it. A ``Retry-After`` is honoured, and handed to ``pause``
+    (the model's shared gate, which holds back every call to it). Returns the reply, or the
+    error that ended the tries. Raises ``JudgeAuthError`` when the credentials are refused and
     ``ConfigurationError`` when the model or endpoint does not exist (404, "LLM Provider NOT
     provided") or ``complete`` itself says the setup is wrong: no prompt could be judged."""
     if stopped():
@@ -104,8 +108,8 @@ def complete_with_retries(complete: Callable[[str], str], prompt: str, max_retri
                             "answered")
     retrying = tenacity.Retrying(
         retry=tenacity.retry_if_not_exception_type((ConfigurationError, _Permanent)),
-        wait=_wait(backoff),
-        stop=tenacity.stop_after_attempt(max_retries + 1) | _past_the_deadline,
+        wait=_wait(backoff, pause),
+        stop=tenacity.stop_any(_out_of_tries(max_retries), _past_the_deadline),
         sleep=time.sleep,
         reraise=True,
     )
@@ -119,7 +123,7 @@ def complete_with_retries(complete: Callable[[str], str], prompt: str, max_retri
     except Exception as failure:  # noqa: BLE001 - the last transient failure, classified
         error = failure
     attempts = retrying.statistics.get("attempt_number", 1)
-    if not permanent and attempts <= max_retries:  # tries were left: the deadline stopped them
+    if not permanent and (attempts <= max_retries or _busy(error)):  # the deadline stopped them
         return TimeoutError(
             f"the judge failed ({type(error).__name__}: {error}) and the validation's "
             "deadline passes before a retry could be made"
@@ -160,10 +164,36 @@ def _classified(complete: Callable[[str], str], prompt: str) -> str:
         raise
 
 
-def _wait(backoff: float) -> Callable[[tenacity.RetryCallState], float]:
+_BUSY_STATUS = {429, 529}  # the server is rate limiting or overloaded: it will answer later
+
+
+def _busy(error: BaseException | None) -> bool:
+    return error is not None and (_status(error) in _BUSY_STATUS
+                                  or type(error).__name__ == "RateLimitError")
+
+
+def _out_of_tries(max_retries: int) -> Callable[[tenacity.RetryCallState], bool]:
+    """Stop after ``max_retries`` failed retries, not counting the answers of a busy server."""
+    failures = 0
+
+    def stop(state: tenacity.RetryCallState) -> bool:
+        nonlocal failures
+        failures += not _busy(state.outcome.exception())
+        return failures > max_retries
+
+    return stop
+
+
+def _wait(backoff: float, pause: Callable[[float], None] | None
+          ) -> Callable[[tenacity.RetryCallState], float]:
     def wait(state: tenacity.RetryCallState) -> float:
         error = state.outcome.exception()
-        return _delay(state.attempt_number - 1, error, _status(error), backoff)
+        status = _status(error)
+        hinted = _retry_after(error) if status in _TRANSIENT_STATUS else None
+        if hinted is not None and pause is not None:
+            pause(min(hinted, _LONGEST_WAIT))
+        # a busy server's backoff grows to its cap and stays there
+        return _delay(min(state.attempt_number - 1, 6), hinted, backoff)
 
     return wait
 
@@ -175,11 +205,13 @@ def _past_the_deadline(state: tenacity.RetryCallState) -> bool:
     return stopped() or (left is not None and (state.upcoming_sleep or 0.0) >= left)
 
 
-def _delay(attempt: int, error: BaseException, status: int | None, backoff: float) -> float:
-    hinted = _retry_after(error) if status in _TRANSIENT_STATUS else None
+_LONGEST_WAIT = 30.0  # seconds: a longer Retry-After is waited in turns of this
+
+
+def _delay(attempt: int, hinted: float | None, backoff: float) -> float:
     if hinted is not None:
-        return min(hinted, 30.0)
-    return min(backoff * 2**attempt, 30.0) * (0.5 + random.random() / 2)
+        return min(hinted, _LONGEST_WAIT)
+    return min(backoff * 2**attempt, _LONGEST_WAIT) * (0.5 + random.random() / 2)
 
 
 def _first_line(error: BaseException) -> str:

@@ -1,0 +1,92 @@
+"""Limits every validation in the process shares for one model, over real HTTP to a local
+server: calls in flight (``max_calls_in_flight``) across threads and validators, a
+``Retry-After`` one call receives holding back the others, and a busy server (429) that slows
+validations down until their deadline instead of failing them after ``max_retries``."""
+
+import threading
+import time
+
+from conftest import GOOD, ScriptedJudge, caught_warnings, litellm_validator, toy_metadata
+
+from provenance_guard import ProvenanceLLM
+from provenance_guard.judges.limits import gate
+
+
+def run_together(work, count: int) -> list:
+    results: list = [None] * count
+
+    def run(i):
+        results[i] = work(i)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def test_calls_in_flight_are_capped_across_threads_and_validators(chat_server):
+    scripted = ScriptedJudge(latency=0.1)
+    server = chat_server(scripted)
+    # two validators of the same model and server, each allowing 8 calls per text: 2 in all
+    validators = [litellm_validator(server.url, max_concurrency=8, max_calls_in_flight=2,
+                                    batch_size=1) for _ in range(2)]
+    def text(i):
+        return " ".join(f"Sentence {j} of text {i} is here." for j in range(4))
+
+    results = run_together(lambda i: validators[i % 2].validate(text(i), toy_metadata()), 6)
+    assert len(server.requests) == 24 and all(r.metadata["sentences"] for r in results)
+    assert scripted.max_in_flight == 2
+
+
+def test_a_different_model_has_its_own_slots(chat_server):
+    scripted = ScriptedJudge(latency=0.1)
+    server = chat_server(scripted)
+    text = " ".join(f"Sentence {i} is here." for i in range(4))
+    validators = [ProvenanceLLM(llm_callable=f"openai/judge-{n}", max_calls_in_flight=2,
+                                batch_size=1, llm_kwargs={"api_base": server.url,
+                                                          "api_key": "sk-test"})
+                  for n in range(2)]
+    run_together(lambda i: validators[i].validate(text, toy_metadata()), 2)
+    assert scripted.max_in_flight == 4  # two each, at once
+
+
+def test_a_busy_server_slows_a_validation_down_instead_of_failing_it(chat_server, retry_waits):
+    server = chat_server(ScriptedJudge())
+    server.faults = [(429, {"Retry-After": "0.01"})] * 6  # three times max_retries
+    with caught_warnings() as caught:
+        result = litellm_validator(server.url, max_retries=2).validate(GOOD, toy_metadata())
+    assert result.outcome == "pass" and len(server.requests) == 7
+    assert retry_waits == [0.01] * 6 and not caught
+
+
+def test_a_busy_server_past_the_deadline_is_no_verdict_that_names_it(chat_server):
+    server = chat_server(ScriptedJudge())
+    server.faults = [(429, {"Retry-After": "0.2"})] * 100
+    result = litellm_validator(server.url, max_retries=2, deadline=1.0).validate(
+        GOOD, toy_metadata())
+    [sentence] = result.metadata["sentences"]
+    assert result.outcome == "fail" and sentence["verdict"] == "invalid"
+    assert "deadline" in sentence["reason"]
+    assert len(server.requests) > 3  # asked again past max_retries, until the deadline
+
+
+def test_a_retry_after_holds_back_every_validation_of_the_model(chat_server):
+    arrivals: list[float] = []
+    scripted = ScriptedJudge(reply=lambda prompt: arrivals.append(time.monotonic())
+                             or '{"verdict": "supported"}')
+    server = chat_server(scripted)
+    server.faults = [(429, {"Retry-After": "0.6"})]
+    validators = [litellm_validator(server.url, max_calls_in_flight=4) for _ in range(2)]
+    first = threading.Thread(target=validators[0].validate, args=(GOOD, toy_metadata()))
+    started = time.monotonic()
+    first.start()
+    shared = gate(("openai/judge", server.url), 4)
+    while shared.resumes_in() <= 0:  # the first call has met the 429
+        time.sleep(0.01)
+    refused = time.monotonic()
+    validators[1].validate("It is 330 metres tall.", toy_metadata())
+    first.join()
+    # no call of either validation reached the server before the pause it asked for was over
+    assert len(arrivals) == 2 and min(arrivals) >= refused + 0.5 and refused > started

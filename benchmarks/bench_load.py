@@ -1,0 +1,236 @@
+"""Many validations at once: how one process carries a web application's concurrency.
+
+A local OpenAI-compatible server runs in its own process and answers every call after
+``--latency`` seconds (0.5 by default), "supported" for each statement; with ``--busy 0.33``
+about a third of its answers are 429 with ``Retry-After: 1`` instead. N validations of
+three-sentence texts (one judge call each) start together, through ``AsyncGuard`` and through
+N threads sharing one ``Guard``; then one at a time. Printed per run: wall time and its ratio to
+the floor (one judge latency: every validation could be answered at once), validations per
+second, the server's peak calls in flight, the process's peak threads and memory, and the
+validations that did not pass. The judge is LiteLLM over HTTP, the embedder the default.
+
+    python benchmarks/bench_load.py [--count 64 256] [--latency 0.5] [--busy 0.33]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+SERVER = r'''
+import json, random, re, sys, threading, time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+latency, busy = float(sys.argv[1]), float(sys.argv[2])
+state = {"in_flight": 0, "peak": 0, "calls": 0, "refused": 0}
+lock = threading.Lock()
+random.seed(7)
+
+
+class Handler(BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):  # the counters, then reset
+        with lock:
+            body = json.dumps(state).encode()
+            state.update(peak=state["in_flight"], calls=0, refused=0)
+        self._send(200, body, {})
+
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        with lock:
+            state["in_flight"] += 1
+            state["peak"] = max(state["peak"], state["in_flight"])
+            refuse = random.random() < busy
+            state["calls"] += 1
+            state["refused"] += refuse
+        try:
+            if refuse:
+                self._send(429, b'{"error": {"message": "busy", "type": "rate_limit"}}',
+                           {"Retry-After": "1"})
+                return
+            time.sleep(latency)
+            prompt = body["messages"][-1]["content"]
+            ids = re.findall(r"BEGIN STATEMENT (\d+)>>", prompt)
+            content = (json.dumps({"verdicts": [{"id": int(n), "verdict": "supported"}
+                                                for n in ids]})
+                       if ids else '{"verdict": "supported"}')
+            reply = {"id": "x", "object": "chat.completion", "created": 0, "model": "judge",
+                     "choices": [{"index": 0, "finish_reason": "stop",
+                                  "message": {"role": "assistant", "content": content}}],
+                     "usage": {"prompt_tokens": 500, "completion_tokens": 30,
+                               "total_tokens": 530}}
+            self._send(200, json.dumps(reply).encode(), {})
+        finally:
+            with lock:
+                state["in_flight"] -= 1
+
+    def _send(self, status, data, headers):
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for key, value in headers.items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
+server.request_queue_size = 1024
+print(server.server_address[1], flush=True)
+server.serve_forever()
+'''
+
+SOURCE = ("The Eiffel Tower is in Paris. It was finished in 1889. It is 330 metres tall. It was "
+          "the tallest man-made structure in the world until 1930. About 6 million people visit "
+          "it each year.")
+
+
+def text(n: int) -> str:
+    """A three-sentence answer, different for each validation (no reply cache hit)."""
+    return (f"The Eiffel Tower is in Paris (answer {n}). It was finished in 1889. "
+            f"It is 330 metres tall.")
+
+
+class Peaks:
+    """Samples the process's threads and memory while a run goes on."""
+
+    def __init__(self):
+        self.threads, self._stop = threading.active_count(), threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def _watch(self):
+        while not self._stop.wait(0.02):
+            self.threads = max(self.threads, threading.active_count())
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+def rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def stats(url: str) -> dict:
+    with urllib.request.urlopen(url.removesuffix("/v1") + "/stats") as response:
+        return json.loads(response.read())
+
+
+def validator(url: str):
+    from provenance_guard import ProvenanceLLM
+
+    return ProvenanceLLM(llm_callable="openai/judge", on_fail="noop",
+                         llm_kwargs={"api_base": url, "api_key": "sk-test"})
+
+
+def all_at_once(way: str, url: str, texts: list[str]) -> list:
+    """The outcomes of validating ``texts`` all at once, through ``AsyncGuard`` or threads."""
+    from guardrails import AsyncGuard, Guard
+
+    if way == "AsyncGuard":
+        guard = AsyncGuard().use(validator(url))
+
+        async def gathered():
+            return await asyncio.gather(*(guard.validate(t, metadata={"sources": [SOURCE]})
+                                          for t in texts))
+
+        return asyncio.run(gathered())
+    guard = Guard().use(validator(url))
+    outcomes: list = [None] * len(texts)
+
+    def run(i):
+        outcomes[i] = guard.validate(texts[i], metadata={"sources": [SOURCE]})
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(texts))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
+
+
+def one_at_a_time(url: str, count: int = 8) -> float:
+    """Seconds per validation, one after another."""
+    from guardrails import Guard
+
+    guard = Guard().use(validator(url))
+    started = time.perf_counter()
+    for n in range(count):
+        guard.validate(text(10**6 + n), metadata={"sources": [SOURCE]})
+    return (time.perf_counter() - started) / count
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, nargs="+", default=[64, 256])
+    parser.add_argument("--latency", type=float, default=0.5)
+    parser.add_argument("--busy", type=float, default=0.33,
+                        help="share of calls answered 429 in the storm runs (0: none)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    import provenance_guard  # noqa: F401 - before guardrails and litellm: offline settings
+
+    rows = []
+    for busy in (0.0, args.busy) if args.busy else (0.0,):
+        server = subprocess.Popen([sys.executable, "-c", SERVER, str(args.latency), str(busy)],
+                                  stdout=subprocess.PIPE, text=True)
+        try:
+            url = f"http://127.0.0.1:{server.stdout.readline().strip()}/v1"
+            all_at_once("threads", url, [text(-1)])  # the embedder and LiteLLM loaded once
+            stats(url)
+            for count in args.count:
+                for way in ("AsyncGuard", "threads"):
+                    with Peaks() as peaks:
+                        started = time.perf_counter()
+                        outcomes = all_at_once(way, url, [text(n + 1000 * count)
+                                                          for n in range(count)])
+                        wall = time.perf_counter() - started
+                    served = stats(url)
+                    rows.append({
+                        "busy": busy, "count": count, "way": way, "wall_s": round(wall, 2),
+                        "x_floor": round(wall / args.latency, 1),
+                        "per_s": round(count / wall, 1), "peak_in_flight": served["peak"],
+                        "calls": served["calls"], "refused": served["refused"],
+                        "peak_threads": peaks.threads, "rss_mb": round(rss_mb()),
+                        "not_passed": sum(not o.validation_passed for o in outcomes)})
+            if not busy:
+                wall = one_at_a_time(url)
+                rows.append({"busy": 0.0, "count": 1, "way": "one at a time",
+                             "wall_s": round(wall, 3), "x_floor": round(wall / args.latency, 2),
+                             "per_s": round(1 / wall, 1), "peak_in_flight": 1,
+                             "calls": stats(url)["calls"], "refused": 0,
+                             "peak_threads": threading.active_count(),
+                             "rss_mb": round(rss_mb()), "not_passed": 0})
+        finally:
+            server.kill()
+            server.wait()
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    print(f"server latency {args.latency} s (the floor); {os.cpu_count()} cores")
+    print(f"{'429s':>5} {'at once':>7} {'through':<14} {'wall s':>7} {'x floor':>7} {'per s':>6} "
+          f"{'in flight':>9} {'calls':>6} {'429':>5} {'threads':>7} {'RSS MB':>7} {'not passed':>10}")
+    for r in rows:
+        print(f"{r['busy']:>5.2f} {r['count']:>7} {r['way']:<14} {r['wall_s']:>7} "
+              f"{r['x_floor']:>7} {r['per_s']:>6} {r['peak_in_flight']:>9} {r['calls']:>6} "
+              f"{r['refused']:>5} {r['peak_threads']:>7} {r['rss_mb']:>7} {r['not_passed']:>10}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -184,3 +184,24 @@ class _Flight:
         self.done = threading.Event()
         self.result: Any = None
         self.error: BaseException | None = None
+
+
+# AsyncGuard awaits a validator's ``async_validate``; Guardrails' default runs the synchronous
+# validation in asyncio's default executor, min(32, cores + 4) threads: 6 validations at a time
+# on 2 cores, whatever the application awaits. Ours go to a pool of their own, as wide as the
+# calls one model may have in flight by default. Its idle threads stay for the next validations,
+# as the default executor's do; a validation's own threads still end with it.
+ASYNC_VALIDATIONS = 32
+_async_pool: ThreadPoolExecutor | None = None
+_async_pool_lock = threading.Lock()
+
+
+def async_pool() -> ThreadPoolExecutor:
+    """The process's pool for validations AsyncGuard awaits, made on first use."""
+    global _async_pool
+    with _async_pool_lock:
+        if _async_pool is None:
+            _async_pool = ThreadPoolExecutor(max_workers=ASYNC_VALIDATIONS,
+                                             thread_name_prefix="async-validation")
+        return _async_pool
+

@@ -10,6 +10,7 @@ owned by ``concurrency``.
 
 from __future__ import annotations
 
+import asyncio
 import textwrap
 from dataclasses import replace
 from typing import Any
@@ -23,7 +24,7 @@ from guardrails.validator_base import (
     register_validator,
 )
 
-from .concurrency import Runner
+from .concurrency import Runner, async_pool
 from .deciding.aggregation import aggregate, fix
 from .deciding.correction import Correcting, make_corrector
 from .deciding.decider import Decider
@@ -115,6 +116,13 @@ class ProvenanceLLM(Validator):
     def _validate(self, value: Any, metadata: dict[str, Any] | None) -> ValidationResult:
         return _guardrails_result(self.check(value, metadata), metadata,
                                   self._settings.on_fail)
+
+    async def async_validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
+        """What ``AsyncGuard`` awaits: the validation, in the process's pool for awaited
+        validations (``concurrency.async_pool``), so that more than asyncio's few default
+        executor threads progress at once."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(async_pool(), self.validate, value, metadata)
 
 
 def _first_judge(first_judge: object, settings: Settings) -> Judge:

@@ -3,6 +3,7 @@ AsyncGuard with 100 concurrent tasks. Results must equal a sequential run; cache
 consistent and bounded."""
 
 import asyncio
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from conftest import SOURCES, ScriptedJudge, ToyEmbedder, toy_metadata
@@ -89,3 +90,23 @@ def test_the_reply_cache_is_bounded_and_consistent_under_threads():
     with ThreadPoolExecutor(max_workers=32) as pool:
         list(pool.map(work, range(32)))
     assert len(cache) <= 50
+
+
+def test_async_guard_validations_progress_beyond_asyncios_default_executor():
+    # asyncio's default executor has min(32, cores + 4) threads: 6 on 2 cores. 16 validations
+    # awaited together must each have their judge call in flight at once (a barrier the judge
+    # waits at proves it: it opens only when all 16 calls have arrived).
+    arrived = threading.Barrier(16, timeout=30)
+
+    def judge(prompt):
+        arrived.wait()
+        return '{"verdict": "supported"}'
+
+    guard = AsyncGuard().use(ProvenanceLLM(llm_callable=judge, on_fail="noop"))
+
+    async def run_all():
+        return await asyncio.gather(*(guard.validate(f"Fact number {n} is true.",
+                                                     metadata=toy_metadata()) for n in range(16)))
+
+    outcomes = asyncio.run(run_all())
+    assert all(outcome.validation_passed for outcome in outcomes)

@@ -1,11 +1,11 @@
-"""Import-time set-up, run first by the package, so that importing provenance_guard reaches no
-network, writes no file, starts no thread and prints nothing.
+"""Import-time set-up, run before Guardrails is imported (by ``main``), so that importing
+provenance_guard reaches no network, writes no file, starts no thread and prints nothing.
 
 Two libraries it imports would otherwise reach the network:
-- LiteLLM fetches its model cost map from the internet when first imported; we default
-  ``LITELLM_LOCAL_MODEL_COST_MAP`` to ``True`` so it uses the copy it ships (set the variable
-  to ``False`` yourself to get the fetch back). This only works when this package is imported
-  before ``litellm``.
+- LiteLLM fetches its model cost map from the internet when first imported; the package's
+  ``__init__`` defaults ``LITELLM_LOCAL_MODEL_COST_MAP`` to ``True`` so it uses the copy it
+  ships (set the variable to ``False`` yourself to get the fetch back). This only works when
+  this package is imported before ``litellm``.
 - Guardrails, when imported, calls ``nltk.download("punkt")`` if nltk cannot find that data.
   The wheel installs a placeholder that answers the check into ``<sys.prefix>/share/nltk_data``
   (for when ``guardrails`` is imported first). If ``guardrails`` is not imported yet, we import
@@ -13,10 +13,6 @@ Two libraries it imports would otherwise reach the network:
 """
 
 from __future__ import annotations
-
-import os
-
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 
 def _download_nothing(*args: object, **kwargs: object) -> bool:

@@ -170,9 +170,11 @@ class OnFail:
     def __call__(self, name: str, value: object) -> object:
         """Guardrails' own error for a mistyped policy is "unsupported callable"; ours names
         them."""
-        from guardrails.types import OnFailAction
+        if value is None or callable(value):
+            return value
+        from guardrails.types import OnFailAction  # not before: Guardrails is slow to import
 
-        if value is None or callable(value) or isinstance(value, OnFailAction):
+        if isinstance(value, OnFailAction):
             return value
         policies = [action.value for action in OnFailAction]
         if not isinstance(value, str) or value not in policies:

@@ -90,13 +90,35 @@ def test_missing_file_is_a_usage_error(usage_error):
     assert "cannot read input" in usage_error(["check", "--source", "nope.txt", "--text", "-"])
 
 
-def test_help_is_fast_and_imports_nothing_heavy():
+HEAVY = ("guardrails", "litellm", "torch", "sentence_transformers", "faiss", "transformers",
+         "provenance_guard.main")
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["check", "--help"], ["eval", "--help"]])
+def test_help_imports_nothing_heavy(argv):
+    # what the command line loads before its arguments are parsed: the settings table, not the
+    # validator (Guardrails, LiteLLM and PyTorch take seconds to import)
     probe = ("import sys; from provenance_guard import cli\n"
-             "try:\n    cli.main(['--help'])\nexcept SystemExit: pass\n"
-             "print('torch' in sys.modules, 'sentence_transformers' in sys.modules)")
+             f"try:\n    cli.main({argv!r})\nexcept SystemExit: pass\n"
+             f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           cwd=REPO, timeout=120)
-    assert done.stdout.strip().endswith("False False")
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stderr[-2000:]
+
+
+def test_the_package_names_load_on_first_use():
+    probe = ("import sys, provenance_guard\n"
+             "print('guardrails' in sys.modules)\n"
+             "from provenance_guard import ProvenanceLLM, Report\n"
+             "print('guardrails' in sys.modules, ProvenanceLLM.__module__, Report.__name__)\n"
+             "print(sorted(set(provenance_guard.__all__) - set(dir(provenance_guard))))\n"
+             "try:\n    provenance_guard.NoSuchName\n"
+             "except AttributeError as error:\n    print(error)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          cwd=REPO, timeout=120)
+    assert done.stdout.splitlines()[-4:] == [
+        "False", "True provenance_guard.main Report", "[]",
+        "module 'provenance_guard' has no attribute 'NoSuchName'"], done.stderr[-2000:]
 
 
 def test_citations_and_allow_unsupported(capsys, monkeypatch):

@@ -34,8 +34,19 @@ def imports() -> dict[str, set[str]]:
             for alias in node.names:
                 inner = f"{target}.{alias.name}" if target else alias.name
                 found.add(inner if exists(inner) else target)
-        graph[name] = found - {name}
+        graph[name] = (found | lazy_imports(path)) - {name}
     return graph
+
+
+def lazy_imports(path) -> set[str]:
+    """The modules the package root imports on first use of a name (its ``_HOMES``)."""
+    if path != PACKAGE / "__init__.py":
+        return set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "_HOMES"
+                                                for t in node.targets):
+            return {value.value.lstrip(".") for value in node.value.values}
+    raise AssertionError("the package root has no _HOMES: read its imports another way")
 
 
 def cycle(graph: dict[str, set[str]]) -> list[str] | None:

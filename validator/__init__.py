@@ -12,6 +12,10 @@ import os
 # "False" yourself to get the fetch back).
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
+from . import offline_imports  # noqa: E402 - after the variable: nothing here imports LiteLLM
+
+offline_imports.install()  # Guardrails, whenever it is first imported, without nltk downloads
+
 # The public names, imported on first use (PEP 562), so that ``provenance --help`` and a module
 # that needs only the vocabulary do not load Guardrails, PyTorch and LiteLLM.
 _HOMES = {

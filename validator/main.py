@@ -15,9 +15,6 @@ import textwrap
 from dataclasses import replace
 from typing import Any
 
-from . import offline_imports  # noqa: F401 - first: Guardrails imported with downloads off
-
-# isort: split
 from guardrails.validator_base import (
     ErrorSpan,
     FailResult,

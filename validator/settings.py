@@ -239,7 +239,8 @@ class Settings:
         2, Whole(0, 20),
         "Retries of a failed judge call (timeouts, refused connections, 5xx, a callable's "
         "exceptions), with exponential backoff; a busy server (429, 529) is asked again until "
-        "the deadline; refused credentials and 400/404/413/422 answers are not retried.")
+        "the deadline (with `deadline=None`, its answers count as retries); refused credentials "
+        "and 400/404/413/422 answers are not retried.")
     cache_size: int = setting(4096, Whole(0, 10_000_000),
                               "Identical judge prompts answered from memory (0 turns it off).")
     embedding_model: str = setting(

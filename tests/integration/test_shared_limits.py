@@ -61,6 +61,14 @@ def test_a_busy_server_slows_a_validation_down_instead_of_failing_it(chat_server
     assert retry_waits == [0.01] * 6 and not caught
 
 
+def test_without_a_deadline_a_busy_server_counts_against_max_retries(chat_server, retry_waits):
+    server = chat_server(ScriptedJudge())
+    server.faults = [(429, {"Retry-After": "0.01"})] * 6
+    result = litellm_validator(server.url, max_retries=2, deadline=None).validate(
+        GOOD, toy_metadata())
+    assert result.outcome == "fail" and len(server.requests) == 3  # nothing waits forever
+
+
 def test_a_busy_server_past_the_deadline_is_no_verdict_that_names_it(chat_server):
     server = chat_server(ScriptedJudge())
     server.faults = [(429, {"Retry-After": "0.2"})] * 100

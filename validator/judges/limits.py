@@ -20,12 +20,9 @@ class Gate:
     """The calls to one model: at most ``size`` in flight, none before a requested pause ends."""
 
     def __init__(self, size: int):
-        self.size = size
         self._slots = threading.BoundedSemaphore(size)
         self._lock = threading.Lock()
         self._resume_at = 0.0
-        self.in_flight = 0
-        self.peak = 0
 
     def pause(self, seconds: float) -> None:
         """No call starts for ``seconds`` (a server's ``Retry-After``)."""
@@ -45,14 +42,9 @@ class Gate:
             _wait_within_the_deadline(wait)
         while not self._slots.acquire(timeout=_within_the_deadline(_POLL)):
             _wait_within_the_deadline(0.0)
-        with self._lock:
-            self.in_flight += 1
-            self.peak = max(self.peak, self.in_flight)
         try:
             yield
         finally:
-            with self._lock:
-                self.in_flight -= 1
             self._slots.release()
 
 

@@ -123,7 +123,8 @@ def complete_with_retries(complete: Callable[[str], str], prompt: str, max_retri
     except Exception as failure:  # noqa: BLE001 - the last transient failure, classified
         error = failure
     attempts = retrying.statistics.get("attempt_number", 1)
-    if not permanent and (attempts <= max_retries or _busy(error)):  # the deadline stopped them
+    if not permanent and (attempts <= max_retries or (_busy(error) and remaining() is not None)):
+        # the deadline stopped them
         return TimeoutError(
             f"the judge failed ({type(error).__name__}: {error}) and the validation's "
             "deadline passes before a retry could be made"
@@ -173,12 +174,13 @@ def _busy(error: BaseException | None) -> bool:
 
 
 def _out_of_tries(max_retries: int) -> Callable[[tenacity.RetryCallState], bool]:
-    """Stop after ``max_retries`` failed retries, not counting the answers of a busy server."""
+    """Stop after ``max_retries`` failed retries, not counting the answers of a busy server
+    while a deadline bounds the wait (without one, they count: no call waits forever)."""
     failures = 0
 
     def stop(state: tenacity.RetryCallState) -> bool:
         nonlocal failures
-        failures += not _busy(state.outcome.exception())
+        failures += remaining() is None or not _busy(state.outcome.exception())
         return failures > max_retries
 
     return stop

@@ -67,7 +67,7 @@ def test_every_python_block_in_order_prints_what_the_readme_says(installed, chat
     printed = iter(done.stdout.splitlines())
     for line in (line for block in PYTHON for line in said(block)):
         assert line in printed, f"{line!r} not printed (in order):\n{done.stdout}"
-    assert len(server.requests) == 2  # the LLM block: one judge call per sentence
+    assert len(server.requests) == 1  # the LLM block: one judge call for its two sentences
     assert "[nltk_data]" not in done.stdout + done.stderr
 
 

@@ -1,41 +1,65 @@
-"""Print the arguments table of the reference page (docs/reference.md), made from
-``provenance_guard.settings``; ``--write`` puts it into the page between its markers. A test
-keeps the two equal."""
+"""Print what is made from ``provenance_guard.settings``: the arguments table of the reference
+page (docs/reference.md) and the typed ``__init__`` editors and type checkers see
+(validator/main.py). ``--write`` puts each between its markers; a test keeps them equal."""
 
 from __future__ import annotations
 
 import argparse
 import re
 import sys
+import textwrap
 from pathlib import Path
 
-REFERENCE = Path(__file__).resolve().parents[1] / "docs" / "reference.md"
+ROOT = Path(__file__).resolve().parents[1]
+REFERENCE = ROOT / "docs" / "reference.md"
 START = "<!-- arguments table: made by `python tools/arguments_table.py --write` -->"
 END = "<!-- end of the arguments table -->"
-BETWEEN = re.compile(re.escape(START) + r"\n(.*?)\n" + re.escape(END), re.DOTALL)
+MAIN = ROOT / "validator" / "main.py"
+INIT_START = ("        # typed __init__: made from settings.Settings by "
+              "`python tools/arguments_table.py --write`")
+INIT_END = "        # end of the typed __init__"
+INIT_INDENT = " " * 8
+
+
+def _between(start: str, end: str) -> re.Pattern[str]:
+    return re.compile(re.escape(start) + r"\n(.*?)\n?" + re.escape(end), re.DOTALL)
 
 
 def page_table(text: str) -> str | None:
-    """The table between the page's markers, or None when they are missing."""
-    found = BETWEEN.search(text)
+    """The table between the reference page's markers, or None when they are missing."""
+    found = _between(START, END).search(text)
     return None if found is None else found.group(1)
+
+
+def main_init(text: str) -> str | None:
+    """The typed ``__init__`` between main.py's markers, dedented ('' when there is none yet),
+    or None when the markers are missing."""
+    found = _between(INIT_START, INIT_END).search(text)
+    return None if found is None else textwrap.dedent(found.group(1))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--write", action="store_true", help="write it into docs/reference.md")
+    parser.add_argument("--write", action="store_true",
+                        help="write them into docs/reference.md and validator/main.py")
     args = parser.parse_args(argv)
 
-    from provenance_guard.settings import arguments_table
+    from provenance_guard.settings import arguments_table, typed_init
 
-    table = arguments_table()
+    made = [(REFERENCE, START, END, arguments_table()),
+            (MAIN, INIT_START, INIT_END, textwrap.indent(typed_init(), INIT_INDENT))]
     if not args.write:
-        print(table)
+        for _, _, _, text in made:
+            print(text, end="\n\n")
         return 0
-    text = REFERENCE.read_text(encoding="utf-8")
-    if page_table(text) is None:
-        parser.error(f"docs/reference.md has no {START!r} ... {END!r} markers")
-    REFERENCE.write_text(BETWEEN.sub(lambda _: f"{START}\n{table}\n{END}", text), encoding="utf-8")
+    for path, start, end, new in made:
+        text = path.read_text(encoding="utf-8")
+        between = _between(start, end)
+        if between.search(text) is None:
+            parser.error(f"{path.relative_to(ROOT)} has no {start.strip()!r} ... "
+                         f"{end.strip()!r} markers")
+        path.write_text(between.sub(lambda _, s=start, e=end, n=new: f"{s}\n{n}\n{e}", text),
+                        encoding="utf-8")
     return 0
 
 

@@ -84,7 +84,7 @@ def check_contents(wheel: Path) -> list[str]:
     if any(name.startswith("validator/") for name in names):
         problems.append("a top-level validator/ package is in the wheel")
     expected = {SUITE, *(f"provenance_guard/{path.relative_to(REPO / 'validator')}"
-                         for pattern in ("*.py", "templates/*.html", "rules/*.txt")
+                         for pattern in ("*.py", "py.typed", "templates/*.html", "rules/*.txt")
                          for path in (REPO / "validator").rglob(pattern))}
     problems += [f"missing: {name}" for name in sorted(expected - names)]
     if not any(name.endswith(".dist-info/licenses/LICENSE") for name in names):

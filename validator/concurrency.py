@@ -131,9 +131,11 @@ class Runner:
                     on_timeout is not None and isinstance(future.exception(), Stopped))
 
             for future in futures:  # an item that raised ends the map at once, in item order
-                if not late(future) and future.exception() is not None:
-                    raise future.exception()
-            results = [on_timeout(item) if late(future) else future.result()
+                error = None if late(future) else future.exception()
+                if error is not None:
+                    raise error
+            results = [future.result() if not late(future) else
+                       on_timeout(item) if on_timeout is not None else None
                        for future, item in zip(futures, items, strict=True)]
             finished = len(done) == len(futures)
             return results
@@ -158,7 +160,7 @@ class Once:
         with self._lock:
             flight = self._flights.get(key)
             leader = flight is None
-            if leader:
+            if flight is None:
                 flight = self._flights[key] = _Flight()
         if not leader:
             left = remaining()

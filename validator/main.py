@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import textwrap
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from guardrails.validator_base import (
     ErrorSpan,
@@ -58,8 +58,46 @@ class ProvenanceLLM(Validator):
         gave no readable verdict for passes. ``question``: what the text answers, for the judge.
     """
 
-    def __init__(self, *args: Any, **kwargs: Any):
-        settings = Settings.from_call(args, kwargs)
+    if TYPE_CHECKING:  # the arguments, for editors and type checkers
+        # typed __init__: made from settings.Settings by `python tools/arguments_table.py --write`
+        def __init__(
+            self,
+            validation_method: str = 'sentence',
+            llm_callable: Any = 'gpt-3.5-turbo',
+            top_k: int = 3,
+            on_fail: Any = None,
+            max_concurrency: int = 8,
+            max_calls_in_flight: int = 32,
+            max_retries: int = 2,
+            cache_size: int = 4096,
+            embedding_model: str = 'all-MiniLM-L6-v2',
+            llm_kwargs: Any = None,
+            pass_on_invalid: bool = False,
+            fail_on_unsupported: bool = True,
+            skip_non_claims: bool = True,
+            citations: str = 'auto',
+            cascade_contradictions: bool = False,
+            cascade_verbatim: bool = False,
+            batch_size: int = 16,
+            deadline: float | None = 120.0,
+            max_sentences: int | None = 1000,
+            max_source_chars: int | None = 5000000,
+            index_dir: str | None = None,
+            first_judge: Any = None,
+            confidence_band: tuple[float, float] = (0.2, 0.8),
+            language: str = 'auto',
+            retrieval: str = 'hybrid',
+            max_evidence_chars: int | None = 12000,
+            evidence_window: int = 1,
+            fix_mode: str = 'remove',
+            corrector: Any = None,
+        ) -> None: ...
+        # end of the typed __init__
+    else:  # at run time they are read by Settings, which names a misspelt one and its fix
+        def __init__(self, *args, **kwargs):
+            self._set_up(Settings.from_call(args, kwargs))
+
+    def _set_up(self, settings: Settings) -> None:
         # Guardrails serialises a validator from these: the checked values (plain ints and
         # floats where numpy types were given), and every argument, as the hub's template does.
         arguments = settings.arguments()
@@ -140,8 +178,9 @@ def _judge_options(settings: Settings) -> dict[str, int]:
             "max_in_flight": settings.max_calls_in_flight}
 
 
-ProvenanceLLM.__init__.__signature__ = signature(ProvenanceLLM.__init__)
-ProvenanceLLM.__doc__ = f"{ProvenanceLLM.__doc__.rstrip()}\n\n{textwrap.indent(docstring(), '    ')}\n"
+ProvenanceLLM.__init__.__signature__ = signature(ProvenanceLLM.__init__)  # type: ignore[attr-defined]
+ProvenanceLLM.__doc__ = (f"{(ProvenanceLLM.__doc__ or '').rstrip()}\n\n"
+                         f"{textwrap.indent(docstring(), '    ')}\n")
 
 
 def _guardrails_result(report: Report, caller: dict[str, Any] | None,

@@ -102,8 +102,8 @@ def read_request(value: Any, metadata: dict[str, Any] | None, settings: Settings
     question = metadata.get("question")
     if question is not None and not isinstance(question, str):
         raise ValueError(f"metadata['question'] must be a string; got {type(question).__name__}.")
-    common = {"value": value, "metadata": metadata, "pass_on_invalid": pass_on_invalid,
-              "question": question}
+    common: dict[str, Any] = {"value": value, "metadata": metadata,
+                              "pass_on_invalid": pass_on_invalid, "question": question}
 
     query_function = metadata.get("query_function")
     if query_function is not None:

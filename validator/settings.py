@@ -20,7 +20,7 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import Field, dataclass, field, fields
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -91,10 +91,11 @@ class Seconds:
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
             raise ValueError(f"{name} must be a number of seconds, or None; got {value!r} "
                              f"({type(value).__name__}).")
-        if not math.isfinite(value) or not 0 < value <= MAX_DEADLINE:
+        seconds = float(value)
+        if not math.isfinite(seconds) or not 0 < seconds <= MAX_DEADLINE:
             raise ValueError(f"{name} must be a number of seconds > 0 and <= {MAX_DEADLINE:,.0f} "
                              f"(a day); got {value!r}. For no limit at all, pass {name}=None.")
-        return float(value)
+        return seconds
 
     shown = "seconds, > 0 and <= 86,400, or None (no limit)"
     optional = True  # on the command line, 'none'
@@ -119,7 +120,7 @@ class Band:
                         and math.isfinite(v) for v in value)
                 and 0 <= value[0] <= value[1] <= 1):
             return float(value[0]), float(value[1])
-        low, high = fields_by_name()[name].default
+        low, high = cast(tuple[float, float], fields_by_name()[name].default)
         raise ValueError(f"{name} must be two numbers (low, high) with 0 <= low <= high <= 1; "
                          f"got {value!r}. The first judge's verdicts scored strictly between them "
                          f"go to the main judge; ({low}, {high}) is the default, (0.5, 0.5) sends "
@@ -423,6 +424,14 @@ def signature(owner: Callable) -> inspect.Signature:
     return inspect.Signature(parameters)
 
 
+def typed_init() -> str:
+    """The constructor as editors and type checkers see it: ``main.py`` holds this under
+    ``TYPE_CHECKING``, written there by ``tools/arguments_table.py --write``."""
+    lines = ["def __init__(", "    self,"]
+    lines += [f"    {row.name}: {row.type} = {row.default!r}," for row in fields(Settings)]
+    return "\n".join([*lines, ") -> None: ..."])
+
+
 def docstring() -> str:
     """The ``Args:`` section of the constructor's docstring."""
     lines = ["Args:"]
@@ -530,10 +539,11 @@ def boolean(name: str, value: object) -> bool:
 def count(name: str, value: object, minimum: int, maximum: int | None) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name} must be a whole number; got {value!r} ({type(value).__name__}).")
-    if value < minimum or (maximum is not None and value > maximum):
+    number = int(value)
+    if number < minimum or (maximum is not None and number > maximum):
         upper = f" and <= {maximum:,}" if maximum is not None else ""
         raise ValueError(f"{name} must be >= {minimum}{upper}; got {value!r}.")
-    return int(value)
+    return number
 
 
 def _none_or(text: str, kind: type) -> Any:

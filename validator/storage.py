@@ -22,6 +22,7 @@ from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
 from typing import Any, Generic, NamedTuple, TypeVar
 
+K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 MiB = 1024 * 1024
 
@@ -31,21 +32,21 @@ def text_size(key: object, value: object) -> int:
     return len(str(key)) + len(str(value)) + 100
 
 
-class LRU(Generic[V]):
+class LRU(Generic[K, V]):
     """At most ``max_entries`` values (0: keeps nothing) weighing at most ``max_bytes``
     together, by ``weigh(key, value)``; the least recently used go first. A value heavier than
     the whole budget is not kept."""
 
     def __init__(self, max_entries: int, max_bytes: int | None = None,
-                 weigh: Callable[[Hashable, V], int] = text_size):
+                 weigh: Callable[[K, V], int] = text_size):
         self.max_entries = max_entries
         self.max_bytes = max_bytes
         self.bytes = 0
         self._weigh = weigh
-        self._entries: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
+        self._entries: OrderedDict[K, tuple[V, int]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable) -> V | None:
+    def get(self, key: K) -> V | None:
         with self._lock:
             found = self._entries.get(key)
             if found is None:
@@ -53,7 +54,7 @@ class LRU(Generic[V]):
             self._entries.move_to_end(key)
             return found[0]
 
-    def put(self, key: Hashable, value: V) -> None:
+    def put(self, key: K, value: V) -> None:
         if self.max_entries <= 0:
             return
         weight = self._weigh(key, value) if self.max_bytes is not None else 0
@@ -85,8 +86,8 @@ def memoize(max_entries: int, max_bytes: int, bytes_per_char: int = 3) -> Callab
     computed from it; measured for each use, since parsed facts weigh more than a string)."""
 
     def decorate(function: Callable[[str], V]) -> Callable[[str], V]:
-        cache: LRU[V] = LRU(max_entries, max_bytes,
-                            weigh=lambda key, value: bytes_per_char * len(key) + 200)
+        cache: LRU[str, V] = LRU(max_entries, max_bytes,
+                                 weigh=lambda key, value: bytes_per_char * len(key) + 200)
 
         @functools.wraps(function)
         def cached(text: str) -> V:
@@ -96,7 +97,7 @@ def memoize(max_entries: int, max_bytes: int, bytes_per_char: int = 3) -> Callab
                 cache.put(text, found)
             return found
 
-        cached.cache = cache
+        cached.cache = cache  # type: ignore[attr-defined]  # for tests and memory checks
         return cached
 
     return decorate

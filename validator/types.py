@@ -16,7 +16,7 @@ class Text(str, Enum):
     JSON as its value (``Label.SUPPORTED == "supported"``)."""
 
     __str__ = str.__str__
-    __format__ = str.__format__
+    __format__ = str.__format__  # type: ignore[assignment]  # the value's, not the member's
 
 
 class Label(Text):

@@ -109,8 +109,8 @@ def _print_text(report: Report, args: argparse.Namespace) -> None:
     if not report.sentences:
         print("\nthe text is empty: there is nothing to check, so it passes")
     elif summary.faithfulness is None and counts[INVALID]:  # the judge gave no verdict
-        verdict = "it passes (pass_on_invalid)" if report.passed else "it fails"
-        print(f"\nthe judge gave no verdict for {counts[INVALID]} sentence(s): {verdict}")
+        outcome = "it passes (pass_on_invalid)" if report.passed else "it fails"
+        print(f"\nthe judge gave no verdict for {counts[INVALID]} sentence(s): {outcome}")
     elif summary.faithfulness is None:  # no sentence was judged
         print("\nno sentence of the text asserts anything: nothing was judged, so it passes")
     else:

@@ -32,7 +32,7 @@ def of_report(report: Report) -> int:
 
 def no_verdicts_message(report: Report) -> str:
     reasons = report.summary.fallbacks
-    top = max(reasons, key=reasons.get).rstrip(".") if reasons else "no reason given"
+    top = max(reasons, key=lambda why: reasons[why]).rstrip(".") if reasons else "no reason given"
     count = sum(reasons.values())
     return in_flags(f"provenance: no verdict could be obtained for {count} claim(s) ({top}); the "
                     "text was not judged. Check the judge (--model, --api-base, --api-key) and "

@@ -105,7 +105,7 @@ def fix(report: Report, request: Request, settings: Settings,
     ``on_fail="fix"``, a warning."""
     results = [dataclasses.replace(r, correction=corrections[i]) if i in corrections else r
                for i, r in enumerate(report.sentences)]
-    used = {i: c for i, c in corrections.items() if c.used and c.text is not None}
+    used = {i: c.text for i, c in corrections.items() if c.used and c.text is not None}
     summary = dataclasses.replace(report.summary, fix_mode=settings.fix_mode,
                                   corrected=len(used))
     report = Report(results, summary)
@@ -115,7 +115,7 @@ def fix(report: Report, request: Request, settings: Settings,
     fixed = fix_value(request.value,
                       [r.sentence for i, r in enumerate(results) if id(r) in failing
                        and i not in used],
-                      [(results[i].sentence, c.text) for i, c in used.items()])
+                      [(results[i].sentence, text) for i, text in used.items()])
     if any(r.not_a_claim is None and (id(r) not in failing or i in used)
            for i, r in enumerate(results)):
         return dataclasses.replace(report, fixed=fixed)

@@ -86,9 +86,9 @@ class Correcting:
         texts = {i: citations.read(report.sentences[i].sentence.text, self.citation_mode)[1]
                  for i in todo}
 
-        def rewrite(i: int) -> str | None:
+        def rewrite(i: int) -> str | UnreadableReply | None:
             result = report.sentences[i]
-            if not result.evidence:
+            if not result.evidence or result.verdict is None:
                 return None
             if stopped():
                 raise Stopped("the validation ended before this sentence was corrected")
@@ -126,7 +126,7 @@ class Correcting:
             result, verdict = report.sentences[i], judged.get(i)
             used = (verdict is not None and verdict.label == SUPPORTED
                     and verdict.decided_by != BY_FALLBACK)
-            reason = (problems[i] if verdict is None
+            reason = (problems[i] or "" if verdict is None
                       else "" if used else f"the judge found the rewrite {verdict.label}")
             found[i] = Correction(
                 result.sentence.text, written[i] or None, used, verdict, reason,

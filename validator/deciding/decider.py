@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from .. import rules
 from ..concurrency import Mapper, Runner, Stopped, stopped
@@ -41,6 +42,12 @@ from .cheap_first import FirstJudge
 NO_SOURCES = Verdict(UNSUPPORTED, "no sources were given", 0.0, BY_FALLBACK)
 LATE = Verdict(INVALID, "the judge gave no verdict before the validation's deadline", None,
                BY_FALLBACK)
+
+
+class EvidenceOf(Protocol):
+    """Each claim's evidence by the claim's index: a list, or ``Found`` (which waits for it)."""
+
+    def __getitem__(self, i: int, /) -> Sequence[Evidence]: ...
 
 
 @dataclass(frozen=True)
@@ -76,7 +83,7 @@ class Decided:
 def decide(
     judge: Judge,
     claims: Sequence[str],
-    evidence: Sequence[Sequence[Evidence]],
+    evidence: EvidenceOf,
     question: str | None,
     *,
     cascade: Cascade,
@@ -112,7 +119,7 @@ def decide(
             raise Stopped("the validation ended before these claims were judged")
         asked: list[Verdict] = []
         for batch in _within_the_cap([(claims[i], evidence[i]) for i in pending]):
-            if len(batch) > 1:
+            if len(batch) > 1 and isinstance(judge, BatchJudge):
                 verdicts = judge.judge_batch(batch, question)
                 _check_count(judge, verdicts, len(batch))
                 asked += verdicts
@@ -121,7 +128,11 @@ def decide(
         for verdict in asked:
             _check_verdict(judge, verdict)
         late = dict(zip(pending, asked, strict=True))
-        return [early[i] if early[i][0] is not None else (late[i], _ASKED) for i in indexes]
+        decided = []
+        for i in indexes:
+            settled, how = early[i]
+            decided.append((late[i], _ASKED) if settled is None else (settled, how))
+        return decided
 
     size = batch_size if batch_size > 1 and isinstance(judge, BatchJudge) else 1
     groups = [list(range(n, min(n + size, len(claims)))) for n in range(0, len(claims), size)]

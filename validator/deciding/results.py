@@ -13,12 +13,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from functools import cached_property
 from typing import Any
 
 from ..settings import FIX_MODES
 from ..text import citations, non_claims
-from ..text.structure import LINE_MARKER
+from ..text.structure import after_marker
 from ..types import (
     BY_FALLBACK,
     CONTRADICTED,
@@ -106,7 +107,7 @@ class SentenceResult:
 
     @cached_property
     def evidence(self) -> list[Evidence]:
-        merged = {}
+        merged: dict[tuple, Evidence] = {}
         for claim in self.claims:
             for e in claim.evidence:
                 key = (e.source, e.start, e.end, e.text)
@@ -182,7 +183,7 @@ class SentenceResult:
                    correction=correction)
 
 
-_SEVERITY = {CONTRADICTED: 0, UNSUPPORTED: 1, INVALID: 2, SUPPORTED: 3}  # worst first
+_SEVERITY: dict[str, int] = {CONTRADICTED: 0, UNSUPPORTED: 1, INVALID: 2, SUPPORTED: 3}  # worst first
 
 
 @dataclass(frozen=True)
@@ -221,7 +222,7 @@ class Groundedness:
         calls saved)."""
         counts = _counts(r.verdict for r in results if r.verdict is not None)
         claim_counts = _counts(c.verdict for r in results for c in r.claims) if by_claim else None
-        basis = claim_counts if by_claim else counts
+        basis = counts if claim_counts is None else claim_counts
         judged = sum(basis.values()) - basis[INVALID]
         faithfulness = basis[SUPPORTED] / judged if judged else None
         if counts[CONTRADICTED]:
@@ -241,7 +242,7 @@ class Groundedness:
             if claim.verdict.decided_by == BY_FALLBACK:
                 why = claim.verdict.reason[:300]
                 fallbacks[why] = fallbacks.get(why, 0) + 1
-        cited = {status: sum(r.citation.status == status for r in results)
+        cited: dict[str, int] = {status: sum(r.citation.status == status for r in results)
                  for status in COUNTED_CITATIONS}
         return cls(faithfulness, level, counts, len(results),
                    sum(r.not_a_claim is not None for r in results), claim_counts, decided,
@@ -290,7 +291,7 @@ class Groundedness:
 def _counts(verdicts: Iterable[Verdict]) -> dict[Label, int]:
     counts = dict.fromkeys(LABELS, 0)
     for verdict in verdicts:
-        counts[verdict.label] += 1
+        counts[Label(verdict.label)] += 1
     return counts
 
 
@@ -338,7 +339,7 @@ class Report:
         if not failing:
             return ""
         # a list item's own marker ("- ", "2. ") would double the list's: it is left out
-        lines = "\n".join(f"- {r.sentence.text[LINE_MARKER.match(r.sentence.text).end():]} "
+        lines = "\n".join(f"- {r.sentence.text[after_marker(r.sentence.text):]} "
                           f"[{r.summary()}]"
                           + (_evidence_lines(r) if evidence else "") for r in failing)
         summary = self.summary
@@ -504,7 +505,7 @@ def _numbers(raw: Mapping[str, Any], key: str, where: str) -> tuple[int, ...]:
     return tuple(values)
 
 
-def _member(kind: type, value: Any, where: str):
+def _member(kind: type[Enum], value: Any, where: str):
     try:
         return kind(value)
     except ValueError:

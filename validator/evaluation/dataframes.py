@@ -7,7 +7,7 @@ import json
 import math
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 # The columns of a DataFrame of results, always all of them (a Spark schema needs them fixed):
 # a sample the validator rejected has only id, sample_hash, label and error.
@@ -54,11 +54,16 @@ def evaluate(
     from .sample_check import Plan
 
     frame = _is_frame(samples)
-    rows = samples.to_dict("records") if frame else samples
+    rows: Any = cast(Any, samples).to_dict("records") if frame else samples
     if isinstance(rows, dict | str | bytes) or not isinstance(rows, Iterable):
         raise ValueError(f"samples must be an iterable of dicts or a pandas DataFrame; got "
                          f"{type(samples).__name__}.")
     parsed = samples_of(rows)
+    unasked = [s.id for s in parsed if not s.question] if grounded_qa else []
+    if unasked:
+        raise ValueError(f"grounded_qa grades answers to their question: every sample needs a "
+                         f"'question'; {len(unasked)} have none (first: "
+                         f"{', '.join(map(str, unasked[:5]))}). Add them, or leave grounded_qa off.")
     plan = Plan(llm_callable, llm_kwargs, None if cache_dir is None else str(cache_dir),
                 validator_options, dict(metadata or {}), grounded_qa)
     options = engines.EngineOptions(engine, concurrency, native_threads, rpm, address, actors,

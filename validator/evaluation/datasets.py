@@ -22,7 +22,7 @@ import json
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -152,7 +152,7 @@ def run_eval(
 def collect(
     samples: list[Example],
     results_path: Path | None,
-    produce: Callable[[list[Example]], Iterator[dict]],
+    produce: Callable[[list[Example]], Generator[dict, None, None]],
     progress: Callable[[int, int], None] | None = None,
     complete: Callable[[dict], bool] = lambda record: True,
     limit: int | None = None,
@@ -208,16 +208,15 @@ def summarise(checked: list[Checked]) -> dict:
     histogram; with labels, detection of ungrounded outputs (a failing validation is a
     positive): precision, recall, F1, balanced accuracy."""
     checked = [c for c in checked if c.report is not None]
-    scores = [c.report.summary.faithfulness for c in checked
-              if c.report.summary.faithfulness is not None]
+    reports = [c.report for c in checked if c.report is not None]
+    scores = [r.summary.faithfulness for r in reports if r.summary.faithfulness is not None]
     summary: dict[str, Any] = {
         "samples": len(checked),
         "mean_faithfulness": sum(scores) / len(scores) if scores else None,
         "failing_share": sum(not c.passed for c in checked) / len(checked) if checked else None,
-        "levels": dict(Counter(str(c.report.summary.level) for c in checked)),
+        "levels": dict(Counter(str(r.summary.level) for r in reports)),
         # what the samples' model calls consumed (those of earlier runs when they were made)
-        "usage": asdict(sum((c.report.usage for c in checked if c.report.usage is not None),
-                            Usage())),
+        "usage": asdict(sum((r.usage for r in reports if r.usage is not None), Usage())),
     }
     labelled = [c for c in checked if c.example.label is not None]
     if labelled:

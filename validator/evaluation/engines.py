@@ -9,7 +9,7 @@ results file, resuming and progress; an engine only decides where the function r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from pathlib import Path
 
 from .datasets import collect
@@ -18,7 +18,8 @@ from .examples import Example
 from .sample_check import Plan, complete_for
 
 
-def producer(plan: Plan, options: EngineOptions) -> Callable[[list[Example]], Iterator[dict]]:
+def producer(plan: Plan, options: EngineOptions
+             ) -> Callable[[list[Example]], Generator[dict, None, None]]:
     """The engine's ``samples -> records`` function. A bad plan or setting raises here,
     before any sample is taken."""
     if options.engine == "ray":

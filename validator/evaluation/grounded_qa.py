@@ -186,7 +186,7 @@ def summarise(graded: Sequence[dict[str, Metric]]) -> dict[str, dict]:
     summary = {}
     for metric in METRICS:
         values = [g[metric] for g in graded if metric in g]
-        scores = [v.score for v in values if v.status == SCORED]
+        scores = [v.score for v in values if v.status == SCORED and v.score is not None]
         summary[metric] = {
             "mean": sum(scores) / len(scores) if scores else None,
             SCORED: len(scores),

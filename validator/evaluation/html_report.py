@@ -50,7 +50,8 @@ def render_eval(checked: Sequence[Checked], summary: dict, judge: str, data: str
     outputs = []
     for number, item in enumerate(checked, 1):
         example = item.example
-        label = {True: "labelled grounded", False: "labelled ungrounded"}.get(example.label, "")
+        label = ("" if example.label is None else
+                 "labelled grounded" if example.label else "labelled ungrounded")
         outcome = "" if item.report is None else ("passes" if item.passed else "fails")
         title = " · ".join(part for part in (example.id, outcome, label) if part)
         names = [f"source {i}" for i in range(1, len(example.sources) + 1)]
@@ -212,8 +213,8 @@ def _diff(before: str, after: str) -> list[View]:
 _WORDS = re.compile(r"\S+\s*")
 
 
-_LEVEL_CLASS = {FULLY: "v-supported", PARTIALLY: "v-unsupported",
-                UNGROUNDED: "v-unsupported", CONTRADICTORY: "v-contradicted"}
+_LEVEL_CLASS: dict[str, str] = {FULLY: "v-supported", PARTIALLY: "v-unsupported",
+                                UNGROUNDED: "v-unsupported", CONTRADICTORY: "v-contradicted"}
 _FILL = {"v-supported": "#5cb85f", "v-unsupported": "#e0a800", "v-contradicted": "#d9534f",
          "v-invalid": "#999"}
 

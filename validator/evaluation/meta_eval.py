@@ -33,7 +33,8 @@ def meta_evaluate(cases: list[Example], make_validator: Callable[[dict], Any], j
         for i, expected in enumerate(outcome.example.sentences):
             got = verdicts[i] if i < len(verdicts) else INVALID
             confusion[expected.verdict][got] += 1
-    usage = sum((o.report.usage for o in outcomes if o.report.usage is not None), Usage())
+    reports = [o.report for o in outcomes if o.report is not None]
+    usage = sum((r.usage for r in reports if r.usage is not None), Usage())
     latencies = list(getattr(judge, "latencies", ()))
     return {
         "cases": len(cases),
@@ -41,8 +42,8 @@ def meta_evaluate(cases: list[Example], make_validator: Callable[[dict], Any], j
         "balanced_accuracy": balanced_accuracy(outcomes),
         "confusion": {k: v for k, v in confusion.items() if any(v.values())},
         "judge_calls": usage.calls,
-        "judge_calls_saved": sum(o.report.summary.judge_calls_saved for o in outcomes),
-        "first_judge_decided": sum(o.report.summary.first_judge_decided for o in outcomes),
+        "judge_calls_saved": sum(r.summary.judge_calls_saved for r in reports),
+        "first_judge_decided": sum(r.summary.first_judge_decided for r in reports),
         "prompt_tokens": usage.prompt_tokens,
         "completion_tokens": usage.completion_tokens,
         "cost_usd": usage.cost_usd,

@@ -76,4 +76,4 @@ def pace(judge, reserve: Callable[[], float]) -> None:
         time.sleep(reserve())
         return send(prompt)
 
-    judge.complete = paced  # every request, retries included, goes through complete()
+    judge.complete = paced  # type: ignore[method-assign]  # every request, retries included, goes through complete()

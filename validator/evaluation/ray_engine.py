@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
+from typing import Any
 
 from ..errors import ConfigurationError
 from .engine_options import EngineOptions
@@ -66,7 +67,8 @@ class Checker:
         return {"record": [json.dumps(record) for record in records]}  # ASCII: Arrow-safe
 
 
-def imap(plan: Plan, samples: list[Example], options: EngineOptions) -> Iterator[dict]:
+def imap(plan: Plan, samples: list[Example], options: EngineOptions
+         ) -> Generator[dict, None, None]:
     """Each sample's record, as the actors finish them."""
     if not samples:
         return
@@ -90,7 +92,7 @@ def imap(plan: Plan, samples: list[Example], options: EngineOptions) -> Iterator
 def _init(address: str | None) -> None:
     import ray
 
-    settings = {"log_to_driver": False, "logging_level": logging.WARNING}
+    settings: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING}
     if address is None:
         settings.update(include_dashboard=False)
     try:
@@ -130,10 +132,12 @@ def _run(plan: Plan, samples: list[Example], options: EngineOptions) -> Iterator
 def _configuration_error(error: BaseException) -> ConfigurationError | None:
     """The ``ConfigurationError`` an actor raised, from under Ray's wrappers (the innermost:
     the wrappers' own text carries a traceback)."""
-    found, seen = None, set()
-    while error is not None and id(error) not in seen:
-        if isinstance(error, ConfigurationError):
-            found = error
-        seen.add(id(error))
-        error = getattr(error, "cause", None) or error.__cause__ or error.__context__
+    found: ConfigurationError | None = None
+    seen: set[int] = set()
+    link: BaseException | None = error
+    while link is not None and id(link) not in seen:
+        if isinstance(link, ConfigurationError):
+            found = link
+        seen.add(id(link))
+        link = getattr(link, "cause", None) or link.__cause__ or link.__context__
     return None if found is None else ConfigurationError(str(found))

@@ -61,6 +61,10 @@ def check(validator, metadata: dict, grounded_qa: bool, sample: Example) -> dict
     request = {"sources": sample.sources, **metadata}
     if sample.question:
         request["question"] = sample.question
+    elif grounded_qa:  # its metrics grade an answer to its question
+        return Checked(sample, None, error="ValueError: the grounded-QA metrics grade an answer "
+                       "to its question, and this sample has none: add its 'question', or run "
+                       "without grounded_qa.").as_record()
     try:
         report = validator.check(sample.output, request)
     except (ValueError, RuntimeError) as error:
@@ -68,7 +72,7 @@ def check(validator, metadata: dict, grounded_qa: bool, sample: Example) -> dict
             raise
         return Checked(sample, None, error=f"{type(error).__name__}: {error}").as_record()
     metrics = None
-    if grounded_qa:
+    if grounded_qa and sample.question:
         from .grounded_qa import grade
 
         why = ("every sentence is supported by the references" if report.passed

@@ -70,7 +70,7 @@ def accuracy_by_type(outcomes: Iterable[Checked]) -> dict[str, dict[str, float]]
     (verdict and citation status as expected); and "all"."""
     groups: dict[str, list[Checked]] = {}
     for outcome in outcomes:
-        groups.setdefault(outcome.example.type, []).append(outcome)
+        groups.setdefault(str(outcome.example.type), []).append(outcome)
     groups["all"] = [o for group in list(groups.values()) for o in group]
     table = {}
     for name, group in groups.items():

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 
@@ -43,7 +43,7 @@ def capped_native_threads(threads: int | None) -> Iterator[None]:
 
 
 def imap(function: Callable, items: Iterable, concurrency: int = 4,
-         native_threads: int | None = None) -> Iterator:
+         native_threads: int | None = None) -> Generator:
     """``function(item)`` for each item, ``concurrency`` at a time, yielded as each finishes.
     ``native_threads``: the cap (None: each worker's share of the cores; 0: no cap). Closing
     the iterator (an error or Ctrl-C in the consumer) cancels what has not started."""

@@ -3,7 +3,6 @@ name, a callable) to a judge, importing only the backend it picks."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from ..errors import ConfigurationError
@@ -15,7 +14,7 @@ MINICHECK = "minicheck:"  # "minicheck:<LiteLLM model serving Bespoke-MiniCheck>
 
 
 def make_judge(
-    llm_callable: str | Callable | Judge, llm_kwargs: dict[str, Any] | None = None, **options
+    llm_callable: object, llm_kwargs: dict[str, Any] | None = None, **options
 ) -> Judge:
     """A judge object is used as is; ``"local"`` is the offline rule-based judge (a string, so a
     guard's configuration serialises), ``"nli:PATH_OR_NAME"`` a local NLI checkpoint,

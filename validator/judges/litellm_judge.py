@@ -144,12 +144,13 @@ def _unreachable(error: BaseException) -> bool:
     """Whether ``error`` or what caused it is a connection that could not be made (LiteLLM
     reports some as an ``InternalServerError`` reading "Connection error")."""
     seen: set[int] = set()
-    while error is not None and id(error) not in seen:
-        seen.add(id(error))
-        if type(error).__name__ in ("APIConnectionError", "ConnectError", "ConnectTimeout") or (
-                isinstance(error, ConnectionRefusedError)):
+    link: BaseException | None = error
+    while link is not None and id(link) not in seen:
+        seen.add(id(link))
+        if type(link).__name__ in ("APIConnectionError", "ConnectError", "ConnectTimeout") or (
+                isinstance(link, ConnectionRefusedError)):
             return True
-        error = error.__cause__ or error.__context__
+        link = link.__cause__ or link.__context__
     return False
 
 

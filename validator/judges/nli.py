@@ -24,6 +24,7 @@ import os
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import ConfigurationError
 from ..types import BY_FALLBACK, BY_MODEL, CONTRADICTED, INVALID, SUPPORTED, UNSUPPORTED, Evidence, Verdict
@@ -51,7 +52,7 @@ def label_map(id2label: dict, num_labels: int) -> dict[int, str]:
             f"{num_labels} ({id2label!r}). Use an NLI or groundedness checkpoint (e.g. a DeBERTa-v3 "
             "NLI cross-encoder, HHEM-2.1-Open, MiniCheck)."
         )
-    ours = {}
+    ours: dict[int, str] = {}
     for i, name in names.items():
         found = [label for label, spellings in _NAMES.items() if name in spellings]
         if not found and num_labels == 2:
@@ -78,8 +79,8 @@ def label_map(id2label: dict, num_labels: int) -> dict[int, str]:
 
 @dataclass
 class _Loaded:
-    tokenizer: object
-    model: object
+    tokenizer: Any  # a transformers fast tokenizer
+    model: Any  # a transformers sequence classifier
     lock: threading.Lock
     window: int  # tokens the model reads at once
 
@@ -125,13 +126,13 @@ class NLIJudge:
             if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
                 raise ConfigurationError(f"NLIJudge's {name} must be a whole number >= {low}; got "
                                          f"{value!r}.")
-        self.model = os.fspath(model)
-        self.threshold = float(threshold)
-        self.batch_size = int(batch_size)
-        self.max_length = max_length
-        self.stride = int(stride)
-        self.device = device
-        self.trust_remote_code = bool(trust_remote_code)
+        self.model: str = os.fspath(model)
+        self.threshold: float = float(threshold)
+        self.batch_size: int = int(batch_size)
+        self.max_length: int | None = max_length
+        self.stride: int = int(stride)
+        self.device: str = device
+        self.trust_remote_code: bool = bool(trust_remote_code)
         # The labels are read now, from config.json alone (no weights), so a checkpoint that is
         # missing or not a classifier we understand is refused when the guard is built.
         from transformers import AutoConfig
@@ -141,7 +142,7 @@ class NLIJudge:
                                                 trust_remote_code=self.trust_remote_code)
         except (OSError, ValueError) as error:
             raise _missing(self.model, error) from None
-        self.labels = label_map(getattr(config, "id2label", None) or {},
+        self.labels: dict[int, str] = label_map(getattr(config, "id2label", None) or {},
                                 getattr(config, "num_labels", 0))
 
     def _loaded(self) -> _Loaded:

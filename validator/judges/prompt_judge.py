@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
+from typing import Generic, TypeVar, cast
 
 from ..concurrency import Once
 from ..errors import warn
@@ -31,14 +32,15 @@ from .reply_cache import ReplyCache, ReplyStore
 from .retries import complete_with_retries
 
 NOTHING_READABLE = "the judge's reply has nothing readable"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
-class Answer:
+class Answer(Generic[T]):
     """What ``PromptJudge.ask`` read from a reply: ``value`` None when nothing readable came
     back (``problem`` says why); ``decided_by`` is BY_LLM, BY_CACHE or BY_FALLBACK."""
 
-    value: object | None
+    value: T | None
     decided_by: str
     problem: str = ""
 
@@ -75,15 +77,15 @@ class PromptJudge:
         process shares (``limits.gate``): judges with the same key share them."""
         return id(self)
 
-    def ask(self, prompt: str, read: Callable[[str], object | None],
-            keep: Callable[[object], bool] = lambda value: True) -> Answer:
+    def ask(self, prompt: str, read: Callable[[str], T | None],
+            keep: Callable[[T], bool] = lambda value: True) -> Answer[T]:
         """``read(reply)`` for ``prompt``, from the caches when there. A value ``keep`` refuses
         is returned (``decided_by`` BY_FALLBACK) but not cached; a reply ``read`` finds nothing in
         (None) gives no value. Every prompt but the batched one goes through here."""
         cached = self.cache.get(prompt)
-        if cached is not None:
-            return Answer(cached, BY_CACHE)
-        late = Answer(None, BY_FALLBACK, "the judge gave no verdict before the validation's "
+        if cached is not None:  # what ``read`` gave for this prompt before
+            return Answer(cast(T, cached), BY_CACHE)
+        late: Answer[T] = Answer(None, BY_FALLBACK, "the judge gave no verdict before the validation's "
                       "deadline (the same prompt was being judged)")
         answer, shared = self._in_flight.run(prompt, lambda: self._ask_model(prompt, read, keep),
                                              late)
@@ -91,8 +93,8 @@ class PromptJudge:
             return replace(answer, decided_by=BY_CACHE)
         return answer
 
-    def _ask_model(self, prompt: str, read: Callable[[str], object | None],
-                   keep: Callable[[object], bool]) -> Answer:
+    def _ask_model(self, prompt: str, read: Callable[[str], T | None],
+                   keep: Callable[[T], bool]) -> Answer[T]:
         reply, decided_by = self._reply(prompt)
         if isinstance(reply, BaseException):
             return Answer(None, BY_FALLBACK, _failure(reply))
@@ -126,7 +128,7 @@ class PromptJudge:
         keys = [build_prompt(claim, evidence, question, self.template) for claim, evidence in items]
         found: list[Verdict | None] = []
         for key in keys:
-            cached = self.cache.get(key)
+            cached = cast(Verdict | None, self.cache.get(key))  # what judge() keeps under it
             found.append(None if cached is None else replace(cached, decided_by=BY_CACHE))
         pending = [i for i, verdict in enumerate(found) if verdict is None]
         if len(pending) > 1:

@@ -201,8 +201,9 @@ def _regions(items: Sequence[tuple[str, Sequence[Evidence]]]
     spans: dict[int, set[tuple[int, int, str]]] = {}  # source -> (start, end, text)
     for _, evidence in items:
         for e in evidence:
-            if _located(e):
-                spans.setdefault(e.source, set()).add((e.start, e.end, e.text))
+            at = _location(e)
+            if at is not None:
+                spans.setdefault(at[0], set()).add((at[1], at[2], e.text))
     stretch = {(source, start, end): text  # (source, start, end) -> its stretch's text
                for source, found in spans.items()
                for text, members in _stretches(found) for start, end in members}
@@ -212,7 +213,8 @@ def _regions(items: Sequence[tuple[str, Sequence[Evidence]]]
     for _, evidence in items:
         mine: list[int] = []
         for e in evidence:
-            sent = stretch[(e.source, e.start, e.end)] if _located(e) else e.text
+            at = _location(e)
+            sent = e.text if at is None else stretch[at]
             if sent not in numbers:
                 texts.append(sent)
                 numbers[sent] = len(texts)
@@ -225,7 +227,8 @@ def _regions(items: Sequence[tuple[str, Sequence[Evidence]]]
 def _stretches(spans: set[tuple[int, int, str]]) -> Iterator[tuple[str, list[tuple[int, int]]]]:
     """Spans of one source, (start, end, text), merged in order where they overlap or touch:
     each stretch's text, with the (start, end) of the spans it holds."""
-    text, end, members = "", -1, []
+    text, end = "", -1
+    members: list[tuple[int, int]] = []
     for start, span_end, span in sorted(spans):
         if members and start > end:
             yield text, members
@@ -239,10 +242,14 @@ def _stretches(spans: set[tuple[int, int, str]]) -> Iterator[tuple[str, list[tup
         yield text, members
 
 
-def _located(e: Evidence) -> bool:
-    """Whether ``e`` is a stretch of its source at known offsets: its text that slice (as the
-    retriever's windows are, cut or not; a query_function's passages are not)."""
-    return e.chunk is not None and len(e.text) == e.end - e.start
+def _location(e: Evidence) -> tuple[int, int, int] | None:
+    """``(source, start, end)`` when ``e`` is a stretch of its source at known offsets: its
+    text that slice (as the retriever's windows are, cut or not; a query_function's passages
+    are not)."""
+    chunk = e.chunk
+    if chunk is None or len(e.text) != chunk.end - chunk.start:
+        return None
+    return chunk.source, chunk.start, chunk.end
 
 
 def build_claims_prompt(sentence: str, answer: str, question: str | None = None) -> str:

@@ -166,6 +166,7 @@ def _verdict(label: str, reason: str, score: object = None) -> Verdict:
 
 def _verdict_of(value: dict) -> Verdict | None:
     raw = next((value[k] for k in ("verdict", "supported", "label") if k in value), None)
+    label: str | None
     if isinstance(raw, bool):
         label = SUPPORTED if raw else UNSUPPORTED
     else:

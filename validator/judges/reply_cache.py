@@ -14,7 +14,7 @@ from ..storage import LRU, MiB, atomic_write
 MAX_BYTES = 32 * MiB  # of prompt and reply text kept in memory, per judge
 
 
-class ReplyCache(LRU[object]):
+class ReplyCache(LRU[str, object]):
     """A bounded, thread-safe LRU from prompt to what was read from its reply: at most
     ``max_entries`` prompts and ``max_bytes`` of their text."""
 

@@ -10,6 +10,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 import tenacity
 
@@ -24,15 +25,15 @@ _MISCONFIGURED_WORDS = ("llm provider not provided", "model_not_found", "does no
                         "no such model", "unknown model", "invalid model")
 
 
-def _status(error: BaseException) -> int | None:
+def _status(error: BaseException | None) -> int | None:
     status = getattr(error, "status_code", None)
     return status if isinstance(status, int) else None
 
 
-def _retry_after(error: BaseException) -> float | None:
+def _retry_after(error: BaseException | None) -> float | None:
     """Seconds the server asked us to wait, from the error's response headers if any:
     ``retry-after-ms`` (OpenAI's), else ``Retry-After`` as seconds or as an HTTP date."""
-    candidates = (
+    candidates: tuple[Any, ...] = (
         getattr(error, "litellm_response_headers", None),  # LiteLLM keeps the real ones here
         getattr(error, "headers", None),
         getattr(getattr(error, "response", None), "headers", None),
@@ -109,7 +110,7 @@ def complete_with_retries(complete: Callable[[str], str], prompt: str, max_retri
     retrying = tenacity.Retrying(
         retry=tenacity.retry_if_not_exception_type((ConfigurationError, _Permanent)),
         wait=_wait(backoff, pause),
-        stop=tenacity.stop_any(_out_of_tries(max_retries), _past_the_deadline),
+        stop=_stop(max_retries),
         sleep=time.sleep,
         reraise=True,
     )
@@ -119,7 +120,7 @@ def complete_with_retries(complete: Callable[[str], str], prompt: str, max_retri
     except ConfigurationError:
         raise
     except _Permanent as stop:
-        error, permanent = stop.__cause__, True
+        error, permanent = stop.__cause__ or stop, True
     except Exception as failure:  # noqa: BLE001 - the last transient failure, classified
         error = failure
     attempts = retrying.statistics.get("attempt_number", 1)
@@ -173,23 +174,30 @@ def _busy(error: BaseException | None) -> bool:
                                   or type(error).__name__ == "RateLimitError")
 
 
-def _out_of_tries(max_retries: int) -> Callable[[tenacity.RetryCallState], bool]:
+def _stop(max_retries: int) -> Callable[[tenacity.RetryCallState], bool]:
     """Stop after ``max_retries`` failed retries, not counting the answers of a busy server
-    while a deadline bounds the wait (without one, they count: no call waits forever)."""
+    while a deadline bounds the wait (without one, they count: no call waits forever); and
+    stop when the validation has ended, or the wait before the next try would end past its
+    deadline."""
     failures = 0
 
     def stop(state: tenacity.RetryCallState) -> bool:
         nonlocal failures
-        failures += remaining() is None or not _busy(state.outcome.exception())
-        return failures > max_retries
+        failures += remaining() is None or not _busy(_failure(state))
+        return failures > max_retries or _past_the_deadline(state)
 
     return stop
+
+
+def _failure(state: tenacity.RetryCallState) -> BaseException | None:
+    """What the last try raised (tenacity asks only after a try that failed)."""
+    return None if state.outcome is None else state.outcome.exception()
 
 
 def _wait(backoff: float, pause: Callable[[float], None] | None
           ) -> Callable[[tenacity.RetryCallState], float]:
     def wait(state: tenacity.RetryCallState) -> float:
-        error = state.outcome.exception()
+        error = _failure(state)
         status = _status(error)
         hinted = _retry_after(error) if status in _TRANSIENT_STATUS else None
         if hinted is not None and pause is not None:
@@ -201,8 +209,6 @@ def _wait(backoff: float, pause: Callable[[float], None] | None
 
 
 def _past_the_deadline(state: tenacity.RetryCallState) -> bool:
-    """Stop when the validation has ended, or the wait before the next try would end past its
-    deadline."""
     left = remaining()
     return stopped() or (left is not None and (state.upcoming_sleep or 0.0) >= left)
 

@@ -8,6 +8,7 @@ source, never text joined anew, so its offsets point at the exact passage.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ..request import HUB_CHUNKING, Chunking
 from ..text.sentences import split_sentences
@@ -91,9 +92,10 @@ def _sentences(text: str):
         block = end
 
 
-def _window_chunk(chunk: Chunk, max_chars: int):
+def _window_chunk(chunk: Chunk, max_chars: int) -> Iterator[Chunk]:
     text, base = chunk.text, chunk.start
-    start = end = None
+    start: int | None = None  # of the window being filled
+    end = 0
     for first, last in _sentences(text):
         for s, e in _fit(text, first, last, max_chars):
             if start is not None and e - start > max_chars:

@@ -8,7 +8,7 @@ key means the same in every process (``persistent``: its indexes may be stored o
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from functools import cache, lru_cache
 from typing import Protocol
 
@@ -20,8 +20,13 @@ from ..text.sentences import safe_text
 
 
 class Embedder(Protocol):
-    key: object  # what identifies its vectors: same key, same vectors
-    persistent: bool  # the key means the same in another process (indexes may be stored)
+    @property
+    def key(self) -> Hashable:
+        """What identifies its vectors: same key, same vectors."""
+
+    @property
+    def persistent(self) -> bool:
+        """Whether the key means the same in another process (indexes may be stored)."""
 
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 

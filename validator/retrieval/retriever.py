@@ -47,7 +47,7 @@ class Found:
         self._group = group
         if group is not None and slots:
             self._ready = [threading.Event() for _ in range(0, len(slots), group)]
-            start(self._produce, "provenance-retrieval")
+            start(lambda: self._produce(group), "provenance-retrieval")
 
     def __len__(self) -> int:
         return len(self._slot)
@@ -59,18 +59,18 @@ class Found:
                 if stopped():
                     raise Stopped("the validation ended before this evidence was retrieved")
                 self._found[n] = self._compute([self._claims[n]])[0]
-            return self._found[n]
-        self._ready[n // self._group].wait()
-        if self._error is not None:
-            raise self._error
-        return self._found[n]
+        else:
+            self._ready[n // self._group].wait()
+            if self._error is not None:
+                raise self._error
+        return self._found[n] or []
 
     def peek(self, i: int) -> list[Evidence]:
         return self._found[self._slot[i]] or []
 
-    def _produce(self) -> None:
+    def _produce(self, group: int) -> None:
         for g, ready in enumerate(self._ready):
-            slots = range(g * self._group, min((g + 1) * self._group, len(self._found)))
+            slots = range(g * group, min((g + 1) * group, len(self._found)))
             try:
                 if stopped():
                     raise Stopped("the validation ended before this evidence was retrieved")
@@ -89,7 +89,8 @@ class Retriever(Protocol):
     """Finds the evidence for claims. ``source_count`` is the number of sources (None when the
     passages come with no source numbers, as from a query_function)."""
 
-    source_count: int | None
+    @property
+    def source_count(self) -> int | None: ...
 
     def find(self, claims: Sequence[Claim]) -> Found: ...
 
@@ -160,6 +161,8 @@ def retriever_for(request: Request, settings: Settings, embedder: Embedder) -> R
     if request.query_function is not None:
         return QueryFunctionRetriever(request.query_function, settings.top_k,
                                       settings.max_evidence_chars)
+    if request.sources is None:  # read_request gives one or the other
+        raise TypeError("a request with neither sources nor a query_function")
     if request.embed_function is not None:
         embedder = FunctionEmbedder(request.embed_function)
     return SourceRetriever(request.sources, request.chunking, embedder, settings.top_k,

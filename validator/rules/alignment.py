@@ -22,7 +22,7 @@ opposite): the one kind of mismatch the rules call a contradiction.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -102,10 +102,12 @@ def _instead(wanted: list[Token], said: list[Token], matched: dict[int, int], mi
     found = []
     for token in missing:
         before, after = _slot(matched, wanted.index(token))
-        if before is None and after is None:
+        if before is not None:
+            low, high = before + 1, after if after is not None else min(len(said), before + 2)
+        elif after is not None:
+            low, high = max(0, after - 1), after
+        else:
             continue
-        low = before + 1 if before is not None else max(0, after - 1)
-        high = after if after is not None else min(len(said), before + 2)
         others = [t for t in said[low:high] if t.content and not t.aside and not t.detail]
         if len(others) == 1 and others[0].kind == token.kind:
             found.append((token, others[0]))
@@ -146,7 +148,7 @@ def _match(wanted: list[Token], said: list[Token]) -> list[tuple[int, int]]:
     return pairs
 
 
-def _gap(said: list[Token], matched: list[int], referents: set[int] = frozenset()) -> str | None:
+def _gap(said: list[Token], matched: list[int], referents: Set[int] = frozenset()) -> str | None:
     """Why the evidence between the matched tokens breaks the statement: a content word that
     is no part of a parenthetical or of a list the claim draws on."""
     if not matched:

@@ -61,8 +61,8 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
         return Findings("verbatim", "a passage states it word for word", coverage)
     if not clauses:
         return Findings("unaligned", "it states nothing the rules can compare", coverage)
-    found = [best_alignment(clause, units) for clause in clauses]
-    if any(a is None for a in found):
+    found = [a for a in (best_alignment(clause, units) for clause in clauses) if a is not None]
+    if len(found) < len(clauses):
         return Findings("unaligned", "no evidence was given", coverage)
     for alignment in found:
         if alignment.conflict:
@@ -129,7 +129,8 @@ def _why_not(alignment: Alignment, units, evidence: Sequence[Evidence]) -> str:
     statement (quoted as written), or one it does not say at all."""
     if alignment.blocked:
         return alignment.blocked
-    reasons, elsewhere = [], {}
+    reasons: list[str] = []
+    elsewhere: dict[str | None, list[str]] = {}  # the evidence's sentence -> words
     instead = dict(alignment.instead)
     for token in alignment.missing[:3]:
         if token.amount:

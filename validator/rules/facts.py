@@ -15,6 +15,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import Any
 
 from ..storage import MiB, memoize
 from ..text.citations import MARKER
@@ -129,7 +130,10 @@ def _quantities_and_dates(text: str, matches: list[re.Match]):
             if day is not None:
                 days.add((month, day))
                 used.add(j)
-    found, years = [], set()  # found: [first token, last token, value, unit, scale, digits]
+    # found: [first token, last token, value, unit, scale, digits]; a range's first end takes
+    # the unit of its second below, so a row is a list
+    found: list[list[Any]] = []
+    years: set[int] = set()
     for i, token in enumerate(tokens):
         value = _number(token)
         if value is None or i in used:

@@ -85,7 +85,8 @@ def _restated(clause: Clause) -> Clause:
 @memoize(4096, 16 * MiB, bytes_per_char=48)
 def _clauses(sentence: str) -> tuple[Clause, ...]:
     tokens = _tokens(with_digits(sentence).replace("’", "'"))
-    pieces, current = [], []
+    pieces: list[list[Token]] = []
+    current: list[Token] = []
     for token in tokens:
         if token.kind == "mark" and token.text in ";:" or token.form in BOUNDARIES:
             if current:
@@ -95,7 +96,7 @@ def _clauses(sentence: str) -> tuple[Clause, ...]:
             current.append(token)
     if current:
         pieces.append(current)
-    clauses = []
+    clauses: list[list[Token]] = []
     for n, piece in enumerate(pieces):
         piece = _mark_asides(fronted(piece))
         if n and clauses and piece and piece[0].form in BOUNDARIES:
@@ -394,7 +395,8 @@ def _mark_lists(tokens: list[Token]) -> list[Token]:
         end = n + 1
         while end < len(out) and out[end].content:
             end += 1
-        items, current = [], []
+        items: list[list[Token]] = []
+        current: list[Token] = []
         for token in out[start:end]:
             if token.text == "," or token.form in ("and", "or"):
                 items.append(current)

@@ -57,11 +57,13 @@ _LETTER_END = re.compile(
 _FAST_LANGUAGES = frozenset("en bg da de es fr it kk nl pl ru sk".split())
 _STOPS_EXTRA = "…‼⁇⁈⁉"
 _INLINE_LIST = re.compile(r"(?:^|\s)(?:\d{1,3}|[A-Za-z]|[ivxIVX]{1,4})\.?\)\s|•")
-_OPEN_CLOSE = ("()", "[]", "{}", "“”", "«»", "„“")
+_OPEN_CLOSE: tuple[tuple[str, str], ...] = (("(", ")"), ("[", "]"), ("{", "}"), ("“", "”"),
+                                           ("«", "»"), ("„", "“"))
 # pySBD's cuts of pieces already seen (a stream re-splits its text at every token). A key may
 # be a whole 20 KB paragraph and takes up to 4 bytes a character (non-Latin text), so it is
 # weighed as such, within a budget that stays small beside the index cache's.
-_PIECES = LRU(8192, 16 * MiB, weigh=lambda key, value: 4 * len(key[1]) + 16 * len(value) + 200)
+_PIECES: LRU[tuple[str, str], tuple[int, ...]] = LRU(
+    8192, 16 * MiB, weigh=lambda key, value: 4 * len(key[1]) + 16 * len(value) + 200)
 
 
 def safe_text(text: str) -> str:

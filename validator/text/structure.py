@@ -63,8 +63,15 @@ def inside_marks(text: str, start: int, end: int) -> tuple[int, int]:
     emphasis: what removing a sentence takes away, so the line keeps its structure."""
     line_start = max(text.rfind("\n", 0, start), text.rfind("\u2029", 0, start)) + 1
     if not text[line_start:start].strip():
-        start = LINE_MARKER.match(text, start, end).end()
+        start = after_marker(text, start, end)
     return inside_emphasis(text, start, end)
+
+
+def after_marker(text: str, start: int = 0, end: int | None = None) -> int:
+    """Where the text after a list or quote marker at ``start`` begins (``start`` when there is
+    none)."""
+    marker = LINE_MARKER.match(text, start, len(text) if end is None else end)
+    return marker.end() if marker else start
 
 
 @dataclass(frozen=True)

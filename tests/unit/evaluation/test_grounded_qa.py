@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import batch_items, caught_warnings, model_flags
 
-from provenance_guard import CallableJudge, cli
+from provenance_guard import CallableJudge, cli, evaluate
 from provenance_guard.evaluation.grounded_qa import FAILED, NULL, SCORED, grade
 
 EIFFEL = "The Eiffel Tower is in Paris. It was finished in 1889. It is 330 metres tall."
@@ -254,3 +254,18 @@ def test_an_unwritable_cache_is_warned_about_once_and_grading_goes_on(tmp_path, 
     assert metrics["answer_relevancy"].score == 5 and metrics["completeness"].score == 5
     stored = [w for w in caught if "cannot store judge replies" in w]
     assert len(stored) == 1 and len(server.requests) == 2
+
+
+def test_a_sample_without_a_question_is_refused_by_name_before_anything_is_judged(
+        tmp_path, chat_server, usage_error):
+    # the metrics grade an answer to its question: a sample with none cannot be graded
+    server = chat_server(grader)
+    unasked = {k: v for k, v in SAMPLES[0].items() if k != "input"} | {"id": "no-question"}
+    with pytest.raises(ValueError, match=r"every sample needs a 'question'; 1 have none \(first: "
+                                         r"no-question\)"):
+        evaluate([SAMPLES[1], unasked], llm_callable="openai/judge",
+                 llm_kwargs={"api_base": server.url, "api_key": "sk-test"}, grounded_qa=True)
+    message = usage_error(["eval", str(_data(tmp_path, [unasked])), "--grounded-qa",
+                           *model_flags(server)])
+    assert "no-question" in message
+    assert server.requests == []

@@ -31,7 +31,7 @@ class IndexCache:
 
     def __init__(self, max_entries: int = 32, max_bytes: int = MAX_BYTES):
         # Each entry keeps its embedder alive with the index: the key may be an object's id.
-        self._entries: LRU[tuple[SourceIndex, Embedder]] = LRU(max_entries, max_bytes, _weight)
+        self._entries: LRU[str, tuple[SourceIndex, Embedder]] = LRU(max_entries, max_bytes, _weight)
         self._lock = threading.Lock()
         self._building: dict[str, threading.Lock] = {}
         self.embedded_chunks = 0  # how many chunk embeddings this cache has computed

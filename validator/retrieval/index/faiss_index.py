@@ -8,6 +8,7 @@ graph stores. ``benchmarks/bench_scale.py`` measures both and the graph's recall
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -51,15 +52,18 @@ class SourceIndex:
             self._chunk_ids.setdefault(chunk.source, []).append(i)
         self.texts = [chunks[h[0]].text for h in self.holders]
         if faiss_index is None and len(chunks):
+            if vectors is None:
+                raise ValueError("an index of passages needs their vectors or a FAISS index")
             faiss_index = _new_faiss_index(vectors, approximate)
-        self._index = faiss_index if len(chunks) else None
+        self._index: Any = faiss_index if len(chunks) else None  # FAISS's classes are untyped
         if self._index is not None and self._index.ntotal != len(self.texts):
             raise ValueError(f"{self._index.ntotal} vectors for {len(self.texts)} distinct "
                              "passage texts")
         self.dimension = int(self._index.d) if self._index is not None else 0
         self.approximate = isinstance(self._index, faiss.IndexHNSW)
         # exact vectors for searches limited to some sources: the graph's own storage
-        self._exact = faiss.downcast_index(self._index.storage) if self.approximate else self._index
+        self._exact: Any = (faiss.downcast_index(self._index.storage)
+                            if self.approximate and self._index is not None else self._index)
 
     @property
     def faiss_index(self):
@@ -92,8 +96,8 @@ class SourceIndex:
                 f"with {self.dimension}; the embedder must return one fixed dimension."
             )
         within = [None] * len(queries) if within is None else list(within)
-        hybrid = texts is not None and self.lexical is not None
-        depth = max(FUSION_DEPTH, 2 * k) if hybrid else k
+        lexical = self.lexical if texts is not None else None
+        depth = max(FUSION_DEPTH, 2 * k) if lexical is not None else k
         found: list[list[tuple[int, float]]] = [[] for _ in range(len(queries))]
         for limit in dict.fromkeys(within):
             rows = [i for i, row_limit in enumerate(within) if row_limit == limit]
@@ -102,9 +106,9 @@ class SourceIndex:
                 continue
             dense = self._dense(queries[rows], depth, allowed)
             for row, ranked in zip(rows, dense, strict=True):
-                if hybrid:
-                    lexical = self.lexical.top(texts[row], depth, allowed)
-                    ranked = fuse([[v for v, _ in ranked], lexical], k)
+                if lexical is not None and texts is not None:
+                    words = lexical.top(texts[row], depth, allowed)
+                    ranked = fuse([[v for v, _ in ranked], words], k)
                     ranked = list(zip(ranked, self._cosines(queries[row], ranked), strict=True))
                 found[row] = [(self._holder(v, limit), score) for v, score in ranked[:k]]
         return found
@@ -135,11 +139,12 @@ class SourceIndex:
         if allowed is None:
             params, available = None, len(self.texts)
             if self.approximate:
-                params = faiss.SearchParametersHNSW(efSearch=max(HNSW_EF_SEARCH, 4 * k))
+                # (FAISS's stubs lack some of its classes and keyword arguments)
+                params = faiss.SearchParametersHNSW(efSearch=max(HNSW_EF_SEARCH, 4 * k))  # type: ignore[attr-defined]
         else:
             ids = np.flatnonzero(allowed).astype(np.int64)
             selector = faiss.IDSelectorBatch(ids)
-            params, available = faiss.SearchParameters(sel=selector), len(ids)
+            params, available = faiss.SearchParameters(sel=selector), len(ids)  # type: ignore[call-arg]
             index = self._exact
         scores, ids = index.search(queries, min(k, available), params=params)
         del selector
@@ -167,6 +172,7 @@ def _new_faiss_index(vectors: np.ndarray, approximate: bool | None):
     count, dimension = vectors.shape
     if approximate is None:
         approximate = count >= APPROXIMATE_FROM
+    index: faiss.Index
     if approximate:
         index = faiss.IndexHNSWFlat(dimension, HNSW_NEIGHBOURS, faiss.METRIC_INNER_PRODUCT)
         index.hnsw.efConstruction = HNSW_EF_CONSTRUCTION

@@ -29,6 +29,7 @@ import os
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -90,7 +91,8 @@ class IndexStore:
             for c, parent in zip(index.chunks, index.parents, strict=True)]}
         if index.lexical is not None:
             buffer = io.BytesIO()
-            np.savez(buffer, **index.lexical.arrays())
+            arrays: dict[str, Any] = index.lexical.arrays()
+            np.savez(buffer, **arrays)
             data["lexical"] = buffer.getvalue()
             manifest["lexical"] = {"count": index.lexical.count,
                                    "vocabulary": index.lexical.vocabulary}

@@ -1,6 +1,8 @@
-"""Print what is made from ``provenance_guard.settings``: the arguments table of the reference
-page (docs/reference.md) and the typed ``__init__`` editors and type checkers see
-(validator/main.py). ``--write`` puts each between its markers; a test keeps them equal."""
+"""Print what is made from the tables of settings: the arguments table of the reference page
+(docs/reference.md) and the typed ``__init__`` editors and type checkers see (validator/main.py),
+from ``provenance_guard.settings``; the engine table of the evaluation page
+(docs/evaluation.md), from ``provenance_guard.evaluation.engine_options``. ``--write`` puts
+each between its markers; tests keep them equal."""
 
 from __future__ import annotations
 
@@ -19,6 +21,9 @@ INIT_START = ("        # typed __init__: made from settings.Settings by "
               "`python tools/arguments_table.py --write`")
 INIT_END = "        # end of the typed __init__"
 INIT_INDENT = " " * 8
+EVALUATION = ROOT / "docs" / "evaluation.md"
+ENGINE_START = "<!-- engine table: made by `python tools/arguments_table.py --write` -->"
+ENGINE_END = "<!-- end of the engine table -->"
 
 
 def _between(start: str, end: str) -> re.Pattern[str]:
@@ -28,6 +33,12 @@ def _between(start: str, end: str) -> re.Pattern[str]:
 def page_table(text: str) -> str | None:
     """The table between the reference page's markers, or None when they are missing."""
     found = _between(START, END).search(text)
+    return None if found is None else found.group(1)
+
+
+def engine_table(text: str) -> str | None:
+    """The table between the evaluation page's markers, or None when they are missing."""
+    found = _between(ENGINE_START, ENGINE_END).search(text)
     return None if found is None else found.group(1)
 
 
@@ -41,13 +52,16 @@ def main_init(text: str) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--write", action="store_true",
-                        help="write them into docs/reference.md and validator/main.py")
+                        help="write them into docs/reference.md, validator/main.py and "
+                        "docs/evaluation.md")
     args = parser.parse_args(argv)
 
+    from provenance_guard.evaluation.engine_options import options_table
     from provenance_guard.settings import arguments_table, typed_init
 
     made = [(REFERENCE, START, END, arguments_table()),
-            (MAIN, INIT_START, INIT_END, textwrap.indent(typed_init(), INIT_INDENT))]
+            (MAIN, INIT_START, INIT_END, textwrap.indent(typed_init(), INIT_INDENT)),
+            (EVALUATION, ENGINE_START, ENGINE_END, options_table())]
     if not args.write:
         for _, _, _, text in made:
             print(text, end="\n\n")

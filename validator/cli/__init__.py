@@ -8,6 +8,7 @@ import argparse
 import sys
 
 from .. import __version__
+from ..evaluation import engine_options
 from ..request import CHUNK_STRATEGIES, COMMAND_CHUNKING
 from ..settings import DEFAULTS, add_flags
 from ..storage import DEFAULT_ENCODING
@@ -57,9 +58,6 @@ def build_parser() -> argparse.ArgumentParser:
     _encoding_option(evaluate, "the data set")
     evaluate.add_argument("--out", metavar="FILE",
                           help="results JSONL (default: DATA.results.jsonl beside DATA)")
-    evaluate.add_argument("--concurrency", type=int, default=4,
-                          help="samples validated at once (with --engine ray: per actor; "
-                          "default: %(default)s)")
     _engine_options(evaluate)
     evaluate.add_argument("--grounded-qa", action="store_true",
                           help="also GroUSE's grounded-QA metrics (answer relevancy, "
@@ -97,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
                       default=DEFAULTS.confidence_band,
                       help="with --first-judge: its verdicts scored strictly between LOW and "
                       "HIGH go on to the judge (default: %(default)s)")
-    meta.add_argument("--concurrency", type=int, default=4,
+    meta.add_argument("--concurrency", type=int, default=engine_options.DEFAULT_CONCURRENCY,
                       help="cases run at once (default: %(default)s)")
     meta.add_argument("--json", action="store_true")
     for command in (check, evaluate, meta):
@@ -106,24 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _engine_options(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--engine", choices=("threads", "ray"), default="threads",
-                         help="threads: in this process (default); ray: Ray Data over an actor "
-                         "pool, local or on a cluster (pip install 'provenance-guard[ray]')")
-    command.add_argument("--address", metavar="HOST:PORT",
-                         help="with --engine ray: a Ray cluster to join (default: start a local "
-                         "one)")
-    command.add_argument("--actors", type=int, metavar="N",
-                         help="with --engine ray: actors in the pool (default: one per CPU of "
-                         "the cluster)")
-    command.add_argument("--actor-cpus", type=float, default=0.5, metavar="CPUS",
-                         help="with --engine ray: CPUs each actor reserves (default 0.5: room "
-                         "is left for Ray Data's own tasks)")
-    command.add_argument("--rpm", type=float, metavar="N",
-                         help="with --model: at most N judge requests per minute, for the "
-                         "whole run (all threads, all actors)")
-    command.add_argument("--native-threads", type=int, metavar="N",
-                         help="native (PyTorch, BLAS) threads per worker (default: its share "
-                         "of the cores; 0: no cap)")
+    engine_options.add_flags(command)
     command.add_argument("--limit", type=int, metavar="N",
                          help="validate at most N samples not yet in the results, then stop "
                          "(run again to go on)")

@@ -53,9 +53,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 str(cache_dir) if args.model and cache_dir else None,
                 validator_options(args), chunking_of(args), args.grounded_qa)
     try:
-        options = engines.EngineOptions(
-            args.engine, args.concurrency, args.native_threads, args.rpm, args.address,
-            args.actors, args.actor_cpus)
+        options = engines.EngineOptions.from_flags(args)
         records = engines.run(samples, plan, options, out, progress_bar(), args.limit)
     except KeyboardInterrupt:
         print(f"\ninterrupted: finished samples are in {out}; run the same command to resume.",

@@ -9,6 +9,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, cast
 
+from .engine_options import DEFAULT_CONCURRENCY
+
 # The columns of a DataFrame of results, always all of them (a Spark schema needs them fixed):
 # a sample the validator rejected has only id, sample_hash, label and error.
 COLUMNS = ["id", "sample_hash", "label", "passed", "faithfulness", "level", "counts",
@@ -21,7 +23,7 @@ def evaluate(
     *,
     llm_callable: Any,
     engine: str = "threads",
-    concurrency: int = 4,
+    concurrency: int = DEFAULT_CONCURRENCY,
     out: str | Path | None = None,
     as_frame: bool | None = None,
     metadata: dict | None = None,
@@ -66,8 +68,9 @@ def evaluate(
                          f"{', '.join(map(str, unasked[:5]))}). Add them, or leave grounded_qa off.")
     plan = Plan(llm_callable, llm_kwargs, None if cache_dir is None else str(cache_dir),
                 validator_options, dict(metadata or {}), grounded_qa)
-    options = engines.EngineOptions(engine, concurrency, native_threads, rpm, address, actors,
-                                    actor_cpus)
+    options = engines.EngineOptions(engine=engine, concurrency=concurrency,
+                                    native_threads=native_threads, rpm=rpm, address=address,
+                                    actors=actors, actor_cpus=actor_cpus)
     records = engines.run(parsed, plan, options, None if out is None else Path(out))
     if not (frame if as_frame is None else as_frame):
         return records

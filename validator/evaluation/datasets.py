@@ -29,6 +29,7 @@ from typing import Any
 
 from ..storage import DEFAULT_ENCODING, read_jsonl
 from ..types import Usage
+from .engine_options import DEFAULT_CONCURRENCY
 from .examples import Checked, Example
 
 _TRUE = {"pass", "passes", "supported", "grounded", "faithful", "true", "yes", "1"}
@@ -135,7 +136,7 @@ def run_eval(
     samples: list[Example],
     validate: Callable[[Example], dict],
     results_path: Path,
-    concurrency: int = 4,
+    concurrency: int = DEFAULT_CONCURRENCY,
     progress: Callable[[int, int], None] | None = None,
     complete: Callable[[dict], bool] = lambda record: True,
     native_threads: int | None = None,

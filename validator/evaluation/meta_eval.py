@@ -17,12 +17,13 @@ from typing import Any
 
 from ..deciding.results import NOT_A_CLAIM
 from ..types import INVALID, LABELS, Usage
+from .engine_options import DEFAULT_CONCURRENCY
 from .examples import Example
 from .suite import accuracy_by_type, balanced_accuracy, run_case
 
 
 def meta_evaluate(cases: list[Example], make_validator: Callable[[dict], Any], judge: Any,
-                  concurrency: int = 4) -> dict:
+                  concurrency: int = DEFAULT_CONCURRENCY) -> dict:
     started = time.perf_counter()
     with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
         outcomes = list(pool.map(lambda case: run_case(make_validator, case), cases))

@@ -14,6 +14,8 @@ import os
 from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
+from .engine_options import DEFAULT_CONCURRENCY
+
 
 def native_threads_for(workers: int, cpus: float | None = None) -> int:
     """Native threads per call when ``workers`` samples run at once on ``cpus`` cores
@@ -42,7 +44,7 @@ def capped_native_threads(threads: int | None) -> Iterator[None]:
         torch.set_num_threads(before)
 
 
-def imap(function: Callable, items: Iterable, concurrency: int = 4,
+def imap(function: Callable, items: Iterable, concurrency: int = DEFAULT_CONCURRENCY,
          native_threads: int | None = None) -> Generator:
     """``function(item)`` for each item, ``concurrency`` at a time, yielded as each finishes.
     ``native_threads``: the cap (None: each worker's share of the cores; 0: no cap). Closing

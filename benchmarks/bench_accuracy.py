@@ -71,7 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     balanced = balanced_accuracy(outcomes)
     external = halueval(make_validator, args.halueval_data, args.halueval) if args.halueval else None
     if args.json:
-        print(json.dumps({"judge": name, "table": table, "balanced_accuracy": balanced,
+        print(json.dumps({"judge": name, "table": {k: v.to_json() for k, v in table.items()},
+                          "balanced_accuracy": balanced,
                           "halueval": external}, indent=2))
         return 0
     print(f"judge: {name}; suite: {args.suite.name}, {len(cases)} cases; {elapsed:.1f} s")
@@ -79,10 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     for kind, row in table.items():
         if kind == "all":
             continue
-        print(f"{kind:<22}{row['cases']:>6}{row['outcome_accuracy']:>13.0%}"
-              f"{row['sentence_accuracy']:>14.0%}")
+        print(f"{kind:<22}{row.cases:>6}{row.outcome_accuracy:>13.0%}"
+              f"{row.sentence_accuracy:>14.0%}")
     row = table["all"]
-    print(f"{'all':<22}{row['cases']:>6}{row['outcome_accuracy']:>13.0%}{row['sentence_accuracy']:>14.0%}")
+    print(f"{'all':<22}{row.cases:>6}{row.outcome_accuracy:>13.0%}{row.sentence_accuracy:>14.0%}")
     print(f"balanced accuracy (pass/fail): {balanced:.0%}")
     wrong = [o for o in outcomes if not o.outcome_correct]
     if wrong:

@@ -68,7 +68,7 @@ def accuracy(path: Path) -> list[Row]:
     def count(kind, outcome) -> int:
         return sum(outcome(o) for o in outcomes if kind in ("all", o.example.type))
 
-    return [Row(kind, int(row["cases"]), row["outcome_accuracy"], row["sentence_accuracy"],
+    return [Row(kind, row.cases, row.outcome_accuracy, row.sentence_accuracy,
                 count(kind, lambda o: o.passed and not o.example.label),
                 count(kind, lambda o: not o.passed and o.example.label),
                 count(kind, lambda o: o.example.label))

@@ -9,6 +9,7 @@ from conftest import REPO
 from provenance_guard import cli
 from provenance_guard.evaluation.datasets import finished, load_samples, run_eval, summarise
 from provenance_guard.evaluation.examples import Checked, Example
+from provenance_guard.evaluation.summaries import EvalSummary
 
 HISTORY = (REPO / "examples/eiffel_history.txt").read_text()
 VISITING = (REPO / "examples/eiffel_visiting.txt").read_text()
@@ -156,13 +157,22 @@ def test_summary_metrics():
     summary = summarise([Checked.from_record({**r, "counts": {}, "sentences": []},
                                              Example(str(n), "", [], label=r["label"]))
                          for n, r in enumerate(records)] + [refused])  # errors are left out
-    assert summary["samples"] == 5
-    labelled = summary["labelled"]
-    assert summary["mean_faithfulness"] == pytest.approx(0.7)
-    assert summary["failing_share"] == 0.4 and summary["levels"]["fully"] == 3
-    assert labelled["precision"] == 0.5 and labelled["recall"] == 0.5
-    assert labelled["f1"] == 0.5
-    assert labelled["balanced_accuracy"] == pytest.approx((0.5 + 2 / 3) / 2)
+    assert summary.samples == 5
+    labelled = summary.labelled
+    assert summary.mean_faithfulness == pytest.approx(0.7)
+    assert summary.failing_share == 0.4 and summary.levels["fully"] == 3
+    assert (labelled.true_positives, labelled.false_positives, labelled.false_negatives,
+            labelled.true_negatives) == (1, 1, 1, 2)
+    assert labelled.precision == 0.5 and labelled.recall == 0.5
+    assert labelled.f1 == 0.5
+    assert labelled.balanced_accuracy == pytest.approx((0.5 + 2 / 3) / 2)
+    # its JSON, as --json prints it, reads back into the same summary
+    written = json.loads(json.dumps(summary.to_json()))
+    assert EvalSummary.from_json(written) == summary
+    # a damaged or hostile one is refused, naming the field
+    for key, bad in (("samples", "five"), ("labelled", {"precision": "high"}), ("extra", 1)):
+        with pytest.raises(ValueError, match=key):
+            EvalSummary.from_json({**written, key: bad})
 
 
 def test_a_rerun_says_how_many_samples_it_validated_and_how_many_it_read_back(tmp_path, capsys):

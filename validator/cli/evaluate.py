@@ -6,11 +6,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..settings import in_flags
-from ..types import Usage
 from . import exits
 from .from_args import chunking_of, llm_kwargs, validator_options, write_html
+
+if TYPE_CHECKING:
+    from ..evaluation.summaries import EvalSummary
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -76,65 +79,60 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
               "--out another path.", file=sys.stderr)
         return exits.USAGE
     errors = [c for c in checked if c.error is not None]
-    summary = summarise(checked)
-    # a result read back unchanged from the file was validated by an earlier run
-    summary["from_earlier_runs"] = sum(earlier.get(r["id"]) == r for r in records)
-    summary["errors"] = len(errors)
-    summary["bad_samples"] = bad + [f"{c.example.id}: {c.error}" for c in errors]
-    statuses = {exits.of_report(c.report) for c in checked if c.report is not None}
-    summary["results"] = str(out)
+    qa = None
     if args.grounded_qa:
         from ..evaluation.grounded_qa import summarise as summarise_qa
 
-        summary["grounded_qa"] = summarise_qa([c.grounded_qa for c in checked
-                                               if c.grounded_qa is not None])
+        qa = summarise_qa([c.grounded_qa for c in checked if c.grounded_qa is not None])
+    summary = summarise(checked).model_copy(update={
+        # a result read back unchanged from the file was validated by an earlier run
+        "from_earlier_runs": sum(earlier.get(r["id"]) == r for r in records),
+        "errors": len(errors),
+        "bad_samples": bad + [f"{c.example.id}: {c.error}" for c in errors],
+        "results": str(out),
+        "grounded_qa": qa})
+    statuses = {exits.of_report(c.report) for c in checked if c.report is not None}
     if args.html:
         from ..evaluation.html_report import render_eval
 
         write_html(args.html, render_eval(checked, summary, args.model or "local heuristic",
                                           args.data, bad), parser)
     if args.json:
-        print(json.dumps(summary, indent=2))
+        print(json.dumps(summary.to_json(), indent=2))
     else:
         _print_summary(summary)
-    if summary["bad_samples"]:
-        print(f"provenance: {len(summary['bad_samples'])} sample(s) were bad and not validated "
+    if summary.bad_samples:
+        print(f"provenance: {len(summary.bad_samples)} sample(s) were bad and not validated "
               "(listed above); the others were.", file=sys.stderr)
-    if summary["bad_samples"]:
         statuses.add(exits.BAD_SAMPLES)
     return next((status for status in (exits.NO_VERDICTS, exits.BAD_SAMPLES, exits.FAILED)
                  if status in statuses), exits.PASSED)
 
 
-def _print_summary(summary: dict) -> None:
-    mean = summary["mean_faithfulness"]
-    failing = summary["failing_share"]
-    earlier = summary["from_earlier_runs"]
-    now = f"{summary['samples'] - earlier} validated in this run" + (
-        f", {earlier} read back from an earlier run" if earlier else "")
-    print(f"{summary['samples']} samples ({now}); mean faithfulness "
-          f"{'n/a' if mean is None else f'{mean:.3f}'}; failing "
-          f"{'n/a' if failing is None else f'{failing:.1%}'}")
-    print("levels: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["levels"].items())))
-    print(f"cost: {Usage(**summary['usage']).line()}")
-    labelled = summary.get("labelled")
-    if labelled:
-        def show(x):
-            return "n/a" if x is None else f"{x:.3f}"
+def _print_summary(summary: EvalSummary) -> None:
+    def show(x: float | None, form: str = ".3f") -> str:
+        return "n/a" if x is None else format(x, form)
 
-        print(f"labelled {labelled['samples']}: detecting ungrounded outputs, precision "
-              f"{show(labelled['precision'])}, recall {show(labelled['recall'])}, F1 "
-              f"{show(labelled['f1'])}, balanced accuracy {show(labelled['balanced_accuracy'])}")
-    qa = summary.get("grounded_qa")
-    if qa:
+    earlier = summary.from_earlier_runs
+    now = f"{summary.samples - earlier} validated in this run" + (
+        f", {earlier} read back from an earlier run" if earlier else "")
+    print(f"{summary.samples} samples ({now}); mean faithfulness "
+          f"{show(summary.mean_faithfulness)}; failing {show(summary.failing_share, '.1%')}")
+    print("levels: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.levels.items())))
+    print(f"cost: {summary.usage.line()}")
+    labelled = summary.labelled
+    if labelled:
+        print(f"labelled {labelled.samples}: detecting ungrounded outputs, precision "
+              f"{show(labelled.precision)}, recall {show(labelled.recall)}, F1 "
+              f"{show(labelled.f1)}, balanced accuracy {show(labelled.balanced_accuracy)}")
+    if summary.grounded_qa:
         from ..evaluation.grounded_qa import TOP_SCORE
 
         print("grounded QA (GroUSE; mean over the samples each applies to):")
-        for name, row in qa.items():
-            mean = "n/a" if row["mean"] is None else f"{row['mean']:.2f}"
+        for name, row in summary.grounded_qa.items():
             scale = f"1-{TOP_SCORE[name]}" if name in TOP_SCORE else "0-1"
-            print(f"  {name:<20} {mean:>5} ({scale})  scored {row['scored']}, null {row['null']}, "
-                  f"failed {row['failed']}")
-    for bad in summary["bad_samples"]:
+            print(f"  {name:<20} {show(row.mean, '.2f'):>5} ({scale})  scored {row.scored}, "
+                  f"null {row.null}, failed {row.failed}")
+    for bad in summary.bad_samples:
         print(f"bad sample: {bad}")
-    print(f"results: {summary['results']}")
+    print(f"results: {summary.results}")

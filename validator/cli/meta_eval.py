@@ -45,30 +45,29 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except ConfigurationError as error:
         print(f"provenance: {in_flags(str(error))}", file=sys.stderr)
         return 2
-    report["judge"] = args.judge or args.model or "local"
-    if first:
-        report["first_judge"], report["confidence_band"] = args.first_judge, list(args.band)
+    report = report.model_copy(update={"judge": args.judge or args.model or "local"} | (
+        {"first_judge": args.first_judge, "confidence_band": tuple(args.band)} if first else {}))
     if args.json:
-        print(json.dumps(report, indent=2))
+        print(json.dumps(report.to_json(), indent=2))
         return 0
-    print(f"judge: {report['judge']}; {report['cases']} cases from {cases_path}")
-    for kind, row in report["by_type"].items():
-        print(f"  {kind:<22} {row['cases']:>3} cases  pass rate {row['outcome_accuracy']:>5.0%}  "
-              f"sentences right {row['sentence_accuracy']:>5.0%}")
-    print(f"balanced accuracy (pass/fail): {report['balanced_accuracy']:.0%}")
+    print(f"judge: {report.judge}; {report.cases} cases from {cases_path}")
+    for kind, row in report.by_type.items():
+        print(f"  {kind:<22} {row.cases:>3} cases  pass rate {row.outcome_accuracy:>5.0%}  "
+              f"sentences right {row.sentence_accuracy:>5.0%}")
+    balanced = report.balanced_accuracy
+    print(f"balanced accuracy (pass/fail): {'n/a' if balanced is None else f'{balanced:.0%}'}")
     print("confusion (expected -> verdict): " + "; ".join(
         f"{expected}: " + ", ".join(f"{got} {n}" for got, n in row.items() if n)
-        for expected, row in report["confusion"].items()))
-    cost = report["cost_usd"]
-    latency = report["median_call_latency_s"]
+        for expected, row in report.confusion.items()))
+    cost, latency = report.cost_usd, report.median_call_latency_s
     if first:
-        print(f"cheap first: {report['first_judge']} decided {report['first_judge_decided']} "
-              f"claim(s) with band {report['confidence_band']}")
-    print(f"judge calls saved {report['judge_calls_saved']} (rules and first judge)")
-    print(f"judge calls {report['judge_calls']}, tokens {report['prompt_tokens']} in / "
-          f"{report['completion_tokens']} out, cost "
+        print(f"cheap first: {report.first_judge} decided {report.first_judge_decided} "
+              f"claim(s) with band {list(args.band)}")
+    print(f"judge calls saved {report.judge_calls_saved} (rules and first judge)")
+    print(f"judge calls {report.judge_calls}, tokens {report.prompt_tokens} in / "
+          f"{report.completion_tokens} out, cost "
           f"{'unknown (no price for this model)' if cost is None else f'${cost:.4f}'}, median call "
-          f"{'n/a' if latency is None else f'{latency:.2f} s'}, wall {report['wall_s']:.1f} s")
+          f"{'n/a' if latency is None else f'{latency:.2f} s'}, wall {report.wall_s:.1f} s")
     return 0
 
 

@@ -23,7 +23,6 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Callable, Generator, Iterator
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,7 @@ from ..storage import DEFAULT_ENCODING, read_jsonl
 from ..types import Usage
 from .engine_options import DEFAULT_CONCURRENCY
 from .examples import Checked, Example
+from .summaries import Detection, EvalSummary
 
 _TRUE = {"pass", "passes", "supported", "grounded", "faithful", "true", "yes", "1"}
 _FALSE = {"fail", "fails", "unsupported", "hallucinated", "hallucination", "ungrounded",
@@ -204,40 +204,39 @@ def _appender(results_path: Path | None) -> Iterator[Callable[[dict], None]]:
         yield append
 
 
-def summarise(checked: list[Checked]) -> dict:
+def summarise(checked: list[Checked]) -> EvalSummary:
     """Over the examples validated (errors left out): mean faithfulness, share failing, level
     histogram; with labels, detection of ungrounded outputs (a failing validation is a
     positive): precision, recall, F1, balanced accuracy."""
     checked = [c for c in checked if c.report is not None]
     reports = [c.report for c in checked if c.report is not None]
     scores = [r.summary.faithfulness for r in reports if r.summary.faithfulness is not None]
-    summary: dict[str, Any] = {
-        "samples": len(checked),
-        "mean_faithfulness": sum(scores) / len(scores) if scores else None,
-        "failing_share": sum(not c.passed for c in checked) / len(checked) if checked else None,
-        "levels": dict(Counter(str(r.summary.level) for r in reports)),
-        # what the samples' model calls consumed (those of earlier runs when they were made)
-        "usage": asdict(sum((r.usage for r in reports if r.usage is not None), Usage())),
-    }
     labelled = [c for c in checked if c.example.label is not None]
-    if labelled:
-        tp = sum(1 for c in labelled if not c.passed and c.example.label is False)
-        fp = sum(1 for c in labelled if not c.passed and c.example.label is True)
-        fn = sum(1 for c in labelled if c.passed and c.example.label is False)
-        tn = sum(1 for c in labelled if c.passed and c.example.label is True)
-        precision = tp / (tp + fp) if tp + fp else None
-        recall = tp / (tp + fn) if tp + fn else None
-        specificity = tn / (tn + fp) if tn + fp else None
-        f1 = (2 * precision * recall / (precision + recall)
-              if precision and recall else (0.0 if precision == 0 or recall == 0 else None))
-        rates = [x for x in (recall, specificity) if x is not None]
-        summary["labelled"] = {
-            "samples": len(labelled), "true_positives": tp, "false_positives": fp,
-            "false_negatives": fn, "true_negatives": tn, "precision": precision,
-            "recall": recall, "f1": f1,
-            "balanced_accuracy": sum(rates) / len(rates) if rates else None,
-        }
-    return summary
+    return EvalSummary(
+        samples=len(checked),
+        mean_faithfulness=sum(scores) / len(scores) if scores else None,
+        failing_share=sum(not c.passed for c in checked) / len(checked) if checked else None,
+        levels=dict(Counter(str(r.summary.level) for r in reports)),
+        # what the samples' model calls consumed (those of earlier runs when they were made)
+        usage=sum((r.usage for r in reports if r.usage is not None), Usage()),
+        labelled=_detection(labelled) if labelled else None)
+
+
+def _detection(labelled: list[Checked]) -> Detection:
+    """Detection of ungrounded outputs (a failing validation is a positive)."""
+    tp = sum(1 for c in labelled if not c.passed and c.example.label is False)
+    fp = sum(1 for c in labelled if not c.passed and c.example.label is True)
+    fn = sum(1 for c in labelled if c.passed and c.example.label is False)
+    tn = sum(1 for c in labelled if c.passed and c.example.label is True)
+    precision = tp / (tp + fp) if tp + fp else None
+    recall = tp / (tp + fn) if tp + fn else None
+    specificity = tn / (tn + fp) if tn + fp else None
+    f1 = (2 * precision * recall / (precision + recall)
+          if precision and recall else (0.0 if precision == 0 or recall == 0 else None))
+    rates = [x for x in (recall, specificity) if x is not None]
+    return Detection(samples=len(labelled), true_positives=tp, false_positives=fp,
+                     false_negatives=fn, true_negatives=tn, precision=precision, recall=recall,
+                     f1=f1, balanced_accuracy=sum(rates) / len(rates) if rates else None)
 
 
 def typed(examples: list[Example], records: list[dict]) -> list[Checked]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..deciding.results import (
     Groundedness,
@@ -22,6 +22,9 @@ from ..deciding.results import (
     usage_from_dict,
 )
 from ..types import CitationStatus, Label
+
+if TYPE_CHECKING:
+    from .grounded_qa import Metric
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,7 @@ class Checked:
     report: Report | None
     passed: bool = False
     error: str | None = None
-    grounded_qa: dict[str, Any] | None = None
+    grounded_qa: dict[str, Metric] | None = None
 
     @property
     def verdicts(self) -> list[str]:

@@ -33,6 +33,7 @@ from ..judges.prompt_judge import PromptJudge
 from ..judges.replies import final_object
 from ..types import BY_FALLBACK
 from .qa_prompts import COMPLETENESS_TASK, RELEVANCY_TASK, USEFULNESS_TASK, build_qa_prompt
+from .summaries import MetricSummary
 
 METRICS = ("answer_relevancy", "completeness", "faithfulness", "usefulness",
            "positive_acceptance", "negative_rejection")
@@ -180,17 +181,15 @@ def _ask(judge: PromptJudge, prompt: str, reader: _Reader) -> Metric:
     return _null(reason, answer.decided_by) if score is None else _scored(score, reason, answer.decided_by)
 
 
-def summarise(graded: Sequence[dict[str, Metric]]) -> dict[str, dict]:
+def summarise(graded: Sequence[dict[str, Metric]]) -> dict[str, MetricSummary]:
     """Per metric over the samples' metrics: mean of the scored values, and how many were
     scored, null and failed. No mean of the six: they are on different scales."""
     summary = {}
     for metric in METRICS:
         values = [g[metric] for g in graded if metric in g]
         scores = [v.score for v in values if v.status == SCORED and v.score is not None]
-        summary[metric] = {
-            "mean": sum(scores) / len(scores) if scores else None,
-            SCORED: len(scores),
-            NULL: sum(v.status == NULL for v in values),
-            FAILED: sum(v.status == FAILED for v in values),
-        }
+        summary[metric] = MetricSummary(
+            mean=sum(scores) / len(scores) if scores else None, scored=len(scores),
+            null=sum(v.status == NULL for v in values),
+            failed=sum(v.status == FAILED for v in values))
     return summary

@@ -24,10 +24,11 @@ from pathlib import Path
 from types import SimpleNamespace as View
 
 from ..deciding.results import Report, SentenceResult
-from ..types import CONTRADICTORY, FULLY, LABELS, LEVELS, NONE, PARTIALLY, UNGROUNDED, Correction, Usage
+from ..types import CONTRADICTORY, FULLY, LABELS, LEVELS, NONE, PARTIALLY, UNGROUNDED, Correction
 from .examples import Checked
 from .grounded_qa import TOP_SCORE
 from .highlight import marked
+from .summaries import EvalSummary
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 CHART_LEVELS = (*LEVELS, "None")  # "None": nothing was judged
@@ -40,12 +41,12 @@ def render_check(checked: Checked, source_names: Sequence[str], judge: str) -> s
     return _page("Provenance check", [f"judge: {judge}"], None, [output], output.verdict)
 
 
-def render_eval(checked: Sequence[Checked], summary: dict, judge: str, data: str,
+def render_eval(checked: Sequence[Checked], summary: EvalSummary, judge: str, data: str,
                 skipped: Sequence[str] = ()) -> str:
     """The page for a ``provenance eval`` run: the summary chart, the lines of the data set
     that were ``skipped`` (each with why), then every sample."""
     head = [f"data: {data}", f"judge: {judge}",
-            f"{summary['samples']} samples validated, {summary.get('errors', 0)} errors"
+            f"{summary.samples} samples validated, {summary.errors} errors"
             + (f", {len(skipped)} lines skipped" if skipped else "")]
     outputs = []
     for number, item in enumerate(checked, 1):
@@ -219,28 +220,27 @@ _FILL = {"v-supported": "#5cb85f", "v-unsupported": "#e0a800", "v-contradicted":
          "v-invalid": "#999"}
 
 
-def _summary(summary: dict) -> View:
-    samples = summary["samples"] or 1
-    failing = summary.get("failing_share")
+def _summary(summary: EvalSummary) -> View:
+    samples = summary.samples or 1
+    failing = summary.failing_share
     charts = [_chart("Outcome", [
-        ("pass", round((1 - failing) * summary["samples"]) if failing is not None else 0,
+        ("pass", round((1 - failing) * summary.samples) if failing is not None else 0,
          samples, "v-supported"),
-        ("fail", round(failing * summary["samples"]) if failing is not None else 0, samples,
+        ("fail", round(failing * summary.samples) if failing is not None else 0, samples,
          "v-contradicted")])]
-    levels = summary.get("levels", {})
+    levels = summary.levels
     charts.append(_chart("Groundedness level", [
         (level, levels.get(level, 0), samples, _LEVEL_CLASS.get(level, "v-invalid"))
         for level in CHART_LEVELS if level in levels or level != "None"]))
-    qa = summary.get("grounded_qa")
-    if qa:
+    if summary.grounded_qa:
         charts.append(_chart("Grounded QA (GroUSE), mean", [
-            (name.replace("_", " "), row["mean"] or 0.0, float(TOP_SCORE.get(name, 1)),
-             "v-supported") for name, row in qa.items()], decimals=2))
-    labelled = [(name.replace("_", " "), _number(value, 3))
-                for name, value in (summary.get("labelled") or {}).items()]
-    usage = summary.get("usage")
-    return View(mean=_number(summary.get("mean_faithfulness"), 3), charts=charts,
-                labelled=labelled, cost=None if usage is None else Usage(**usage).line())
+            (name.replace("_", " "), row.mean or 0.0, float(TOP_SCORE.get(name, 1)),
+             "v-supported") for name, row in summary.grounded_qa.items()], decimals=2))
+    labelled = ([] if summary.labelled is None else
+                [(name.replace("_", " "), _number(value, 3))
+                 for name, value in summary.labelled.to_json().items()])
+    return View(mean=_number(summary.mean_faithfulness, 3), charts=charts, labelled=labelled,
+                cost=summary.usage.line())
 
 
 def _chart(title: str, rows: Sequence[tuple[str, float, float, str]], decimals: int = 0) -> View:

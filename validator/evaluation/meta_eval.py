@@ -20,10 +20,11 @@ from ..types import INVALID, LABELS, Usage
 from .engine_options import DEFAULT_CONCURRENCY
 from .examples import Example
 from .suite import accuracy_by_type, balanced_accuracy, run_case
+from .summaries import MetaEvalReport
 
 
 def meta_evaluate(cases: list[Example], make_validator: Callable[[dict], Any], judge: Any,
-                  concurrency: int = DEFAULT_CONCURRENCY) -> dict:
+                  concurrency: int = DEFAULT_CONCURRENCY) -> MetaEvalReport:
     started = time.perf_counter()
     with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
         outcomes = list(pool.map(lambda case: run_case(make_validator, case), cases))
@@ -37,18 +38,17 @@ def meta_evaluate(cases: list[Example], make_validator: Callable[[dict], Any], j
     reports = [o.report for o in outcomes if o.report is not None]
     usage = sum((r.usage for r in reports if r.usage is not None), Usage())
     latencies = list(getattr(judge, "latencies", ()))
-    return {
-        "cases": len(cases),
-        "by_type": accuracy_by_type(outcomes),
-        "balanced_accuracy": balanced_accuracy(outcomes),
-        "confusion": {k: v for k, v in confusion.items() if any(v.values())},
-        "judge_calls": usage.calls,
-        "judge_calls_saved": sum(r.summary.judge_calls_saved for r in reports),
-        "first_judge_decided": sum(r.summary.first_judge_decided for r in reports),
-        "prompt_tokens": usage.prompt_tokens,
-        "completion_tokens": usage.completion_tokens,
-        "cost_usd": usage.cost_usd,
-        "median_call_latency_s": statistics.median(latencies) if latencies else None,
-        "wall_s": round(wall, 3),
-        "wrong": [o.example.id for o in outcomes if not o.outcome_correct],
-    }
+    return MetaEvalReport(
+        cases=len(cases),
+        by_type=accuracy_by_type(outcomes),
+        balanced_accuracy=balanced_accuracy(outcomes),
+        confusion={str(k): v for k, v in confusion.items() if any(v.values())},
+        judge_calls=usage.calls,
+        judge_calls_saved=sum(r.summary.judge_calls_saved for r in reports),
+        first_judge_decided=sum(r.summary.first_judge_decided for r in reports),
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        cost_usd=usage.cost_usd,
+        median_call_latency_s=statistics.median(latencies) if latencies else None,
+        wall_s=round(wall, 3),
+        wrong=[o.example.id for o in outcomes if not o.outcome_correct])

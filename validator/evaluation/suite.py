@@ -24,6 +24,7 @@ from ..request import SUITE_CHUNKING
 from ..storage import read_jsonl
 from ..types import CitationStatus, Label
 from .examples import Checked, Example, Expected
+from .summaries import TypeAccuracy
 
 SUITE = Path(__file__).resolve().parent / "data" / "groundedness_suite.jsonl"
 
@@ -65,7 +66,7 @@ def run_case(make_validator: Callable[[dict], Any], case: Example, **metadata) -
     return Checked(case, report, report.passed)
 
 
-def accuracy_by_type(outcomes: Iterable[Checked]) -> dict[str, dict[str, float]]:
+def accuracy_by_type(outcomes: Iterable[Checked]) -> dict[str, TypeAccuracy]:
     """Per case type: cases, outcome accuracy (pass/fail as expected) and sentence accuracy
     (verdict and citation status as expected); and "all"."""
     groups: dict[str, list[Checked]] = {}
@@ -75,11 +76,10 @@ def accuracy_by_type(outcomes: Iterable[Checked]) -> dict[str, dict[str, float]]
     table = {}
     for name, group in groups.items():
         sentences = sum(len(o.example.sentences) for o in group)
-        table[name] = {
-            "cases": len(group),
-            "outcome_accuracy": sum(o.outcome_correct for o in group) / len(group),
-            "sentence_accuracy": sum(o.labels_correct for o in group) / sentences,
-        }
+        table[name] = TypeAccuracy(
+            cases=len(group),
+            outcome_accuracy=sum(o.outcome_correct for o in group) / len(group),
+            sentence_accuracy=sum(o.labels_correct for o in group) / sentences)
     return table
 
 

@@ -93,7 +93,7 @@ def test_accuracy_by_type_and_balanced_accuracy_by_hand():
                 ["unsupported"]),  # a verdict missing: 1 of 2
     ]
     table = accuracy_by_type(outcomes)
-    assert table == {
+    assert {name: row.to_json() for name, row in table.items()} == {
         "a": {"cases": 2, "outcome_accuracy": 0.5, "sentence_accuracy": 2 / 3},
         "b": {"cases": 2, "outcome_accuracy": 1.0, "sentence_accuracy": 2 / 4},
         "all": {"cases": 4, "outcome_accuracy": 0.75, "sentence_accuracy": 4 / 7},

@@ -5,14 +5,20 @@ the README says they print; the offline quick start and the command run with the
 off (``unshare -n``); nothing prints an ``[nltk_data]`` line. The LLM block talks to a local
 OpenAI-compatible server, reached through OpenAI's own base-address variable.
 
-Slow (about three minutes here): pip installs every dependency into the new environment (from
-its cache when it has one).
+Slow the first time (about three minutes here): pip installs every dependency into the new
+environment. The environment is then kept, beside pip's cache, for the next run with the same
+install lines, project file and Python: that run copies the checkout again, removes the package
+from the environment and runs the install lines as written, which install it again (a changed
+dependency list means a new environment).
 """
 
+import hashlib
 import os
+import platform
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -32,18 +38,46 @@ def _offline() -> list[str]:
     return ["unshare", "-n"] if os.geteuid() == 0 else ["unshare", "-rn"]
 
 
+def _checkout(install: str) -> Path:
+    """The checkout the install lines run in: a fresh copy, holding the environment an earlier
+    run made from the same install lines, project file and Python (without the package), or
+    none."""
+    key = hashlib.sha256("\0".join([install, (REPO / "pyproject.toml").read_text(encoding="utf-8"),
+                                    sys.version, platform.machine()]).encode()).hexdigest()[:16]
+    kept = Path(USER_HOME or Path.home(), ".cache", "provenance-guard-tests")
+    folder = kept / f"readme-{key}"
+    for other in kept.glob("readme-*"):  # one environment kept, not one per change
+        if other != folder:
+            shutil.rmtree(other, ignore_errors=True)
+    checkout, venv = folder / "checkout", folder / "checkout" / ".venv"
+    if not (folder / "installed").exists():
+        shutil.rmtree(folder, ignore_errors=True)
+    for entry in (checkout.iterdir() if checkout.is_dir() else ()):
+        if entry.is_dir() and entry != venv:
+            shutil.rmtree(entry)
+        elif not entry.is_dir():
+            entry.unlink()
+    if venv.is_dir():
+        subprocess.run([venv / "bin" / "python", "-m", "pip", "uninstall", "-q", "-y",
+                        "provenance-guard"], check=True, capture_output=True)
+    checkout.mkdir(parents=True, exist_ok=True)
+    return copy_checkout(checkout)
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """A checkout with the README's install block run in it as written (pip with the user's
     configuration and cache); then HOME is a fresh folder for what follows."""
     [install] = [block for block in BASH if "python3 -m venv" in block]
-    checkout = copy_checkout(tmp_path_factory.mktemp("readme") / "checkout")
+    checkout = _checkout(install)
     outside = {key: value for key, value in os.environ.items()
                if key not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
     done = subprocess.run(["bash", "-e", "-c", install], cwd=checkout,
                           env={**outside, "HOME": USER_HOME},
                           capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    (checkout.parent / "installed").touch()
+    assert "Successfully installed" in done.stdout and "provenance-guard" in done.stdout
     home = tmp_path_factory.mktemp("home")
     return checkout, {**outside, "HOME": str(home), "VIRTUAL_ENV": str(checkout / ".venv"),
                       "PATH": f"{checkout / '.venv' / 'bin'}:{os.environ['PATH']}"}

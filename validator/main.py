@@ -1,11 +1,12 @@
 """ProvenanceLLM: the Guardrails contract. It conducts the pipeline and computes nothing:
 
-    split -> read citations -> set aside non-claims -> claims -> retrieve -> decide
-          -> check citations -> aggregate -> (correct) -> fix
+    read (split, citations, non-claims) -> claims -> retrieve -> decide -> check citations
+          -> aggregate -> (correct) -> fix
 
-each stage in its folder (``text``, ``retrieval``, ``deciding``), the arguments declared and
-checked once in ``settings``, each call's input in ``request``, concurrency and the deadline
-owned by ``concurrency``.
+each stage in its folder (``text``, ``retrieval``, ``deciding``), one record per sentence
+(``types.ReadSentence``) carried through them; the arguments declared and checked once in
+``settings``, each stage given the part of them it reads (``Settings.take``); each call's
+input in ``request``; concurrency and the deadline owned by ``concurrency``.
 """
 
 from __future__ import annotations
@@ -25,18 +26,19 @@ from guardrails.validator_base import (
 )
 
 from .concurrency import Runner, async_pool
-from .deciding.aggregation import aggregate, fix
+from .deciding.aggregation import Reporting, aggregate, fix
 from .deciding.correction import Correcting, make_corrector
-from .deciding.decider import Decider
+from .deciding.decider import Decider, Deciding
 from .deciding.results import REGISTERED_NAME, Report
 from .errors import ConfigurationError, warnings_to_caller
 from .judges import Judge, make_judge, usage
-from .request import read_request
+from .request import Defaults, read_request
 from .retrieval.embedding import SentenceTransformerEmbedder
-from .retrieval.retriever import retriever_for
+from .retrieval.retriever import Retrieving, retriever_for
 from .settings import Settings, docstring, signature
-from .text import citations, non_claims
-from .text.sentences import stream_chunks, units
+from .text import reader
+from .text.reader import Reading
+from .text.sentences import stream_chunks
 
 
 @register_validator(name=REGISTERED_NAME, data_type="string")
@@ -109,11 +111,14 @@ class ProvenanceLLM(Validator):
         self._runner = Runner(settings.max_concurrency, settings.deadline)
         self._first_judge = (None if settings.first_judge is None
                              else _first_judge(settings.first_judge, settings))
-        self._decider = Decider(self._judge, self._settings, self._runner, self._first_judge)
+        self._decider = Decider(self._judge, settings.take(Deciding), self._runner,
+                                self._first_judge)
         self._correcting = None if settings.fix_mode != "correct" else Correcting(
             make_corrector(settings.corrector, self._judge, settings.llm_kwargs,
                            **_judge_options(settings)),
-            self._decider, self._runner, settings)
+            self._decider, self._runner)
+        self._defaults, self._reading = settings.take(Defaults), settings.take(Reading)
+        self._retrieving, self._reporting = settings.take(Retrieving), settings.take(Reporting)
 
     @property
     def judge(self) -> Judge:
@@ -129,27 +134,20 @@ class ProvenanceLLM(Validator):
     def check(self, value: Any, metadata: dict[str, Any] | None = None) -> Report:
         """What ``validate`` finds, typed: each sentence's result and the summary, whatever
         ``on_fail`` says. ``report.metadata()`` is the result metadata ``validate`` gives."""
-        settings, decider = self._settings, self._decider
+        decider = self._decider
         with self._runner.validation(), warnings_to_caller(), usage.counting() as meter:
-            request = read_request(value, metadata, settings)
-            sentences = units(request.value, settings.validation_method, settings.language)
-            settings.check_sentence_count(len(sentences))
-            retriever = retriever_for(request, settings, self._embedder)
-            cited = [citations.read(sentence.text, settings.citations) for sentence in sentences]
-            not_claims = [non_claims.form_of(text, request.question)
-                          if settings.skip_non_claims and not citation.cited else None
-                          for citation, text in cited]
-            claims = decider.claims(cited, request, not_claims)
+            request = read_request(value, metadata, self._defaults)
+            read = reader.read(request.value, request.question, self._reading)
+            self._settings.check_sentence_count(len(read))
+            retriever = retriever_for(request, self._retrieving, self._embedder)
+            claims = decider.claims(read, request)
             evidence = retriever.find(claims)
             decided = decider.decide(claims, evidence, request)
-            uncited = decider.uncited_support(claims, decided.verdicts, retriever, request,
-                                              len(sentences))
-            checked = citations.check_all(cited, settings.citations, request.source_count, uncited)
-            report = aggregate(request, settings, sentences, claims, decided, evidence, checked,
-                               not_claims)
+            read = decider.cite(read, claims, decided.verdicts, retriever, request)
+            report = aggregate(request, read, claims, decided, evidence, self._reporting)
             corrections = (self._correcting.corrections(report, request)
                            if self._correcting is not None else {})
-            return replace(fix(report, request, settings, corrections), usage=meter.total)
+            return replace(fix(report, request, self._reporting, corrections), usage=meter.total)
 
     def _validate(self, value: Any, metadata: dict[str, Any] | None) -> ValidationResult:
         return _guardrails_result(self.check(value, metadata), metadata,

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import warn
-from .settings import Settings, boolean, count
+from .settings import boolean, count
 
 CHUNK_STRATEGIES = ("full", "sentence", "word", "char", "token")
 # The metadata keys a validation reads; "sentences", "groundedness" and "usage" are what it
@@ -86,7 +86,15 @@ class Request:
         return self.sources == []
 
 
-def read_request(value: Any, metadata: dict[str, Any] | None, settings: Settings) -> Request:
+@dataclass(frozen=True)
+class Defaults:
+    """The settings a request is read with (each field is the setting of that name)."""
+
+    pass_on_invalid: bool
+    max_source_chars: int | None
+
+
+def read_request(value: Any, metadata: dict[str, Any] | None, settings: Defaults) -> Request:
     """Check what ``validate`` was given and return it as a ``Request``."""
     metadata = {} if metadata is None else metadata
     if not isinstance(value, str):

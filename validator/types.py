@@ -149,6 +149,18 @@ class Citation:
 
 
 @dataclass(frozen=True)
+class ReadSentence:
+    """One sentence as the text stage reads it, once for every stage after it: where it is,
+    its citation markers, its ``text`` without them (what the judge sees), and the form of a
+    sentence that asserts nothing (``not_a_claim``; None for a claim)."""
+
+    sentence: Sentence
+    text: str
+    citation: Citation = Citation()
+    not_a_claim: str | None = None
+
+
+@dataclass(frozen=True)
 class Verdict:
     """A judge's decision about one claim. ``score`` is how fully the evidence backs it, 0 to
     1 (None when unknown). ``confidence``: the chance that this verdict is right, measured on

@@ -7,14 +7,15 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from ..errors import warn
 from ..judges.replies import EXPECTED_VERDICT, UNREADABLE_VERDICT
 from ..request import Request
 from ..retrieval.retriever import Found
-from ..settings import Settings
 from ..text.structure import inside_emphasis_pairs, inside_marks
-from ..types import INVALID, Citation, Claim, Correction, Sentence
+from ..types import INVALID, Claim, Correction, ReadSentence, Sentence
 from .decider import Decided
 from .results import ClaimResult, Groundedness, Report, SentenceResult
 
@@ -66,17 +67,30 @@ _BLANK_BEFORE_CLOSING = re.compile(r"(?<=\S)[ \t]+((?:\*\*|__|~~|\*|_)+)$")
 _ONLY_MARKS = re.compile(r"[ \t]*(?:>[ \t]*)*(?:[-*+•‣◦▪●]|\d{1,3}[.)]|[A-Za-z][)]|#{1,6})?[ \t*_~]*")
 
 
-def aggregate(request: Request, settings: Settings, sentences: Sequence[Sentence],
-              claims: Sequence[Claim], decided: Decided, evidence: Found,
-              checked: Sequence[Citation], not_claims: Sequence[str | None]) -> Report:
+@dataclass(frozen=True)
+class Reporting:
+    """The settings the report and its fix read (each field is the setting of that name)."""
+
+    validation_method: str
+    deadline: float | None
+    fail_on_unsupported: bool
+    citations: str
+    max_evidence_chars: int | None
+    fix_mode: str
+    on_fail: Any
+
+
+def aggregate(request: Request, read: Sequence[ReadSentence], claims: Sequence[Claim],
+              decided: Decided, evidence: Found, reporting: Reporting) -> Report:
     """Each sentence's result from its claims' verdicts and evidence and its checked citation
     (a sentence that is not a claim: its form, no claims); the text passes when every sentence
     does."""
-    claims_of: list[list[ClaimResult]] = [[] for _ in sentences]
+    by_claim = reporting.validation_method == "claim"
+    claims_of: list[list[ClaimResult]] = [[] for _ in read]
     for n, (claim, verdict) in enumerate(zip(claims, decided.verdicts, strict=True)):
         claims_of[claim.sentence].append(ClaimResult(claim.text, verdict, evidence.peek(n)))
-    results = [SentenceResult(sentence, claims_of[i], checked[i], settings.by_claim,
-                              not_claims[i]) for i, sentence in enumerate(sentences)]
+    results = [SentenceResult(r.sentence, claims_of[i], r.citation, by_claim, r.not_a_claim)
+               for i, r in enumerate(read)]
     invalid = sum(r.verdict is not None and r.verdict.label == INVALID for r in results)
     if invalid:
         unreadable = sum(c.verdict.reason == UNREADABLE_VERDICT for r in results for c in r.claims)
@@ -91,13 +105,13 @@ def aggregate(request: Request, settings: Settings, sentences: Sequence[Sentence
         results, any(r.split_into_claims for r in results),
         judge_calls_saved=decided.saved_calls, first_judge_decided=decided.by_first_judge,
         sources_given=not request.no_sources, pass_on_invalid=request.pass_on_invalid,
-        deadline=settings.deadline, fail_on_unsupported=settings.fail_on_unsupported,
-        citation_mode=settings.citations, unit="claim" if settings.by_claim else "sentence",
-        max_evidence_chars=settings.max_evidence_chars)
+        deadline=reporting.deadline, fail_on_unsupported=reporting.fail_on_unsupported,
+        citation_mode=reporting.citations, unit="claim" if by_claim else "sentence",
+        max_evidence_chars=reporting.max_evidence_chars)
     return Report(results, summary)
 
 
-def fix(report: Report, request: Request, settings: Settings,
+def fix(report: Report, request: Request, reporting: Reporting,
         corrections: Mapping[int, Correction]) -> Report:
     """``report`` with its fix: the text without its failing sentences, each one with a used
     correction replaced by it (``corrections``, by sentence index, are attached to their
@@ -106,7 +120,7 @@ def fix(report: Report, request: Request, settings: Settings,
     results = [dataclasses.replace(r, correction=corrections[i]) if i in corrections else r
                for i, r in enumerate(report.sentences)]
     used = {i: c.text for i, c in corrections.items() if c.used and c.text is not None}
-    summary = dataclasses.replace(report.summary, fix_mode=settings.fix_mode,
+    summary = dataclasses.replace(report.summary, fix_mode=reporting.fix_mode,
                                   corrected=len(used))
     report = Report(results, summary)
     failing = {id(r) for r in report.failing}
@@ -120,7 +134,7 @@ def fix(report: Report, request: Request, settings: Settings,
            for i, r in enumerate(results)):
         return dataclasses.replace(report, fixed=fixed)
     # nothing that states anything is left (at most a greeting or a "hope this helps")
-    if settings.on_fail == "fix":  # the string, or OnFailAction.FIX (a str enum)
+    if reporting.on_fail == "fix":  # the string, or OnFailAction.FIX (a str enum)
         warn(
             "every claim of the text fails, so on_fail=\"fix\" leaves a text that states "
             "nothing (Guardrails reports it as passed): check that the validated output is not "

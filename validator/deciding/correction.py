@@ -24,7 +24,6 @@ from ..judges import Corrector, Judge, make_judge
 from ..judges.prompts import CORRECTION_RULES
 from ..judges.replies import EXPECTED_REWRITE, UnreadableReply
 from ..request import Request
-from ..settings import Settings
 from ..text import citations
 from ..text.citations import MARKER
 from ..text.word_forms import MONTHS
@@ -71,10 +70,8 @@ def make_corrector(spec: object, judge: Judge, llm_kwargs: dict | None,
 class Correcting:
     """The corrector, and the decider that judges its rewrites, for one validator."""
 
-    def __init__(self, corrector: Corrector, decider: Decider, runner: Runner,
-                 settings: Settings):
+    def __init__(self, corrector: Corrector, decider: Decider, runner: Runner):
         self.corrector, self.decider, self.runner = corrector, decider, runner
-        self.citation_mode = settings.citations
 
     def corrections(self, report: Report, request: Request) -> dict[int, Correction]:
         """A Correction for each failing sentence whose verdict fails it (unsupported or
@@ -83,8 +80,8 @@ class Correcting:
         todo = [i for i, r in enumerate(report.sentences)
                 if id(r) in failing and r.verdict is not None
                 and r.verdict.label in (UNSUPPORTED, CONTRADICTED)]
-        texts = {i: citations.read(report.sentences[i].sentence.text, self.citation_mode)[1]
-                 for i in todo}
+        mode = self.decider.citation_mode
+        texts = {i: citations.read(report.sentences[i].sentence.text, mode)[1] for i in todo}
 
         def rewrite(i: int) -> str | UnreadableReply | None:
             result = report.sentences[i]

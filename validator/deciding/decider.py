@@ -21,7 +21,6 @@ from ..judges import BatchJudge, ClaimExtractor, Judge
 from ..judges.prompts import batch_passage_chars
 from ..request import Request
 from ..retrieval.retriever import Found, Retriever
-from ..settings import Settings
 from ..text import citations
 from ..types import (
     BY_FALLBACK,
@@ -32,9 +31,9 @@ from ..types import (
     LABELS,
     SUPPORTED,
     UNSUPPORTED,
-    Citation,
     Claim,
     Evidence,
+    ReadSentence,
     Verdict,
 )
 from .cheap_first import FirstJudge
@@ -221,34 +220,46 @@ class _Subset:
         return len(self.indexes)
 
 
+@dataclass(frozen=True)
+class Deciding:
+    """The settings the deciding stage reads (each field is the setting of that name)."""
+
+    validation_method: str
+    cascade_contradictions: bool
+    cascade_verbatim: bool
+    batch_size: int
+    confidence_band: tuple[float, float]
+    citations: str
+
+
 class Decider:
     """The judge, the cascade and the runner, deciding the claims of one validation."""
 
-    def __init__(self, judge: Judge, settings: Settings, runner: Runner,
+    def __init__(self, judge: Judge, deciding: Deciding, runner: Runner,
                  first_judge: Judge | None = None):
         self.judge = judge
-        self.cascade = Cascade(settings.cascade_contradictions, settings.cascade_verbatim)
+        self.cascade = Cascade(deciding.cascade_contradictions, deciding.cascade_verbatim)
         self.first = (None if first_judge is None
-                      else FirstJudge(first_judge, settings.confidence_band))
-        self.batch_size = settings.batch_size
-        self.split_into_claims = settings.by_claim
+                      else FirstJudge(first_judge, deciding.confidence_band))
+        self.batch_size = deciding.batch_size
+        self.split_into_claims = deciding.validation_method == "claim"
+        self.citation_mode = deciding.citations
         self.runner = runner
 
-    def claims(self, cited: Sequence[tuple[Citation, str]], request: Request,
-               not_claims: Sequence[str | None]) -> list[Claim]:
+    def claims(self, read: Sequence[ReadSentence], request: Request) -> list[Claim]:
         """Each sentence's claims, in order, from its text without citation markers: its atomic
         claims in claim mode (the sentence itself where the judge gives none), else the
-        sentence; none for a sentence that is not a claim (``not_claims`` holds its form).
-        Each keeps the sources its sentence cites. Without sources there is nothing to judge
-        claims against, so none are extracted."""
-        asserting = [i for i, form in enumerate(not_claims) if form is None]
-        texts = [cited[i][1] for i in asserting]
-        within = [citations.within(cited[i][0], request.source_count) for i in asserting]
+        sentence; none for a sentence that is not a claim. Each keeps the sources its sentence
+        cites. Without sources there is nothing to judge claims against, so none are
+        extracted."""
+        asserting = [(i, r.text, citations.within(r.citation, request.source_count))
+                     for i, r in enumerate(read) if r.not_a_claim is None]
         if not self.split_into_claims or request.no_sources:
-            return [Claim(text, i, w) for i, text, w in zip(asserting, texts, within, strict=True)]
-        found = extract_claims(self.judge, texts, request.value, request.question, self.runner.map)
-        return [Claim(claim, i, w)
-                for i, text, w, claims in zip(asserting, texts, within, found, strict=True)
+            return [Claim(text, i, within) for i, text, within in asserting]
+        found = extract_claims(self.judge, [text for _, text, _ in asserting], request.value,
+                               request.question, self.runner.map)
+        return [Claim(claim, i, within)
+                for (i, text, within), claims in zip(asserting, found, strict=True)
                 for claim in (claims or [text])]
 
     def decide(self, claims: Sequence[Claim], evidence: Found, request: Request) -> Decided:
@@ -277,13 +288,13 @@ class Decider:
         return decide(self.judge, texts, evidence, request.question, cascade=self.cascade,
                       batch_size=self.batch_size, run=self.runner.map, first=self.first).verdicts
 
-    def uncited_support(self, claims: Sequence[Claim], verdicts: Sequence[Verdict],
-                        retriever: Retriever, request: Request,
-                        sentences: int) -> list[tuple[int, ...]]:
-        """For each sentence, the (1-based) numbers of uncited sources that support a claim of
-        it its cited sources do not: each such claim is judged again against the other
-        sources, and the one whose passage matches best is named."""
-        found: list[set[int]] = [set() for _ in range(sentences)]
+    def cite(self, read: Sequence[ReadSentence], claims: Sequence[Claim],
+             verdicts: Sequence[Verdict], retriever: Retriever, request: Request
+             ) -> list[ReadSentence]:
+        """Each sentence with its citation checked. A claim its cited sources do not support is
+        judged again against the other sources, and the one whose passage matches best is
+        named as the support the sentence should have cited."""
+        found: list[set[int]] = [set() for _ in read]
         count = retriever.source_count or 0
         again = [replace(claim, within=frozenset(range(count)) - claim.within)
                  for claim, verdict in zip(claims, verdicts, strict=True)
@@ -296,4 +307,7 @@ class Decider:
                 items = evidence.peek(n)
                 if verdict.label == SUPPORTED and items and items[0].source is not None:
                     found[claim.sentence].add(items[0].source + 1)
-        return [tuple(sorted(numbers)) for numbers in found]
+        return [replace(r, citation=citations.check(r.citation, r.text, self.citation_mode,
+                                                    request.source_count,
+                                                    tuple(sorted(found[i]))))
+                for i, r in enumerate(read)]

@@ -7,11 +7,11 @@ from __future__ import annotations
 import numbers
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from ..concurrency import Stopped, start, stopped
 from ..request import Chunking, Request
-from ..settings import Settings
 from ..types import Claim, Evidence
 from .embedding import Embedder, FunctionEmbedder
 from .evidence_windows import bounded, windows
@@ -156,20 +156,32 @@ def query_text(question: str | None, claim: str) -> str:
     return f"{question}\n{claim}" if question else claim
 
 
-def retriever_for(request: Request, settings: Settings, embedder: Embedder) -> Retriever:
+@dataclass(frozen=True)
+class Retrieving:
+    """The settings the retrieval stage reads (each field is the setting of that name)."""
+
+    top_k: int
+    max_evidence_chars: int | None
+    index_dir: str | None
+    max_concurrency: int
+    retrieval: str
+    evidence_window: int
+
+
+def retriever_for(request: Request, retrieving: Retrieving, embedder: Embedder) -> Retriever:
     """The retriever a validation's metadata asks for. Nothing is embedded until ``find``."""
     if request.query_function is not None:
-        return QueryFunctionRetriever(request.query_function, settings.top_k,
-                                      settings.max_evidence_chars)
+        return QueryFunctionRetriever(request.query_function, retrieving.top_k,
+                                      retrieving.max_evidence_chars)
     if request.sources is None:  # read_request gives one or the other
         raise TypeError("a request with neither sources nor a query_function")
     if request.embed_function is not None:
         embedder = FunctionEmbedder(request.embed_function)
-    return SourceRetriever(request.sources, request.chunking, embedder, settings.top_k,
-                           settings.index_dir, group=settings.max_concurrency,
-                           question=request.question, hybrid=settings.retrieval == "hybrid",
-                           max_evidence_chars=settings.max_evidence_chars,
-                           evidence_window=settings.evidence_window)
+    return SourceRetriever(request.sources, request.chunking, embedder, retrieving.top_k,
+                           retrieving.index_dir, group=retrieving.max_concurrency,
+                           question=request.question, hybrid=retrieving.retrieval == "hybrid",
+                           max_evidence_chars=retrieving.max_evidence_chars,
+                           evidence_window=retrieving.evidence_window)
 
 
 def query_function_evidence(query_function: Callable, text: str, k: int) -> list[Evidence]:

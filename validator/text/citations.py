@@ -9,7 +9,6 @@ a factual sentence that cites nothing fails.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from ..types import MISCITED, MISSING, NONE, OK, OUT_OF_RANGE, UNCHECKED, Citation, Within
 from .non_claims import form_of
@@ -102,13 +101,6 @@ def check(citation: Citation, text: str, mode: str, source_count: int | None,
     if uncited_support:
         return Citation(citation.cited, MISCITED, uncited_support)
     return Citation(citation.cited, OK)
-
-
-def check_all(cited: Sequence[tuple[Citation, str]], mode: str, source_count: int | None,
-              uncited_support: Sequence[tuple[int, ...]]) -> list[Citation]:
-    """``check`` for each sentence's ``read`` citation and text."""
-    return [check(citation, text, mode, source_count, uncited_support[i])
-            for i, (citation, text) in enumerate(cited)]
 
 
 def problem(citation: Citation) -> str | None:

@@ -123,7 +123,8 @@ def test_the_usage_survives_the_metadata_round_trip_and_a_damaged_one_is_named(c
     report = Report.from_metadata(result.metadata)
     assert report.usage.calls == 1 and report.usage.cost_usd > 0
     damaged = {**result.metadata, "usage": {**result.metadata["usage"], "cost_usd": "free"}}
-    with pytest.raises(ValueError, match=r"metadata\['usage'\]\['cost_usd'\] must be a number"):
+    with pytest.raises(ValueError,
+                       match=r"metadata\['usage'\]\['cost_usd'\]: input should be a valid number"):
         Report.from_metadata(damaged)
     older = {k: v for k, v in result.metadata.items() if k != "usage"}
     assert Report.from_metadata(older).usage is None

@@ -13,12 +13,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
-from ..settings import FIX_MODES
-from ..text import citations, non_claims
+from ..text import citations
 from ..text.structure import after_marker
 from ..types import (
     BY_FALLBACK,
@@ -32,17 +30,22 @@ from ..types import (
     SUPPORTED,
     UNGROUNDED,
     UNSUPPORTED,
-    Chunk,
     Citation,
-    CitationStatus,
     Correction,
-    DecidedBy,
     Evidence,
     Label,
     Level,
     Sentence,
     Usage,
     Verdict,
+)
+from .records import (
+    ClaimRecord,
+    GroundednessRecord,
+    ReportRecord,
+    SentenceRecord,
+    UsageRecord,
+    read,
 )
 
 NOT_A_CLAIM = "not_a_claim"  # what a sentence that asserts nothing shows in place of a label
@@ -63,11 +66,8 @@ class ClaimResult:
                 "evidence": [_evidence_dict(e) for e in self.evidence]}
 
     @classmethod
-    def from_dict(cls, raw: Any, where: str) -> ClaimResult:
-        raw = as_mapping(raw, where)
-        return cls(_text(raw, "text", where), _verdict(raw, where),
-                   [_evidence(e, f"{where}['evidence'][{i}]")
-                    for i, e in enumerate(_list(raw, "evidence", where))])
+    def of_record(cls, record: ClaimRecord) -> ClaimResult:
+        return cls(record.text, record.as_verdict(), [e.typed() for e in record.evidence])
 
 
 @dataclass(frozen=True)
@@ -156,31 +156,19 @@ class SentenceResult:
     @classmethod
     def from_dict(cls, raw: Any, where: str = "sentence") -> SentenceResult:
         """The inverse of ``as_dict``: ``from_dict(r.as_dict()).as_dict() == r.as_dict()``."""
-        raw = as_mapping(raw, where)
-        text = _text(raw, "text", where)
-        sentence = Sentence(text, _whole(raw, "start", where), _whole(raw, "end", where))
-        cited = as_mapping(raw.get("citation"), f"{where}['citation']")
-        citation = Citation(_numbers(cited, "cited", where),
-                            _member(CitationStatus, cited.get("status"), f"{where}['citation']"),
-                            _numbers(cited, "uncited_support", where),
-                            _numbers(cited, "out_of_range", where))
-        form = raw.get("not_a_claim")
-        if form is not None:
-            if form not in non_claims.FORMS:
-                raise ValueError(f"{where}['not_a_claim']: {form!r} is not one of "
-                                 f"{', '.join(non_claims.FORMS)}.")
-            return cls(sentence, [], citation, not_a_claim=form)
-        correction = (None if raw.get("correction") is None
-                      else _correction(raw["correction"], f"{where}['correction']"))
-        if raw.get("claims") is None:
-            claims = [ClaimResult.from_dict(raw, where)]
-        else:
-            claims = [ClaimResult.from_dict(c, f"{where}['claims'][{i}]")
-                      for i, c in enumerate(_list(raw, "claims", where))]
-            if not claims:
-                raise ValueError(f"{where}['claims'] is empty; a split sentence has a claim.")
-        return cls(sentence, claims, citation, raw.get("claims") is not None,
-                   correction=correction)
+        return cls.of_record(read(SentenceRecord, raw, where))
+
+    @classmethod
+    def of_record(cls, record: SentenceRecord) -> SentenceResult:
+        sentence = Sentence(record.text, record.start, record.end)
+        citation = record.citation.typed()
+        if record.not_a_claim is not None:
+            return cls(sentence, [], citation, not_a_claim=record.not_a_claim)
+        claims = ([ClaimResult.of_record(c) for c in record.claims] if record.claims is not None
+                  else [ClaimResult(record.text, cast(Verdict, record.as_verdict()),
+                                    [e.typed() for e in record.evidence])])
+        return cls(sentence, claims, citation, record.claims is not None,
+                   correction=None if record.correction is None else record.correction.typed())
 
 
 _SEVERITY: dict[str, int] = {CONTRADICTED: 0, UNSUPPORTED: 1, INVALID: 2, SUPPORTED: 3}  # worst first
@@ -258,34 +246,7 @@ class Groundedness:
 
     @classmethod
     def from_dict(cls, raw: Any, where: str = "groundedness") -> Groundedness:
-        raw = as_mapping(raw, where)
-        known = {f.name for f in dataclasses.fields(cls)}
-        values = {key: raw[key] for key in known if key in raw}
-        for key in ("faithfulness", "level", "counts", "sentences"):
-            if key not in raw:
-                raise ValueError(f"{where} has no {key!r}; it is no groundedness summary.")
-        values["level"] = None if raw["level"] is None else _member(Level, raw["level"], where)
-        values["counts"] = _label_counts(raw["counts"], f"{where}['counts']")
-        if raw.get("claim_counts") is not None:
-            values["claim_counts"] = _label_counts(raw["claim_counts"], f"{where}['claim_counts']")
-        faithfulness = raw["faithfulness"]
-        if faithfulness is not None and not (isinstance(faithfulness, int | float)
-                                             and 0 <= faithfulness <= 1):
-            raise ValueError(f"{where}['faithfulness'] must be a number from 0 to 1 or null; "
-                             f"got {faithfulness!r}.")
-        values["sentences"] = _whole(raw, "sentences", where)
-        if "not_claims" in raw:
-            values["not_claims"] = _whole(raw, "not_claims", where)
-        if "corrected" in raw:
-            values["corrected"] = _whole(raw, "corrected", where)
-        if raw.get("fix_mode", FIX_MODES[0]) not in FIX_MODES:
-            raise ValueError(f"{where}['fix_mode'] must be one of {', '.join(FIX_MODES)}; got "
-                             f"{raw['fix_mode']!r}.")
-        if "fallbacks" in raw:
-            fallbacks = as_mapping(raw["fallbacks"], f"{where}['fallbacks']")
-            values["fallbacks"] = {str(why): _whole(fallbacks, why, f"{where}['fallbacks']")
-                                   for why in fallbacks}
-        return cls(**values)
+        return cls(**read(GroundednessRecord, raw, where).fields())
 
 
 def _counts(verdicts: Iterable[Verdict]) -> dict[Label, int]:
@@ -384,32 +345,18 @@ class Report:
     def from_metadata(cls, metadata: Any) -> Report:
         """The report in a result's metadata (``ValidationResult.metadata``, or a
         ``ValidationOutcome``'s validator log), typed again."""
-        metadata = as_mapping(metadata, "metadata")
-        if "sentences" not in metadata or "groundedness" not in metadata:
+        if not (isinstance(metadata, Mapping) and "sentences" in metadata
+                and "groundedness" in metadata):
             raise ValueError("metadata has no 'sentences' and 'groundedness': it is not the "
                              "metadata of a ProvenanceLLM result.")
-        sentences = [SentenceResult.from_dict(s, f"metadata['sentences'][{i}]")
-                     for i, s in enumerate(_list(metadata, "sentences", "metadata"))]
-        return cls(sentences, Groundedness.from_dict(metadata["groundedness"],
-                                                     "metadata['groundedness']"),
-                   usage=None if metadata.get("usage") is None
-                   else usage_from_dict(metadata["usage"], "metadata['usage']"))
+        record = read(ReportRecord, metadata, "metadata")
+        return cls([SentenceResult.of_record(s) for s in record.sentences],
+                   Groundedness(**record.groundedness.fields()),
+                   usage=None if record.usage is None else record.usage.typed())
 
 
 def usage_from_dict(raw: Any, where: str) -> Usage:
-    raw = as_mapping(raw, where)
-    cached, cost, unpriced = raw.get("cached_tokens"), raw.get("cost_usd"), raw.get("unpriced", "")
-    if cached is not None:
-        cached = _whole(raw, "cached_tokens", where)
-    if cost is not None and (isinstance(cost, bool) or not isinstance(cost, (int, float))
-                             or not 0 <= cost < float("inf")):
-        raise ValueError(f"{where}['cost_usd'] must be a number of dollars or null; got {cost!r}.")
-    if not isinstance(unpriced, str):
-        raise ValueError(f"{where}['unpriced'] must be a string; got {type(unpriced).__name__}.")
-    return Usage(_whole(raw, "calls", where), _whole(raw, "prompt_tokens", where),
-                 _whole(raw, "completion_tokens", where), cached,
-                 _whole(raw, "counted_calls", where), None if cost is None else float(cost),
-                 unpriced)
+    return read(UsageRecord, raw, where).typed()
 
 
 def _verdict_dict(verdict: Verdict | None) -> dict:
@@ -440,111 +387,6 @@ def _correction_dict(c: Correction) -> dict:
             "verdict": None if c.verdict is None else _verdict_dict(c.verdict)}
 
 
-def _correction(raw: Any, where: str) -> Correction:
-    raw = as_mapping(raw, where)
-    rewrite, text = raw.get("rewrite"), raw.get("text")
-    for key, value in (("rewrite", rewrite), ("text", text)):
-        if value is not None and not isinstance(value, str):
-            raise ValueError(f"{where}[{key!r}] must be a string or null; got "
-                             f"{type(value).__name__}.")
-    used = raw.get("used")
-    if not isinstance(used, bool):
-        raise ValueError(f"{where}['used'] must be true or false; got {used!r}.")
-    verdict = (None if raw.get("verdict") is None
-               else _verdict(as_mapping(raw["verdict"], f"{where}['verdict']"),
-                             f"{where}['verdict']"))
-    if used and (verdict is None or verdict.label != SUPPORTED or text is None):
-        raise ValueError(f"{where}: a correction that is used has a supported verdict and a "
-                         "text.")
-    reason = raw.get("reason") or ""
-    if not isinstance(reason, str):
-        raise ValueError(f"{where}['reason'] must be a string; got {type(reason).__name__}.")
-    return Correction(_text(raw, "original", where), rewrite, used, verdict, reason, text)
-
-
 def _evidence_dict(e: Evidence) -> dict:
     return {"text": e.text, "source": e.source, "start": e.start, "end": e.end,
             "similarity": None if e.similarity is None else round(e.similarity, 4), "cut": e.cut}
-
-
-# Reading back: every value is checked, and a wrong one named.
-
-
-def as_mapping(raw: Any, where: str) -> Mapping[str, Any]:
-    """``raw`` when it is an object, else ``ValueError`` naming ``where`` (what a file held)."""
-    if not isinstance(raw, Mapping):
-        raise ValueError(f"{where} must be an object; got {type(raw).__name__}.")
-    return raw
-
-
-def _list(raw: Mapping[str, Any], key: str, where: str) -> list:
-    value = raw.get(key)
-    if not isinstance(value, list):
-        raise ValueError(f"{where}[{key!r}] must be a list; got {type(value).__name__}.")
-    return value
-
-
-def _text(raw: Mapping[str, Any], key: str, where: str) -> str:
-    value = raw.get(key)
-    if not isinstance(value, str):
-        raise ValueError(f"{where}[{key!r}] must be a string; got {type(value).__name__}.")
-    return value
-
-
-def _whole(raw: Mapping[str, Any], key: str, where: str) -> int:
-    value = raw.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"{where}[{key!r}] must be a whole number >= 0; got {value!r}.")
-    return value
-
-
-def _numbers(raw: Mapping[str, Any], key: str, where: str) -> tuple[int, ...]:
-    values = _list(raw, key, f"{where}['citation']")
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        raise ValueError(f"{where}['citation'][{key!r}] must be a list of whole numbers.")
-    return tuple(values)
-
-
-def _member(kind: type[Enum], value: Any, where: str):
-    try:
-        return kind(value)
-    except ValueError:
-        raise ValueError(f"{where}: {value!r} is not one of "
-                         f"{', '.join(str(m) for m in kind)}.") from None
-
-
-def _label_counts(raw: Any, where: str) -> dict[Label, int]:
-    raw = as_mapping(raw, where)
-    counts = dict.fromkeys(LABELS, 0)
-    for key in raw:
-        counts[_member(Label, key, where)] = _whole(raw, key, where)
-    return counts
-
-
-def _verdict(raw: Mapping[str, Any], where: str) -> Verdict:
-    score, confidence = raw.get("score"), raw.get("confidence")
-    for key, value in (("score", score), ("confidence", confidence)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)
-                                  or not 0 <= value <= 1):
-            raise ValueError(f"{where}[{key!r}] must be a number from 0 to 1 or null; got "
-                             f"{value!r}.")
-    reason = raw.get("reason") or ""
-    if not isinstance(reason, str):
-        raise ValueError(f"{where}['reason'] must be a string; got {type(reason).__name__}.")
-    return Verdict(_member(Label, raw.get("verdict"), f"{where}['verdict']"), reason, score,
-                   _member(DecidedBy, raw.get("decided_by"), f"{where}['decided_by']"),
-                   confidence)
-
-
-def _evidence(raw: Any, where: str) -> Evidence:
-    raw = as_mapping(raw, where)
-    text = _text(raw, "text", where)
-    similarity = raw.get("similarity")
-    if similarity is not None and (isinstance(similarity, bool)
-                                   or not isinstance(similarity, int | float)):
-        raise ValueError(f"{where}['similarity'] must be a number or null; got {similarity!r}.")
-    chunk = None
-    if raw.get("source") is not None:
-        chunk = Chunk(text, _whole(raw, "start", where), _whole(raw, "end", where),
-                      _whole(raw, "source", where))
-    return Evidence(text, similarity, chunk, bool(raw.get("cut", False)))

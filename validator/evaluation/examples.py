@@ -18,7 +18,6 @@ from ..deciding.results import (
     Groundedness,
     Report,
     SentenceResult,
-    as_mapping,
     usage_from_dict,
 )
 from ..types import CitationStatus, Label
@@ -128,9 +127,11 @@ class Checked:
                    for i, s in enumerate(sentences)]
         summary = Groundedness.from_dict({**record, "sentences": len(results)}, where)
         qa = record.get("grounded_qa")
+        if qa is not None and not isinstance(qa, Mapping):
+            raise ValueError(f"{where}: grounded_qa must be an object; got {type(qa).__name__}.")
         metrics = None if qa is None else {
             name: Metric.from_dict(value, f"{where}: grounded_qa[{name!r}]")
-            for name, value in as_mapping(qa, f"{where}: grounded_qa").items()}
+            for name, value in qa.items()}
         usage = (None if record.get("usage") is None
                  else usage_from_dict(record["usage"], f"{where}: usage"))
         return cls(example, Report(results, summary, usage=usage), record["passed"], None,

@@ -105,6 +105,9 @@ def _damaged(change):
     (lambda m: m["groundedness"]["counts"].update(maybe=1), "['counts']"),
     (lambda m: m.pop("groundedness"), "not the metadata of a ProvenanceLLM result"),
     (lambda m: m.update(sentences={"0": {}}), "['sentences']"),
+    (lambda m: m["sentences"][0].update(verdict=None), "a claim has a 'verdict'"),
+    (lambda m: m["groundedness"].update(deadline="soon"), "['deadline']"),
+    (lambda m: m["groundedness"]["counts"].update(supported=-1), "['counts']"),
 ])
 def test_a_damaged_report_is_refused_naming_the_key(change, named):
     with pytest.raises(ValueError) as raised:

@@ -1,0 +1,216 @@
+"""The result metadata read back: one pydantic model per object of its schema
+(docs/reference.md), each turned into the type it was written from.
+
+What is read may come from a file or another process, so every value is checked: a wrong one
+raises ``ValueError`` naming its key (``metadata['sentences'][0]['verdict']: ...``). Writing
+stays in ``results`` (``as_dict``), on every validation's path; a test keeps the two inverse.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    model_validator,
+)
+
+from ..text.non_claims import FORMS
+from ..types import (
+    LABELS,
+    SUPPORTED,
+    Chunk,
+    Citation,
+    CitationStatus,
+    Correction,
+    DecidedBy,
+    Evidence,
+    Label,
+    Level,
+    Usage,
+    Verdict,
+)
+
+Whole = Annotated[StrictInt, Field(ge=0)]
+Share = Annotated[float, Field(ge=0, le=1, strict=True)]  # a score, from 0 to 1
+Dollars = Annotated[float, Field(ge=0, allow_inf_nan=False, strict=True)]
+Record = TypeVar("Record", bound=BaseModel)
+
+
+class _Read(BaseModel):
+    # Enums from their values; every other value of the exact JSON type (no "3" for 3, no
+    # true for 1). Keys a later version adds are ignored.
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+
+class VerdictRecord(_Read):
+    verdict: Label
+    score: Share | None = None
+    reason: StrictStr | None = None
+    decided_by: DecidedBy
+    confidence: Share | None = None
+
+    def as_verdict(self) -> Verdict:
+        return Verdict(self.verdict, self.reason or "", self.score, self.decided_by,
+                       self.confidence)
+
+
+class OptionalVerdictRecord(_Read):
+    """A sentence's verdict fields: null for a sentence that is not a claim."""
+
+    verdict: Label | None = None
+    score: Share | None = None
+    reason: StrictStr | None = None
+    decided_by: DecidedBy | None = None
+    confidence: Share | None = None
+
+    def as_verdict(self) -> Verdict | None:
+        if self.verdict is None or self.decided_by is None:
+            return None
+        return Verdict(self.verdict, self.reason or "", self.score, self.decided_by,
+                       self.confidence)
+
+
+class EvidenceRecord(_Read):
+    text: StrictStr
+    source: Whole | None = None
+    start: Whole | None = None
+    end: Whole | None = None
+    similarity: Annotated[float, Field(strict=True)] | None = None
+    cut: StrictBool = False
+
+    def typed(self) -> Evidence:
+        chunk = (None if self.source is None
+                 else Chunk(self.text, self.start or 0, self.end or 0, self.source))
+        return Evidence(self.text, self.similarity, chunk, self.cut)
+
+
+class ClaimRecord(VerdictRecord):
+    text: StrictStr
+    evidence: list[EvidenceRecord]
+
+
+class CitationRecord(_Read):
+    cited: list[StrictInt]
+    status: CitationStatus
+    uncited_support: list[StrictInt]
+    out_of_range: list[StrictInt]
+
+    def typed(self) -> Citation:
+        return Citation(tuple(self.cited), self.status, tuple(self.uncited_support),
+                        tuple(self.out_of_range))
+
+
+class CorrectionRecord(_Read):
+    original: StrictStr
+    rewrite: StrictStr | None = None
+    used: StrictBool
+    text: StrictStr | None = None
+    reason: StrictStr | None = None
+    verdict: VerdictRecord | None = None
+
+    @model_validator(mode="after")
+    def _used_means_supported(self) -> CorrectionRecord:
+        if self.used and (self.verdict is None or self.verdict.verdict != SUPPORTED
+                          or self.text is None):
+            raise ValueError("a correction that is used has a supported verdict and a text")
+        return self
+
+    def typed(self) -> Correction:
+        return Correction(self.original, self.rewrite, self.used,
+                          None if self.verdict is None else self.verdict.as_verdict(),
+                          self.reason or "", self.text)
+
+
+class SentenceRecord(OptionalVerdictRecord):
+    """A sentence: its verdict's fields beside its own, its claims when it was split into
+    claims."""
+
+    text: StrictStr
+    start: Whole
+    end: Whole
+    not_a_claim: Literal[FORMS] | None = None  # type: ignore[valid-type]
+    evidence: list[EvidenceRecord] = []
+    citation: CitationRecord
+    claims: Annotated[list[ClaimRecord], Field(min_length=1)] | None = None
+    correction: CorrectionRecord | None = None
+
+    @model_validator(mode="after")
+    def _a_claim_has_a_verdict(self) -> SentenceRecord:
+        if self.not_a_claim is None and self.claims is None and self.as_verdict() is None:
+            raise ValueError("a sentence that is a claim has a 'verdict' and a 'decided_by'")
+        return self
+
+
+class GroundednessRecord(_Read):
+    faithfulness: Share | None
+    level: Level | None
+    counts: dict[Label, Whole]
+    sentences: Whole
+    not_claims: Whole = 0
+    claim_counts: dict[Label, Whole] | None = None
+    decided_by: dict[StrictStr, Whole] = {}
+    fallbacks: dict[StrictStr, Whole] = {}
+    citations: dict[StrictStr, Whole] = {}
+    evidence_cut: Whole = 0
+    fix_empty: StrictBool = False
+    fix_mode: Literal["remove", "correct"] = "remove"
+    corrected: Whole = 0
+    judge_calls_saved: Whole = 0
+    first_judge_decided: Whole = 0
+    sources_given: StrictBool = True
+    pass_on_invalid: StrictBool = False
+    deadline: Annotated[float, Field(gt=0, allow_inf_nan=False, strict=True)] | None = None
+    fail_on_unsupported: StrictBool = True
+    citation_mode: StrictStr | None = None
+    unit: Literal["sentence", "claim"] = "sentence"
+    max_evidence_chars: Whole | None = None
+
+    def fields(self) -> dict[str, Any]:
+        """The summary's fields, every label counted (0 where the record has none)."""
+        counted = {"counts": {**dict.fromkeys(LABELS, 0), **self.counts}}
+        if self.claim_counts is not None:
+            counted["claim_counts"] = {**dict.fromkeys(LABELS, 0), **self.claim_counts}
+        return {**dict(self), **counted}
+
+
+class UsageRecord(_Read):
+    calls: Whole
+    prompt_tokens: Whole
+    completion_tokens: Whole
+    cached_tokens: Whole | None = None
+    counted_calls: Whole
+    cost_usd: Dollars | None = None
+    unpriced: StrictStr = ""
+
+    def typed(self) -> Usage:
+        return Usage(**dict(self))
+
+
+class ReportRecord(_Read):
+    """A result's metadata: the caller's keys beside ours are ignored."""
+
+    sentences: list[SentenceRecord]
+    groundedness: GroundednessRecord
+    usage: UsageRecord | None = None
+
+
+def read(record: type[Record], raw: Any, where: str) -> Record:
+    """``raw`` checked as ``record``; else ``ValueError`` naming the first wrong key under
+    ``where`` (what the value was read from), what it should be, and what it is."""
+    try:
+        return record.model_validate(raw)
+    except ValidationError as error:
+        wrong = error.errors()[0]
+        key = "".join(f"[{part!r}]" for part in wrong["loc"] if part != "[key]")
+        got = repr(wrong["input"])
+        got = got if len(got) <= 80 else got[:77] + "..."
+        message = wrong["msg"]
+        raise ValueError(f"{where}{key}: {message[:1].lower()}{message[1:]}; got {got}."
+                         ) from None

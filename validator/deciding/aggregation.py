@@ -17,6 +17,7 @@ from ..retrieval.retriever import Found
 from ..text.structure import inside_emphasis_pairs, inside_marks
 from ..types import INVALID, Claim, Correction, ReadSentence, Sentence
 from .decider import Decided
+from .records import FixMode
 from .results import ClaimResult, Groundedness, Report, SentenceResult
 
 
@@ -76,7 +77,7 @@ class Reporting:
     fail_on_unsupported: bool
     citations: str
     max_evidence_chars: int | None
-    fix_mode: str
+    fix_mode: FixMode
     on_fail: Any
 
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
     StrictBool,
     StrictInt,
     StrictStr,
+    TypeAdapter,
     ValidationError,
     model_validator,
 )
@@ -32,7 +34,6 @@ from ..types import (
     DecidedBy,
     Evidence,
     Label,
-    Level,
     Usage,
     Verdict,
 )
@@ -40,7 +41,13 @@ from ..types import (
 Whole = Annotated[StrictInt, Field(ge=0)]
 Share = Annotated[float, Field(ge=0, le=1, strict=True)]  # a score, from 0 to 1
 Dollars = Annotated[float, Field(ge=0, allow_inf_nan=False, strict=True)]
-Record = TypeVar("Record", bound=BaseModel)
+Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False, strict=True)]
+# Every label counted: one a record leaves out, 0.
+Counts = Annotated[dict[Label, Whole], AfterValidator(lambda counts: {**dict.fromkeys(LABELS, 0),
+                                                                      **counts})]
+FixMode = Literal["remove", "correct"]
+Unit = Literal["sentence", "claim"]
+Shape = TypeVar("Shape")
 
 
 class _Read(BaseModel):
@@ -50,19 +57,7 @@ class _Read(BaseModel):
 
 
 class VerdictRecord(_Read):
-    verdict: Label
-    score: Share | None = None
-    reason: StrictStr | None = None
-    decided_by: DecidedBy
-    confidence: Share | None = None
-
-    def as_verdict(self) -> Verdict:
-        return Verdict(self.verdict, self.reason or "", self.score, self.decided_by,
-                       self.confidence)
-
-
-class OptionalVerdictRecord(_Read):
-    """A sentence's verdict fields: null for a sentence that is not a claim."""
+    """A verdict's fields: null in a sentence that is not a claim."""
 
     verdict: Label | None = None
     score: Share | None = None
@@ -75,6 +70,13 @@ class OptionalVerdictRecord(_Read):
             return None
         return Verdict(self.verdict, self.reason or "", self.score, self.decided_by,
                        self.confidence)
+
+    def judged(self) -> Verdict:
+        """The verdict of what was judged: one without a label is refused."""
+        verdict = self.as_verdict()
+        if verdict is None:
+            raise ValueError("a claim has a 'verdict' and a 'decided_by'")
+        return verdict
 
 
 class EvidenceRecord(_Read):
@@ -94,6 +96,11 @@ class EvidenceRecord(_Read):
 class ClaimRecord(VerdictRecord):
     text: StrictStr
     evidence: list[EvidenceRecord]
+
+    @model_validator(mode="after")
+    def _judged(self) -> ClaimRecord:
+        self.judged()
+        return self
 
 
 class CitationRecord(_Read):
@@ -128,7 +135,7 @@ class CorrectionRecord(_Read):
                           self.reason or "", self.text)
 
 
-class SentenceRecord(OptionalVerdictRecord):
+class SentenceRecord(VerdictRecord):
     """A sentence: its verdict's fields beside its own, its claims when it was split into
     claims."""
 
@@ -143,41 +150,9 @@ class SentenceRecord(OptionalVerdictRecord):
 
     @model_validator(mode="after")
     def _a_claim_has_a_verdict(self) -> SentenceRecord:
-        if self.not_a_claim is None and self.claims is None and self.as_verdict() is None:
-            raise ValueError("a sentence that is a claim has a 'verdict' and a 'decided_by'")
+        if self.not_a_claim is None and self.claims is None:
+            self.judged()
         return self
-
-
-class GroundednessRecord(_Read):
-    faithfulness: Share | None
-    level: Level | None
-    counts: dict[Label, Whole]
-    sentences: Whole
-    not_claims: Whole = 0
-    claim_counts: dict[Label, Whole] | None = None
-    decided_by: dict[StrictStr, Whole] = {}
-    fallbacks: dict[StrictStr, Whole] = {}
-    citations: dict[StrictStr, Whole] = {}
-    evidence_cut: Whole = 0
-    fix_empty: StrictBool = False
-    fix_mode: Literal["remove", "correct"] = "remove"
-    corrected: Whole = 0
-    judge_calls_saved: Whole = 0
-    first_judge_decided: Whole = 0
-    sources_given: StrictBool = True
-    pass_on_invalid: StrictBool = False
-    deadline: Annotated[float, Field(gt=0, allow_inf_nan=False, strict=True)] | None = None
-    fail_on_unsupported: StrictBool = True
-    citation_mode: StrictStr | None = None
-    unit: Literal["sentence", "claim"] = "sentence"
-    max_evidence_chars: Whole | None = None
-
-    def fields(self) -> dict[str, Any]:
-        """The summary's fields, every label counted (0 where the record has none)."""
-        counted = {"counts": {**dict.fromkeys(LABELS, 0), **self.counts}}
-        if self.claim_counts is not None:
-            counted["claim_counts"] = {**dict.fromkeys(LABELS, 0), **self.claim_counts}
-        return {**dict(self), **counted}
 
 
 class UsageRecord(_Read):
@@ -193,19 +168,12 @@ class UsageRecord(_Read):
         return Usage(**dict(self))
 
 
-class ReportRecord(_Read):
-    """A result's metadata: the caller's keys beside ours are ignored."""
-
-    sentences: list[SentenceRecord]
-    groundedness: GroundednessRecord
-    usage: UsageRecord | None = None
-
-
-def read(record: type[Record], raw: Any, where: str) -> Record:
-    """``raw`` checked as ``record``; else ``ValueError`` naming the first wrong key under
-    ``where`` (what the value was read from), what it should be, and what it is."""
+def read(shape: type[Shape], raw: Any, where: str) -> Shape:
+    """``raw`` checked as ``shape`` (a model, or a dataclass whose annotations say what each
+    value must be); else ``ValueError`` naming the first wrong key under ``where`` (what the
+    value was read from), what it should be, and what it is."""
     try:
-        return record.model_validate(raw)
+        return _adapter(shape).validate_python(raw)
     except ValidationError as error:
         wrong = error.errors()[0]
         key = "".join(f"[{part!r}]" for part in wrong["loc"] if part != "[key]")
@@ -214,3 +182,12 @@ def read(record: type[Record], raw: Any, where: str) -> Record:
         message = wrong["msg"]
         raise ValueError(f"{where}{key}: {message[:1].lower()}{message[1:]}; got {got}."
                          ) from None
+
+
+_ADAPTERS: dict[Any, TypeAdapter] = {}  # one per shape read, built on its first read
+
+
+def _adapter(shape: Any) -> TypeAdapter:
+    if shape not in _ADAPTERS:
+        _ADAPTERS[shape] = TypeAdapter(shape)
+    return _ADAPTERS[shape]

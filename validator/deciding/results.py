@@ -14,7 +14,9 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, cast
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr
 
 from ..text import citations
 from ..text.structure import after_marker
@@ -41,10 +43,14 @@ from ..types import (
 )
 from .records import (
     ClaimRecord,
-    GroundednessRecord,
-    ReportRecord,
+    Counts,
+    FixMode,
+    Seconds,
     SentenceRecord,
+    Share,
+    Unit,
     UsageRecord,
+    Whole,
     read,
 )
 
@@ -67,7 +73,7 @@ class ClaimResult:
 
     @classmethod
     def of_record(cls, record: ClaimRecord) -> ClaimResult:
-        return cls(record.text, record.as_verdict(), [e.typed() for e in record.evidence])
+        return cls(record.text, record.judged(), [e.typed() for e in record.evidence])
 
 
 @dataclass(frozen=True)
@@ -165,7 +171,7 @@ class SentenceResult:
         if record.not_a_claim is not None:
             return cls(sentence, [], citation, not_a_claim=record.not_a_claim)
         claims = ([ClaimResult.of_record(c) for c in record.claims] if record.claims is not None
-                  else [ClaimResult(record.text, cast(Verdict, record.as_verdict()),
+                  else [ClaimResult(record.text, record.judged(),
                                     [e.typed() for e in record.evidence])])
         return cls(sentence, claims, citation, record.claims is not None,
                    correction=None if record.correction is None else record.correction.typed())
@@ -181,28 +187,29 @@ class Groundedness:
     claims, as RAGAS does), the groundedness level, how verdicts were reached, and the
     settings that applied."""
 
-    faithfulness: float | None
+    # Annotated as read back (``from_dict``): each value of its JSON type, within its range.
+    faithfulness: Share | None
     level: Level | None
-    counts: dict[Label, int]
-    sentences: int
-    not_claims: int = 0
-    claim_counts: dict[Label, int] | None = None
-    decided_by: dict[str, int] = field(default_factory=dict)
-    fallbacks: dict[str, int] = field(default_factory=dict)  # why verdicts fell back, counted
-    citations: dict[str, int] = field(default_factory=dict)
-    evidence_cut: int = 0
-    fix_empty: bool = False  # the text fails, and once its failing sentences go no claim is left
-    fix_mode: str = "remove"  # what the fix does with a failing sentence: remove or correct it
-    corrected: int = 0  # failing sentences the fix replaces with a supported rewrite
-    judge_calls_saved: int = 0
-    first_judge_decided: int = 0
-    sources_given: bool = True
-    pass_on_invalid: bool = False
-    deadline: float | None = None
-    fail_on_unsupported: bool = True
-    citation_mode: str | None = None
-    unit: str = "sentence"
-    max_evidence_chars: int | None = None
+    counts: Counts
+    sentences: Whole
+    not_claims: Whole = 0
+    claim_counts: Counts | None = None
+    decided_by: dict[StrictStr, Whole] = field(default_factory=dict)
+    fallbacks: dict[StrictStr, Whole] = field(default_factory=dict)  # why verdicts fell back
+    citations: dict[StrictStr, Whole] = field(default_factory=dict)
+    evidence_cut: Whole = 0
+    fix_empty: StrictBool = False  # the text fails, and once its failing sentences go no claim is left
+    fix_mode: FixMode = "remove"  # what the fix does with a failing sentence: remove or correct it
+    corrected: Whole = 0  # failing sentences the fix replaces with a supported rewrite
+    judge_calls_saved: Whole = 0
+    first_judge_decided: Whole = 0
+    sources_given: StrictBool = True
+    pass_on_invalid: StrictBool = False
+    deadline: Seconds | None = None
+    fail_on_unsupported: StrictBool = True
+    citation_mode: StrictStr | None = None
+    unit: Unit = "sentence"
+    max_evidence_chars: Whole | None = None
 
     @classmethod
     def of(cls, results: list[SentenceResult], by_claim: bool = False, **facts) -> Groundedness:
@@ -246,7 +253,7 @@ class Groundedness:
 
     @classmethod
     def from_dict(cls, raw: Any, where: str = "groundedness") -> Groundedness:
-        return cls(**read(GroundednessRecord, raw, where).fields())
+        return read(cls, raw, where)
 
 
 def _counts(verdicts: Iterable[Verdict]) -> dict[Label, int]:
@@ -350,9 +357,17 @@ class Report:
             raise ValueError("metadata has no 'sentences' and 'groundedness': it is not the "
                              "metadata of a ProvenanceLLM result.")
         record = read(ReportRecord, metadata, "metadata")
-        return cls([SentenceResult.of_record(s) for s in record.sentences],
-                   Groundedness(**record.groundedness.fields()),
+        return cls([SentenceResult.of_record(s) for s in record.sentences], record.groundedness,
                    usage=None if record.usage is None else record.usage.typed())
+
+
+class ReportRecord(BaseModel):
+    """A result's metadata: the caller's keys beside ours are ignored."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+    sentences: list[SentenceRecord]
+    groundedness: Groundedness
+    usage: UsageRecord | None = None
 
 
 def usage_from_dict(raw: Any, where: str) -> Usage:

@@ -27,8 +27,9 @@ import pytest
 
 # Guardrails reads ~/.guardrailsrc for its telemetry switch; give the run a home of its own
 # with metrics off, so no Guard in a test sends traces. (docs/getting-started.md documents the switch.)
-# USER_HOME is the one it replaces, for a tool that reads its configuration there (pip).
-USER_HOME = os.environ.get("HOME", "")
+# USER_HOME is the one it replaces, for a tool that reads its configuration there (pip). It is
+# kept in the environment too: pytest-xdist's workers inherit the HOME replaced here.
+USER_HOME = os.environ.setdefault("PROVENANCE_USER_HOME", os.environ.get("HOME", ""))
 _HOME = tempfile.mkdtemp(prefix="provenance-test-home-")
 Path(_HOME, ".guardrailsrc").write_text("enable_metrics=false\n")
 os.environ["HOME"] = _HOME

@@ -93,6 +93,7 @@ class ProvenanceLLM(Validator):
             evidence_window: int = 1,
             fix_mode: str = 'remove',
             corrector: Any = None,
+            max_requests_per_minute: float | None = None,
         ) -> None: ...
         # end of the typed __init__
     else:  # at run time they are read by Settings, which names a misspelt one and its fix
@@ -169,11 +170,12 @@ def _first_judge(first_judge: object, settings: Settings) -> Judge:
         raise type(error)(f"first_judge: {error}") from None
 
 
-def _judge_options(settings: Settings) -> dict[str, int]:
+def _judge_options(settings: Settings) -> dict[str, Any]:
     """What every prompt judge of a validator (the judge, the first judge, the corrector) is
     built with."""
     return {"max_retries": settings.max_retries, "cache_size": settings.cache_size,
-            "max_in_flight": settings.max_calls_in_flight}
+            "max_in_flight": settings.max_calls_in_flight,
+            "max_per_minute": settings.max_requests_per_minute}
 
 
 ProvenanceLLM.__init__.__signature__ = signature(ProvenanceLLM.__init__)  # type: ignore[attr-defined]

@@ -109,6 +109,24 @@ class Seconds:
 
 
 @dataclass(frozen=True)
+class PerMinute:
+    def __call__(self, name: str, value: object) -> float | None:
+        if value is None:
+            return None
+        if (isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real)
+                or not math.isfinite(float(value)) or not float(value) > 0):
+            raise ValueError(f"{name} must be a number of requests a minute > 0, or None (no "
+                             f"limit); got {value!r}.")
+        return float(value)
+
+    shown = "requests a minute, > 0, or None (no limit)"
+    optional = True
+
+    def parse(self, text: str) -> float | None:
+        return _none_or(text, float)
+
+
+@dataclass(frozen=True)
 class Flag:
     def __call__(self, name: str, value: object) -> bool:
         return boolean(name, value)
@@ -363,6 +381,13 @@ class Settings:
         "Who rewrites failing sentences with `fix_mode=\"correct\"`: None, the judge's own "
         "model (a LiteLLM or callable judge); or a LiteLLM model name, a callable prompt -> "
         "reply, or an object with `correct(sentence, evidence, verdict, question)`.")
+
+    max_requests_per_minute: float | None = setting(
+        None, PerMinute(),
+        "Judge requests started a minute to one model, retries included, shared by every "
+        "validation in the process as `max_calls_in_flight` is (None: no limit); a request waits "
+        "for its turn until the validation's deadline. For a provider's requests-per-minute "
+        "quota, so that many validations at once slow down instead of meeting 429s.")
 
     def __post_init__(self) -> None:
         for row in fields(self):

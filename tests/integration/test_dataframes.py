@@ -13,8 +13,8 @@ import pytest
 from conftest import ScriptedJudge, outcome, rows
 
 from provenance_guard import ConfigurationError, cli, evaluate
-from provenance_guard.evaluation.pacing import Pacer
 from provenance_guard.evaluation.worker_threads import imap, native_threads_for
+from provenance_guard.judges.limits import Pacer
 from provenance_guard.request import COMMAND_CHUNKING
 
 

@@ -16,8 +16,9 @@ from pathlib import Path
 
 from conftest import REPO, ScriptedJudge, model_flags
 
-from provenance_guard.evaluation.pacing import Pacer, pace
+from provenance_guard.evaluation.pacing import pace
 from provenance_guard.judges.callable_judge import CallableJudge
+from provenance_guard.judges.limits import Pacer
 
 BIN = Path(sys.executable).parent
 

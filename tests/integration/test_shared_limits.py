@@ -98,3 +98,31 @@ def test_a_retry_after_holds_back_every_validation_of_the_model(chat_server):
     first.join()
     # no call of either validation reached the server before the pause it asked for was over
     assert len(arrivals) == 2 and min(arrivals) >= refused + 0.5 and refused > started
+
+
+def test_requests_per_minute_are_held_across_threads_and_validators(chat_server):
+    arrivals: list[float] = []
+    scripted = ScriptedJudge(reply=lambda prompt: arrivals.append(time.monotonic())
+                             or '{"verdict": "supported"}')
+    server = chat_server(scripted)
+    # 240 a minute: starts at least 0.25 s apart, whichever validator and thread asks
+    validators = [litellm_validator(server.url, max_requests_per_minute=240)
+                  for _ in range(2)]
+    results = run_together(lambda i: validators[i % 2].validate(
+        f"Sentence {i} is here.", toy_metadata()), 6)
+    assert len(arrivals) == 6 and all(r.metadata["sentences"] for r in results)
+    times = sorted(arrivals)
+    assert min(b - a for a, b in zip(times, times[1:], strict=False)) >= 0.24, times
+
+
+def test_a_turn_beyond_the_deadline_is_no_verdict_that_names_the_limit(chat_server):
+    server = chat_server(ScriptedJudge())
+    # 2 a minute: the second text's turn is 30 s after the first, past its 1 s deadline
+    validators = [litellm_validator(server.url, max_requests_per_minute=2, deadline=1.0)
+                  for _ in range(2)]
+    first = validators[0].validate(GOOD, toy_metadata())
+    second = validators[1].validate("It is 330 metres tall.", toy_metadata())
+    [sentence] = second.metadata["sentences"]
+    assert first.outcome == "pass" and len(server.requests) == 1
+    assert second.outcome == "fail" and sentence["verdict"] == "invalid"
+    assert "max_requests_per_minute" in sentence["reason"]

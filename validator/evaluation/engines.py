@@ -27,7 +27,7 @@ def producer(plan: Plan, options: EngineOptions
 
         ray_engine.check(plan, options)
         return lambda todo: ray_engine.imap(plan, todo, options)
-    from .pacing import Pacer
+    from ..judges.limits import Pacer
     from .worker_threads import imap
 
     check = plan.checker(None if options.rpm is None else Pacer(options.rpm).reserve)

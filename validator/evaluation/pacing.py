@@ -1,8 +1,9 @@
 """A limit on judge requests per minute, shared by everything that validates for one run.
 
-``Pacer.reserve()`` hands out request times ``60 / rpm`` seconds apart and returns how long the
-caller must wait for its own: callers on many threads (the threads engine) or many machines (the
-Ray engine holds one ``Pacer`` in an actor every worker asks) together stay under the limit.
+``Pacer.reserve()`` (``judges.limits``) hands out request times ``60 / rpm`` seconds apart and
+returns how long the caller must wait for its own: callers on many threads (the threads engine)
+or many machines (the Ray engine holds one ``Pacer`` in an actor every worker asks) together
+stay under the limit.
 ``pace(judge, reserve)`` makes a judge wait before every request to its model, retries
 included, since each is one request the provider counts.
 
@@ -23,24 +24,6 @@ import time
 from collections.abc import Callable
 
 from ..errors import ConfigurationError
-
-
-class Pacer:
-    def __init__(self, rpm: float):
-        if isinstance(rpm, bool) or not isinstance(rpm, int | float) or not rpm > 0:
-            raise ConfigurationError(f"rpm must be a positive number of judge requests per "
-                                     f"minute; got {rpm!r}.")
-        self.interval = 60.0 / rpm
-        self._next = 0.0
-        self._lock = threading.Lock()
-
-    def reserve(self) -> float:
-        """Seconds until the caller's request may go (0 when it may go now)."""
-        with self._lock:
-            now = time.monotonic()
-            at = max(now, self._next)
-            self._next = at + self.interval
-            return at - now
 
 
 def pace(judge, reserve: Callable[[], float]) -> None:

@@ -20,9 +20,9 @@ from dataclasses import asdict
 from typing import Any
 
 from ..errors import ConfigurationError
+from ..judges.limits import Pacer
 from .engine_options import EngineOptions
 from .examples import Example
-from .pacing import Pacer
 from .sample_check import Plan
 from .worker_threads import capped_native_threads, native_threads_for
 

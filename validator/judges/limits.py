@@ -1,7 +1,8 @@
 """Limits every validation in the process shares for one model: how many calls are in flight at
-once, and the pause a server asked for. 256 validations started together through one model do
-not open 256 x ``max_concurrency`` connections; a ``Retry-After`` one call receives holds back
-the calls of every other validation too, instead of each finding the limit for itself."""
+once, how many start per minute (optional), and the pause a server asked for. 256 validations
+started together through one model do not open 256 x ``max_concurrency`` connections; a
+``Retry-After`` one call receives holds back the calls of every other validation too, instead of
+each finding the limit for itself."""
 
 from __future__ import annotations
 
@@ -11,18 +12,41 @@ from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 
 from ..concurrency import remaining, stopped
+from ..errors import ConfigurationError
 
 MAX_IN_FLIGHT = 32  # calls in flight to one model, by default (max_calls_in_flight)
 _POLL = 0.25  # seconds between looks at whether the validation has ended, while waiting
 
 
-class Gate:
-    """The calls to one model: at most ``size`` in flight, none before a requested pause ends."""
+class Pacer:
+    """Request start times ``60 / rpm`` seconds apart, handed out in turn to every caller."""
 
-    def __init__(self, size: int):
+    def __init__(self, rpm: float):
+        if isinstance(rpm, bool) or not isinstance(rpm, int | float) or not rpm > 0:
+            raise ConfigurationError(f"rpm must be a positive number of judge requests per "
+                                     f"minute; got {rpm!r}.")
+        self.interval = 60.0 / rpm
+        self._next = 0.0
+        self._lock = threading.Lock()
+
+    def reserve(self) -> float:
+        """Seconds until the caller's request may go (0 when it may go now)."""
+        with self._lock:
+            now = time.monotonic()
+            at = max(now, self._next)
+            self._next = at + self.interval
+            return at - now
+
+
+class Gate:
+    """The calls to one model: at most ``size`` in flight, at most ``rpm`` started a minute
+    (None: no such limit), none before a requested pause ends."""
+
+    def __init__(self, size: int, rpm: float | None = None):
         self._slots = threading.BoundedSemaphore(size)
         self._lock = threading.Lock()
         self._resume_at = 0.0
+        self._pacer = None if rpm is None else Pacer(rpm)
 
     def pause(self, seconds: float) -> None:
         """No call starts for ``seconds`` (a server's ``Retry-After``)."""
@@ -36,13 +60,19 @@ class Gate:
 
     @contextmanager
     def slot(self) -> Iterator[None]:
-        """Wait for a pause to end and a free slot, at most until the validation's deadline
-        (then ``TimeoutError``, a failure the retries know); hold the slot for one call."""
+        """Wait for a pause to end, a free slot and the call's turn under the rate, at most
+        until the validation's deadline (then ``TimeoutError``, a failure the retries know);
+        hold the slot for one call. The turn is taken with the slot held, so calls that waited
+        for slots together still start apart."""
         while (wait := self.resumes_in()) > 0:
             _wait_within_the_deadline(wait)
         while not self._slots.acquire(timeout=_within_the_deadline(_POLL)):
             _wait_within_the_deadline(0.0)
         try:
+            if self._pacer is not None:
+                starts_at = time.monotonic() + self._pacer.reserve()
+                while (wait := starts_at - time.monotonic()) > 0:
+                    _wait_within_the_deadline(wait)
             yield
         finally:
             self._slots.release()
@@ -58,16 +88,19 @@ def _wait_within_the_deadline(seconds: float) -> None:
     passed its deadline."""
     if stopped():
         raise TimeoutError("the validation's deadline passed while its judge call waited for "
-                           "a free slot (max_calls_in_flight) or a pause the server asked for")
+                           "a free slot (max_calls_in_flight), its turn under "
+                           "max_requests_per_minute, or a pause the server asked for")
     time.sleep(min(_POLL, _within_the_deadline(seconds)) if seconds > 0 else 0.0)
 
 
-_GATES: dict[tuple[Hashable, int], Gate] = {}
+_GATES: dict[tuple[Hashable, int, float | None], Gate] = {}
 _GATES_LOCK = threading.Lock()
 
 
-def gate(model: Hashable, size: int) -> Gate:
-    """The process's gate for ``model`` with ``size`` slots: judges naming the same model (and
-    server) with the same limit share one."""
+def gate(model: Hashable, size: int, rpm: float | None = None) -> Gate:
+    """The process's gate for ``model`` with ``size`` slots and ``rpm`` starts a minute: judges
+    naming the same model (and server) with the same limits share one."""
     with _GATES_LOCK:
-        return _GATES.setdefault((model, size), Gate(size))
+        if (model, size, rpm) not in _GATES:
+            _GATES[(model, size, rpm)] = Gate(size, rpm)
+        return _GATES[(model, size, rpm)]

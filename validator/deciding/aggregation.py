@@ -15,9 +15,8 @@ from ..judges.replies import EXPECTED_VERDICT, UNREADABLE_VERDICT
 from ..request import Request
 from ..retrieval.retriever import Found
 from ..text.structure import inside_emphasis_pairs, inside_marks
-from ..types import INVALID, Claim, Correction, ReadSentence, Sentence
+from ..types import INVALID, Claim, Correction, FixMode, ReadSentence, Sentence
 from .decider import Decided
-from .records import FixMode
 from .results import ClaimResult, Groundedness, Report, SentenceResult
 
 

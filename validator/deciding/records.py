@@ -45,7 +45,6 @@ Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False, strict=True)]
 # Every label counted: one a record leaves out, 0.
 Counts = Annotated[dict[Label, Whole], AfterValidator(lambda counts: {**dict.fromkeys(LABELS, 0),
                                                                       **counts})]
-FixMode = Literal["remove", "correct"]
 Unit = Literal["sentence", "claim"]
 Shape = TypeVar("Shape")
 

@@ -35,6 +35,7 @@ from ..types import (
     Citation,
     Correction,
     Evidence,
+    FixMode,
     Label,
     Level,
     Sentence,
@@ -44,7 +45,6 @@ from ..types import (
 from .records import (
     ClaimRecord,
     Counts,
-    FixMode,
     Seconds,
     SentenceRecord,
     Share,

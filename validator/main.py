@@ -146,7 +146,7 @@ class ProvenanceLLM(Validator):
             decided = decider.decide(claims, evidence, request)
             read = decider.cite(read, claims, decided.verdicts, retriever, request)
             report = aggregate(request, read, claims, decided, evidence, self._reporting)
-            corrections = (self._correcting.corrections(report, request)
+            corrections = (self._correcting.corrections(report, request, read)
                            if self._correcting is not None else {})
             return replace(fix(report, request, self._reporting, corrections), usage=meter.total)
 

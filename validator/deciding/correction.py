@@ -27,7 +27,15 @@ from ..request import Request
 from ..text import citations
 from ..text.citations import MARKER
 from ..text.word_forms import MONTHS
-from ..types import BY_FALLBACK, CONTRADICTED, SUPPORTED, UNSUPPORTED, Correction, Evidence
+from ..types import (
+    BY_FALLBACK,
+    CONTRADICTED,
+    SUPPORTED,
+    UNSUPPORTED,
+    Correction,
+    Evidence,
+    ReadSentence,
+)
 from .decider import Decider
 from .results import Report
 
@@ -73,15 +81,17 @@ class Correcting:
     def __init__(self, corrector: Corrector, decider: Decider, runner: Runner):
         self.corrector, self.decider, self.runner = corrector, decider, runner
 
-    def corrections(self, report: Report, request: Request) -> dict[int, Correction]:
+    def corrections(self, report: Report, request: Request,
+                    read: Sequence[ReadSentence]) -> dict[int, Correction]:
         """A Correction for each failing sentence whose verdict fails it (unsupported or
-        contradicted), by its index; other failing sentences are removed by the fix."""
+        contradicted), by its index; other failing sentences are removed by the fix. ``read``:
+        the sentences as the text stage read them (the corrector is given their text without
+        citation markers)."""
         failing = {id(r) for r in report.failing}
         todo = [i for i, r in enumerate(report.sentences)
                 if id(r) in failing and r.verdict is not None
                 and r.verdict.label in (UNSUPPORTED, CONTRADICTED)]
-        mode = self.decider.citation_mode
-        texts = {i: citations.read(report.sentences[i].sentence.text, mode)[1] for i in todo}
+        texts = {i: read[i].text for i in todo}
 
         def rewrite(i: int) -> str | UnreadableReply | None:
             result = report.sentences[i]

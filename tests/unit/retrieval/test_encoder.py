@@ -6,7 +6,6 @@ import threading
 import time
 
 import numpy as np
-import pytest
 
 from provenance_guard.retrieval.embedding import _Encoder
 
@@ -16,14 +15,26 @@ def vectors_of(texts: list[str]) -> np.ndarray:
     return np.array([[len(t), ord(t[0])] for t in texts], dtype=np.float32)
 
 
-def run_callers(encoder: _Encoder, encode, count: int) -> tuple[dict, dict]:
-    """``count`` callers, the first holding the model until the others wait behind it."""
+def texts_of(caller: int) -> list[str]:
+    return [f"{chr(97 + caller)}{'x' * n}" for n in range(caller + 1)]
+
+
+def run_callers(count: int, later) -> tuple[dict, dict, list]:
+    """``count`` callers of one encoder. The first call holds the model until every other
+    caller waits behind it, then encodes; each later call's texts go to ``later``."""
+    encoder, release, calls = _Encoder(), threading.Event(), []
     results, errors = {}, {}
+
+    def encode(texts):
+        calls.append(texts)
+        if len(calls) == 1:
+            release.wait(10)
+            return vectors_of(texts)
+        return later(texts)
 
     def call(i):
         try:
-            results[i] = encoder.encode([f"{chr(97 + i)}{'x' * n}" for n in range(i + 1)],
-                                        encode)
+            results[i] = encoder.encode(texts_of(i), encode)
         except RuntimeError as error:
             errors[i] = error
 
@@ -39,43 +50,21 @@ def run_callers(encoder: _Encoder, encode, count: int) -> tuple[dict, dict]:
     release.set()
     for thread in [first, *others]:
         thread.join()
-    return results, errors
-
-
-release = threading.Event()
-
-
-@pytest.fixture(autouse=True)
-def _reset():
-    release.clear()
+    return results, errors, calls
 
 
 def test_callers_that_arrive_during_an_encode_share_the_next_and_get_their_own_rows():
-    calls: list[list[str]] = []
-
-    def encode(texts):
-        calls.append(texts)
-        if len(calls) == 1:
-            release.wait(10)
-        return vectors_of(texts)
-
-    results, errors = run_callers(_Encoder(), encode, 8)
+    results, errors, calls = run_callers(8, vectors_of)
     assert not errors and len(calls) == 2  # the first alone, the seven others together
     assert len(calls[1]) == sum(range(2, 9))
     for i, rows in results.items():
-        assert np.array_equal(rows, vectors_of([f"{chr(97 + i)}{'x' * n}" for n in range(i + 1)]))
+        assert np.array_equal(rows, vectors_of(texts_of(i)))
 
 
 def test_a_failed_encode_fails_every_caller_whose_texts_it_carried_and_no_other():
-    calls: list[list[str]] = []
-
-    def encode(texts):
-        calls.append(texts)
-        if len(calls) == 1:
-            release.wait(10)
-            return vectors_of(texts)
+    def fail(texts):
         raise RuntimeError("the model failed")
 
-    results, errors = run_callers(_Encoder(), encode, 4)
+    results, errors, _ = run_callers(4, fail)
     assert list(results) == [0] and sorted(errors) == [1, 2, 3]
     assert all("the model failed" in str(e) for e in errors.values())

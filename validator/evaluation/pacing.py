@@ -7,23 +7,20 @@ stay under the limit.
 ``pace(judge, reserve)`` makes a judge wait before every request to its model, retries
 included, since each is one request the provider counts.
 
-A slot is a time to *start* sending, so whatever delays a request between its slot and the wire
-lets later slots catch it up. LiteLLM's first request in a process is such a delay: it sets
-itself up first (measured: 0.72 s from the call to the server, 5 ms for the next ones), and
-requests started meanwhile wait for the same set-up, so slots 0.5 s apart arrived 10 ms apart.
-So a process's first request goes alone, and takes a second slot once over (the one it may
-have been sent in): the other threads take their slots after that.
+A process's first request goes alone, and the next start counts from its end (``Turns``:
+LiteLLM sets itself up on a process's first request, which would let the starts that pass
+meanwhile go out with it).
 Across processes (Ray's actors) each one's first request can still be late by its own set-up
 time, so the first requests of several processes may meet: one per process at most.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 
 from ..errors import ConfigurationError
+from ..judges.limits import Turns
 
 
 def pace(judge, reserve: Callable[[], float]) -> None:
@@ -43,20 +40,10 @@ def pace(judge, reserve: Callable[[], float]) -> None:
         # meanwhile at once. Imported here, before any slot is handed out.
         import litellm  # noqa: F401
 
-    send = judge.complete
-    first, warm = threading.Lock(), threading.Event()
+    send, turns = judge.complete, Turns(reserve, time.sleep)
 
     def paced(prompt: str) -> str:
-        if not warm.is_set():
-            with first:  # until this process's first request is over, no other takes a slot
-                if not warm.is_set():
-                    try:
-                        time.sleep(reserve())
-                        return send(prompt)
-                    finally:  # it may have left late, in a later slot: that slot is its own
-                        time.sleep(reserve())
-                        warm.set()
-        time.sleep(reserve())
-        return send(prompt)
+        with turns.turn():
+            return send(prompt)
 
     judge.complete = paced  # type: ignore[method-assign]  # every request, retries included, goes through complete()

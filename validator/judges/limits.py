@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 
 from ..concurrency import remaining, stopped
@@ -38,6 +38,44 @@ class Pacer:
             return at - now
 
 
+class Turns:
+    """Each request's start time from ``reserve`` (a ``Pacer``'s, or a remote one's), slept for
+    with ``sleep``, held for the request.
+
+    A start time is when to *start* sending, so whatever delays a request between its start and
+    the wire lets later starts catch it up. LiteLLM's first request in a process is such a
+    delay: it sets itself up first (measured: 0.72 s from the call to the server, 5 ms for the
+    next ones), and requests started meanwhile wait for the same set-up, so starts 0.25 s apart
+    arrived 6 to 90 ms apart. So the first request goes alone, and the next start is counted
+    from its end: the others take their turns after it."""
+
+    def __init__(self, reserve: Callable[[], float], sleep: Callable[[float], None]):
+        self.reserve, self.sleep = reserve, sleep
+        self._first = threading.Lock()
+        self._warm = threading.Event()
+
+    @contextmanager
+    def turn(self) -> Iterator[None]:
+        if not self._warm.is_set():
+            # until the first request is over, no other takes a turn (``sleep(0)`` is where a
+            # validation past its deadline stops waiting)
+            while not self._first.acquire(timeout=_POLL):
+                self.sleep(0.0)
+            try:
+                if not self._warm.is_set():
+                    self.sleep(self.reserve())
+                    try:
+                        yield
+                    finally:  # it may have left late, in a later start: that start is its own
+                        self.reserve()
+                        self._warm.set()
+                    return
+            finally:
+                self._first.release()
+        self.sleep(self.reserve())
+        yield
+
+
 class Gate:
     """The calls to one model: at most ``size`` in flight, at most ``rpm`` started a minute
     (None: no such limit), none before a requested pause ends."""
@@ -46,7 +84,7 @@ class Gate:
         self._slots = threading.BoundedSemaphore(size)
         self._lock = threading.Lock()
         self._resume_at = 0.0
-        self._pacer = None if rpm is None else Pacer(rpm)
+        self._turns = None if rpm is None else Turns(Pacer(rpm).reserve, _sleep_within_the_deadline)
 
     def pause(self, seconds: float) -> None:
         """No call starts for ``seconds`` (a server's ``Retry-After``)."""
@@ -69,11 +107,11 @@ class Gate:
         while not self._slots.acquire(timeout=_within_the_deadline(_POLL)):
             _wait_within_the_deadline(0.0)
         try:
-            if self._pacer is not None:
-                starts_at = time.monotonic() + self._pacer.reserve()
-                while (wait := starts_at - time.monotonic()) > 0:
-                    _wait_within_the_deadline(wait)
-            yield
+            if self._turns is None:
+                yield
+            else:
+                with self._turns.turn():
+                    yield
         finally:
             self._slots.release()
 
@@ -81,6 +119,16 @@ class Gate:
 def _within_the_deadline(seconds: float) -> float:
     left = remaining()
     return seconds if left is None else max(0.0, min(seconds, left))
+
+
+def _sleep_within_the_deadline(seconds: float) -> None:
+    """Sleep ``seconds`` (0: none), a poll at a time; ``TimeoutError`` once the validation ended
+    or passed its deadline."""
+    until = time.monotonic() + seconds
+    while True:
+        _wait_within_the_deadline(max(0.0, until - time.monotonic()))
+        if time.monotonic() >= until:
+            return
 
 
 def _wait_within_the_deadline(seconds: float) -> None:

@@ -10,16 +10,22 @@ finished, or (a judge call still in flight at the deadline, which cannot be kill
 told to stop: ``stopped()`` is then true, and no new judge call, retry or retrieval starts.
 Threads that run native code (embedding, searching) are joined before the validation returns,
 so a process that exits right after it never finds one still running.
+
+An awaited validation (``AsyncGuard``) has the same scope through ``Runner.avalidation()``; its
+judge calls are tasks on the caller's event loop (``Runner.amap``), cancelled at the deadline,
+and its synchronous stages run in the process's bounded pool (``offload``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
+import functools
 import threading
 import time
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator, Sequence
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from typing import Any
 
@@ -96,14 +102,33 @@ class Runner:
     def validation(self) -> Iterator[None]:
         """The scope of one validation: its deadline, and its threads, stopped and joined when
         it ends (see the module's docstring)."""
+        with self._scope() as scope:
+            try:
+                yield
+            finally:
+                scope.close()
+
+    @asynccontextmanager
+    async def avalidation(self) -> AsyncIterator[None]:
+        """``validation()`` for an awaited validation: its threads are joined in the pool, off
+        the event loop."""
+        with self._scope() as scope:
+            try:
+                yield
+            finally:
+                scope.ended.set()
+                if scope.threads:
+                    await offload(scope.close)
+
+    @contextmanager
+    def _scope(self) -> Iterator[_Scope]:
         scope = _Scope()
         token = _SCOPE.set(scope)
         try:
             with deadline_in(self.deadline):
-                yield
+                yield scope
         finally:
             _SCOPE.reset(token)
-            scope.close()
 
     def map(self, function: Callable, items: Sequence,
             on_timeout: Callable[[Any], Any] | None = None) -> list:
@@ -124,19 +149,7 @@ class Runner:
                        for item in items]
             done, _ = wait(futures, timeout=None if left is None else max(0.0, left),
                            return_when=FIRST_EXCEPTION)
-
-            def late(future) -> bool:
-                """Not done by the deadline, or stopped by it (``Stopped``): ``on_timeout``."""
-                return future not in done or (
-                    on_timeout is not None and isinstance(future.exception(), Stopped))
-
-            for future in futures:  # an item that raised ends the map at once, in item order
-                error = None if late(future) else future.exception()
-                if error is not None:
-                    raise error
-            results = [future.result() if not late(future) else
-                       on_timeout(item) if on_timeout is not None else None
-                       for future, item in zip(futures, items, strict=True)]
+            results = _outcomes(futures, done, items, on_timeout)
             finished = len(done) == len(futures)
             return results
         finally:
@@ -144,6 +157,50 @@ class Runner:
             # raised) what has not started is cancelled, and what runs sees stopped() once
             # the validation ends
             pool.shutdown(wait=finished, cancel_futures=not finished)
+
+    async def amap(self, function: Callable[[Any], Awaitable], items: Sequence,
+                   on_timeout: Callable[[Any], Any] | None = None) -> list:
+        """``map`` for an awaited validation: ``await function(item)`` for each item, as tasks
+        of the running loop, at most ``max_concurrency`` at once. An item not done by the
+        deadline (with ``on_timeout``) has its task cancelled, which ends a judge call in
+        flight; every task has ended when this returns."""
+        items = list(items)
+        left = remaining() if on_timeout is not None else None
+        limit = asyncio.Semaphore(max(1, self.max_concurrency))
+
+        async def one(item: Any) -> Any:
+            async with limit:
+                return await function(item)
+
+        tasks = [asyncio.ensure_future(one(item)) for item in items]
+        try:
+            done, _ = await asyncio.wait(tasks, timeout=None if left is None else max(0.0, left),
+                                         return_when=asyncio.FIRST_EXCEPTION) if tasks else (
+                set(), set())
+            return _outcomes(tasks, done, items, on_timeout)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _outcomes(futures: Sequence, done: set, items: Sequence,
+              on_timeout: Callable[[Any], Any] | None) -> list:
+    """Each item's result, from futures (a pool's or tasks) of which ``done`` finished: an item
+    that raised raises (the first in item order); one not done, or stopped (``Stopped``) by the
+    deadline, gets ``on_timeout(item)`` (None without it)."""
+
+    def late(future) -> bool:
+        return future not in done or (
+            on_timeout is not None and isinstance(future.exception(), Stopped))
+
+    for future in futures:  # an item that raised ends the map at once, in item order
+        error = None if late(future) else future.exception()
+        if error is not None:
+            raise error
+    return [future.result() if not late(future) else
+            on_timeout(item) if on_timeout is not None else None
+            for future, item in zip(futures, items, strict=True)]
 
 
 class Once:
@@ -188,22 +245,69 @@ class _Flight:
         self.error: BaseException | None = None
 
 
-# AsyncGuard awaits a validator's ``async_validate``; Guardrails' default runs the synchronous
-# validation in asyncio's default executor, min(32, cores + 4) threads: 6 validations at a time
-# on 2 cores, whatever the application awaits. Ours go to a pool of their own, as wide as the
-# calls one model may have in flight by default. Its idle threads stay for the next validations,
-# as the default executor's do; a validation's own threads still end with it.
-ASYNC_VALIDATIONS = 32
+class AsyncOnce:
+    """``Once`` for tasks: identical work in flight on one event loop is done once. A leader
+    cancelled (its validation ended) leaves its waiters ``late``; it never cancels them."""
+
+    def __init__(self):
+        self._lock = threading.Lock()  # judges are shared by threads, each with its own loop
+        self._flights: dict[tuple[asyncio.AbstractEventLoop, Hashable], asyncio.Future] = {}
+
+    async def run(self, key: Hashable, compute: Callable[[], Awaitable[Any]],
+                  late: Any = None) -> tuple[Any, bool]:
+        """``(result, shared)``, as ``Once.run``."""
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            flight = self._flights.get((loop, key))
+            leader = flight is None
+            if flight is None:
+                flight = self._flights[(loop, key)] = loop.create_future()
+        if not leader:
+            left = remaining()
+            done, _ = await asyncio.wait({flight}, timeout=None if left is None else max(0.0, left))
+            if not done:
+                return late, True
+            how, value = flight.result()
+            if how == "raised":
+                raise value
+            return (late if how == "abandoned" else value), True
+        outcome: tuple[str, Any] = ("abandoned", None)
+        try:
+            result = await compute()
+            outcome = ("done", result)
+            return result, False
+        except Exception as error:
+            outcome = ("raised", error)
+            raise
+        finally:
+            with self._lock:
+                self._flights.pop((loop, key), None)
+            flight.set_result(outcome)
+
+
+# AsyncGuard awaits a validator's ``async_validate``. Ours awaits its judge calls on the caller's
+# loop and runs its synchronous stages (reading, retrieval, the rules, aggregation, a judge with
+# no async method) in a pool of its own: asyncio's default executor is min(32, cores + 4)
+# threads, 6 on 2 cores, shared with whatever else the application runs there. Its idle threads
+# stay for the next validations, as the default executor's do.
+ASYNC_WORKERS = 32
 _async_pool: ThreadPoolExecutor | None = None
 _async_pool_lock = threading.Lock()
 
 
 def async_pool() -> ThreadPoolExecutor:
-    """The process's pool for validations AsyncGuard awaits, made on first use."""
+    """The process's pool for the synchronous work of awaited validations, made on first use."""
     global _async_pool
     with _async_pool_lock:
         if _async_pool is None:
-            _async_pool = ThreadPoolExecutor(max_workers=ASYNC_VALIDATIONS,
+            _async_pool = ThreadPoolExecutor(max_workers=ASYNC_WORKERS,
                                              thread_name_prefix="async-validation")
         return _async_pool
 
+
+async def offload(function: Callable[..., Any], *args: Any) -> Any:
+    """``function(*args)`` in ``async_pool()``, in a copy of the caller's context (its
+    validation, deadline and usage meter), awaited without blocking the loop."""
+    loop = asyncio.get_running_loop()
+    call = functools.partial(contextvars.copy_context().run, function, *args)
+    return await loop.run_in_executor(async_pool(), call)

@@ -11,9 +11,8 @@ input in ``request``; concurrency and the deadline owned by ``concurrency``.
 
 from __future__ import annotations
 
-import asyncio
 import textwrap
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from guardrails.validator_base import (
@@ -25,20 +24,21 @@ from guardrails.validator_base import (
     register_validator,
 )
 
-from .concurrency import Runner, async_pool
+from .concurrency import Runner, offload
 from .deciding.aggregation import Reporting, aggregate, fix
 from .deciding.correction import Correcting, make_corrector
-from .deciding.decider import Decider, Deciding
+from .deciding.decider import Decided, Decider, Deciding
 from .deciding.results import REGISTERED_NAME, Report
 from .errors import ConfigurationError, warnings_to_caller
 from .judges import Judge, make_judge, usage
-from .request import Defaults, read_request
+from .request import Defaults, Request, read_request
 from .retrieval.embedding import SentenceTransformerEmbedder
-from .retrieval.retriever import Retrieving, retriever_for
+from .retrieval.retriever import Found, Retriever, Retrieving, retriever_for
 from .settings import Settings, docstring, signature
 from .text import reader
 from .text.reader import Reading
 from .text.sentences import stream_chunks
+from .types import Claim, ReadSentence
 
 
 @register_validator(name=REGISTERED_NAME, data_type="string")
@@ -137,29 +137,63 @@ class ProvenanceLLM(Validator):
         ``on_fail`` says. ``report.metadata()`` is the result metadata ``validate`` gives."""
         decider = self._decider
         with self._runner.validation(), warnings_to_caller(), usage.counting() as meter:
-            request = read_request(value, metadata, self._defaults)
-            read = reader.read(request.value, request.question, self._reading)
-            self._settings.check_sentence_count(len(read))
-            retriever = retriever_for(request, self._retrieving, self._embedder)
-            claims = decider.claims(read, request)
-            evidence = retriever.find(claims)
-            decided = decider.decide(claims, evidence, request)
-            read = decider.cite(read, claims, decided.verdicts, retriever, request)
-            report = aggregate(request, read, claims, decided, evidence, self._reporting)
-            corrections = (self._correcting.corrections(report, request, read)
-                           if self._correcting is not None else {})
-            return replace(fix(report, request, self._reporting, corrections), usage=meter.total)
+            found = self._find(value, metadata)
+            decided = decider.decide(found.claims, found.evidence, found.request)
+            read = decider.cite(found.read, found.claims, decided.verdicts, found.retriever,
+                                found.request)
+            return self._report(found, read, decided, meter)
+
+    async def acheck(self, value: Any, metadata: dict[str, Any] | None = None) -> Report:
+        """``check`` for async code (what ``AsyncGuard`` runs): the judge's calls are awaited
+        on the running loop (LiteLLM's ``acompletion``, an ``async def`` callable), the stages
+        that compute run in the process's bounded pool, and no thread is held while a call
+        waits for its reply."""
+        decider = self._decider
+        async with self._runner.avalidation():
+            with warnings_to_caller(), usage.counting() as meter:
+                found = await offload(self._find, value, metadata)
+                decided = await decider.adecide(found.claims, found.evidence, found.request)
+                read = await decider.acite(found.read, found.claims, decided.verdicts,
+                                           found.retriever, found.request)
+                return await offload(self._report, found, read, decided, meter)
+
+    def _find(self, value: Any, metadata: dict[str, Any] | None) -> _Found:
+        """The request read, its sentences, their claims, and their evidence (arriving)."""
+        request = read_request(value, metadata, self._defaults)
+        read = reader.read(request.value, request.question, self._reading)
+        self._settings.check_sentence_count(len(read))
+        retriever = retriever_for(request, self._retrieving, self._embedder)
+        claims = self._decider.claims(read, request)
+        return _Found(request, read, retriever, claims, retriever.find(claims))
+
+    def _report(self, found: _Found, read: list[ReadSentence], decided: Decided,
+                meter: usage.Meter) -> Report:
+        """The sentences' results and the summary, corrected and fixed as asked."""
+        request = found.request
+        report = aggregate(request, read, found.claims, decided, found.evidence, self._reporting)
+        corrections = (self._correcting.corrections(report, request, read)
+                       if self._correcting is not None else {})
+        return replace(fix(report, request, self._reporting, corrections), usage=meter.total)
 
     def _validate(self, value: Any, metadata: dict[str, Any] | None) -> ValidationResult:
         return _guardrails_result(self.check(value, metadata), metadata,
                                   self._settings.on_fail)
 
     async def async_validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
-        """What ``AsyncGuard`` awaits: the validation, in the process's pool for awaited
-        validations (``concurrency.async_pool``), so that more than asyncio's few default
-        executor threads progress at once."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(async_pool(), self.validate, value, metadata)
+        """What ``AsyncGuard`` awaits: ``acheck``'s report as the Guardrails result."""
+        return _guardrails_result(await self.acheck(value, metadata), metadata,
+                                  self._settings.on_fail)
+
+
+@dataclass(frozen=True)
+class _Found:
+    """What one validation found before its claims are decided."""
+
+    request: Request
+    read: list[ReadSentence]
+    retriever: Retriever
+    claims: list[Claim]
+    evidence: Found
 
 
 def _first_judge(first_judge: object, settings: Settings) -> Judge:

@@ -20,8 +20,21 @@ DISTINCT = " ".join(f"The tower has a feature called item {chr(97 + i % 26)}{i /
 REPEATED = "- Not stated.\n" * 12
 
 
+_EARLIER: set[threading.Thread] = set()
+
+
+@pytest.fixture(autouse=True)
+def earlier_threads():
+    """The validator's threads alive before the test (an earlier test's judge call that was in
+    flight at its deadline may still be ending): not this test's."""
+    _EARLIER.clear()
+    _EARLIER.update(threading.enumerate())
+    yield
+
+
 def ours() -> list[threading.Thread]:
-    return [t for t in threading.enumerate() if t.name.startswith("provenance")]
+    return [t for t in threading.enumerate()
+            if t.name.startswith("provenance") and t not in _EARLIER]
 
 
 def join_ours() -> None:

@@ -10,12 +10,12 @@ else by the judge, one claim per call or in batches.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from .. import rules
-from ..concurrency import Mapper, Runner, Stopped, stopped
+from ..concurrency import Mapper, Runner, Stopped, offload, stopped
 from ..errors import ConfigurationError
 from ..judges import BatchJudge, ClaimExtractor, Judge
 from ..judges.prompts import batch_passage_chars
@@ -94,38 +94,130 @@ def decide(
     first are judged while later ones are still being embedded), then: no evidence ->
     unsupported; a rule decision (cascade) -> no call; a verdict the first judge is sure of
     -> no call; else the judge, alone or in a batch."""
-
-    def before_the_judge(i: int) -> tuple[Verdict | None, int]:
-        """A verdict that needs no judge call, and whether it saved one (the cascade's)."""
-        found = evidence[i]
-        if not found:
-            return Verdict(UNSUPPORTED, "no evidence was found for it", 0.0, BY_LOCAL), _ASKED
-        ruled = cascade.decide(claims[i], found)
-        return ruled, _ASKED if ruled is None else _BY_RULES
+    plan = _Plan(judge, claims, evidence, question, cascade, first)
 
     def group(indexes: list[int]) -> list[tuple[Verdict, int]]:
-        early = {i: before_the_judge(i) for i in indexes}
+        early = plan.settle(indexes)
+        asked: list[Verdict] = []
+        for batch in plan.batches(indexes, early):
+            if len(batch) > 1 and isinstance(judge, BatchJudge):
+                asked += plan.counted(judge.judge_batch(batch, question), batch)
+            else:
+                asked += [judge.judge(claim, found, question) for claim, found in batch]
+        return plan.combine(indexes, early, asked)
+
+    return plan.decided(run(group, plan.groups(batch_size), plan.late))
+
+
+async def adecide(
+    judge: Judge,
+    claims: Sequence[str],
+    evidence: EvidenceOf,
+    question: str | None,
+    *,
+    cascade: Cascade,
+    batch_size: int,
+    run: AsyncMapper,
+    first: FirstJudge | None = None,
+) -> Decided:
+    """``decide`` in an awaited validation: the judge's calls are awaited (``ajudge``,
+    ``ajudge_batch`` where the judge has them, else its own methods in the process's pool);
+    the evidence, the rules and the first judge are waited for in the pool."""
+    plan = _Plan(judge, claims, evidence, question, cascade, first)
+
+    async def group(indexes: list[int]) -> list[tuple[Verdict, int]]:
+        early = await offload(plan.settle, indexes)
+        asked: list[Verdict] = []
+        for batch in plan.batches(indexes, early):
+            if len(batch) > 1 and isinstance(judge, BatchJudge):
+                asked += plan.counted(await _awaited(judge, "judge_batch", batch, question),
+                                      batch)
+            elif _has_async(judge, "judge"):
+                asked += [await judge.ajudge(claim, found, question)  # type: ignore[attr-defined]
+                          for claim, found in batch]
+            else:
+                asked += await offload(lambda b: [judge.judge(c, f, question) for c, f in b],
+                                       batch)
+        return plan.combine(indexes, early, asked)
+
+    return plan.decided(await run(group, plan.groups(batch_size), plan.late))
+
+
+# amap(function, items, on_timeout): Runner.amap, the awaited form of Mapper
+AsyncMapper = Callable[..., Awaitable[list]]
+
+
+def _has_async(judge: object, method: str) -> bool:
+    """Whether ``judge`` has ``a<method>`` written beside its ``<method>`` (in the same class or
+    below it): a subclass that overrides ``judge`` but not ``ajudge`` is called as it wrote it."""
+    owners = [c for c in type(judge).__mro__ if method in c.__dict__]
+    awaited = [c for c in type(judge).__mro__ if f"a{method}" in c.__dict__]
+    return bool(owners and awaited) and issubclass(awaited[0], owners[0])
+
+
+async def _awaited(judge: object, method: str, *args: Any) -> Any:
+    if _has_async(judge, method):
+        return await getattr(judge, f"a{method}")(*args)
+    return await offload(getattr(judge, method), *args)
+
+
+class _Plan:
+    """One ``decide``: the claims cut into groups, what is settled before the judge in each,
+    the batches left for it, and the verdicts put back in order."""
+
+    def __init__(self, judge: Judge, claims: Sequence[str], evidence: EvidenceOf,
+                 question: str | None, cascade: Cascade, first: FirstJudge | None):
+        self.judge, self.claims, self.evidence = judge, claims, evidence
+        self.question, self.cascade, self.first = question, cascade, first
+
+    def groups(self, batch_size: int) -> list[list[int]]:
+        size = batch_size if batch_size > 1 and isinstance(self.judge, BatchJudge) else 1
+        count = len(self.claims)
+        return [list(range(n, min(n + size, count))) for n in range(0, count, size)]
+
+    def settle(self, indexes: list[int]) -> dict[int, tuple[Verdict | None, int]]:
+        """Each claim's verdict where no judge call is needed, and how it was decided: no
+        evidence, a rule (the cascade), the first judge sure of it; None where the judge is
+        asked. Waits for the group's evidence."""
+        early = {i: self._before_the_judge(i) for i in indexes}
+        first = self.first
         if first is not None:
             left = [i for i in indexes if early[i][0] is None]
-            cheap = first.judge_all([(claims[i], evidence[i]) for i in left], question) if left else []
+            cheap = (first.judge_all([(self.claims[i], self.evidence[i]) for i in left],
+                                     self.question) if left else [])
             _check_count(first.judge, cheap, len(left))
             for i, verdict in zip(left, cheap, strict=True):
                 _check_verdict(first.judge, verdict)
                 if first.sure(verdict):
                     early[i] = (verdict, _BY_FIRST)
+        return early
+
+    def _before_the_judge(self, i: int) -> tuple[Verdict | None, int]:
+        """A verdict that needs no judge call, and whether it saved one (the cascade's)."""
+        found = self.evidence[i]
+        if not found:
+            return Verdict(UNSUPPORTED, "no evidence was found for it", 0.0, BY_LOCAL), _ASKED
+        ruled = self.cascade.decide(self.claims[i], found)
+        return ruled, _ASKED if ruled is None else _BY_RULES
+
+    def batches(self, indexes: list[int], early: dict[int, tuple[Verdict | None, int]]
+                ) -> list[list[tuple[str, Sequence[Evidence]]]]:
+        """The claims left for the judge, in batches within the cap; none may start once the
+        validation ended or passed its deadline (``Stopped``)."""
         pending = [i for i in indexes if early[i][0] is None]
-        if pending and stopped():  # the validation ended or passed its deadline: no new call
+        if pending and stopped():
             raise Stopped("the validation ended before these claims were judged")
-        asked: list[Verdict] = []
-        for batch in _within_the_cap([(claims[i], evidence[i]) for i in pending]):
-            if len(batch) > 1 and isinstance(judge, BatchJudge):
-                verdicts = judge.judge_batch(batch, question)
-                _check_count(judge, verdicts, len(batch))
-                asked += verdicts
-            else:
-                asked += [judge.judge(claim, found, question) for claim, found in batch]
+        return _within_the_cap([(self.claims[i], self.evidence[i]) for i in pending])
+
+    def counted(self, verdicts: list[Verdict], batch: Sequence) -> list[Verdict]:
+        _check_count(self.judge, verdicts, len(batch))
+        return verdicts
+
+    def combine(self, indexes: list[int], early: dict[int, tuple[Verdict | None, int]],
+                asked: list[Verdict]) -> list[tuple[Verdict, int]]:
         for verdict in asked:
-            _check_verdict(judge, verdict)
+            _check_verdict(self.judge, verdict)
+        pending = [i for i in indexes if early[i][0] is None]
         late = dict(zip(pending, asked, strict=True))
         decided = []
         for i in indexes:
@@ -133,12 +225,16 @@ def decide(
             decided.append((late[i], _ASKED) if settled is None else (settled, how))
         return decided
 
-    size = batch_size if batch_size > 1 and isinstance(judge, BatchJudge) else 1
-    groups = [list(range(n, min(n + size, len(claims)))) for n in range(0, len(claims), size)]
-    answers = run(group, groups, lambda indexes: [(LATE, _ASKED)] * len(indexes))
-    decided = [answer for answers_of_group in answers for answer in answers_of_group]
-    return Decided([verdict for verdict, _ in decided], sum(how != _ASKED for _, how in decided),
-                   sum(how == _BY_FIRST for _, how in decided))
+    @staticmethod
+    def late(indexes: list[int]) -> list[tuple[Verdict, int]]:
+        return [(LATE, _ASKED)] * len(indexes)
+
+    @staticmethod
+    def decided(answers: list[list[tuple[Verdict, int]]]) -> Decided:
+        decided = [answer for answers_of_group in answers for answer in answers_of_group]
+        return Decided([verdict for verdict, _ in decided],
+                       sum(how != _ASKED for _, how in decided),
+                       sum(how == _BY_FIRST for _, how in decided))
 
 
 _ASKED, _BY_RULES, _BY_FIRST = 0, 1, 2  # how a claim was decided: by the judge, or a call saved
@@ -268,16 +364,22 @@ class Decider:
         one verdict, even from a judge that answers differently each time."""
         if request.no_sources:
             return Decided([NO_SOURCES] * len(claims), 0)
-        first: dict[tuple, int] = {}
-        for n, claim in enumerate(claims):
-            first.setdefault((claim.text, claim.within), n)
-        unique = list(first.values())
-        decided = decide(self.judge, [claims[n].text for n in unique],
-                         _Subset(evidence, unique), request.question, cascade=self.cascade,
-                         batch_size=self.batch_size, run=self.runner.map, first=self.first)
-        verdict_of = dict(zip(unique, decided.verdicts, strict=True))
-        return Decided([verdict_of[first[(c.text, c.within)]] for c in claims],
-                       decided.saved_calls, decided.by_first_judge)
+        once = _Once(claims)
+        return once.spread(decide(self.judge, once.texts, _Subset(evidence, once.unique),
+                                  request.question, cascade=self.cascade,
+                                  batch_size=self.batch_size, run=self.runner.map,
+                                  first=self.first))
+
+    async def adecide(self, claims: Sequence[Claim], evidence: Found,
+                      request: Request) -> Decided:
+        """``decide`` in an awaited validation (``adecide``, the module's)."""
+        if request.no_sources:
+            return Decided([NO_SOURCES] * len(claims), 0)
+        once = _Once(claims)
+        return once.spread(await adecide(self.judge, once.texts, _Subset(evidence, once.unique),
+                                         request.question, cascade=self.cascade,
+                                         batch_size=self.batch_size, run=self.runner.amap,
+                                         first=self.first))
 
     def judge_texts(self, texts: Sequence[str], evidence: Sequence[Sequence[Evidence]],
                     request: Request) -> list[Verdict]:
@@ -294,20 +396,61 @@ class Decider:
         """Each sentence with its citation checked. A claim its cited sources do not support is
         judged again against the other sources, and the one whose passage matches best is
         named as the support the sentence should have cited."""
+        again = _miscited(claims, verdicts, retriever)
+        if not again:
+            return self._cited(read, again, None, [], request)
+        evidence = retriever.find(again)
+        return self._cited(read, again, evidence, self.decide(again, evidence, request).verdicts,
+                           request)
+
+    async def acite(self, read: Sequence[ReadSentence], claims: Sequence[Claim],
+                    verdicts: Sequence[Verdict], retriever: Retriever, request: Request
+                    ) -> list[ReadSentence]:
+        """``cite`` in an awaited validation."""
+        again = _miscited(claims, verdicts, retriever)
+        if not again:
+            return self._cited(read, again, None, [], request)
+        evidence = await offload(retriever.find, again)
+        decided = await self.adecide(again, evidence, request)
+        return self._cited(read, again, evidence, decided.verdicts, request)
+
+    def _cited(self, read: Sequence[ReadSentence], again: Sequence[Claim],
+               evidence: Found | None, verdicts: Sequence[Verdict], request: Request
+               ) -> list[ReadSentence]:
         found: list[set[int]] = [set() for _ in read]
-        count = retriever.source_count or 0
-        again = [replace(claim, within=frozenset(range(count)) - claim.within)
-                 for claim, verdict in zip(claims, verdicts, strict=True)
-                 if claim.within is not None and verdict.label == UNSUPPORTED
-                 and len(claim.within) < count]
-        if again:
-            evidence = retriever.find(again)
-            decided = self.decide(again, evidence, request)
-            for n, (claim, verdict) in enumerate(zip(again, decided.verdicts, strict=True)):
-                items = evidence.peek(n)
-                if verdict.label == SUPPORTED and items and items[0].source is not None:
-                    found[claim.sentence].add(items[0].source + 1)
+        for n, (claim, verdict) in enumerate(zip(again, verdicts, strict=True)):
+            items = evidence.peek(n) if evidence is not None else []
+            if verdict.label == SUPPORTED and items and items[0].source is not None:
+                found[claim.sentence].add(items[0].source + 1)
         return [replace(r, citation=citations.check(r.citation, r.text, self.citation_mode,
                                                     request.source_count,
                                                     tuple(sorted(found[i]))))
                 for i, r in enumerate(read)]
+
+
+def _miscited(claims: Sequence[Claim], verdicts: Sequence[Verdict], retriever: Retriever
+              ) -> list[Claim]:
+    """The claims their cited sources do not support, each to be judged against the sources it
+    did not cite."""
+    count = retriever.source_count or 0
+    return [replace(claim, within=frozenset(range(count)) - claim.within)
+            for claim, verdict in zip(claims, verdicts, strict=True)
+            if claim.within is not None and verdict.label == UNSUPPORTED
+            and len(claim.within) < count]
+
+
+class _Once:
+    """Claims that are the same text with the same sources, each judged once."""
+
+    def __init__(self, claims: Sequence[Claim]):
+        self.first: dict[tuple, int] = {}
+        for n, claim in enumerate(claims):
+            self.first.setdefault((claim.text, claim.within), n)
+        self.keys = [(c.text, c.within) for c in claims]
+        self.unique = list(self.first.values())
+        self.texts = [claims[n].text for n in self.unique]
+
+    def spread(self, decided: Decided) -> Decided:
+        verdict_of = dict(zip(self.unique, decided.verdicts, strict=True))
+        return Decided([verdict_of[self.first[key]] for key in self.keys],
+                       decided.saved_calls, decided.by_first_judge)

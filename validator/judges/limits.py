@@ -2,14 +2,18 @@
 once, how many start per minute (optional), and the pause a server asked for. 256 validations
 started together through one model do not open 256 x ``max_concurrency`` connections; a
 ``Retry-After`` one call receives holds back the calls of every other validation too, instead of
-each finding the limit for itself."""
+each finding the limit for itself. Threads and event-loop tasks (``AsyncGuard``) wait in the same
+line: ``slot()`` blocks a thread, ``aslot()`` suspends a task.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
-from collections.abc import Callable, Hashable, Iterator
-from contextlib import contextmanager
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 
 from ..concurrency import remaining, stopped
 from ..errors import ConfigurationError
@@ -49,8 +53,9 @@ class Turns:
     arrived 6 to 90 ms apart. So the first request goes alone, and the next start is counted
     from its end: the others take their turns after it."""
 
-    def __init__(self, reserve: Callable[[], float], sleep: Callable[[float], None]):
-        self.reserve, self.sleep = reserve, sleep
+    def __init__(self, reserve: Callable[[], float], sleep: Callable[[float], None],
+                 asleep: Callable[[float], Awaitable[None]] = asyncio.sleep):
+        self.reserve, self.sleep, self.asleep = reserve, sleep, asleep
         self._first = threading.Lock()
         self._warm = threading.Event()
 
@@ -75,16 +80,124 @@ class Turns:
         self.sleep(self.reserve())
         yield
 
+    @asynccontextmanager
+    async def aturn(self) -> AsyncIterator[None]:
+        """``turn()`` for a task: it waits with ``asleep``, never blocking the loop."""
+        if not self._warm.is_set():
+            while not self._first.acquire(blocking=False):
+                await self.asleep(_POLL / 10)
+            try:
+                if not self._warm.is_set():
+                    await self.asleep(self.reserve())
+                    try:
+                        yield
+                    finally:
+                        self.reserve()
+                        self._warm.set()
+                    return
+            finally:
+                self._first.release()
+        await self.asleep(self.reserve())
+        yield
+
+
+class Slots:
+    """``size`` slots shared by threads and tasks, handed out in the order they were asked
+    for. A waiter that gives up (its validation's deadline, a cancelled task) leaves the line;
+    a slot handed to it meanwhile goes on to the next."""
+
+    def __init__(self, size: int):
+        self._lock = threading.Lock()
+        self._free = size
+        self._line: deque[_Waiter] = deque()
+
+    def acquire(self) -> None:
+        """Take a slot, waiting at most until the validation's deadline (then
+        ``TimeoutError``)."""
+        event = threading.Event()
+        waiter = self._join(event.set)
+        if waiter is None:
+            return
+        try:
+            while not event.wait(_within_the_deadline(_POLL)):
+                _wait_within_the_deadline(0.0)
+        except BaseException:
+            self._leave(waiter)
+            raise
+
+    async def aacquire(self) -> None:
+        """``acquire`` for a task."""
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+
+        def wake() -> None:
+            loop.call_soon_threadsafe(_resolve, future)  # RuntimeError once the loop closed
+
+        waiter = self._join(wake)
+        if waiter is None:
+            return
+        try:
+            while not (await asyncio.wait({future}, timeout=_within_the_deadline(_POLL)))[0]:
+                _check_the_deadline()
+        except BaseException:
+            self._leave(waiter)
+            raise
+
+    def release(self) -> None:
+        while True:
+            with self._lock:
+                if not self._line:
+                    self._free += 1
+                    return
+                waiter = self._line.popleft()
+                waiter.granted = True
+            try:
+                waiter.wake()
+                return
+            except RuntimeError:  # a task whose loop has closed: the next in line has it
+                continue
+
+    def _join(self, wake: Callable[[], None]) -> _Waiter | None:
+        """None when a slot was free (it is taken), else the caller's place in the line."""
+        with self._lock:
+            if self._free > 0 and not self._line:
+                self._free -= 1
+                return None
+            waiter = _Waiter(wake)
+            self._line.append(waiter)
+            return waiter
+
+    def _leave(self, waiter: _Waiter) -> None:
+        with self._lock:
+            if not waiter.granted:
+                self._line.remove(waiter)
+                return
+        self.release()  # handed over as it gave up: the next in line has it
+
+
+class _Waiter:
+    """A place in the line: ``wake()`` tells its thread or task it has the slot."""
+
+    def __init__(self, wake: Callable[[], None]):
+        self.wake = wake
+        self.granted = False
+
+
+def _resolve(future: asyncio.Future) -> None:
+    if not future.done():
+        future.set_result(None)
+
 
 class Gate:
     """The calls to one model: at most ``size`` in flight, at most ``rpm`` started a minute
     (None: no such limit), none before a requested pause ends."""
 
     def __init__(self, size: int, rpm: float | None = None):
-        self._slots = threading.BoundedSemaphore(size)
+        self._slots = Slots(size)
         self._lock = threading.Lock()
         self._resume_at = 0.0
-        self._turns = None if rpm is None else Turns(Pacer(rpm).reserve, _sleep_within_the_deadline)
+        self._turns = None if rpm is None else Turns(Pacer(rpm).reserve, _sleep_within_the_deadline,
+                                                     _asleep_within_the_deadline)
 
     def pause(self, seconds: float) -> None:
         """No call starts for ``seconds`` (a server's ``Retry-After``)."""
@@ -104,13 +217,27 @@ class Gate:
         for slots together still start apart."""
         while (wait := self.resumes_in()) > 0:
             _wait_within_the_deadline(wait)
-        while not self._slots.acquire(timeout=_within_the_deadline(_POLL)):
-            _wait_within_the_deadline(0.0)
+        self._slots.acquire()
         try:
             if self._turns is None:
                 yield
             else:
                 with self._turns.turn():
+                    yield
+        finally:
+            self._slots.release()
+
+    @asynccontextmanager
+    async def aslot(self) -> AsyncIterator[None]:
+        """``slot()`` for a task: the same slots, pause and turns, waited for on the loop."""
+        while (wait := self.resumes_in()) > 0:
+            await _asleep_within_the_deadline(wait)
+        await self._slots.aacquire()
+        try:
+            if self._turns is None:
+                yield
+            else:
+                async with self._turns.aturn():
                     yield
         finally:
             self._slots.release()
@@ -134,11 +261,26 @@ def _sleep_within_the_deadline(seconds: float) -> None:
 def _wait_within_the_deadline(seconds: float) -> None:
     """Sleep up to ``seconds`` (at most a poll); ``TimeoutError`` once the validation ended or
     passed its deadline."""
+    _check_the_deadline()
+    time.sleep(min(_POLL, _within_the_deadline(seconds)) if seconds > 0 else 0.0)
+
+
+async def _asleep_within_the_deadline(seconds: float) -> None:
+    """``_sleep_within_the_deadline`` for a task."""
+    until = time.monotonic() + seconds
+    while True:
+        _check_the_deadline()
+        left = until - time.monotonic()
+        await asyncio.sleep(min(_POLL, _within_the_deadline(left)) if left > 0 else 0.0)
+        if time.monotonic() >= until:
+            return
+
+
+def _check_the_deadline() -> None:
     if stopped():
         raise TimeoutError("the validation's deadline passed while its judge call waited for "
                            "a free slot (max_calls_in_flight), its turn under "
                            "max_requests_per_minute, or a pause the server asked for")
-    time.sleep(min(_POLL, _within_the_deadline(seconds)) if seconds > 0 else 0.0)
 
 
 _GATES: dict[tuple[Hashable, int, float | None], Gate] = {}

@@ -19,7 +19,8 @@ _NOT_IDENTITY = {"api_key", "timeout", "num_retries", "max_retries"}
 
 
 class LiteLLMJudge(PromptJudge):
-    """Sends the prompt as one user message to ``model`` through ``litellm.completion``.
+    """Sends the prompt as one user message to ``model`` through ``litellm.completion`` (and
+``litellm.acompletion`` in an awaited validation).
 
     ``llm_kwargs`` go to every call: ``api_base``, ``api_key``, ``temperature``, ``timeout``...
     LiteLLM's own retries are off; ``PromptJudge`` retries with backoff instead.
@@ -51,9 +52,37 @@ class LiteLLMJudge(PromptJudge):
         response = self._call("completion", messages=[{"role": "user", "content": prompt}])
         return response.choices[0].message.content or ""
 
+    async def acomplete(self, prompt: str) -> str:
+        response = await self._acall("acompletion",
+                                     messages=[{"role": "user", "content": prompt}])
+        return response.choices[0].message.content or ""
+
     def _call(self, function: str, **request):
         """``litellm.<function>(...)`` (``completion``, ``text_completion``) with the judge's
         model and settings, its timeout cut to the validation's deadline; usage counted."""
+        litellm, kwargs = self._prepared()
+        started = time.perf_counter()
+        try:
+            response = getattr(litellm, function)(model=self.model, num_retries=0, **request,
+                                                  **kwargs)
+        except Exception as error:  # noqa: BLE001 - explained when no retry can help, else as is
+            raise explained(error, self.model, self.llm_kwargs) from error
+        return self._received(response, started, request)
+
+    async def _acall(self, function: str, **request):
+        """``_call`` for LiteLLM's async functions (``acompletion``, ``atext_completion``)."""
+        litellm, kwargs = self._prepared()
+        started = time.perf_counter()
+        try:
+            response = await getattr(litellm, function)(model=self.model, num_retries=0,
+                                                        **request, **kwargs)
+        except Exception as error:  # noqa: BLE001 - explained when no retry can help, else as is
+            raise explained(error, self.model, self.llm_kwargs) from error
+        return self._received(response, started, request)
+
+    def _prepared(self) -> tuple[Any, dict[str, Any]]:
+        """LiteLLM, and the call's settings with its timeout cut to the validation's
+        deadline."""
         import litellm  # imported on first use: it is slow to import
 
         litellm.suppress_debug_info = True  # no "Give Feedback" banner on every error
@@ -61,12 +90,9 @@ class LiteLLMJudge(PromptJudge):
         left = remaining()
         if left is not None:  # no call may outlive the validation's deadline
             kwargs["timeout"] = max(0.01, min(left, kwargs.get("timeout") or left))
-        started = time.perf_counter()
-        try:
-            response = getattr(litellm, function)(model=self.model, num_retries=0, **request,
-                                                  **kwargs)
-        except Exception as error:  # noqa: BLE001 - explained when no retry can help, else as is
-            raise explained(error, self.model, self.llm_kwargs) from error
+        return litellm, kwargs
+
+    def _received(self, response: Any, started: float, request: dict[str, Any]) -> Any:
         self.latencies.append(time.perf_counter() - started)
         usage.reported(response, self.model, request.get("prompt") or "".join(
             m["content"] for m in request.get("messages", ())))

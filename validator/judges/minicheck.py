@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from ..errors import ConfigurationError
 from ..types import BY_FALLBACK, INVALID, SUPPORTED, UNSUPPORTED, Evidence, Verdict
 from .litellm_judge import LiteLLMJudge
-from .prompt_judge import NOTHING_READABLE
+from .prompt_judge import NOTHING_READABLE, Answer
 
 _ANSWERS = {"yes": SUPPORTED, "no": UNSUPPORTED}
 
@@ -53,25 +53,41 @@ class MiniCheckJudge(LiteLLMJudge):
             return self._call("text_completion", prompt=prompt).choices[0].text or ""
         return super().complete(prompt)
 
+    async def acomplete(self, prompt: str) -> str:
+        if self.model.startswith("ollama/"):
+            return (await self._acall("atext_completion", prompt=prompt)).choices[0].text or ""
+        return await super().acomplete(prompt)
+
     def judge(self, claim: str, evidence: Sequence[Evidence], question: str | None = None
               ) -> Verdict:
-        answer = self.ask(minicheck_prompt(claim, evidence), read_answer)
-        if answer.value is None:
-            problem = answer.problem
-            if problem == NOTHING_READABLE:
-                problem = "MiniCheck's reply is neither Yes nor No"
-            return Verdict(INVALID, problem, None, BY_FALLBACK)
-        supported = answer.value == SUPPORTED
-        reason = ("MiniCheck: Yes, the document supports it" if supported else
-                  "MiniCheck: No, the document does not support it (MiniCheck cannot tell a "
-                  "contradiction from a claim the document does not mention)")
-        return Verdict(answer.value, reason, 1.0 if supported else 0.0, answer.decided_by)
+        return _verdict(self.ask(minicheck_prompt(claim, evidence), read_answer))
+
+    async def ajudge(self, claim: str, evidence: Sequence[Evidence],
+                     question: str | None = None) -> Verdict:
+        return _verdict(await self.aask(minicheck_prompt(claim, evidence), read_answer))
 
     def judge_batch(self, items: Sequence[tuple[str, Sequence[Evidence]]],
                     question: str | None = None) -> list[Verdict]:
         """MiniCheck judges one claim per call; a batch is those calls in turn."""
         return [self.judge(claim, evidence, question) for claim, evidence in items]
 
+    async def ajudge_batch(self, items: Sequence[tuple[str, Sequence[Evidence]]],
+                           question: str | None = None) -> list[Verdict]:
+        return [await self.ajudge(claim, evidence, question) for claim, evidence in items]
+
     def extract_claims(self, sentence: str, answer: str, question: str | None = None) -> None:
         """MiniCheck cannot split a sentence into claims: each sentence is judged whole."""
         return None
+
+
+def _verdict(answer: Answer[str]) -> Verdict:
+    if answer.value is None:
+        problem = answer.problem
+        if problem == NOTHING_READABLE:
+            problem = "MiniCheck's reply is neither Yes nor No"
+        return Verdict(INVALID, problem, None, BY_FALLBACK)
+    supported = answer.value == SUPPORTED
+    reason = ("MiniCheck: Yes, the document supports it" if supported else
+              "MiniCheck: No, the document does not support it (MiniCheck cannot tell a "
+              "contradiction from a claim the document does not mention)")
+    return Verdict(answer.value, reason, 1.0 if supported else 0.0, answer.decided_by)

@@ -8,7 +8,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar, cast
 
-from ..concurrency import Once
+from ..concurrency import AsyncOnce, Once, offload
 from ..errors import warn
 from ..types import BY_CACHE, BY_FALLBACK, BY_LLM, INVALID, Evidence, Verdict
 from .limits import MAX_IN_FLIGHT, gate
@@ -29,10 +29,12 @@ from .replies import (
     parse_rewrite,
 )
 from .reply_cache import ReplyCache, ReplyStore
-from .retries import complete_with_retries
+from .retries import acomplete_with_retries, complete_with_retries
 
 NOTHING_READABLE = "the judge's reply has nothing readable"
 T = TypeVar("T")
+_LATE = ("the judge gave no verdict before the validation's deadline (the same prompt was being "
+         "judged)")
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,9 @@ class Answer(Generic[T]):
 class PromptJudge:
     """A judge that sends a prompt to a model and reads a verdict from the reply.
 
-    Subclasses implement ``complete(prompt) -> str``. Transient failures (timeouts, refused
+    Subclasses implement ``complete(prompt) -> str``, and may implement ``acomplete`` for
+    awaited validations (by default ``complete`` runs in the process's bounded pool); each
+    method here has an ``a``-prefixed twin that awaits the model. Transient failures (timeouts, refused
     connections, 429 and 5xx answers) are retried ``max_retries`` times with exponential
     backoff that honours ``Retry-After``; a refused credential raises ``JudgeAuthError`` at once;
     anything else that keeps failing yields an INVALID verdict decided by fallback.
@@ -63,6 +67,7 @@ class PromptJudge:
         self.backoff = backoff
         self.cache = ReplyCache(cache_size)
         self._in_flight = Once()
+        self._ain_flight = AsyncOnce()
         self.store: ReplyStore | None = None  # replies on disk; see LiteLLMJudge's cache_dir
         self.template = None if template is None else check_template(template)
         # Whether the model answers the batched prompt: unknown until its first batched reply.
@@ -74,6 +79,11 @@ class PromptJudge:
     def complete(self, prompt: str) -> str:
         raise NotImplementedError
 
+    async def acomplete(self, prompt: str) -> str:
+        """``complete`` for an awaited validation: by default ``complete`` in the process's
+        bounded pool; a backend with an async client awaits it instead."""
+        return await offload(self.complete, prompt)
+
     def model_key(self) -> Hashable:
         """What names the model this judge calls, for the limits every validation in the
         process shares (``limits.gate``): judges with the same key share them."""
@@ -84,20 +94,37 @@ class PromptJudge:
         """``read(reply)`` for ``prompt``, from the caches when there. A value ``keep`` refuses
         is returned (``decided_by`` BY_FALLBACK) but not cached; a reply ``read`` finds nothing in
         (None) gives no value. Every prompt but the batched one goes through here."""
-        cached = self.cache.get(prompt)
-        if cached is not None:  # what ``read`` gave for this prompt before
-            return Answer(cast(T, cached), BY_CACHE)
-        late: Answer[T] = Answer(None, BY_FALLBACK, "the judge gave no verdict before the validation's "
-                      "deadline (the same prompt was being judged)")
+        cached = self._cached(prompt)
+        if cached is not None:
+            return cached
         answer, shared = self._in_flight.run(prompt, lambda: self._ask_model(prompt, read, keep),
-                                             late)
-        if shared and answer.decided_by != BY_FALLBACK:  # one prompt in flight, one verdict
-            return replace(answer, decided_by=BY_CACHE)
-        return answer
+                                             Answer(None, BY_FALLBACK, _LATE))
+        return _as_shared(answer) if shared else answer
+
+    async def aask(self, prompt: str, read: Callable[[str], T | None],
+                   keep: Callable[[T], bool] = lambda value: True) -> Answer[T]:
+        """``ask``, awaiting the model."""
+        cached = self._cached(prompt)
+        if cached is not None:
+            return cached
+        answer, shared = await self._ain_flight.run(
+            prompt, lambda: self._aask_model(prompt, read, keep), Answer(None, BY_FALLBACK, _LATE))
+        return _as_shared(answer) if shared else answer
+
+    def _cached(self, prompt: str) -> Answer | None:
+        cached = self.cache.get(prompt)  # what ``read`` gave for this prompt before
+        return None if cached is None else Answer(cached, BY_CACHE)
 
     def _ask_model(self, prompt: str, read: Callable[[str], T | None],
                    keep: Callable[[T], bool]) -> Answer[T]:
-        reply, decided_by = self._reply(prompt)
+        return self._answer(prompt, *self._reply(prompt), read, keep)
+
+    async def _aask_model(self, prompt: str, read: Callable[[str], T | None],
+                          keep: Callable[[T], bool]) -> Answer[T]:
+        return self._answer(prompt, *await self._areply(prompt), read, keep)
+
+    def _answer(self, prompt: str, reply: str | BaseException, decided_by: str,
+                read: Callable[[str], T | None], keep: Callable[[T], bool]) -> Answer[T]:
         if isinstance(reply, BaseException):
             return Answer(None, BY_FALLBACK, _failure(reply))
         value = read(reply)
@@ -111,14 +138,20 @@ class PromptJudge:
     def judge(
         self, claim: str, evidence: Sequence[Evidence], question: str | None = None
     ) -> Verdict:
+        return _verdict(self.ask(*self._verdict_prompt(claim, evidence, question)))
+
+    async def ajudge(
+        self, claim: str, evidence: Sequence[Evidence], question: str | None = None
+    ) -> Verdict:
+        return _verdict(await self.aask(*self._verdict_prompt(claim, evidence, question)))
+
+    def _verdict_prompt(self, claim: str, evidence: Sequence[Evidence], question: str | None
+                        ) -> tuple[str, Callable[[str], Verdict], Callable[[Verdict], bool]]:
+        """The prompt for one claim, how its reply is read, and which verdicts are kept."""
         untrusted = [claim, question, *(e.text for e in evidence)]
-        answer = self.ask(build_prompt(claim, evidence, question, self.template),
-                          lambda reply: parse_reply(reply, untrusted),
-                          keep=lambda verdict: verdict.label != INVALID)
-        if answer.value is None:  # the call failed (parse_reply always gives a verdict)
-            return Verdict(INVALID, answer.problem, decided_by=BY_FALLBACK)
-        verdict = answer.value
-        return verdict if verdict.label == INVALID else replace(verdict, decided_by=answer.decided_by)
+        return (build_prompt(claim, evidence, question, self.template),
+                lambda reply: parse_reply(reply, untrusted),
+                lambda verdict: verdict.label != INVALID)
 
     def judge_batch(
         self, items: Sequence[tuple[str, Sequence[Evidence]]], question: str | None = None
@@ -127,29 +160,41 @@ class PromptJudge:
         for are judged again one by one; if the call itself fails, they are INVALID."""
         if self.reads_batches is False:
             return [self.judge(claim, evidence, question) for claim, evidence in items]
-        keys = [build_prompt(claim, evidence, question, self.template) for claim, evidence in items]
-        found: list[Verdict | None] = []
-        for key in keys:
-            cached = cast(Verdict | None, self.cache.get(key))  # what judge() keeps under it
-            found.append(None if cached is None else replace(cached, decided_by=BY_CACHE))
-        pending = [i for i, verdict in enumerate(found) if verdict is None]
-        if len(pending) > 1:
-            prompt = build_batch_prompt([items[i] for i in pending], question)
-            reply, decided_by = self._reply(prompt)
-            if isinstance(reply, BaseException):
-                return [verdict or _failed(reply) for verdict in found]
-            untrusted = [question, *(part for i in pending for part in
-                                     (items[i][0], *(e.text for e in items[i][1])))]
-            parsed = parse_batch_reply(reply, len(pending), untrusted)
-            self._learn_from(parsed)
-            if self.store is not None and any(v is not None and v.label != INVALID for v in parsed):
-                self.store.put(prompt, reply)
-            for i, verdict in zip(pending, parsed, strict=True):
-                if verdict is not None and verdict.label != INVALID:
-                    verdict = replace(verdict, decided_by=decided_by)
-                    self.cache.put(keys[i], verdict)
-                    found[i] = verdict
-        return [verdict or self.judge(*items[i], question) for i, verdict in enumerate(found)]
+        batch = _Batch(self, items, question)
+        if batch.prompt is not None:
+            self._read_batch(batch, *self._reply(batch.prompt))
+        return [verdict or self.judge(*items[i], question)
+                for i, verdict in enumerate(batch.found)]
+
+    async def ajudge_batch(
+        self, items: Sequence[tuple[str, Sequence[Evidence]]], question: str | None = None
+    ) -> list[Verdict]:
+        """``judge_batch``, awaiting the model."""
+        if self.reads_batches is False:
+            return [await self.ajudge(claim, evidence, question) for claim, evidence in items]
+        batch = _Batch(self, items, question)
+        if batch.prompt is not None:
+            self._read_batch(batch, *await self._areply(batch.prompt))
+        return [verdict or await self.ajudge(*items[i], question)
+                for i, verdict in enumerate(batch.found)]
+
+    def _read_batch(self, batch: _Batch, reply: str | BaseException, decided_by: str) -> None:
+        """The verdicts a reply to the batched prompt gives its pending items (kept); if the
+        call failed, each is INVALID."""
+        if isinstance(reply, BaseException):
+            for i in batch.pending:
+                batch.found[i] = _failed(reply)
+            return
+        parsed = parse_batch_reply(reply, len(batch.pending), batch.untrusted)
+        self._learn_from(parsed)
+        if (self.store is not None and batch.prompt is not None
+                and any(v is not None and v.label != INVALID for v in parsed)):
+            self.store.put(batch.prompt, reply)
+        for i, verdict in zip(batch.pending, parsed, strict=True):
+            if verdict is not None and verdict.label != INVALID:
+                verdict = replace(verdict, decided_by=decided_by)
+                self.cache.put(batch.keys[i], verdict)
+                batch.found[i] = verdict
 
     def _learn_from(self, parsed: Sequence[Verdict | None]) -> None:
         """Whether the model speaks the batched format, from a reply to it: once one verdict
@@ -195,6 +240,12 @@ class PromptJudge:
             return stored, BY_CACHE
         return self._complete_with_retries(prompt), BY_LLM
 
+    async def _areply(self, prompt: str) -> tuple[str | BaseException, str]:
+        stored = self.store.get(prompt) if self.store is not None else None
+        if stored is not None:
+            return stored, BY_CACHE
+        return await self._acomplete_with_retries(prompt), BY_LLM
+
     def _keep(self, prompt: str, reply: str, value: object) -> None:
         self.cache.put(prompt, value)
         if self.store is not None:
@@ -209,6 +260,49 @@ class PromptJudge:
 
         return complete_with_retries(one_call, prompt, self.max_retries, self.backoff,
                                      shared.pause)
+
+    async def _acomplete_with_retries(self, prompt: str) -> str | BaseException:
+        shared = gate(self.model_key(), self.max_in_flight, self.max_per_minute)
+
+        async def one_call(prompt: str) -> str:
+            async with shared.aslot():
+                return await self.acomplete(prompt)
+
+        return await acomplete_with_retries(one_call, prompt, self.max_retries, self.backoff,
+                                            shared.pause)
+
+
+class _Batch:
+    """One batch of claims for ``judge_batch``: each item's cache key and the verdict already
+    known (from the cache), the items still to ask, and the batched prompt that asks them
+    (None when one or none is left: it is asked alone)."""
+
+    def __init__(self, judge: PromptJudge, items: Sequence[tuple[str, Sequence[Evidence]]],
+                 question: str | None):
+        self.keys = [build_prompt(claim, evidence, question, judge.template)
+                     for claim, evidence in items]
+        self.found: list[Verdict | None] = []
+        for key in self.keys:
+            cached = cast(Verdict | None, judge.cache.get(key))  # what judge() keeps under it
+            self.found.append(None if cached is None else replace(cached, decided_by=BY_CACHE))
+        self.pending = [i for i, verdict in enumerate(self.found) if verdict is None]
+        self.prompt = (build_batch_prompt([items[i] for i in self.pending], question)
+                       if len(self.pending) > 1 else None)
+        self.untrusted = [question, *(part for i in self.pending for part in
+                                      (items[i][0], *(e.text for e in items[i][1])))]
+
+
+def _as_shared(answer: Answer) -> Answer:
+    """An answer another caller's call gave (one prompt in flight, one verdict): from the
+    cache, unless it is a fallback."""
+    return answer if answer.decided_by == BY_FALLBACK else replace(answer, decided_by=BY_CACHE)
+
+
+def _verdict(answer: Answer[Verdict]) -> Verdict:
+    if answer.value is None:  # the call failed (parse_reply always gives a verdict)
+        return Verdict(INVALID, answer.problem, decided_by=BY_FALLBACK)
+    verdict = answer.value
+    return verdict if verdict.label == INVALID else replace(verdict, decided_by=answer.decided_by)
 
 
 def _failure(error: BaseException) -> str:

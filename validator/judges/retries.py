@@ -4,12 +4,13 @@ and a model that does not exist raise at once; what no retry can fix is not retr
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import email.utils
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import tenacity
@@ -105,25 +106,47 @@ def complete_with_retries(complete: Callable[[str], str], prompt: str, max_retri
     ``ConfigurationError`` when the model or endpoint does not exist (404, "LLM Provider NOT
     provided") or ``complete`` itself says the setup is wrong: no prompt could be judged."""
     if stopped():
-        return TimeoutError("the validation ended or passed its deadline before the judge "
-                            "answered")
-    retrying = tenacity.Retrying(
-        retry=tenacity.retry_if_not_exception_type((ConfigurationError, _Permanent)),
-        wait=_wait(backoff, pause),
-        stop=_stop(max_retries),
-        sleep=time.sleep,
-        reraise=True,
-    )
-    permanent = False
+        return _not_started()
+    retrying = tenacity.Retrying(**_policy(max_retries, backoff, pause), sleep=time.sleep)
     try:
         return retrying(_classified, complete, prompt)
-    except ConfigurationError:
-        raise
-    except _Permanent as stop:
-        error, permanent = stop.__cause__ or stop, True
-    except Exception as failure:  # noqa: BLE001 - the last transient failure, classified
-        error = failure
-    attempts = retrying.statistics.get("attempt_number", 1)
+    except Exception as failure:  # noqa: BLE001 - classified by _given_up
+        return _given_up(failure, retrying.statistics, max_retries)
+
+
+async def acomplete_with_retries(acomplete: Callable[[str], Awaitable[str]], prompt: str,
+                                 max_retries: int, backoff: float,
+                                 pause: Callable[[float], None] | None = None
+                                 ) -> str | BaseException:
+    """``complete_with_retries`` for a task: the same policy, its waits on the event loop."""
+    if stopped():
+        return _not_started()
+    retrying = tenacity.AsyncRetrying(**_policy(max_retries, backoff, pause), sleep=asyncio.sleep)
+    try:
+        return await retrying(_aclassified, acomplete, prompt)
+    except Exception as failure:  # noqa: BLE001 - classified by _given_up
+        return _given_up(failure, retrying.statistics, max_retries)
+
+
+def _not_started() -> TimeoutError:
+    return TimeoutError("the validation ended or passed its deadline before the judge answered")
+
+
+def _policy(max_retries: int, backoff: float, pause: Callable[[float], None] | None
+            ) -> dict[str, Any]:
+    return {"retry": tenacity.retry_if_not_exception_type((ConfigurationError, _Permanent)),
+            "wait": _wait(backoff, pause), "stop": _stop(max_retries), "reraise": True}
+
+
+def _given_up(failure: Exception, statistics: dict[str, Any], max_retries: int) -> BaseException:
+    """What the tries ended with, once they stopped on ``failure``: a setup error is raised; a
+    failure no retry can fix, or the last transient one, is returned (warned about); one the
+    deadline cut short is a ``TimeoutError`` saying so."""
+    if isinstance(failure, ConfigurationError):
+        raise failure
+    permanent = isinstance(failure, _Permanent)
+    error = (failure.__cause__ or failure) if permanent else failure
+    attempts = statistics.get("attempt_number", 1)
     if not permanent and (attempts <= max_retries or (_busy(error) and remaining() is not None)):
         # the deadline stopped them
         return TimeoutError(
@@ -140,30 +163,50 @@ def _classified(complete: Callable[[str], str], prompt: str) -> str:
     """One call; a failure no retry can fix is raised as what it is."""
     try:
         return complete(prompt)
-    except ConfigurationError:
+    except Exception as error:  # noqa: BLE001 - every failure is classified
+        _raise_classified(error)
         raise
-    except (TypeError, AttributeError, NameError) as error:  # a bug or a setup mistake
-        raise ConfigurationError(
+
+
+async def _aclassified(acomplete: Callable[[str], Awaitable[str]], prompt: str) -> str:
+    try:
+        return await acomplete(prompt)
+    except Exception as error:  # noqa: BLE001 - every failure is classified
+        _raise_classified(error)
+        raise
+
+
+def _raise_classified(error: Exception) -> None:
+    """Raise what a failed call means, when it is not the error as it is."""
+    classified = _classify(error)
+    if classified is not None:
+        raise classified from error
+
+
+def _classify(error: Exception) -> Exception | None:
+    """What a failed call raises: a setup mistake or refused credentials as a
+    ``ConfigurationError``, a failure no retry can fix as ``_Permanent``; None for anything
+    else, raised as it is (retried if transient)."""
+    if isinstance(error, ConfigurationError):
+        return None
+    if isinstance(error, (TypeError, AttributeError, NameError)):  # a bug or a setup mistake
+        return ConfigurationError(
             f"the judge could not be called ({type(error).__name__}: {_first_line(error)}); "
-            "this is no network fault a retry could fix. Check llm_callable and llm_kwargs."
-        ) from error
-    except Exception as error:  # noqa: BLE001 - every failure is classified below
-        if refused_credentials(error):
-            raise JudgeAuthError(
-                f"the judge refused the credentials ({type(error).__name__}: "
-                f"{_first_line(error)}): set the provider's API key (for example OPENAI_API_KEY) "
-                "or pass llm_kwargs['api_key']."
-            ) from error
-        if misconfigured(error):
-            raise ConfigurationError(
-                f"the judge's model cannot be reached as configured ({type(error).__name__}: "
-                f"{_first_line(error)}). Check llm_callable (a LiteLLM model name such as "
-                "'gpt-4o-mini' or 'openai/<model>' with api_base for a local server) and "
-                "llm_kwargs['api_base']."
-            ) from error
-        if _status(error) in _PERMANENT_STATUS:
-            raise _Permanent() from error
-        raise
+            "this is no network fault a retry could fix. Check llm_callable and llm_kwargs.")
+    if refused_credentials(error):
+        return JudgeAuthError(
+            f"the judge refused the credentials ({type(error).__name__}: "
+            f"{_first_line(error)}): set the provider's API key (for example OPENAI_API_KEY) "
+            "or pass llm_kwargs['api_key'].")
+    if misconfigured(error):
+        return ConfigurationError(
+            f"the judge's model cannot be reached as configured ({type(error).__name__}: "
+            f"{_first_line(error)}). Check llm_callable (a LiteLLM model name such as "
+            "'gpt-4o-mini' or 'openai/<model>' with api_base for a local server) and "
+            "llm_kwargs['api_base'].")
+    if _status(error) in _PERMANENT_STATUS:
+        return _Permanent()
+    return None
 
 
 _BUSY_STATUS = {429, 529}  # the server is rate limiting or overloaded: it will answer later

@@ -10,6 +10,10 @@ second, the server's peak calls in flight, the process's peak threads and memory
 validations that did not pass. The judge is LiteLLM over HTTP, the embedder the default.
 
     python benchmarks/bench_load.py [--count 64 256] [--latency 0.5] [--busy 0.33]
+                                    [--in-flight 32]
+
+``--in-flight`` is the validator's ``max_calls_in_flight`` (32 by default): with it at or above
+``--count``, nothing but the validator's own concurrency bounds how many calls wait at once.
 """
 
 from __future__ import annotations
@@ -131,10 +135,14 @@ def stats(url: str) -> dict:
         return json.loads(response.read())
 
 
+IN_FLIGHT = 32  # max_calls_in_flight of the validators made here (--in-flight)
+
+
 def validator(url: str):
     from provenance_guard import ProvenanceLLM
 
     return ProvenanceLLM(llm_callable="openai/judge", on_fail="noop",
+                         max_calls_in_flight=IN_FLIGHT,
                          llm_kwargs={"api_base": url, "api_key": "sk-test"})
 
 
@@ -181,8 +189,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency", type=float, default=0.5)
     parser.add_argument("--busy", type=float, default=0.33,
                         help="share of calls answered 429 in the storm runs (0: none)")
+    parser.add_argument("--in-flight", type=int, default=32,
+                        help="the validators' max_calls_in_flight")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    global IN_FLIGHT
+    IN_FLIGHT = args.in_flight
     import provenance_guard  # noqa: F401 - before guardrails and litellm: offline settings
 
     rows = []

@@ -19,12 +19,13 @@ and its synchronous stages run in the process's bounded pool (``offload``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import functools
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator, Sequence
-from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -65,11 +66,14 @@ def stopped() -> bool:
 
 
 class _Scope:
-    """One validation's threads: started through ``start``, joined when it ends."""
+    """One validation's background work, started through ``start``: threads (joined when it
+    ends), or for an awaited validation, jobs of the bounded pool (awaited when it ends)."""
 
-    def __init__(self):
+    def __init__(self, awaited: bool = False):
         self.ended = threading.Event()
+        self.awaited = awaited
         self.threads: list[threading.Thread] = []
+        self.jobs: list[Future] = []
 
     def close(self) -> None:
         self.ended.set()
@@ -78,11 +82,17 @@ class _Scope:
 
 
 def start(target: Callable[[], None], name: str) -> None:
-    """Run ``target`` in a thread of the current validation, which joins it before it returns
-    (``target`` should check ``stopped()`` between units of work). Outside a validation, the
-    thread is not joined by anyone: callers outside ``Runner.validation`` are tests."""
-    thread = threading.Thread(target=contextvars.copy_context().run, args=(target,), name=name)
+    """Run ``target`` in the background of the current validation, which waits for it before
+    it returns (``target`` should check ``stopped()`` between units of work): in a thread of its
+    own, or in an awaited validation, in the bounded pool (so 256 validations awaited at once
+    do not start 256 threads). Outside a validation, nobody waits for the thread: callers
+    outside ``Runner.validation`` are tests."""
+    run = functools.partial(contextvars.copy_context().run, target)
     scope = _SCOPE.get()
+    if scope is not None and scope.awaited:
+        scope.jobs.append(async_pool().submit(run))
+        return
+    thread = threading.Thread(target=run, name=name)
     if scope is not None:
         scope.threads.append(thread)
     thread.start()
@@ -110,19 +120,20 @@ class Runner:
 
     @asynccontextmanager
     async def avalidation(self) -> AsyncIterator[None]:
-        """``validation()`` for an awaited validation: its threads are joined in the pool, off
-        the event loop."""
-        with self._scope() as scope:
+        """``validation()`` for an awaited validation: its background jobs run in the bounded
+        pool and are awaited, off the event loop, before it returns."""
+        with self._scope(awaited=True) as scope:
             try:
                 yield
             finally:
                 scope.ended.set()
-                if scope.threads:
-                    await offload(scope.close)
+                if scope.jobs:
+                    await asyncio.gather(*(asyncio.wrap_future(job) for job in scope.jobs),
+                                         return_exceptions=True)
 
     @contextmanager
-    def _scope(self) -> Iterator[_Scope]:
-        scope = _Scope()
+    def _scope(self, awaited: bool = False) -> Iterator[_Scope]:
+        scope = _Scope(awaited)
         token = _SCOPE.set(scope)
         try:
             with deadline_in(self.deadline):
@@ -303,6 +314,47 @@ def async_pool() -> ThreadPoolExecutor:
             _async_pool = ThreadPoolExecutor(max_workers=ASYNC_WORKERS,
                                              thread_name_prefix="async-validation")
         return _async_pool
+
+
+def resolve_soon(loop: asyncio.AbstractEventLoop, future: asyncio.Future) -> None:
+    """Resolve ``future`` (to None) on its loop, from any thread; ``RuntimeError`` once that
+    loop has closed."""
+    loop.call_soon_threadsafe(_resolve, future)
+
+
+def _resolve(future: asyncio.Future) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+class Arrival:
+    """Something a thread produces (a group of evidence), waited for by threads (``wait``) or,
+    without holding a thread, by tasks (``await arrived()``)."""
+
+    def __init__(self):
+        self._event = threading.Event()
+        self._lock = threading.Lock()
+        self._tasks: list[tuple[asyncio.AbstractEventLoop, asyncio.Future]] = []
+
+    def set(self) -> None:
+        with self._lock:
+            self._event.set()
+            tasks, self._tasks = self._tasks, []
+        for loop, future in tasks:
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+                resolve_soon(loop, future)
+
+    def wait(self) -> None:
+        self._event.wait()
+
+    async def arrived(self) -> None:
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            if self._event.is_set():
+                return
+            future = loop.create_future()
+            self._tasks.append((loop, future))
+        await future
 
 
 async def offload(function: Callable[..., Any], *args: Any) -> Any:

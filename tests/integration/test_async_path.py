@@ -178,3 +178,29 @@ def test_refused_credentials_raise_from_an_awaited_validation(chat_server):
     server.faults = [(401, {})]
     with pytest.raises(JudgeAuthError):
         asyncio.run(litellm_validator(server.url).acheck(GOOD, toy_metadata()))
+
+
+def test_a_judge_objects_ajudge_is_awaited_and_a_subclass_that_overrides_judge_alone_is_not():
+    from provenance_guard import Verdict
+
+    class Awaitable:
+        def __init__(self):
+            self.awaited: list[str] = []
+
+        def judge(self, claim, evidence, question=None):
+            raise AssertionError("an awaited validation called judge()")
+
+        async def ajudge(self, claim, evidence, question=None):
+            await asyncio.sleep(0)
+            self.awaited.append(claim)
+            return Verdict("supported", "awaited", score=1.0)
+
+    class Overridden(Awaitable):  # its own judge() is what it means: ajudge() is not its
+        def judge(self, claim, evidence, question=None):
+            return Verdict("unsupported", "called", score=0.0)
+
+    awaitable, overridden = Awaitable(), Overridden()
+    passed = asyncio.run(ProvenanceLLM(llm_callable=awaitable).acheck(GOOD, toy_metadata()))
+    refused = asyncio.run(ProvenanceLLM(llm_callable=overridden).acheck(GOOD, toy_metadata()))
+    assert passed.passed and awaitable.awaited == [GOOD]
+    assert not refused.passed and overridden.awaited == []

@@ -122,11 +122,15 @@ async def adecide(
 ) -> Decided:
     """``decide`` in an awaited validation: the judge's calls are awaited (``ajudge``,
     ``ajudge_batch`` where the judge has them, else its own methods in the process's pool);
-    the evidence, the rules and the first judge are waited for in the pool."""
+    the evidence is awaited as it arrives, and the rules and the first judge run in the
+    pool."""
     plan = _Plan(judge, claims, evidence, question, cascade, first)
 
     async def group(indexes: list[int]) -> list[tuple[Verdict, int]]:
-        early = await offload(plan.settle, indexes)
+        if await plan.arrival(indexes) and not plan.computes:
+            early = plan.settle(indexes)  # nothing to compute: no thread needed
+        else:
+            early = await offload(plan.settle, indexes)
         asked: list[Verdict] = []
         for batch in plan.batches(indexes, early):
             if len(batch) > 1 and isinstance(judge, BatchJudge):
@@ -169,6 +173,18 @@ class _Plan:
                  question: str | None, cascade: Cascade, first: FirstJudge | None):
         self.judge, self.claims, self.evidence = judge, claims, evidence
         self.question, self.cascade, self.first = question, cascade, first
+
+    @property
+    def computes(self) -> bool:
+        """Whether settling a claim computes (the rules, the first judge), beyond looking at
+        its evidence."""
+        return self.cascade.enabled or self.first is not None
+
+    async def arrival(self, indexes: list[int]) -> bool:
+        """Wait for the claims' evidence to be there, without holding a thread; False when
+        reading it computes it (``Found.arrival``)."""
+        arrival = getattr(self.evidence, "arrival", None)
+        return True if arrival is None else await arrival(indexes)
 
     def groups(self, batch_size: int) -> list[list[int]]:
         size = batch_size if batch_size > 1 and isinstance(self.judge, BatchJudge) else 1
@@ -311,6 +327,9 @@ class _Subset:
 
     def __getitem__(self, i: int) -> list[Evidence]:
         return self.found[self.indexes[i]]
+
+    async def arrival(self, indexes: Sequence[int]) -> bool:
+        return await self.found.arrival([self.indexes[i] for i in indexes])
 
     def __len__(self) -> int:
         return len(self.indexes)

@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 
-from ..concurrency import remaining, stopped
+from ..concurrency import remaining, resolve_soon, stopped
 from ..errors import ConfigurationError
 
 MAX_IN_FLIGHT = 32  # calls in flight to one model, by default (max_calls_in_flight)
@@ -131,7 +131,7 @@ class Slots:
         future = loop.create_future()
 
         def wake() -> None:
-            loop.call_soon_threadsafe(_resolve, future)  # RuntimeError once the loop closed
+            resolve_soon(loop, future)  # RuntimeError once the loop closed
 
         waiter = self._join(wake)
         if waiter is None:
@@ -181,11 +181,6 @@ class _Waiter:
     def __init__(self, wake: Callable[[], None]):
         self.wake = wake
         self.granted = False
-
-
-def _resolve(future: asyncio.Future) -> None:
-    if not future.done():
-        future.set_result(None)
 
 
 class Gate:

@@ -5,12 +5,11 @@ neighbours) or from the caller's ``query_function``; either way within ``max_evi
 from __future__ import annotations
 
 import numbers
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..concurrency import Stopped, start, stopped
+from ..concurrency import Arrival, Stopped, start, stopped
 from ..request import Chunking, Request
 from ..types import Claim, Evidence
 from .embedding import Embedder, FunctionEmbedder
@@ -46,7 +45,7 @@ class Found:
         self._error: BaseException | None = None
         self._group = group
         if group is not None and slots:
-            self._ready = [threading.Event() for _ in range(0, len(slots), group)]
+            self._ready = [Arrival() for _ in range(0, len(slots), group)]
             start(lambda: self._produce(group), "provenance-retrieval")
 
     def __len__(self) -> int:
@@ -64,6 +63,15 @@ class Found:
             if self._error is not None:
                 raise self._error
         return self._found[n] or []
+
+    async def arrival(self, indexes: Sequence[int]) -> bool:
+        """Wait, without holding a thread, for the evidence of the claims ``indexes`` to be
+        there. False when reading it computes it (a ``query_function``'s: read it in a thread)."""
+        if self._group is None:
+            return False
+        for g in sorted({self._slot[i] // self._group for i in indexes}):
+            await self._ready[g].arrived()
+        return True
 
     def peek(self, i: int) -> list[Evidence]:
         return self._found[self._slot[i]] or []

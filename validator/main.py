@@ -94,6 +94,7 @@ class ProvenanceLLM(Validator):
             fix_mode: str = 'remove',
             corrector: Any = None,
             max_requests_per_minute: float | None = None,
+            max_tokens_per_minute: float | None = None,
         ) -> None: ...
         # end of the typed __init__
     else:  # at run time they are read by Settings, which names a misspelt one and its fix
@@ -209,7 +210,8 @@ def _judge_options(settings: Settings) -> dict[str, Any]:
     built with."""
     return {"max_retries": settings.max_retries, "cache_size": settings.cache_size,
             "max_in_flight": settings.max_calls_in_flight,
-            "max_per_minute": settings.max_requests_per_minute}
+            "max_per_minute": settings.max_requests_per_minute,
+            "max_tokens_per_minute": settings.max_tokens_per_minute}
 
 
 ProvenanceLLM.__init__.__signature__ = signature(ProvenanceLLM.__init__)  # type: ignore[attr-defined]

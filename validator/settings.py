@@ -110,16 +110,21 @@ class Seconds:
 
 @dataclass(frozen=True)
 class PerMinute:
+    unit: str = "requests"
+
     def __call__(self, name: str, value: object) -> float | None:
         if value is None:
             return None
         if (isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real)
                 or not math.isfinite(float(value)) or not float(value) > 0):
-            raise ValueError(f"{name} must be a number of requests a minute > 0, or None (no "
+            raise ValueError(f"{name} must be a number of {self.unit} a minute > 0, or None (no "
                              f"limit); got {value!r}.")
         return float(value)
 
-    shown = "requests a minute, > 0, or None (no limit)"
+    @property
+    def shown(self) -> str:
+        return f"{self.unit} a minute, > 0, or None (no limit)"
+
     optional = True
 
     def parse(self, text: str) -> float | None:
@@ -388,6 +393,13 @@ class Settings:
         "validation in the process as `max_calls_in_flight` is (None: no limit); a request waits "
         "for its turn until the validation's deadline. For a provider's requests-per-minute "
         "quota, so that many validations at once slow down instead of meeting 429s.")
+
+    max_tokens_per_minute: float | None = setting(
+        None, PerMinute("tokens"),
+        "Judge tokens sent a minute to one model, shared as `max_requests_per_minute` is (None: "
+        "no limit): each request's start waits until its prompt's tokens (counted before it is "
+        "sent, with OpenAI's cl100k_base) fit the rate, and the reply's tokens count against "
+        "the requests after it. For a provider's tokens-per-minute quota.")
 
     def __post_init__(self) -> None:
         for row in fields(self):

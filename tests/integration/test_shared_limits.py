@@ -115,6 +115,26 @@ def test_requests_per_minute_are_held_across_threads_and_validators(chat_server)
     assert min(b - a for a, b in zip(times, times[1:], strict=False)) >= 0.24, times
 
 
+def test_tokens_per_minute_space_the_starts_by_what_each_prompt_carries(chat_server):
+    from provenance_guard.judges.usage import tokens
+
+    arrivals: list[tuple[float, int]] = []
+    scripted = ScriptedJudge(reply=lambda prompt: arrivals.append(
+        (time.monotonic(), tokens(prompt))) or '{"verdict": "supported"}')
+    server = chat_server(scripted)
+    litellm_validator(server.url).validate("It is here.", toy_metadata())  # LiteLLM set up
+    arrivals.clear()
+    # 12,000 tokens a minute: 200 a second, so a prompt of n tokens holds the next start n / 200 s
+    validators = [litellm_validator(server.url, max_tokens_per_minute=12_000) for _ in range(2)]
+    results = run_together(lambda i: validators[i % 2].validate(
+        f"Sentence {i} is here" + " and here" * (20 * i) + ".", toy_metadata()), 4)
+    assert len(arrivals) == 4 and all(r.metadata["sentences"] for r in results)
+    arrivals.sort()
+    for (at, carried), (later, _) in zip(arrivals, arrivals[1:], strict=False):
+        # the reply's few tokens come on top of the prompt's
+        assert later - at >= carried / 200 - 0.02, arrivals
+
+
 def test_a_turn_beyond_the_deadline_is_no_verdict_that_names_the_limit(chat_server):
     server = chat_server(ScriptedJudge())
     # 2 a minute: the second text's turn is 30 s after the first, past its 1 s deadline

@@ -100,7 +100,11 @@ def test_after_a_validation_raises_no_judge_call_starts():
         validator.validate(DISTINCT, toy_metadata())
     made = len(calls)
     join_ours()
-    assert len(calls) == made < 300 and ours() == []
+    # the other worker's call may have passed its last check as the validation raised (it is
+    # in flight, and arrives after): at most one; and none after the workers are gone
+    ended = len(calls)
+    time.sleep(0.2)
+    assert len(calls) == ended <= made + 1 and ended < 300 and ours() == []
 
 
 def test_a_process_that_exits_right_after_a_check_does_not_abort(tmp_path):

@@ -57,7 +57,7 @@ def test_positional_arguments_follow_the_hub():
     ("pass_on_invalid", "false"), ("deadline", 0), ("max_sentences", 0),
     ("max_evidence_chars", 10), ("confidence_band", (0.9, 0.1)), ("language", "xx"),
     ("retrieval", "sparse"), ("citations", "yes"), ("index_dir", 3), ("embedding_model", ""),
-    ("on_fail", "explode"), ("max_requests_per_minute", 0),
+    ("on_fail", "explode"), ("max_requests_per_minute", 0), ("max_tokens_per_minute", -5),
 ])
 def test_each_checked_setting_refuses_a_bad_value_by_name(name, bad):
     with pytest.raises(ValueError, match=name if name != "language" else "language"):

@@ -23,22 +23,25 @@ _POLL = 0.25  # seconds between looks at whether the validation has ended, while
 
 
 class Pacer:
-    """Request start times ``60 / rpm`` seconds apart, handed out in turn to every caller."""
+    """Start times for a rate of ``per_minute`` units a minute (requests, or tokens), handed
+    out in turn to every caller: a start that costs ``cost`` units moves the next one
+    ``cost * 60 / per_minute`` seconds on."""
 
-    def __init__(self, rpm: float):
-        if isinstance(rpm, bool) or not isinstance(rpm, int | float) or not rpm > 0:
-            raise ConfigurationError(f"rpm must be a positive number of judge requests per "
-                                     f"minute; got {rpm!r}.")
-        self.interval = 60.0 / rpm
+    def __init__(self, per_minute: float, unit: str = "judge requests"):
+        if (isinstance(per_minute, bool) or not isinstance(per_minute, int | float)
+                or not per_minute > 0):
+            raise ConfigurationError(f"the rate must be a positive number of {unit} per "
+                                     f"minute; got {per_minute!r}.")
+        self.interval = 60.0 / per_minute
         self._next = 0.0
         self._lock = threading.Lock()
 
-    def reserve(self) -> float:
-        """Seconds until the caller's request may go (0 when it may go now)."""
+    def reserve(self, cost: float = 1.0) -> float:
+        """Seconds until the caller's start may be (0 when it may be now)."""
         with self._lock:
             now = time.monotonic()
             at = max(now, self._next)
-            self._next = at + self.interval
+            self._next = at + self.interval * cost
             return at - now
 
 
@@ -184,15 +187,24 @@ class _Waiter:
 
 
 class Gate:
-    """The calls to one model: at most ``size`` in flight, at most ``rpm`` started a minute
-    (None: no such limit), none before a requested pause ends."""
+    """The calls to one model: at most ``size`` in flight, at most ``rpm`` started and ``tpm``
+    tokens sent a minute (None: no such limit), none before a requested pause ends."""
 
-    def __init__(self, size: int, rpm: float | None = None):
+    def __init__(self, size: int, rpm: float | None = None, tpm: float | None = None):
         self._slots = Slots(size)
         self._lock = threading.Lock()
         self._resume_at = 0.0
         self._turns = None if rpm is None else Turns(Pacer(rpm).reserve, _sleep_within_the_deadline,
                                                      _asleep_within_the_deadline)
+        self._tokens = None if tpm is None else Pacer(tpm, "judge tokens")
+
+    def spent(self, tokens: int) -> None:
+        """Count tokens used after the start (a reply's) against the calls after it."""
+        if self._tokens is not None and tokens:
+            self._tokens.reserve(tokens)
+
+    def _tokens_wait(self, tokens: int) -> float:
+        return 0.0 if self._tokens is None or not tokens else self._tokens.reserve(tokens)
 
     def pause(self, seconds: float) -> None:
         """No call starts for ``seconds`` (a server's ``Retry-After``)."""
@@ -205,34 +217,39 @@ class Gate:
             return self._resume_at - time.monotonic()
 
     @contextmanager
-    def slot(self) -> Iterator[None]:
-        """Wait for a pause to end, a free slot and the call's turn under the rate, at most
-        until the validation's deadline (then ``TimeoutError``, a failure the retries know);
-        hold the slot for one call. The turn is taken with the slot held, so calls that waited
-        for slots together still start apart."""
+    def slot(self, tokens: int = 0) -> Iterator[None]:
+        """Wait for a pause to end, a free slot, the call's turn under the rate and room for
+        its ``tokens``, at most until the validation's deadline (then ``TimeoutError``, a
+        failure the retries know); hold the slot for one call. The turn is taken with the slot
+        held, so calls that waited for slots together still start apart."""
         while (wait := self.resumes_in()) > 0:
             _wait_within_the_deadline(wait)
         self._slots.acquire()
         try:
             if self._turns is None:
+                _sleep_within_the_deadline(self._tokens_wait(tokens))
                 yield
             else:
                 with self._turns.turn():
+                    _sleep_within_the_deadline(self._tokens_wait(tokens))
                     yield
         finally:
             self._slots.release()
 
     @asynccontextmanager
-    async def aslot(self) -> AsyncIterator[None]:
-        """``slot()`` for a task: the same slots, pause and turns, waited for on the loop."""
+    async def aslot(self, tokens: int = 0) -> AsyncIterator[None]:
+        """``slot()`` for a task: the same slots, pause, turns and tokens, waited for on the
+        loop."""
         while (wait := self.resumes_in()) > 0:
             await _asleep_within_the_deadline(wait)
         await self._slots.aacquire()
         try:
             if self._turns is None:
+                await _asleep_within_the_deadline(self._tokens_wait(tokens))
                 yield
             else:
                 async with self._turns.aturn():
+                    await _asleep_within_the_deadline(self._tokens_wait(tokens))
                     yield
         finally:
             self._slots.release()
@@ -275,17 +292,19 @@ def _check_the_deadline() -> None:
     if stopped():
         raise TimeoutError("the validation's deadline passed while its judge call waited for "
                            "a free slot (max_calls_in_flight), its turn under "
-                           "max_requests_per_minute, or a pause the server asked for")
+                           "max_requests_per_minute or max_tokens_per_minute, or a pause the "
+                           "server asked for")
 
 
-_GATES: dict[tuple[Hashable, int, float | None], Gate] = {}
+_GATES: dict[tuple[Hashable, int, float | None, float | None], Gate] = {}
 _GATES_LOCK = threading.Lock()
 
 
-def gate(model: Hashable, size: int, rpm: float | None = None) -> Gate:
-    """The process's gate for ``model`` with ``size`` slots and ``rpm`` starts a minute: judges
-    naming the same model (and server) with the same limits share one."""
+def gate(model: Hashable, size: int, rpm: float | None = None, tpm: float | None = None) -> Gate:
+    """The process's gate for ``model`` with ``size`` slots, ``rpm`` starts and ``tpm`` tokens
+    a minute: judges naming the same model (and server) with the same limits share one."""
+    key = (model, size, rpm, tpm)
     with _GATES_LOCK:
-        if (model, size, rpm) not in _GATES:
-            _GATES[(model, size, rpm)] = Gate(size, rpm)
-        return _GATES[(model, size, rpm)]
+        if key not in _GATES:
+            _GATES[key] = Gate(size, rpm, tpm)
+        return _GATES[key]

@@ -11,7 +11,8 @@ from typing import Generic, TypeVar, cast
 from ..concurrency import AsyncOnce, Once, offload
 from ..errors import warn
 from ..types import BY_CACHE, BY_FALLBACK, BY_LLM, INVALID, Evidence, Verdict
-from .limits import MAX_IN_FLIGHT, gate
+from . import usage
+from .limits import MAX_IN_FLIGHT, Gate, gate
 from .prompts import (
     build_batch_prompt,
     build_claims_prompt,
@@ -60,10 +61,11 @@ class PromptJudge:
 
     def __init__(self, max_retries: int = 2, backoff: float = 0.5, cache_size: int = 4096,
                  template: str | None = None, max_in_flight: int = MAX_IN_FLIGHT,
-                 max_per_minute: float | None = None):
+                 max_per_minute: float | None = None, max_tokens_per_minute: float | None = None):
         self.max_retries = max_retries
         self.max_in_flight = max_in_flight
         self.max_per_minute = max_per_minute
+        self.max_tokens_per_minute = max_tokens_per_minute
         self.backoff = backoff
         self.cache = ReplyCache(cache_size)
         self._in_flight = Once()
@@ -252,24 +254,37 @@ class PromptJudge:
             self.store.put(prompt, reply)
 
     def _complete_with_retries(self, prompt: str) -> str | BaseException:
-        shared = gate(self.model_key(), self.max_in_flight, self.max_per_minute)
+        shared, tokens = self._gate(prompt)
 
         def one_call(prompt: str) -> str:
-            with shared.slot():
-                return self.complete(prompt)
+            with shared.slot(tokens):
+                reply = self.complete(prompt)
+            shared.spent(self._tokens(reply))
+            return reply
 
         return complete_with_retries(one_call, prompt, self.max_retries, self.backoff,
                                      shared.pause)
 
     async def _acomplete_with_retries(self, prompt: str) -> str | BaseException:
-        shared = gate(self.model_key(), self.max_in_flight, self.max_per_minute)
+        shared, tokens = self._gate(prompt)
 
         async def one_call(prompt: str) -> str:
-            async with shared.aslot():
-                return await self.acomplete(prompt)
+            async with shared.aslot(tokens):
+                reply = await self.acomplete(prompt)
+            shared.spent(self._tokens(reply))
+            return reply
 
         return await acomplete_with_retries(one_call, prompt, self.max_retries, self.backoff,
                                             shared.pause)
+
+    def _gate(self, prompt: str) -> tuple[Gate, int]:
+        """The model's shared limits, and what the prompt counts against them."""
+        return (gate(self.model_key(), self.max_in_flight, self.max_per_minute,
+                     self.max_tokens_per_minute), self._tokens(prompt))
+
+    def _tokens(self, text: str) -> int:
+        """``text``'s tokens, counted only under a tokens-a-minute limit."""
+        return usage.tokens(text) if self.max_tokens_per_minute is not None else 0
 
 
 class _Batch:

@@ -250,7 +250,7 @@ class Once:
 
 
 class _Flight:
-    def __init__(self):
+    def __init__(self) -> None:
         self.done = threading.Event()
         self.result: Any = None
         self.error: BaseException | None = None
@@ -260,7 +260,7 @@ class AsyncOnce:
     """``Once`` for tasks: identical work in flight on one event loop is done once. A leader
     cancelled (its validation ended) leaves its waiters ``late``; it never cancels them."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._lock = threading.Lock()  # judges are shared by threads, each with its own loop
         self._flights: dict[tuple[asyncio.AbstractEventLoop, Hashable], asyncio.Future] = {}
 
@@ -331,7 +331,7 @@ class Arrival:
     """Something a thread produces (a group of evidence), waited for by threads (``wait``) or,
     without holding a thread, by tasks (``await arrived()``)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._event = threading.Event()
         self._lock = threading.Lock()
         self._tasks: list[tuple[asyncio.AbstractEventLoop, asyncio.Future]] = []

@@ -20,12 +20,24 @@ JUDGE_CALL = ("complete", "_complete_with_retries", "one_call")  # the synchrono
 PACKAGE = os.path.dirname(provenance_guard.__file__)
 
 
+_EARLIER: set[threading.Thread] = set()
+
+
+@pytest.fixture(autouse=True)
+def earlier_threads():
+    """The threads alive before the test (an earlier test's call in flight at its deadline may
+    still be ending in one): not this test's."""
+    _EARLIER.clear()
+    _EARLIER.update(threading.enumerate())
+    yield
+
+
 def threads_in_a_judge_call() -> int:
-    """Threads of this process whose stack is inside a synchronous judge call now."""
-    here = threading.get_ident()
+    """Threads this test started whose stack is inside a synchronous judge call now."""
+    earlier = {thread.ident for thread in _EARLIER} | {threading.get_ident()}
     return sum(any(frame.f_code.co_name in JUDGE_CALL and
                    frame.f_code.co_filename.startswith(PACKAGE) for frame in _stack(top))
-               for ident, top in sys._current_frames().items() if ident != here)
+               for ident, top in sys._current_frames().items() if ident not in earlier)
 
 
 def _stack(frame):
@@ -168,7 +180,8 @@ def test_the_deadline_cancels_an_awaited_call_and_fails_closed(chat_server):
     [sentence] = report.sentences
     assert not report.passed and sentence.verdict.label == "invalid"
     assert "deadline" in sentence.verdict.reason and tasks_left == []
-    assert [t for t in threading.enumerate() if t.name.startswith("provenance")] == []
+    assert [t for t in threading.enumerate()
+            if t.name.startswith("provenance") and t not in _EARLIER] == []
 
 
 def test_refused_credentials_raise_from_an_awaited_validation(chat_server):

@@ -56,7 +56,9 @@ def _outside(frame: FrameType | None) -> tuple[FrameType | None, int]:
 def warnings_to_caller() -> Iterator[None]:
     """Within it, warnings raised in the worker threads of this validation (which carry its
     context) are attributed to the line that started it."""
-    token = _CALLER.set(_outside(sys._getframe(2))[0])
+    caller = _outside(sys._getframe(2))[0]
+    # in a worker thread no line of the caller's is on the stack: keep the one set outside
+    token = _CALLER.set(caller if caller is not None else _CALLER.get())
     try:
         yield
     finally:

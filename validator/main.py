@@ -11,8 +11,10 @@ input in ``request``; concurrency and the deadline owned by ``concurrency``.
 
 from __future__ import annotations
 
+import sys
 import textwrap
 from dataclasses import dataclass, replace
+from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from guardrails.validator_base import (
@@ -181,9 +183,34 @@ class ProvenanceLLM(Validator):
                                   self._settings.on_fail)
 
     async def async_validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
-        """What ``AsyncGuard`` awaits: ``acheck``'s report as the Guardrails result."""
+        """What ``AsyncGuard`` awaits: ``acheck``'s report as the Guardrails result.
+
+        A synchronous ``Guard`` awaits it too, on an event loop it makes for the calling thread
+        and never closes. There the validation runs as ``validate`` does, in the process's
+        pool: LiteLLM keeps state for every loop it is awaited on (clients, a logging task, an
+        executor thread), which a thread per request would pile up, and nothing waits on that
+        loop but this validation."""
+        if _awaited_by_a_synchronous_guard():
+            with warnings_to_caller():
+                return await offload(self.validate, value, metadata)
         return _guardrails_result(await self.acheck(value, metadata), metadata,
                                   self._settings.on_fail)
+
+
+def _awaited_by_a_synchronous_guard() -> bool:
+    """Whether this runs inside Guardrails' synchronous validator service (a ``Guard``, not an
+    ``AsyncGuard``), which drives its own loop with ``run_until_complete``."""
+    try:
+        from guardrails.validator_service.async_validator_service import AsyncValidatorService
+    except ImportError:  # another Guardrails layout: the awaited path serves it
+        return False
+    synchronous = AsyncValidatorService.validate.__code__
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code is synchronous:
+            return True
+        frame = frame.f_back
+    return False
 
 
 @dataclass(frozen=True)

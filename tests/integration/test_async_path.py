@@ -217,3 +217,26 @@ def test_a_judge_objects_ajudge_is_awaited_and_a_subclass_that_overrides_judge_a
     refused = asyncio.run(ProvenanceLLM(llm_callable=overridden).acheck(GOOD, toy_metadata()))
     assert passed.passed and awaitable.awaited == [GOOD]
     assert not refused.passed and overridden.awaited == []
+
+
+def test_a_synchronous_guard_in_short_lived_threads_leaves_no_thread_behind(chat_server):
+    # a Guard awaits the validator on a loop it makes for each calling thread and never closes;
+    # the validation runs as validate() does there, leaving no per-loop state or thread
+    import gc
+
+    from guardrails import Guard
+
+    server = chat_server(ScriptedJudge(rule=lambda statement, passages: True))
+    guard = Guard().use(litellm_validator(server.url, max_concurrency=4))
+    outcomes: list = []
+    threads = [threading.Thread(target=lambda t=t: outcomes.append(
+        guard.validate(t, metadata=toy_metadata()))) for t in TEXTS]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    gc.collect()
+    assert len(outcomes) == len(TEXTS) and all(o.validation_passed for o in outcomes)
+    # asyncio_N: the default executor of a loop nobody closes
+    assert [t.name for t in threading.enumerate()
+            if t not in _EARLIER and t.name.startswith("asyncio")] == []

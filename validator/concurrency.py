@@ -176,6 +176,8 @@ class Runner:
         deadline (with ``on_timeout``) has its task cancelled, which ends a judge call in
         flight; every task has ended when this returns."""
         items = list(items)
+        if not items:
+            return []
         left = remaining() if on_timeout is not None else None
         limit = asyncio.Semaphore(max(1, self.max_concurrency))
 
@@ -186,8 +188,7 @@ class Runner:
         tasks = [asyncio.ensure_future(one(item)) for item in items]
         try:
             done, _ = await asyncio.wait(tasks, timeout=None if left is None else max(0.0, left),
-                                         return_when=asyncio.FIRST_EXCEPTION) if tasks else (
-                set(), set())
+                                         return_when=asyncio.FIRST_EXCEPTION)
             return _outcomes(tasks, done, items, on_timeout)
         finally:
             for task in tasks:

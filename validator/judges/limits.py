@@ -13,7 +13,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import asynccontextmanager, contextmanager, nullcontext
 
 from ..concurrency import remaining, resolve_soon, stopped
 from ..errors import ConfigurationError
@@ -226,13 +226,9 @@ class Gate:
             _wait_within_the_deadline(wait)
         self._slots.acquire()
         try:
-            if self._turns is None:
+            with self._turns.turn() if self._turns is not None else nullcontext():
                 _sleep_within_the_deadline(self._tokens_wait(tokens))
                 yield
-            else:
-                with self._turns.turn():
-                    _sleep_within_the_deadline(self._tokens_wait(tokens))
-                    yield
         finally:
             self._slots.release()
 
@@ -244,13 +240,9 @@ class Gate:
             await _asleep_within_the_deadline(wait)
         await self._slots.aacquire()
         try:
-            if self._turns is None:
+            async with self._turns.aturn() if self._turns is not None else nullcontext():
                 await _asleep_within_the_deadline(self._tokens_wait(tokens))
                 yield
-            else:
-                async with self._turns.aturn():
-                    await _asleep_within_the_deadline(self._tokens_wait(tokens))
-                    yield
         finally:
             self._slots.release()
 

@@ -1,7 +1,9 @@
 """What one validation sends to the judge: calls per text, and characters and tokens per judged
 sentence, for this validator one call per text (the default, ``batch_size=16``) and one sentence
 per call (``batch_size=1``), the hub's ProvenanceLLM, and the floor: one call per text that
-carries a 600-character instruction block, the text and its source once each.
+carries a 600-character instruction block, the text and its source once each; where the texts
+answer a question (QA, dialogue), also that floor with the question carried once, which a judge
+needs to read a short answer.
 
 All run with their default settings on the same texts (HaluEval answers, the report half of each
 shared sample: its right and its hallucinated answer), with the same embedder (the default
@@ -59,6 +61,7 @@ class Row:
     chars_per_judged: dict
     tokens_per_judged: dict
     over_floor: dict
+    over_floor_with_question: dict
     hub_share: dict
 
 
@@ -101,14 +104,19 @@ def main(argv: list[str] | None = None) -> int:
                     [t] if isinstance(t, str) else t)})
         judged = recorders["per sentence"].calls
         floor_chars = sum(FLOOR_INSTRUCTIONS + len(text) + len(source) for text, source, _ in texts)
+        asked = sum(len(question or "") for _, _, question in texts)
         per = {mode: r for mode, r in recorders.items()}
         rows.append(Row(
             name, len(texts), judged,
-            {m: round(r.calls / len(texts), 2) for m, r in per.items()} | {"floor": 1.0},
+            {m: round(r.calls / len(texts), 2) for m, r in per.items()}
+            | {"floor": 1.0, "floor + question": 1.0},
             {m: round(r.chars / judged) for m, r in per.items()}
-            | {"floor": round(floor_chars / judged)},
+            | {"floor": round(floor_chars / judged)}
+            | ({"floor + question": round((floor_chars + asked) / judged)} if asked else {}),
             {m: round(r.tokens / judged) for m, r in per.items()},
             {m: round(r.chars / floor_chars, 2) for m, r in per.items()},
+            {m: round(r.chars / (floor_chars + asked), 2) for m, r in per.items()} if asked
+            else {},
             {m: round(r.chars / per["hub"].chars, 2) for m, r in per.items()} if "hub" in per
             else {}))
     _print(rows, args.json)
@@ -126,10 +134,12 @@ def _print(rows: list[Row], as_json: bool) -> None:
         for mode in r.chars_per_judged:
             over = r.over_floor.get(mode)
             share = r.hub_share.get(mode)
-            print(f"  {mode:<13} {r.chars_per_judged[mode]:>7,} chars"
+            with_question = r.over_floor_with_question.get(mode)
+            print(f"  {mode:<16} {r.chars_per_judged[mode]:>7,} chars"
                   + (f"  {r.tokens_per_judged[mode]:>6,} tokens" if mode in r.tokens_per_judged
                      else " " * 14)
                   + (f"  {over:>5.2f}x floor" if over is not None else " " * 13)
+                  + (f" ({with_question:.2f}x with the question)" if with_question else "")
                   + (f"  {share:>5.2f}x hub" if share is not None else "")
                   + f"  {r.calls_per_text[mode]:>5.2f} calls per text")
 

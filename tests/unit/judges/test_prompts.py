@@ -46,3 +46,21 @@ def test_chunks_of_one_source_that_overlap_or_touch_are_sent_as_one_stretch():
     assert "Passages for statement 2: [1], [2]\n" in prompt
     assert "Passages for statement 3: [1]\n" in prompt
     assert batch_passage_chars(items) == 22 + 4
+
+
+def test_every_prompt_of_a_kind_begins_with_the_same_instructions_and_the_data_comes_after():
+    """A prompt cache reuses a shared beginning: the verdict definitions come before anything
+    that changes from call to call (the tag, the question, the passages, the statements)."""
+    import os
+    import re
+
+    from provenance_guard.judges.prompts import build_prompt
+
+    for build in (lambda s, e, q: build_prompt(s, e, q),
+                  lambda s, e, q: build_batch_prompt([(s, e), ("Another.", e)], q)):
+        one = build("It houses the Mona Lisa.", [HOUSES], None)
+        other = build("Everest is in Nepal.", [EVEREST, PARIS], "Where is Everest?")
+        shared = os.path.commonprefix([one, other])
+        assert "unsupported: they do not settle it." in shared
+        assert re.search(r"<<(\d{15}):", one).group(1) not in shared
+        assert "Everest" not in shared and "Louvre" not in shared

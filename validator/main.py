@@ -40,7 +40,7 @@ from .settings import Settings, docstring, signature
 from .text import reader
 from .text.reader import Reading
 from .text.sentences import stream_chunks
-from .types import Claim, ReadSentence
+from .types import Claim, Correction, ReadSentence
 
 
 @register_validator(name=REGISTERED_NAME, data_type="string")
@@ -154,28 +154,47 @@ class ProvenanceLLM(Validator):
         decider = self._decider
         async with self._runner.avalidation():
             with warnings_to_caller(), usage.counting() as meter:
-                found = await offload(self._find, value, metadata)
+                request, sentences, retriever = await offload(self._read, value, metadata)
+                claims = await decider.aclaims(sentences, request)
+                found = _Found(request, sentences, retriever, claims,
+                               await offload(retriever.find, claims))
                 decided = await decider.adecide(found.claims, found.evidence, found.request)
                 read = await decider.acite(found.read, found.claims, decided.verdicts,
                                            found.retriever, found.request)
-                return await offload(self._report, found, read, decided, meter)
+                if self._correcting is None:
+                    return await offload(self._report, found, read, decided, meter)
+                report = await offload(self._aggregate, found, read, decided)
+                corrections = await self._correcting.acorrections(report, request, read)
+                return await offload(self._fixed, report, request, corrections, meter)
 
     def _find(self, value: Any, metadata: dict[str, Any] | None) -> _Found:
         """The request read, its sentences, their claims, and their evidence (arriving)."""
+        request, read, retriever = self._read(value, metadata)
+        claims = self._decider.claims(read, request)
+        return _Found(request, read, retriever, claims, retriever.find(claims))
+
+    def _read(self, value: Any, metadata: dict[str, Any] | None
+              ) -> tuple[Request, list[ReadSentence], Retriever]:
+        """The request read, its sentences, and the retriever of its sources."""
         request = read_request(value, metadata, self._defaults)
         read = reader.read(request.value, request.question, self._reading)
         self._settings.check_sentence_count(len(read))
-        retriever = retriever_for(request, self._retrieving, self._embedder)
-        claims = self._decider.claims(read, request)
-        return _Found(request, read, retriever, claims, retriever.find(claims))
+        return request, read, retriever_for(request, self._retrieving, self._embedder)
 
     def _report(self, found: _Found, read: list[ReadSentence], decided: Decided,
                 meter: usage.Meter) -> Report:
         """The sentences' results and the summary, corrected and fixed as asked."""
-        request = found.request
-        report = aggregate(request, read, found.claims, decided, found.evidence, self._reporting)
-        corrections = (self._correcting.corrections(report, request, read)
+        report = self._aggregate(found, read, decided)
+        corrections = (self._correcting.corrections(report, found.request, read)
                        if self._correcting is not None else {})
+        return self._fixed(report, found.request, corrections, meter)
+
+    def _aggregate(self, found: _Found, read: list[ReadSentence], decided: Decided) -> Report:
+        return aggregate(found.request, read, found.claims, decided, found.evidence,
+                         self._reporting)
+
+    def _fixed(self, report: Report, request: Request, corrections: dict[int, Correction],
+               meter: usage.Meter) -> Report:
         return replace(fix(report, request, self._reporting, corrections), usage=meter.total)
 
     def _validate(self, value: Any, metadata: dict[str, Any] | None) -> ValidationResult:

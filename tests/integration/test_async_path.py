@@ -240,3 +240,52 @@ def test_a_synchronous_guard_in_short_lived_threads_leaves_no_thread_behind(chat
     # asyncio_N: the default executor of a loop nobody closes
     assert [t.name for t in threading.enumerate()
             if t not in _EARLIER and t.name.startswith("asyncio")] == []
+
+
+def test_claims_and_corrections_are_awaited_too(chat_server, monkeypatch):
+    """Claim extraction and the corrector's rewrites are calls of the awaited path as well:
+    over HTTP with ``acompletion``, no thread waiting in one, and the synchronous path's
+    result."""
+    import litellm
+
+    def halves(sentence: str) -> list[str]:  # "A and B." -> two claims
+        first, _, second = sentence.rstrip(".").partition(" and ")
+        return [f"{first}.", f"The Eiffel Tower {second}."] if second else [sentence]
+
+    def fixing(sentence: str, passages: str) -> str | None:
+        return "The Eiffel Tower is 330 metres tall." if "metres" in sentence else None
+
+    def scripted(latency: float) -> ScriptedJudge:
+        return ScriptedJudge(latency=latency, claims=halves, rewrite=fixing, rule=lambda s, p: (
+            s.lower().rstrip(".").removeprefix("the eiffel tower ") in p.lower()))
+
+    class WatchingAll(Watching):
+        def __init__(self):
+            super().__init__()
+            self.script = scripted(0.2)
+
+        def __call__(self, prompt: str) -> str:
+            self.threads_waiting.append(threads_in_a_judge_call())
+            return self.script(prompt)
+
+    texts = ["The Eiffel Tower is in Paris and is 300 metres tall.",
+             "The Eiffel Tower is in Paris and was finished in 1889."]
+    options = {"validation_method": "claim", "fix_mode": "correct", "on_fail": "fix",
+               "max_concurrency": 4}
+    judge = WatchingAll()
+    server = chat_server(judge)
+
+    def not_here(**request):
+        raise AssertionError("an awaited validation called litellm.completion")
+
+    monkeypatch.setattr(litellm, "completion", not_here)
+    outcomes = asyncio.run(validate_all(litellm_validator(server.url, **options), texts))
+    monkeypatch.undo()
+    assert sorted(judge.script.sentences) == sorted(texts)
+    assert judge.script.rewritten == [texts[0]]
+    assert max(judge.threads_waiting) == 0
+    sync = ProvenanceLLM(llm_callable=scripted(0.0), **options)
+    assert [o.validated_output for o in outcomes] == [
+        getattr(sync.validate(t, toy_metadata()), "fix_value", t) for t in texts]
+    assert [o.validated_output for o in outcomes] == ["The Eiffel Tower is 330 metres tall.",
+                                                      texts[1]]

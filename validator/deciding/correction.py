@@ -16,11 +16,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import cache
+from typing import cast
 
 from .. import rules
 from ..concurrency import Runner, Stopped, stopped
 from ..errors import ConfigurationError, warn
 from ..judges import Corrector, Judge, make_judge
+from ..judges.base import awaited
 from ..judges.prompts import CORRECTION_RULES
 from ..judges.replies import EXPECTED_REWRITE, UnreadableReply
 from ..request import Request
@@ -35,6 +37,7 @@ from ..types import (
     Correction,
     Evidence,
     ReadSentence,
+    Verdict,
 )
 from .decider import Decider
 from .results import Report
@@ -87,57 +90,114 @@ class Correcting:
         contradicted), by its index; other failing sentences are removed by the fix. ``read``:
         the sentences as the text stage read them (the corrector is given their text without
         citation markers)."""
-        failing = {id(r) for r in report.failing}
-        todo = [i for i, r in enumerate(report.sentences)
-                if id(r) in failing and r.verdict is not None
-                and r.verdict.label in (UNSUPPORTED, CONTRADICTED)]
-        texts = {i: read[i].text for i in todo}
+        todo = _Todo(report, request, read)
 
         def rewrite(i: int) -> str | UnreadableReply | None:
-            result = report.sentences[i]
-            if not result.evidence or result.verdict is None:
-                return None
-            if stopped():
-                raise Stopped("the validation ended before this sentence was corrected")
+            args = todo.arguments(i)
             try:
-                written = self.corrector.correct(texts[i], result.evidence, result.verdict,
-                                                 request.question)
+                return None if args is None else self._checked(self.corrector.correct(*args))
             except UnreadableReply as unreadable:
                 return unreadable
-            if written is not None and not isinstance(written, str):
-                raise ConfigurationError(
-                    f"{type(self.corrector).__name__}.correct returned "
-                    f"{type(written).__name__}; it must return the rewritten sentence (str), or "
-                    "None when it cannot.")
-            return written
 
-        written = dict(zip(todo, self.runner.map(rewrite, todo, lambda i: _LATE), strict=True))
-        problems = {i: LATE if written[i] is _LATE
-                    else str(written[i]) if isinstance(written[i], UnreadableReply)
-                    else _problem(written[i], texts[i], report.sentences[i].evidence)
-                    for i in todo}
+        rewrites = todo.checked(self.runner.map(rewrite, todo.indexes, lambda i: _LATE))
+        return rewrites.corrections(self.decider.judge_texts(*rewrites.to_judge(), request))
+
+    async def acorrections(self, report: Report, request: Request,
+                           read: Sequence[ReadSentence]) -> dict[int, Correction]:
+        """``corrections`` in an awaited validation: the corrector's ``acorrect`` awaited where
+        it has one (else its ``correct`` in the process's pool), the rewrites judged by
+        ``ajudge_texts``."""
+        todo = _Todo(report, request, read)
+
+        async def rewrite(i: int) -> str | UnreadableReply | None:
+            args = todo.arguments(i)
+            try:
+                return None if args is None else self._checked(
+                    await awaited(self.corrector, "correct", *args))
+            except UnreadableReply as unreadable:
+                return unreadable
+
+        rewrites = todo.checked(await self.runner.amap(rewrite, todo.indexes, lambda i: _LATE))
+        return rewrites.corrections(await self.decider.ajudge_texts(*rewrites.to_judge(),
+                                                                   request))
+
+    def _checked(self, written: object) -> str | None:
+        if written is not None and not isinstance(written, str):
+            raise ConfigurationError(
+                f"{type(self.corrector).__name__}.correct returned {type(written).__name__}; "
+                "it must return the rewritten sentence (str), or None when it cannot.")
+        return written
+
+
+class _Todo:
+    """The failing sentences of one validation to rewrite, and what the corrector is given for
+    each."""
+
+    def __init__(self, report: Report, request: Request, read: Sequence[ReadSentence]):
+        failing = {id(r) for r in report.failing}
+        self.report, self.question = report, request.question
+        self.indexes = [i for i, r in enumerate(report.sentences)
+                        if id(r) in failing and r.verdict is not None
+                        and r.verdict.label in (UNSUPPORTED, CONTRADICTED)]
+        self.texts = {i: read[i].text for i in self.indexes}
+
+    def arguments(self, i: int) -> tuple | None:
+        """What the corrector is given for sentence ``i``; None: it has nothing to rewrite
+        from. Raises ``Stopped`` once the validation has ended."""
+        result = self.report.sentences[i]
+        if not result.evidence or result.verdict is None:
+            return None
+        if stopped():
+            raise Stopped("the validation ended before this sentence was corrected")
+        return self.texts[i], result.evidence, result.verdict, self.question
+
+    def checked(self, written: Sequence[object]) -> _Rewrites:
+        """The corrector's rewrites, in the order of ``indexes`` (``_LATE`` for one the
+        deadline left unwritten), checked."""
+        return _Rewrites(self, dict(zip(self.indexes, written, strict=True)))
+
+
+class _Rewrites:
+    """The rewrites of one validation's failing sentences: ``problems`` says why one cannot be
+    judged; the others are judged (``to_judge``) and make the corrections."""
+
+    def __init__(self, todo: _Todo, written: dict[int, object]):
+        self.report, self.indexes = todo.report, todo.indexes
+        sentences = self.report.sentences
+        self.problems = {i: LATE if written[i] is _LATE
+                         else str(written[i]) if isinstance(written[i], UnreadableReply)
+                         else _problem(cast(str | None, written[i]), todo.texts[i],
+                                       sentences[i].evidence)
+                         for i in self.indexes}
         unreadable = sum(isinstance(text, UnreadableReply) for text in written.values())
         if unreadable:
             warn(f"the corrector's reply could not be read for {unreadable} sentence(s), which "
                  f"the fix removes: expected {EXPECTED_REWRITE}.")
-        written = {i: text if isinstance(text, str) else None for i, text in written.items()}
+        self.rewrites = {i: text if isinstance(text, str) else None
+                         for i, text in written.items()}
         # the rewrite without markers a model may have put in: judged as a sentence is
-        bare = {i: MARKER.sub("", text).strip() for i, text in written.items() if text}
-        checked = [i for i in todo if problems[i] is None]
-        verdicts = self.decider.judge_texts(
-            [bare[i] for i in checked], [report.sentences[i].evidence for i in checked],
-            request)
-        judged = dict(zip(checked, verdicts, strict=True))
+        self.bare = {i: MARKER.sub("", text).strip() for i, text in self.rewrites.items()
+                     if text}
+        self.checked = [i for i in self.indexes if self.problems[i] is None]
+
+    def to_judge(self) -> tuple[list[str], list[Sequence[Evidence]]]:
+        """The rewrites to judge, and the evidence of the sentence each stands for."""
+        return ([self.bare[i] for i in self.checked],
+                [self.report.sentences[i].evidence for i in self.checked])
+
+    def corrections(self, verdicts: Sequence[Verdict]) -> dict[int, Correction]:
+        """Each sentence's Correction, given the verdicts on the rewrites ``to_judge`` gave."""
+        judged = dict(zip(self.checked, verdicts, strict=True))
         found = {}
-        for i in todo:
-            result, verdict = report.sentences[i], judged.get(i)
+        for i in self.indexes:
+            result, verdict = self.report.sentences[i], judged.get(i)
             used = (verdict is not None and verdict.label == SUPPORTED
                     and verdict.decided_by != BY_FALLBACK)
-            reason = (problems[i] or "" if verdict is None
+            reason = (self.problems[i] or "" if verdict is None
                       else "" if used else f"the judge found the rewrite {verdict.label}")
             found[i] = Correction(
-                result.sentence.text, written[i] or None, used, verdict, reason,
-                _with_markers(bare[i], result) if used else None)
+                result.sentence.text, self.rewrites[i] or None, used, verdict, reason,
+                _with_markers(self.bare[i], result) if used else None)
         return found
 
 

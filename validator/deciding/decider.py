@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Protocol
 
 from .. import rules
 from ..concurrency import Mapper, Runner, Stopped, offload, stopped
 from ..errors import ConfigurationError
 from ..judges import BatchJudge, ClaimExtractor, Judge
+from ..judges.base import awaited, has_async
 from ..judges.prompts import batch_passage_chars
 from ..request import Request
 from ..retrieval.retriever import Found, Retriever
@@ -35,6 +36,7 @@ from ..types import (
     Evidence,
     ReadSentence,
     Verdict,
+    Within,
 )
 from .cheap_first import FirstJudge
 
@@ -134,9 +136,9 @@ async def adecide(
         asked: list[Verdict] = []
         for batch in plan.batches(indexes, early):
             if len(batch) > 1 and isinstance(judge, BatchJudge):
-                asked += plan.counted(await _awaited(judge, "judge_batch", batch, question),
+                asked += plan.counted(await awaited(judge, "judge_batch", batch, question),
                                       batch)
-            elif _has_async(judge, "judge"):
+            elif has_async(judge, "judge"):
                 asked += [await judge.ajudge(claim, found, question)  # type: ignore[attr-defined]
                           for claim, found in batch]
             else:
@@ -149,20 +151,6 @@ async def adecide(
 
 # amap(function, items, on_timeout): Runner.amap, the awaited form of Mapper
 AsyncMapper = Callable[..., Awaitable[list]]
-
-
-def _has_async(judge: object, method: str) -> bool:
-    """Whether ``judge`` has ``a<method>`` written beside its ``<method>`` (in the same class or
-    below it): a subclass that overrides ``judge`` but not ``ajudge`` is called as it wrote it."""
-    owners = [c for c in type(judge).__mro__ if method in c.__dict__]
-    awaited = [c for c in type(judge).__mro__ if f"a{method}" in c.__dict__]
-    return bool(owners and awaited) and issubclass(awaited[0], owners[0])
-
-
-async def _awaited(judge: object, method: str, *args: Any) -> Any:
-    if _has_async(judge, method):
-        return await getattr(judge, f"a{method}")(*args)
-    return await offload(getattr(judge, method), *args)
 
 
 class _Plan:
@@ -308,15 +296,34 @@ def extract_claims(
         return [None] * len(sentences)
 
     def extract(sentence: str) -> list[str] | None:
-        claims = judge.extract_claims(sentence, answer, question)
-        if claims is not None and (not isinstance(claims, list)
-                                   or not all(isinstance(c, str) for c in claims)):
-            raise ConfigurationError(
-                f"{type(judge).__name__}.extract_claims returned {type(claims).__name__}; it "
-                "must return a list of str, or None when it gives no claims.")
-        return claims if claims and rules.keeps_facts(sentence, claims) else None
+        return _kept(judge, sentence, judge.extract_claims(sentence, answer, question))
 
     return run(extract, sentences, lambda sentence: None)
+
+
+async def aextract_claims(
+    judge: Judge, sentences: Sequence[str], answer: str, question: str | None,
+    run: AsyncMapper
+) -> list[list[str] | None]:
+    """``extract_claims`` in an awaited validation."""
+    if not isinstance(judge, ClaimExtractor):
+        return [None] * len(sentences)
+
+    async def extract(sentence: str) -> list[str] | None:
+        return _kept(judge, sentence,
+                     await awaited(judge, "extract_claims", sentence, answer, question))
+
+    return await run(extract, sentences, lambda sentence: None)
+
+
+def _kept(judge: Judge, sentence: str, claims: object) -> list[str] | None:
+    """``claims`` (a judge's extraction for ``sentence``) if they keep its facts."""
+    if claims is not None and (not isinstance(claims, list)
+                               or not all(isinstance(c, str) for c in claims)):
+        raise ConfigurationError(
+            f"{type(judge).__name__}.extract_claims returned {type(claims).__name__}; it "
+            "must return a list of str, or None when it gives no claims.")
+    return claims if claims and rules.keeps_facts(sentence, claims) else None
 
 
 class _Subset:
@@ -367,15 +374,21 @@ class Decider:
         sentence; none for a sentence that is not a claim. Each keeps the sources its sentence
         cites. Without sources there is nothing to judge claims against, so none are
         extracted."""
-        asserting = [(i, r.text, citations.within(r.citation, request.source_count))
-                     for i, r in enumerate(read) if r.not_a_claim is None]
+        asserting = _asserting(read, request)
         if not self.split_into_claims or request.no_sources:
             return [Claim(text, i, within) for i, text, within in asserting]
-        found = extract_claims(self.judge, [text for _, text, _ in asserting], request.value,
-                               request.question, self.runner.map)
-        return [Claim(claim, i, within)
-                for (i, text, within), claims in zip(asserting, found, strict=True)
-                for claim in (claims or [text])]
+        return _split(asserting, extract_claims(
+            self.judge, [text for _, text, _ in asserting], request.value, request.question,
+            self.runner.map))
+
+    async def aclaims(self, read: Sequence[ReadSentence], request: Request) -> list[Claim]:
+        """``claims`` in an awaited validation."""
+        asserting = _asserting(read, request)
+        if not self.split_into_claims or request.no_sources:
+            return [Claim(text, i, within) for i, text, within in asserting]
+        return _split(asserting, await aextract_claims(
+            self.judge, [text for _, text, _ in asserting], request.value, request.question,
+            self.runner.amap))
 
     def decide(self, claims: Sequence[Claim], evidence: Found, request: Request) -> Decided:
         """A verdict for each claim. Claims that are the same text with the same sources (a
@@ -408,6 +421,16 @@ class Decider:
             return []
         return decide(self.judge, texts, evidence, request.question, cascade=self.cascade,
                       batch_size=self.batch_size, run=self.runner.map, first=self.first).verdicts
+
+    async def ajudge_texts(self, texts: Sequence[str], evidence: Sequence[Sequence[Evidence]],
+                           request: Request) -> list[Verdict]:
+        """``judge_texts`` in an awaited validation."""
+        if not texts:
+            return []
+        decided = await adecide(self.judge, texts, evidence, request.question,
+                                cascade=self.cascade, batch_size=self.batch_size,
+                                run=self.runner.amap, first=self.first)
+        return decided.verdicts
 
     def cite(self, read: Sequence[ReadSentence], claims: Sequence[Claim],
              verdicts: Sequence[Verdict], retriever: Retriever, request: Request
@@ -445,6 +468,21 @@ class Decider:
                                                     request.source_count,
                                                     tuple(sorted(found[i]))))
                 for i, r in enumerate(read)]
+
+
+def _asserting(read: Sequence[ReadSentence], request: Request
+               ) -> list[tuple[int, str, Within]]:
+    """Each sentence that asserts something: its index, its text, the sources it cites."""
+    return [(i, r.text, citations.within(r.citation, request.source_count))
+            for i, r in enumerate(read) if r.not_a_claim is None]
+
+
+def _split(asserting: Sequence[tuple[int, str, Within]],
+           found: Sequence[list[str] | None]) -> list[Claim]:
+    """The claims of each asserting sentence: those extracted, or the sentence itself."""
+    return [Claim(claim, i, within)
+            for (i, text, within), claims in zip(asserting, found, strict=True)
+            for claim in (claims or [text])]
 
 
 def _miscited(claims: Sequence[Claim], verdicts: Sequence[Verdict], retriever: Retriever

@@ -4,8 +4,9 @@ optional abilities the validator uses when a judge has them (batches, claims, co
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
+from ..concurrency import offload
 from ..errors import ConfigurationError, JudgeAuthError
 from ..types import Evidence, Verdict
 
@@ -51,3 +52,19 @@ class Corrector(Protocol):
         self, sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
         question: str | None = None,
     ) -> str | None: ...
+
+
+def has_async(judge: object, method: str) -> bool:
+    """Whether ``judge`` has ``a<method>`` written beside its ``<method>`` (in the same class or
+    below it): a subclass that overrides ``judge`` but not ``ajudge`` is called as it wrote it."""
+    owners = [c for c in type(judge).__mro__ if method in c.__dict__]
+    awaited = [c for c in type(judge).__mro__ if f"a{method}" in c.__dict__]
+    return bool(owners and awaited) and issubclass(awaited[0], owners[0])
+
+
+async def awaited(judge: object, method: str, *args: Any) -> Any:
+    """``judge.<method>(*args)`` in an awaited validation: its ``a<method>`` awaited where
+    ``has_async`` says so, else the method in the process's bounded pool."""
+    if has_async(judge, method):
+        return await getattr(judge, f"a{method}")(*args)
+    return await offload(getattr(judge, method), *args)

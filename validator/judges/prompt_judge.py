@@ -213,12 +213,13 @@ class PromptJudge:
     def extract_claims(
         self, sentence: str, answer: str, question: str | None = None
     ) -> list[str] | None:
-        def read(reply: str) -> tuple[str, ...] | None:
-            claims = parse_claims(reply, [sentence, answer])
-            return None if claims is None else tuple(claims)
+        return _claims(self.ask(*_claims_prompt(sentence, answer, question)))
 
-        claims = self.ask(build_claims_prompt(sentence, answer, question), read).value
-        return None if claims is None else list(claims)
+    async def aextract_claims(
+        self, sentence: str, answer: str, question: str | None = None
+    ) -> list[str] | None:
+        """``extract_claims``, awaiting the model."""
+        return _claims(await self.aask(*_claims_prompt(sentence, answer, question)))
 
     def correct(
         self, sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
@@ -227,13 +228,15 @@ class PromptJudge:
         """The sentence rewritten from ``evidence`` by the model, or None (it cannot, or the
         call failed). Through the caches, retries and deadline, as a verdict. A reply with no
         readable rewrite raises ``UnreadableReply``, which says what was expected."""
-        prompt = build_correction_prompt(sentence, evidence, verdict.label, verdict.reason,
-                                         question)
-        untrusted = [sentence, question, verdict.reason, *(e.text for e in evidence)]
-        answer = self.ask(prompt, lambda reply: parse_rewrite(reply, untrusted))
-        if answer.value is None and answer.problem == NOTHING_READABLE:
-            raise UnreadableReply(UNREADABLE_REWRITE)
-        return answer.value or None
+        return _rewrite(self.ask(*_correction_prompt(sentence, evidence, verdict, question)))
+
+    async def acorrect(
+        self, sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
+        question: str | None = None,
+    ) -> str | None:
+        """``correct``, awaiting the model."""
+        return _rewrite(await self.aask(*_correction_prompt(sentence, evidence, verdict,
+                                                            question)))
 
     def _reply(self, prompt: str) -> tuple[str | BaseException, str]:
         """The reply to ``prompt`` and how it came: from the disk store, or from the model."""
@@ -326,3 +329,31 @@ def _failure(error: BaseException) -> str:
 
 def _failed(error: BaseException) -> Verdict:
     return Verdict(INVALID, _failure(error), decided_by=BY_FALLBACK)
+
+
+def _claims_prompt(sentence: str, answer: str, question: str | None
+                   ) -> tuple[str, Callable[[str], tuple[str, ...] | None]]:
+    """The prompt that breaks ``sentence`` into claims, and how its reply is read."""
+    def read(reply: str) -> tuple[str, ...] | None:
+        claims = parse_claims(reply, [sentence, answer])
+        return None if claims is None else tuple(claims)
+
+    return build_claims_prompt(sentence, answer, question), read
+
+
+def _claims(answer: Answer[tuple[str, ...]]) -> list[str] | None:
+    return None if answer.value is None else list(answer.value)
+
+
+def _correction_prompt(sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
+                       question: str | None) -> tuple[str, Callable[[str], str | None]]:
+    """The prompt that rewrites ``sentence`` from ``evidence``, and how its reply is read."""
+    untrusted = [sentence, question, verdict.reason, *(e.text for e in evidence)]
+    return (build_correction_prompt(sentence, evidence, verdict.label, verdict.reason, question),
+            lambda reply: parse_rewrite(reply, untrusted))
+
+
+def _rewrite(answer: Answer[str]) -> str | None:
+    if answer.value is None and answer.problem == NOTHING_READABLE:
+        raise UnreadableReply(UNREADABLE_REWRITE)
+    return answer.value or None

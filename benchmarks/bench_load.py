@@ -4,7 +4,9 @@ A local OpenAI-compatible server runs in its own process and answers every call 
 ``--latency`` seconds (0.5 by default), "supported" for each statement; with ``--busy 0.33``
 about a third of its answers are 429 with ``Retry-After: 1`` instead. N validations of
 three-sentence texts (one judge call each) start together, through ``AsyncGuard`` and through
-N threads sharing one ``Guard``; then one at a time. Printed per run: wall time and its ratio to
+N threads sharing one ``Guard``; then one at a time. Beside them, the stack's own floor on this
+machine: the same N LiteLLM calls made at once with nothing else (``litellm alone``), and each
+in a validator that makes one call and nothing else, through ``AsyncGuard``. Printed per run: wall time and its ratio to
 the floor (one judge latency: every validation could be answered at once), validations per
 second, the server's peak calls in flight, the process's peak threads and memory, and the
 validations that did not pass. The judge is LiteLLM over HTTP, the embedder the default.
@@ -172,6 +174,45 @@ def all_at_once(way: str, url: str, texts: list[str]) -> list:
     return outcomes
 
 
+def harness(way: str, url: str, texts: list[str]) -> list:
+    """The stack's own floor: one ``litellm.acompletion`` per text, all at once, bare or each
+    in a validator of one call through ``AsyncGuard``; no retrieval, no judging of ours."""
+    import litellm
+    from guardrails import AsyncGuard
+    from guardrails.validator_base import PassResult, Validator, register_validator
+
+    async def call(value: str) -> None:
+        await litellm.acompletion(
+            model="openai/judge", api_base=url, api_key="sk-test",
+            messages=[{"role": "user", "content": f"<<1:BEGIN STATEMENT 1>>\n{value}"}])
+
+    if way == "acompletion":
+        async def bare():
+            await asyncio.gather(*(call(t) for t in texts))
+            return [None] * len(texts)
+
+        return asyncio.run(bare())
+
+    @register_validator(name="bench/one-call", data_type="string")
+    class OneCall(Validator):
+        async def async_validate(self, value, metadata):
+            await call(value)
+            return PassResult()
+
+        def _validate(self, value, metadata):
+            raise AssertionError("awaited only")
+
+    guard = AsyncGuard().use(OneCall())
+
+    async def guarded():
+        return await asyncio.gather(*(guard.validate(t) for t in texts))
+
+    return asyncio.run(guarded())
+
+
+HARNESS = {"acompletion": "litellm alone", "guard + 1 call": "AsyncGuard, 1 call"}
+
+
 def one_at_a_time(url: str, count: int = 8) -> float:
     """Seconds per validation, one after another."""
     from guardrails import Guard
@@ -206,11 +247,13 @@ def main(argv: list[str] | None = None) -> int:
             all_at_once("threads", url, [text(-1)])  # the embedder and LiteLLM loaded once
             stats(url)
             for count in args.count:
-                for way in ("AsyncGuard", "threads"):
+                ways = ("AsyncGuard", "threads") + (tuple(HARNESS) if not busy else ())
+                for way in ways:
+                    texts = [text(n + 1000 * count) for n in range(count)]
                     with Peaks() as peaks:
                         started = time.perf_counter()
-                        outcomes = all_at_once(way, url, [text(n + 1000 * count)
-                                                          for n in range(count)])
+                        outcomes = (harness(way, url, texts) if way in HARNESS
+                                    else all_at_once(way, url, texts))
                         wall = time.perf_counter() - started
                     served = stats(url)
                     rows.append({
@@ -219,7 +262,8 @@ def main(argv: list[str] | None = None) -> int:
                         "per_s": round(count / wall, 1), "peak_in_flight": served["peak"],
                         "calls": served["calls"], "refused": served["refused"],
                         "peak_threads": peaks.threads, "rss_mb": round(rss_mb()),
-                        "not_passed": sum(not o.validation_passed for o in outcomes)})
+                        "not_passed": sum(o is not None and not o.validation_passed
+                                          for o in outcomes)})
             if not busy:
                 wall = one_at_a_time(url)
                 rows.append({"busy": 0.0, "count": 1, "way": "one at a time",
@@ -235,10 +279,11 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(rows, indent=2))
         return 0
     print(f"server latency {args.latency} s (the floor); {os.cpu_count()} cores")
-    print(f"{'429s':>5} {'at once':>7} {'through':<14} {'wall s':>7} {'x floor':>7} {'per s':>6} "
+    print(f"{'429s':>5} {'at once':>7} {'through':<18} {'wall s':>7} {'x floor':>7} {'per s':>6} "
           f"{'in flight':>9} {'calls':>6} {'429':>5} {'threads':>7} {'RSS MB':>7} {'not passed':>10}")
     for r in rows:
-        print(f"{r['busy']:>5.2f} {r['count']:>7} {r['way']:<14} {r['wall_s']:>7} "
+        print(f"{r['busy']:>5.2f} {r['count']:>7} {HARNESS.get(r['way'], r['way']):<18} "
+              f"{r['wall_s']:>7} "
               f"{r['x_floor']:>7} {r['per_s']:>6} {r['peak_in_flight']:>9} {r['calls']:>6} "
               f"{r['refused']:>5} {r['peak_threads']:>7} {r['rss_mb']:>7} {r['not_passed']:>10}")
     return 0

@@ -3,16 +3,19 @@
 A local OpenAI-compatible server runs in its own process and answers every call after
 ``--latency`` seconds (0.5 by default), "supported" for each statement; with ``--busy 0.33``
 about a third of its answers are 429 with ``Retry-After: 1`` instead. N validations of
-three-sentence texts (one judge call each) start together, through ``AsyncGuard`` and through
-N threads sharing one ``Guard``; then one at a time. Beside them, the stack's own floor on this
+three-sentence texts (one judge call each) start together: through ``AsyncGuard``, through N
+threads sharing one ``Guard``, and as N requests at once to the Guardrails server
+(``guardrails start`` with a config of one guard of this validator; its threads and peak memory
+are the server process's); then one at a time. Beside them, the stack's own floor on this
 machine: the same N LiteLLM calls made at once with nothing else (``litellm alone``), and each
-in a validator that makes one call and nothing else, through ``AsyncGuard``. Printed per run: wall time and its ratio to
-the floor (one judge latency: every validation could be answered at once), validations per
-second, the server's peak calls in flight, the process's peak threads and memory, and the
-validations that did not pass. The judge is LiteLLM over HTTP, the embedder the default.
+in a validator that makes one call and nothing else, through ``AsyncGuard``. Printed per run:
+wall time and its ratio to the floor (one judge latency: every validation could be answered at
+once), validations per second, the judge server's peak calls in flight, peak threads and
+memory, and the validations that did not pass. The judge is LiteLLM over HTTP, the embedder the
+default.
 
     python benchmarks/bench_load.py [--count 64 256] [--latency 0.5] [--busy 0.33]
-                                    [--in-flight 32]
+                                    [--in-flight 32] [--skip-server]
 
 ``--in-flight`` is the validator's ``max_calls_in_flight`` (32 by default): with it at or above
 ``--count``, nothing but the validator's own concurrency bounds how many calls wait at once.
@@ -22,14 +25,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import resource
+import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 SERVER = r'''
 import json, random, re, sys, threading, time
@@ -109,15 +119,21 @@ def text(n: int) -> str:
 
 
 class Peaks:
-    """Samples the process's threads and memory while a run goes on."""
+    """Samples the threads of this process (or of process ``pid``) while a run goes on."""
 
-    def __init__(self):
-        self.threads, self._stop = threading.active_count(), threading.Event()
+    def __init__(self, pid: int | None = None):
+        self.pid = pid
+        self.threads, self._stop = self._count(), threading.Event()
         self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def _count(self) -> int:
+        if self.pid is None:
+            return threading.active_count()
+        return int(_status(self.pid)["Threads"])
 
     def _watch(self):
         while not self._stop.wait(0.02):
-            self.threads = max(self.threads, threading.active_count())
+            self.threads = max(self.threads, self._count())
 
     def __enter__(self):
         self._thread.start()
@@ -130,6 +146,11 @@ class Peaks:
 
 def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _status(pid: int) -> dict[str, str]:
+    with open(f"/proc/{pid}/status") as status:
+        return dict(line.rstrip("\n").split(":\t", 1) for line in status if ":\t" in line)
 
 
 def stats(url: str) -> dict:
@@ -212,6 +233,78 @@ def harness(way: str, url: str, texts: list[str]) -> list:
 
 HARNESS = {"acompletion": "litellm alone", "guard + 1 call": "AsyncGuard, 1 call"}
 
+CONFIG = """
+from guardrails import Guard
+from provenance_guard import ProvenanceLLM
+
+provenance = Guard(id="provenance", name="provenance").use(ProvenanceLLM(
+    llm_callable="openai/judge", on_fail="noop", max_calls_in_flight={in_flight},
+    llm_kwargs={{"api_base": "{url}"}}))
+"""
+
+
+@contextlib.contextmanager
+def guardrails_server(url: str):
+    """``guardrails start`` serving one guard of this validator, judged at ``url``: its address
+    and process id. Offline: metrics off, nltk's data from this package, a proxy that refuses
+    for anything but 127.0.0.1 (it asks PyPI for a newer version)."""
+    import provenance_guard
+
+    home = Path(tempfile.mkdtemp(prefix="bench-load-server-"))
+    (home / ".guardrailsrc").write_text("enable_metrics=false\n")
+    (home / "config.py").write_text(CONFIG.format(in_flight=IN_FLIGHT, url=url))
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {**os.environ, "HOME": str(home), "OPENAI_API_KEY": "sk-test",
+           "NLTK_DATA": str(Path(provenance_guard.__file__).parent / "_nltk_data"),
+           "HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
+           "NO_PROXY": "127.0.0.1,localhost"}
+    command = [sys.executable, str(Path(sys.executable).parent / "guardrails"), "start",
+               "--config", str(home / "config.py"), "--port", str(port)]
+    with open(home / "server.log", "w") as log:
+        process = subprocess.Popen(command, cwd=home, env=env, stdout=log, stderr=log,
+                                   stdin=subprocess.DEVNULL, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/health-check", timeout=2):
+                    break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the Guardrails server did not start: "
+                                       + (home / "server.log").read_text()[-2000:]) from None
+                time.sleep(0.25)
+        yield base, process.pid
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait()
+
+
+class Answered:
+    """A validation the Guardrails server answered."""
+
+    def __init__(self, reply: dict):
+        self.validation_passed = bool(reply.get("validationPassed"))
+
+
+def through_server(base: str, texts: list[str]) -> list[Answered]:
+    """The server's answers to ``texts``, all sent at once, a thread each."""
+    def post(value: str) -> Answered:
+        body = json.dumps({"llm_output": value, "metadata": {"sources": [SOURCE]}}).encode()
+        request = urllib.request.Request(f"{base}/guards/provenance/validate", data=body,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=300) as reply:
+                return Answered(json.load(reply))
+        except urllib.error.HTTPError:
+            return Answered({})
+
+    with ThreadPoolExecutor(max_workers=len(texts)) as pool:
+        return list(pool.map(post, texts))
+
 
 def one_at_a_time(url: str, count: int = 8) -> float:
     """Seconds per validation, one after another."""
@@ -224,6 +317,34 @@ def one_at_a_time(url: str, count: int = 8) -> float:
     return (time.perf_counter() - started) / count
 
 
+def _ways(busy: float, served_by: tuple[str, int] | None) -> list[str]:
+    ways = ["AsyncGuard", "threads"]
+    if served_by is not None:
+        ways.append("Guardrails server")
+    return ways + ([] if busy else list(HARNESS))
+
+
+def _run(way: str, busy: float, count: int, url: str, served_by: tuple[str, int] | None,
+         latency: float) -> dict:
+    """One run of ``count`` validations at once through ``way``: its row."""
+    texts = [text(n + 1000 * count) for n in range(count)]
+    pid = served_by[1] if way == "Guardrails server" and served_by else None
+    with Peaks(pid) as peaks:
+        started = time.perf_counter()
+        outcomes = (harness(way, url, texts) if way in HARNESS
+                    else through_server(served_by[0], texts) if served_by and pid
+                    else all_at_once(way, url, texts))
+        wall = time.perf_counter() - started
+    served = stats(url)
+    rss = (rss_mb() if pid is None
+           else int(_status(pid)["VmHWM"].split()[0]) / 1024)  # the server's peak
+    return {"busy": busy, "count": count, "way": way, "wall_s": round(wall, 2),
+            "x_floor": round(wall / latency, 1), "per_s": round(count / wall, 1),
+            "peak_in_flight": served["peak"], "calls": served["calls"],
+            "refused": served["refused"], "peak_threads": peaks.threads, "rss_mb": round(rss),
+            "not_passed": sum(o is not None and not o.validation_passed for o in outcomes)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, nargs="+", default=[64, 256])
@@ -232,6 +353,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of calls answered 429 in the storm runs (0: none)")
     parser.add_argument("--in-flight", type=int, default=32,
                         help="the validators' max_calls_in_flight")
+    parser.add_argument("--skip-server", action="store_true",
+                        help="leave out the Guardrails server (guardrails-api, the dev extra)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     global IN_FLIGHT
@@ -244,26 +367,16 @@ def main(argv: list[str] | None = None) -> int:
                                   stdout=subprocess.PIPE, text=True)
         try:
             url = f"http://127.0.0.1:{server.stdout.readline().strip()}/v1"
-            all_at_once("threads", url, [text(-1)])  # the embedder and LiteLLM loaded once
-            stats(url)
-            for count in args.count:
-                ways = ("AsyncGuard", "threads") + (tuple(HARNESS) if not busy else ())
-                for way in ways:
-                    texts = [text(n + 1000 * count) for n in range(count)]
-                    with Peaks() as peaks:
-                        started = time.perf_counter()
-                        outcomes = (harness(way, url, texts) if way in HARNESS
-                                    else all_at_once(way, url, texts))
-                        wall = time.perf_counter() - started
-                    served = stats(url)
-                    rows.append({
-                        "busy": busy, "count": count, "way": way, "wall_s": round(wall, 2),
-                        "x_floor": round(wall / args.latency, 1),
-                        "per_s": round(count / wall, 1), "peak_in_flight": served["peak"],
-                        "calls": served["calls"], "refused": served["refused"],
-                        "peak_threads": peaks.threads, "rss_mb": round(rss_mb()),
-                        "not_passed": sum(o is not None and not o.validation_passed
-                                          for o in outcomes)})
+            with contextlib.ExitStack() as stack:
+                served_by = (None if args.skip_server
+                             else stack.enter_context(guardrails_server(url)))
+                all_at_once("threads", url, [text(-1)])  # the embedder and LiteLLM loaded once
+                if served_by is not None:
+                    through_server(served_by[0], [text(-2)])  # the server's, likewise
+                stats(url)
+                for count in args.count:
+                    rows += [_run(way, busy, count, url, served_by, args.latency)
+                             for way in _ways(busy, served_by)]
             if not busy:
                 wall = one_at_a_time(url)
                 rows.append({"busy": 0.0, "count": 1, "way": "one at a time",

@@ -70,7 +70,8 @@ def align(claim: Clause, evidence: Clause) -> Alignment:
                          "the clause is too long for the rules to align", text[:200])
     pairs = _match(wanted, said)
     matched = dict(pairs)
-    missing = tuple(t for i, t in enumerate(wanted) if i not in matched)
+    narrower = _narrower(claim, evidence, wanted, said, pairs)
+    missing = tuple(t for i, t in enumerate(wanted) if i not in matched and i not in narrower)
     # where the claim says "it" between two matched words, the evidence may name the thing
     referents = {j for (i1, j1), (i2, j2) in zip(pairs, pairs[1:], strict=False)
                  if any(claim[k].text.lower() in PRONOUNS for k in range(at[i1] + 1, at[i2]))
@@ -78,13 +79,36 @@ def align(claim: Clause, evidence: Clause) -> Alignment:
     conflict = _conflict(evidence, wanted, pairs, missing, referents) if stating else None
     blocked = None
     if not missing:
+        dropped = _all_left_out(claim, said, pairs)
         blocked = ((_of_another(said, pairs[0][1]) if pairs and has_verb(claim) else None)
-                   or _gap(said, [j for _, j in pairs], referents)
-                   or _qualifier(claim, said, pairs))
+                   or _gap(said, [j for _, j in pairs], referents | dropped)
+                   or _qualifier(claim, said, pairs, dropped))
         if blocked is None and stating:
             conflict = _polarity(claim, evidence, pairs, wanted)
-    return Alignment(len(pairs), len(wanted), missing, conflict, blocked, text,
+    return Alignment(len(pairs), len(wanted) - len(narrower), missing, conflict, blocked, text,
                      _instead(wanted, said, matched, missing))
+
+
+UNIVERSAL = frozenset(("each", "all"))  # "every" is read as "each"
+
+
+def _narrower(claim: Clause, evidence: Clause, wanted: list[Token], said: list[Token],
+              pairs: list[tuple[int, int]]) -> set[int]:
+    """The claim's words that only narrow what a universal of both speaks of: "Every worker
+    node has 64 GB" is stated by "Each node has 64 GB" (what holds of each node holds of each
+    worker node). Only words between the matched "each", "every" or "all" and the next
+    matched word, which the evidence says with nothing but function words between; never
+    under a negation ("not every node" says nothing of every worker node), never a name,
+    number or qualifier."""
+    if any(t.kind == "negation" for t in (*claim, *evidence)):
+        return set()
+    found: set[int] = set()
+    for (i0, j0), (i1, j1) in zip(pairs, pairs[1:], strict=False):
+        if (wanted[i0].kind == "qualifier" and wanted[i0].form in UNIVERSAL and i1 > i0 + 1
+                and all(wanted[i].kind == "word" for i in range(i0 + 1, i1))
+                and not any(t.content for t in said[j0 + 1:j1])):
+            found.update(range(i0 + 1, i1))
+    return found
 
 
 def _slot(matched: dict[int, int], k: int) -> tuple[int | None, int | None]:
@@ -208,13 +232,36 @@ def _spoken(evidence: Sequence[Token], pairs) -> list[Token]:
     return [t for t in evidence if not t.aside or t.aside in used]
 
 
-def _qualifier(claim: Clause, said: list[Token], pairs) -> str | None:
-    """A qualifier of the evidence clause ("may", "some", "only") the claim leaves out."""
+def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int]) -> str | None:
+    """A qualifier of the evidence clause ("may", "some", "only") the claim leaves out, but
+    for the "all"s it may (``_all_left_out``)."""
     mine = {t.form for t in claim if t.kind == "qualifier"}
-    for token in _spoken(said, pairs):
-        if token.kind == "qualifier" and token.form not in mine:
+    spoken = _spoken(said, pairs)
+    for j, token in enumerate(said):
+        if (token.kind == "qualifier" and token.form not in mine and j not in dropped
+                and any(token is t for t in spoken)):
             return f"the source qualifies it with {token.text!r}, which the sentence leaves out"
     return None
+
+
+def _all_left_out(claim: Clause, said: list[Token], pairs) -> set[int]:
+    """The evidence's "all"s the claim may leave out: what holds of all common areas holds of
+    the common areas, and of common areas. Only an "all" whose noun phrase the claim matches,
+    and neither clause saying "not" ("not all rooms have a balcony" says nothing of the
+    rooms)."""
+    if any(t.kind == "negation" for t in (*claim, *said)):
+        return set()
+    claimed = {j for _, j in pairs}
+    found = set()
+    for j, token in enumerate(said):
+        if token.form != "all" or token.kind != "qualifier":
+            continue
+        noun = j + 1
+        while noun < len(said) and not said[noun].content:
+            noun += 1
+        if noun in claimed:
+            found.add(j)
+    return found
 
 
 def _polarity(claim: Clause, evidence: Clause, pairs, wanted) -> tuple[str, str] | None:

@@ -90,6 +90,28 @@ KINDS = {
          "The tenant must be given notice in writing.",  # the tenant receives it: roles swap
          "Most nodes have 64 GB of memory."],
     ),
+    "a narrower subject under every, each or all": (
+        "Each node has 64 GB of memory. All staff receive a badge. Every senior nurse works "
+        "nights.",
+        ["Every worker node has 64 GB of memory.", "All new staff receive a badge.",
+         "Each spare node has 64 GB of memory."],
+        ["Some worker nodes have 64 GB of memory.",  # not a universal
+         "Every worker node has 64 GB of fast memory.",  # narrower what it has: not stated
+         "Every worker node has 32 GB of memory.",
+         "All new staff receive two badges.",
+         "Every nurse works nights.",  # broader than the source's senior nurses
+         "Not every worker node has 64 GB of memory."],
+    ),
+    "an 'all' left out": (
+        "Smoking is prohibited in all common areas. Not all rooms have a balcony. All guests "
+        "must show a ticket.",
+        ["Smoking is prohibited in the common areas.", "Smoking is prohibited in common areas.",
+         "Guests must show a ticket."],
+        ["The rooms have a balcony.", "Rooms have a balcony.",  # "not all" says nothing of them
+         "Smoking is prohibited in most common areas.", "Smoking is allowed in the common areas.",
+         "Smoking is prohibited in the areas.",  # "common" left out: broader
+         "Guests may show a ticket.", "Smoking is prohibited in the common rooms."],
+    ),
     "a synonym (one first sense in Open English WordNet)": (
         "The bridge was constructed in 1932. The film won an award. A big crowd watched. "
         "The doctor found an error. The dog chased a green ball.",

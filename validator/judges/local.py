@@ -28,13 +28,13 @@ from ..types import BY_LOCAL, CONTRADICTED, SUPPORTED, UNSUPPORTED, Evidence, Ve
 # Regenerate with `python benchmarks/calibrate_local_judge.py --half tune`.
 CONFIDENCE = {
     "verbatim": 0.95,  # 18 of 18
-    "aligned": 0.935,  # 28 of 29
+    "aligned": 0.939,  # 30 of 31
     "mention": 0.976,  # 205 of 209
     "value": 0.962,  # 24 of 24
     "antonym": 0.944,  # 16 of 16
     "negation": 0.824,  # 13 of 15
     "name": 0.667,  # 1 of 1
-    "unaligned": 0.591,  # 778 of 1,316 (an unsupported verdict; the rest were right answers)
+    "unaligned": 0.592,  # 778 of 1,314 (an unsupported verdict; the rest were right answers)
     "refusal": 0.5,  # none seen
 }
 REFUSAL_COVERAGE = 0.75  # share of what a refusal asks about that a passage must not cover

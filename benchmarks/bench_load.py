@@ -11,11 +11,12 @@ machine: the same N LiteLLM calls made at once with nothing else (``litellm alon
 in a validator that makes one call and nothing else, through ``AsyncGuard``. Printed per run:
 wall time and its ratio to the floor (one judge latency: every validation could be answered at
 once), validations per second, the judge server's peak calls in flight, peak threads and
-memory, and the validations that did not pass. The judge is LiteLLM over HTTP, the embedder the
-default.
+memory, and the validations that did not pass; then resident memory over ``--soak`` validations
+(1,000 by default) through one ``AsyncGuard``, 64 at a time. The judge is LiteLLM over HTTP, the
+embedder the default.
 
     python benchmarks/bench_load.py [--count 64 256] [--latency 0.5] [--busy 0.33]
-                                    [--in-flight 32] [--skip-server]
+                                    [--in-flight 32] [--soak 1000] [--skip-server]
 
 ``--in-flight`` is the validator's ``max_calls_in_flight`` (32 by default): with it at or above
 ``--count``, nothing but the validator's own concurrency bounds how many calls wait at once.
@@ -306,6 +307,26 @@ def through_server(base: str, texts: list[str]) -> list[Answered]:
         return list(pool.map(post, texts))
 
 
+def soak(url: str, total: int, wave: int = 64) -> list[tuple[int, float]]:
+    """Resident memory (MB) after each wave of ``wave`` validations at once through one
+    ``AsyncGuard``, ``total`` in all, every text new (no reply cache hit)."""
+    from guardrails import AsyncGuard
+
+    guard = AsyncGuard().use(validator(url))
+
+    async def waves() -> list[tuple[int, float]]:
+        seen = []
+        for start in range(0, total, wave):
+            done = min(total, start + wave)
+            await asyncio.gather(*(guard.validate(text(2 * 10**6 + n),
+                                                  metadata={"sources": [SOURCE]})
+                                   for n in range(start, done)))
+            seen.append((done, int(_status(os.getpid())["VmRSS"].split()[0]) / 1024))
+        return seen
+
+    return asyncio.run(waves())
+
+
 def one_at_a_time(url: str, count: int = 8) -> float:
     """Seconds per validation, one after another."""
     from guardrails import Guard
@@ -353,6 +374,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of calls answered 429 in the storm runs (0: none)")
     parser.add_argument("--in-flight", type=int, default=32,
                         help="the validators' max_calls_in_flight")
+    parser.add_argument("--soak", type=int, default=1000,
+                        help="validations through one AsyncGuard, 64 at a time, for memory (0: none)")
     parser.add_argument("--skip-server", action="store_true",
                         help="leave out the Guardrails server (guardrails-api, the dev extra)")
     parser.add_argument("--json", action="store_true")
@@ -361,7 +384,8 @@ def main(argv: list[str] | None = None) -> int:
     IN_FLIGHT = args.in_flight
     import provenance_guard  # noqa: F401 - before guardrails and litellm: offline settings
 
-    rows = []
+    rows: list[dict] = []
+    memory: list[tuple[int, float]] = []
     for busy in (0.0, args.busy) if args.busy else (0.0,):
         server = subprocess.Popen([sys.executable, "-c", SERVER, str(args.latency), str(busy)],
                                   stdout=subprocess.PIPE, text=True)
@@ -377,6 +401,9 @@ def main(argv: list[str] | None = None) -> int:
                 for count in args.count:
                     rows += [_run(way, busy, count, url, served_by, args.latency)
                              for way in _ways(busy, served_by)]
+            if not busy and args.soak:
+                memory = soak(url, args.soak)
+                stats(url)  # its calls are not the next row's
             if not busy:
                 wall = one_at_a_time(url)
                 rows.append({"busy": 0.0, "count": 1, "way": "one at a time",
@@ -389,7 +416,7 @@ def main(argv: list[str] | None = None) -> int:
             server.kill()
             server.wait()
     if args.json:
-        print(json.dumps(rows, indent=2))
+        print(json.dumps({"runs": rows, "memory": memory}, indent=2))
         return 0
     print(f"server latency {args.latency} s (the floor); {os.cpu_count()} cores")
     print(f"{'429s':>5} {'at once':>7} {'through':<18} {'wall s':>7} {'x floor':>7} {'per s':>6} "
@@ -399,6 +426,11 @@ def main(argv: list[str] | None = None) -> int:
               f"{r['wall_s']:>7} "
               f"{r['x_floor']:>7} {r['per_s']:>6} {r['peak_in_flight']:>9} {r['calls']:>6} "
               f"{r['refused']:>5} {r['peak_threads']:>7} {r['rss_mb']:>7} {r['not_passed']:>10}")
+    if memory:
+        print("\nresident memory through one AsyncGuard, 64 at a time: "
+              + ", ".join(f"{mb:,.0f} MB after {done:,}" for done, mb in memory
+                          if done in (memory[0][0], memory[len(memory) // 2][0], memory[-1][0]))
+              + f" (grown {memory[-1][1] - memory[0][1]:+,.0f} MB after the first wave)")
     return 0
 
 

@@ -68,3 +68,21 @@ def test_a_failed_encode_fails_every_caller_whose_texts_it_carried_and_no_other(
     results, errors, _ = run_callers(4, fail)
     assert list(results) == [0] and sorted(errors) == [1, 2, 3]
     assert all("the model failed" in str(e) for e in errors.values())
+
+
+def test_every_encode_runs_on_one_thread_whoever_calls():
+    """Encodes run from whichever caller's turn it was left torch's buffers in many threads'
+    malloc arenas, and a long-running process grew by hundreds of megabytes."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    encoder, ran_on = _Encoder(), []
+
+    def encode(texts):
+        ran_on.append(threading.current_thread())
+        time.sleep(0.002)  # long enough for callers to meet
+        return vectors_of(texts)
+
+    with ThreadPoolExecutor(8) as callers:
+        rows = list(callers.map(lambda i: encoder.encode(texts_of(i % 5), encode), range(40)))
+    assert all(np.array_equal(r, vectors_of(texts_of(i % 5))) for i, r in enumerate(rows))
+    assert len(set(ran_on)) == 1 and ran_on[0].name.startswith("provenance-encode")

@@ -154,24 +154,24 @@ class ProvenanceLLM(Validator):
         decider = self._decider
         async with self._runner.avalidation():
             with warnings_to_caller(), usage.counting() as meter:
-                request, sentences, retriever = await offload(self._read, value, metadata)
-                claims = await decider.aclaims(sentences, request)
-                found = _Found(request, sentences, retriever, claims,
-                               await offload(retriever.find, claims))
+                found = await self._afind(value, metadata)
                 decided = await decider.adecide(found.claims, found.evidence, found.request)
                 read = await decider.acite(found.read, found.claims, decided.verdicts,
                                            found.retriever, found.request)
-                if self._correcting is None:
-                    return await offload(self._report, found, read, decided, meter)
-                report = await offload(self._aggregate, found, read, decided)
-                corrections = await self._correcting.acorrections(report, request, read)
-                return await offload(self._fixed, report, request, corrections, meter)
+                return await self._areport(found, read, decided, meter)
 
     def _find(self, value: Any, metadata: dict[str, Any] | None) -> _Found:
         """The request read, its sentences, their claims, and their evidence (arriving)."""
         request, read, retriever = self._read(value, metadata)
         claims = self._decider.claims(read, request)
         return _Found(request, read, retriever, claims, retriever.find(claims))
+
+    async def _afind(self, value: Any, metadata: dict[str, Any] | None) -> _Found:
+        """``_find`` in an awaited validation: claim extraction awaited, the rest in the
+        pool."""
+        request, read, retriever = await offload(self._read, value, metadata)
+        claims = await self._decider.aclaims(read, request)
+        return _Found(request, read, retriever, claims, await offload(retriever.find, claims))
 
     def _read(self, value: Any, metadata: dict[str, Any] | None
               ) -> tuple[Request, list[ReadSentence], Retriever]:
@@ -188,6 +188,16 @@ class ProvenanceLLM(Validator):
         corrections = (self._correcting.corrections(report, found.request, read)
                        if self._correcting is not None else {})
         return self._fixed(report, found.request, corrections, meter)
+
+    async def _areport(self, found: _Found, read: list[ReadSentence], decided: Decided,
+                       meter: usage.Meter) -> Report:
+        """``_report`` in an awaited validation: the corrector's calls awaited, the rest in
+        the pool."""
+        if self._correcting is None:
+            return await offload(self._report, found, read, decided, meter)
+        report = await offload(self._aggregate, found, read, decided)
+        corrections = await self._correcting.acorrections(report, found.request, read)
+        return await offload(self._fixed, report, found.request, corrections, meter)
 
     def _aggregate(self, found: _Found, read: list[ReadSentence], decided: Decided) -> Report:
         return aggregate(found.request, read, found.claims, decided, found.evidence,

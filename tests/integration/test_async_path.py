@@ -129,14 +129,17 @@ def test_an_async_def_judge_also_serves_a_synchronous_validation():
 
 @pytest.mark.parametrize("options", [{}, {"batch_size": 1}, {"validation_method": "claim"},
                                      {"cascade_verbatim": True, "cascade_contradictions": True},
-                                     {"first_judge": "local"}],
-                         ids=["batched", "one per call", "claims", "cascade", "cheap first"])
+                                     {"first_judge": "local"},
+                                     {"validation_method": "claim", "fix_mode": "correct"}],
+                         ids=["batched", "one per call", "claims", "cascade", "cheap first",
+                              "corrections"])
 def test_the_awaited_path_reports_what_the_synchronous_one_does(options):
     texts = [GOOD, "The Eiffel Tower is in Rome. It is 330 metres tall.",
              "The Eiffel Tower is in Paris. It was painted gold in 2024.", TEXTS[0]]
 
     def validator():
-        return ProvenanceLLM(llm_callable=ScriptedJudge(), on_fail="fix", **options)
+        judge = ScriptedJudge(rewrite=lambda sentence, passages: "The Eiffel Tower is in Paris.")
+        return ProvenanceLLM(llm_callable=judge, on_fail="fix", **options)
 
     async def awaited():
         one = validator()

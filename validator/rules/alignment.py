@@ -56,10 +56,11 @@ class Alignment:
         return self.matched == self.needed and self.conflict is None and self.blocked is None
 
 
-def align(claim: Clause, evidence: Clause) -> Alignment:
+def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Alignment:
     """The best in-order match of ``claim``'s content tokens in ``evidence``: a longest
     common subsequence (lists were put in one order as they were read), then the checks on
-    what lies between the matched tokens."""
+    what lies between the matched tokens. ``known``: the word forms of all the evidence
+    (``_narrower``)."""
     at = [k for k, t in enumerate(claim) if t.content]
     wanted = [claim[k] for k in at]
     stating = not is_mention(claim)  # a bare name or number conflicts with nothing
@@ -70,7 +71,7 @@ def align(claim: Clause, evidence: Clause) -> Alignment:
                          "the clause is too long for the rules to align", text[:200])
     pairs = _match(wanted, said)
     matched = dict(pairs)
-    narrower = _narrower(claim, evidence, wanted, said, pairs)
+    narrower = _narrower(claim, evidence, wanted, said, pairs, known)
     missing = tuple(t for i, t in enumerate(wanted) if i not in matched and i not in narrower)
     # where the claim says "it" between two matched words, the evidence may name the thing
     referents = {j for (i1, j1), (i2, j2) in zip(pairs, pairs[1:], strict=False)
@@ -90,24 +91,33 @@ def align(claim: Clause, evidence: Clause) -> Alignment:
 
 
 UNIVERSAL = frozenset(("each", "all"))  # "every" is read as "each"
+# Modifiers whose noun is not the thing itself ("a former employee" is no employee): a universal
+# over the noun says nothing of them.
+NOT_THE_THING = frozenset("""former ex fake false alleged would-be potential prospective future
+    past retired counterfeit imitation mock pseudo so-called supposed toy model virtual
+    hypothetical""".split())
 
 
 def _narrower(claim: Clause, evidence: Clause, wanted: list[Token], said: list[Token],
-              pairs: list[tuple[int, int]]) -> set[int]:
+              pairs: list[tuple[int, int]], known: Set[str]) -> set[int]:
     """The claim's words that only narrow what a universal of both speaks of: "Every worker
     node has 64 GB" is stated by "Each node has 64 GB" (what holds of each node holds of each
     worker node). Only words between the matched "each", "every" or "all" and the next
-    matched word, which the evidence says with nothing but function words between; never
-    under a negation ("not every node" says nothing of every worker node), never a name,
-    number or qualifier."""
+    matched word, which the evidence says with nothing but function words between, and only
+    words the evidence uses elsewhere ("The cluster has 16 worker nodes"): the claim may pick
+    out a kind the source speaks of, not bring one in. Never a name, number or qualifier,
+    never a word such as "former" or "toy" (a former employee is no employee), never under a
+    negation ("not every node" says nothing of every worker node)."""
     if any(t.kind == "negation" for t in (*claim, *evidence)):
         return set()
     found: set[int] = set()
     for (i0, j0), (i1, j1) in zip(pairs, pairs[1:], strict=False):
-        if (wanted[i0].kind == "qualifier" and wanted[i0].form in UNIVERSAL and i1 > i0 + 1
-                and all(wanted[i].kind == "word" for i in range(i0 + 1, i1))
+        between = range(i0 + 1, i1)
+        if (wanted[i0].kind == "qualifier" and wanted[i0].form in UNIVERSAL and between
+                and all(wanted[i].kind == "word" and wanted[i].form in known
+                        and wanted[i].text.lower() not in NOT_THE_THING for i in between)
                 and not any(t.content for t in said[j0 + 1:j1])):
-            found.update(range(i0 + 1, i1))
+            found.update(between)
     return found
 
 
@@ -236,10 +246,10 @@ def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int]) -> st
     """A qualifier of the evidence clause ("may", "some", "only") the claim leaves out, but
     for the "all"s it may (``_all_left_out``)."""
     mine = {t.form for t in claim if t.kind == "qualifier"}
-    spoken = _spoken(said, pairs)
+    spoken = {id(t) for t in _spoken(said, pairs)}
     for j, token in enumerate(said):
         if (token.kind == "qualifier" and token.form not in mine and j not in dropped
-                and any(token is t for t in spoken)):
+                and id(token) in spoken):
             return f"the source qualifies it with {token.text!r}, which the sentence leaves out"
     return None
 
@@ -330,9 +340,11 @@ def best_alignment(claim: Clause, units: Iterable[Clause]) -> Alignment | None:
     matched."""
     best = None
     other = turned(claim)
+    units = list(units)
+    known = {t.form for unit in units for t in unit}
     for unit in units:
-        for as_said, found in ((True, align(claim, unit)),
-                               *(((False, align(other, unit)),) if other else ())):
+        for as_said, found in ((True, align(claim, unit, known)),
+                               *(((False, align(other, unit, known)),) if other else ())):
             # the claim as said gives the reason, unless the other side aligns or conflicts
             key = (found.aligned, found.conflict is not None, as_said, found.matched)
             if best is None or key > best[0]:

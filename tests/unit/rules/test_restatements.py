@@ -91,14 +91,17 @@ KINDS = {
          "Most nodes have 64 GB of memory."],
     ),
     "a narrower subject under every, each or all": (
-        "Each node has 64 GB of memory. All staff receive a badge. Every senior nurse works "
-        "nights.",
+        "The cluster has 16 worker nodes and two spare nodes. Each node has 64 GB of memory. "
+        "All staff receive a badge, new staff in their first week. Former staff keep their "
+        "pension. Every senior nurse works nights.",
         ["Every worker node has 64 GB of memory.", "All new staff receive a badge.",
          "Each spare node has 64 GB of memory."],
         ["Some worker nodes have 64 GB of memory.",  # not a universal
          "Every worker node has 64 GB of fast memory.",  # narrower what it has: not stated
          "Every worker node has 32 GB of memory.",
          "All new staff receive two badges.",
+         "All former staff receive a badge.",  # former staff are no staff
+         "Each backup node has 64 GB of memory.",  # a kind the source does not speak of
          "Every nurse works nights.",  # broader than the source's senior nurses
          "Not every worker node has 64 GB of memory."],
     ),

@@ -4,7 +4,8 @@ was built by Eiffel's company" / "Eiffel's company built the tower"), the voice 
 with an object of its own kept, the possessive ("Paris's population" / "the population of
 Paris"), an event a date ends ("until the Chrysler Building was finished in 1930" / "until
 1930"), a fronted date or adverb ("In 2019 the firm moved" / "the firm moved in 2019"), a
-comparison ("more expensive than" as one word; ``turned``: said from the other side), and a
+comparison ("more expensive than" as one word; ``turned``: said from the other side, as an
+identity may be: "The capital of France is Paris" / "Paris is the capital of France"), and a
 range as the numbers a bare answer may name (``range_ends``). The traps each must not let
 through are tested beside it (tests/unit/rules/test_restatements.py)."""
 
@@ -112,8 +113,14 @@ def comparative(tokens: list[Token]) -> list[Token]:
 
 
 def turned(claim: Clause) -> Clause | None:
-    """``claim``'s comparison said from the other side ("A is cheaper than B" as "B is more
-    expensive than A"): the same statement, for the alignment to try; None if it has none."""
+    """``claim`` said from the other side, for the alignment to try: its comparison ("A is
+    cheaper than B" as "B is more expensive than A") or, failing that, its identity ("The
+    capital of France is Paris" as "Paris is the capital of France"); None if it has
+    neither."""
+    return _compared_the_other_way(claim) or _named_the_other_way(claim)
+
+
+def _compared_the_other_way(claim: Clause) -> Clause | None:
     than = next((k for k, t in enumerate(claim) if t.form == "than"), None)
     if than is None or than < 3 or than == len(claim) - 1:
         return None
@@ -124,6 +131,36 @@ def turned(claim: Clause) -> Clause | None:
     if not any(t.content for t in first) or not any(t.content for t in second):
         return None
     return (*second, claim[be], replace(word, pole=1 - word.pole), claim[than], *first)
+
+
+def _named_the_other_way(claim: Clause) -> Clause | None:
+    """"X is Y" as "Y is X" when one side only names something ("Paris", "Jane Doe", "the
+    Shard") and the other describes it: an identity reads the same either way. Only with "is"
+    or "was" (a plural's "are" may be a generic: "cats are mammals" is not "mammals are
+    cats"), and nothing that makes the order matter: no qualifier ("all", "may"), negation,
+    participle, second verb, list, aside or "and"/"or"."""
+    copulas = [k for k, t in enumerate(claim) if t.form in ("is", "was")]
+    if len(copulas) != 1:
+        return None
+    k = copulas[0]
+    first, second = claim[:k], claim[k + 1:]
+    if any(t.kind in ("qualifier", "negation") or t.aside or t.listed or participle(t)
+           or t.form in AUXILIARIES or t.form in ("and", "or") or t.form in BOUNDARIES
+           for t in (*first, *second)):
+        return None
+    if not (_names_only(first) and _describes(second)) and not (
+            _names_only(second) and _describes(first)):
+        return None
+    return (*second, claim[k], *first)
+
+
+def _names_only(side: Clause) -> bool:
+    content = [t for t in side if t.content]
+    return bool(content) and all(t.kind == "name" or t.text[:1].isupper() for t in content)
+
+
+def _describes(side: Clause) -> bool:
+    return any(t.kind == "word" and not t.text[:1].isupper() for t in side)
 
 
 def range_ends(clause: Clause) -> list[Token]:

@@ -90,6 +90,17 @@ KINDS = {
          "The tenant must be given notice in writing.",  # the tenant receives it: roles swap
          "Most nodes have 64 GB of memory."],
     ),
+    "an identity said the other way round": (
+        "The capital of Australia is Canberra. Jane Doe is the chief executive of Acme. Cats are "
+        "mammals.",
+        ["Canberra is the capital of Australia.", "The chief executive of Acme is Jane Doe.",
+         "The capital of Australia is Canberra."],
+        ["Australia is the capital of Canberra.", "Acme is the chief executive of Jane Doe.",
+         "Mammals are cats.",  # "are": a generic, not an identity
+         "The capital of Australia is Sydney.", "Canberra is not the capital of Australia.",
+         "Canberra may be the capital of Australia.",
+         "Canberra is the largest city of Australia.", "The chief executive of Jane Doe is Acme."],
+    ),
     "a narrower subject under every, each or all": (
         "The cluster has 16 worker nodes and two spare nodes. Each node has 64 GB of memory. "
         "All staff receive a badge, new staff in their first week. Former staff keep their "

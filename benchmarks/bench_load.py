@@ -30,6 +30,7 @@ import contextlib
 import json
 import os
 import resource
+import shutil
 import signal
 import socket
 import subprocess
@@ -282,6 +283,7 @@ def guardrails_server(url: str):
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait()
+        shutil.rmtree(home, ignore_errors=True)
 
 
 class Answered:

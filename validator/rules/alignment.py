@@ -83,7 +83,7 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
         dropped = _all_left_out(claim, said, pairs)
         blocked = ((_of_another(said, pairs[0][1]) if pairs and has_verb(claim) else None)
                    or _gap(said, [j for _, j in pairs], referents | dropped)
-                   or _qualifier(claim, said, pairs, dropped))
+                   or _qualifier(claim, said, pairs, dropped, stating))
         if blocked is None and stating:
             conflict = _polarity(claim, evidence, pairs, wanted)
     return Alignment(len(pairs), len(wanted) - len(narrower), missing, conflict, blocked, text,
@@ -242,16 +242,25 @@ def _spoken(evidence: Sequence[Token], pairs) -> list[Token]:
     return [t for t in evidence if not t.aside or t.aside in used]
 
 
-def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int]) -> str | None:
-    """A qualifier of the evidence clause ("may", "some", "only") the claim leaves out, but
-    for the "all"s it may (``_all_left_out``)."""
-    mine = {t.form for t in claim if t.kind == "qualifier"}
+def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int],
+               stating: bool = True) -> str | None:
+    """A qualifier of the evidence clause ("may", "some", "only"; for a statement, "until")
+    the claim leaves out, but for the "all"s it may (``_all_left_out``). A bare name or
+    number keeps no bound: "1990" is named by "until 1990"."""
+    bounds = BOUNDED_IN_TIME if stating else frozenset()
+    mine = {t.form for t in claim if t.kind == "qualifier" or t.form in bounds}
     spoken = {id(t) for t in _spoken(said, pairs)}
     for j, token in enumerate(said):
-        if (token.kind == "qualifier" and token.form not in mine and j not in dropped
-                and id(token) in spoken):
+        if (token.kind == "qualifier" or token.form in bounds) and (
+                token.form not in mine and j not in dropped and id(token) in spoken):
             return f"the source qualifies it with {token.text!r}, which the sentence leaves out"
     return None
+
+
+# Words that end when a statement holds: "The Spire was the tallest tower until 1990" does
+# not state "The Spire is the tallest tower" (the rules do not read tense), so a claim must
+# keep them as it keeps a qualifier.
+BOUNDED_IN_TIME = frozenset(("until", "till"))
 
 
 def _all_left_out(claim: Clause, said: list[Token], pairs) -> set[int]:

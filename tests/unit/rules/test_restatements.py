@@ -32,7 +32,8 @@ KINDS = {
         ["The hall was the largest in the city until 1963.",
          "The hall was the largest in the city after 1962.",
          "The hall was the smallest in the city until 1962.",
-         "The hall was the largest in the country until 1962."],
+         "The hall was the largest in the country until 1962.",
+         "The hall is the largest in the city."],  # the bound left out (tense is not read)
     ),
     "a passive with its agent": (
         "The mill was bought and restored by the family of the miller Piet Vos in 1990.",

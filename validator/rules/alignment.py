@@ -29,8 +29,8 @@ from difflib import SequenceMatcher
 from . import quantities
 from .reading import bare, read
 from .restatements import range_ends, turned
-from .tokens import PRONOUNS, Clause, Token, has_verb, is_mention
-from .word_lists import synonyms
+from .tokens import BE, PREPOSITIONS, PRONOUNS, Clause, Token, has_verb, is_mention, participle
+from .word_lists import BOTH_VOICES, IRREGULAR, snowball, synonyms
 
 __all__ = ["Alignment", "Clause", "Token", "align", "best_alignment", "has_verb", "is_mention",
            "read", "same", "synonyms"]
@@ -83,6 +83,7 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
         dropped = _all_left_out(claim, said, pairs)
         blocked = ((_of_another(said, pairs[0][1]) if pairs and has_verb(claim) else None)
                    or _gap(said, [j for _, j in pairs], referents | dropped)
+                   or (_voice(claim, at, said, pairs) if stating else None)
                    or _qualifier(claim, said, pairs, dropped, stating))
         if blocked is None and stating:
             conflict = _polarity(claim, evidence, pairs, wanted)
@@ -231,6 +232,59 @@ def _head_before(said: list[Token], low: int) -> Token | None:
             said[k].aside):
         return said[k]
     return None
+
+
+def _voice(claim: Clause, at: list[int], said: list[Token], pairs) -> str | None:
+    """Why a verb matched in both is not the same statement: the one says it was done to its
+    subject ("Smith was fired"), the other that its subject did it ("Smith fired his
+    assistant"). Verbs that read alike in both voices ("The museum opened", "The museum was
+    opened") are, while the active has no object of its own ("The museum opened a wing")."""
+    for i, j in pairs:
+        mine, theirs = claim[at[i]], said[j]
+        done_to = _done_to(claim, at[i])
+        if done_to == _done_to(said, j):
+            continue
+        active, k = (said, j) if done_to else (claim, at[i])
+        thing = _object(active, k)
+        verb = mine.text.lower()
+        if not thing and snowball(IRREGULAR.get(verb, verb)) in BOTH_VOICES:
+            continue
+        did = repr(" ".join(t.text for t in (theirs, *thing)))
+        if done_to:
+            return (f"the sentence says it was {mine.text!r} (done to it), the source that it "
+                    f"{did} (it did it)")
+        return (f"the sentence says it {mine.text!r} (it did it), the source that it was "
+                f"{theirs.text!r} (done to it)")
+    return None
+
+
+def _done_to(tokens: Sequence[Token], k: int) -> bool:
+    """Whether ``tokens[k]`` is a passive participle: after a form of "be", or after another
+    participle of its list ("was designed and built")."""
+    if not participle(tokens[k]):
+        return False
+    k -= 1
+    while k >= 0 and (tokens[k].kind == "negation" or tokens[k].form in ("and", "or")
+                      or tokens[k].listed and participle(tokens[k])):
+        k -= 1
+    return k >= 0 and tokens[k].form in BE
+
+
+def _object(tokens: Sequence[Token], k: int) -> list[Token]:
+    """The object right after the verb ``tokens[k]``, past a determiner: its words, names and
+    numbers ("fired his assistant", "opened two new wings"); none after a preposition ("opened
+    in 1889")."""
+    n = k + 1
+    while n < len(tokens) and tokens[n].form in _DETERMINERS:
+        n += 1
+    end = n
+    while (end < len(tokens) and tokens[end].kind in ("word", "name", "number")
+           and tokens[end].form not in PREPOSITIONS and not tokens[end].aside):
+        end += 1
+    return list(tokens[n:end])
+
+
+_DETERMINERS = frozenset("its his her their our my your this that these those".split())
 
 
 def _spoken(evidence: Sequence[Token], pairs) -> list[Token]:

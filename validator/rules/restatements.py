@@ -114,10 +114,11 @@ def comparative(tokens: list[Token]) -> list[Token]:
 
 def turned(claim: Clause) -> Clause | None:
     """``claim`` said from the other side, for the alignment to try: its comparison ("A is
-    cheaper than B" as "B is more expensive than A") or, failing that, its identity ("The
-    capital of France is Paris" as "Paris is the capital of France"); None if it has
-    neither."""
-    return _compared_the_other_way(claim) or _named_the_other_way(claim)
+    cheaper than B" as "B is more expensive than A"), failing that its identity ("The capital
+    of France is Paris" as "Paris is the capital of France"), failing that its passive without
+    an agent in the active order ("Smith was fired" as "fired Smith"); None if it has none."""
+    return (_compared_the_other_way(claim) or _named_the_other_way(claim)
+            or _agent_left_out(claim))
 
 
 def _compared_the_other_way(claim: Clause) -> Clause | None:
@@ -152,6 +153,37 @@ def _named_the_other_way(claim: Clause) -> Clause | None:
             _names_only(second) and _describes(first)):
         return None
     return (*second, claim[k], *first)
+
+
+def _agent_left_out(claim: Clause) -> Clause | None:
+    """A passive that leaves its agent out, "P was V-ed ..." (``passive`` reads one with its
+    "by" agent), put in the active order without one, "V-ed P ...": the alignment finds it in
+    a clause that names the doer, "Smith was fired in 2019" in "The board fired Smith in 2019"
+    (the claim says less than the source, never more). The doer's place stays empty, so "The
+    board was fired" finds no "board" before "fired Smith"; a participle with an object of its
+    own loses its mark ("The tenant must be given notice" in "The landlord must give the
+    tenant notice"). What the two voices may not share is ``alignment``'s to check."""
+    for i, token in enumerate(claim):
+        if token.form not in BE:
+            continue
+        first = i + 1
+        while first < len(claim) and claim[first].kind == "negation":
+            first += 1
+        end = first
+        while end < len(claim) and claim[end].kind == "word" and (
+                end == first or claim[end].listed and claim[end].listed == claim[first].listed):
+            end += 1
+        verbs = claim[first:end]
+        subject = claim[:i]
+        if (not verbs or not all(participle(v) for v in verbs) or not any(
+                t.content for t in subject) or end < len(claim) and claim[end].form == "by"):
+            return None
+        modal = len(subject)
+        while modal and subject[modal - 1].kind in ("qualifier", "negation"):
+            modal -= 1  # "must be given": "must give"
+        active = [replace(t, form=t.form.removesuffix(PASSIVE)) for t in claim[i + 1:end]]
+        return (*subject[modal:], *active, *subject[:modal], *claim[end:])
+    return None
 
 
 def _names_only(side: Clause) -> bool:

@@ -157,6 +157,14 @@ SAME_PARTICIPLES = frozenset("cut shut set put hit let hurt cost lost left won s
                              "held spent sent built lent bent".split())
 
 
+# Verbs whose active without an object says what their passive says ("The museum opened in
+# 1889", "The museum was opened in 1889"). Of any other verb, the active names the doer and the
+# passive what was done to it: "Smith fired" is not "Smith was fired".
+BOTH_VOICES = frozenset("""open close start begin end finish stop change increase decrease
+    grow break move shut sink melt freeze expand shrink improve double triple halve reopen
+    split burn""".split())
+
+
 @lru_cache(maxsize=1)
 def _stemmer():
     from nltk.stem.snowball import EnglishStemmer  # no data files needed

@@ -138,6 +138,18 @@ KINDS = {
          "A small crowd watched.",  # an antonym
          "The bridge was destroyed in 1932.", "The documentary won an award."],
     ),
+    "a passive that leaves its agent out": (
+        "The board fired Smith in 2019. Jones hired two assistants. The bank pays interest "
+        "monthly. The museum opened in 1889. The driver hit a cyclist. The company was sued in "
+        "2020. The landlord must give the tenant notice.",
+        ["Smith was fired in 2019.", "Interest is paid monthly.", "Smith was fired by the board.",
+         "The museum was opened in 1889.",  # "open" reads alike in both voices
+         "The tenant must be given notice."],
+        ["The board was fired in 2019.", "Jones was hired.",  # the doer made the one done to
+         "The driver was hit.", "The company sued in 2020.",  # and the other way round
+         "Interest is paid yearly.", "The bank is paid monthly.", "Smith was hired in 2019.",
+         "The tenant must give notice.", "The museum was opened in 1890."],
+    ),
     "a possessive read as 'of'": (
         "Acme's chief executive is Jane Doe. The population of Lyon grew.",
         ["The chief executive of Acme is Jane Doe.", "Lyon's population grew."],

@@ -29,7 +29,18 @@ from difflib import SequenceMatcher
 from . import quantities
 from .reading import bare, read
 from .restatements import range_ends, turned
-from .tokens import BE, PREPOSITIONS, PRONOUNS, Clause, Token, has_verb, is_mention, participle
+from .tokens import (
+    BE,
+    PREPOSITIONS,
+    PRONOUNS,
+    QUESTION,
+    UNASSERTING,
+    Clause,
+    Token,
+    has_verb,
+    is_mention,
+    participle,
+)
 from .word_lists import BOTH_VOICES, IRREGULAR, snowball, synonyms
 
 __all__ = ["Alignment", "Clause", "Token", "align", "best_alignment", "has_verb", "is_mention",
@@ -298,17 +309,39 @@ def _spoken(evidence: Sequence[Token], pairs) -> list[Token]:
 
 def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int],
                stating: bool = True) -> str | None:
-    """A qualifier of the evidence clause ("may", "some", "only"; for a statement, "until")
-    the claim leaves out, but for the "all"s it may (``_all_left_out``). A bare name or
-    number keeps no bound: "1990" is named by "until 1990"."""
+    """A qualifier of the evidence clause ("may", "some", "only"; for a statement, "until",
+    a question, and a word that does not assert it before the statement, "denied that",
+    or after it as an attribution, "..., critics claim", even in an aside) the claim leaves
+    out, but for the "all"s it may (``_all_left_out``). A bare name or number keeps no bound:
+    "1990" is named by "until 1990", "Sinaloa" by "a suspected drug lord of the Sinaloa
+    cartel"."""
     bounds = BOUNDED_IN_TIME if stating else frozenset()
-    mine = {t.form for t in claim if t.kind == "qualifier" or t.form in bounds}
+    mine = {t.form for t in claim if t.kind in ("qualifier", QUESTION) or t.form in bounds}
     spoken = {id(t) for t in _spoken(said, pairs)}
+    low = min((j for _, j in pairs), default=0)
     for j, token in enumerate(said):
-        if (token.kind == "qualifier" or token.form in bounds) and (
-                token.form not in mine and j not in dropped and id(token) in spoken):
-            return f"the source qualifies it with {token.text!r}, which the sentence leaves out"
+        if (token.kind not in ("qualifier", QUESTION) and token.form not in bounds
+                or token.form in mine or j in dropped):
+            continue
+        unasserting = token.text.lower() in UNASSERTING
+        if unasserting and not (stating and (j < low or _attributes(said, j))):
+            continue  # "the group that claimed responsibility": not said of the statement
+        if not unasserting and id(token) not in spoken:
+            continue
+        if token.form == QUESTION:
+            return "the source asks it as a question; the sentence states it"
+        if unasserting:
+            return f"the source puts it with {token.text!r}, not as a fact; the sentence does"
+        return f"the source qualifies it with {token.text!r}, which the sentence leaves out"
     return None
+
+
+def _attributes(said: list[Token], j: int) -> bool:
+    """Whether the word ``said[j]`` ends its clause or aside, as an attribution does ("The
+    drug, critics claim, causes cancer"; "Reports that it closed are false"), not as a verb
+    with its own object ("Al-Shabaab, the group that claimed the attack")."""
+    aside = [t for t in said if t.aside == said[j].aside and t.content]
+    return bool(aside) and aside[-1] is said[j]
 
 
 # Words that end when a statement holds: "The Spire was the tallest tower until 1990" does

@@ -28,7 +28,7 @@ from ..types import Evidence
 from . import quantities
 from .alignment import Alignment, best_alignment, is_mention, read, same
 from .facts import normalise
-from .tokens import BOUNDARIES, CONDITIONS, PASSIVE, QUALIFIERS
+from .tokens import BOUNDARIES, CONDITIONS, PASSIVE, QUALIFIERS, UNASSERTING
 from .word_lists import NEGATIONS
 
 VERBATIM_MIN_WORDS = 4
@@ -95,8 +95,11 @@ def _verbatim(claim: str, evidence: Sequence[Evidence]) -> bool:
     for e in evidence:
         for sentence in split_sentences(MARKER.sub(" ", e.text)):
             said = sentence.text.replace("’", "'")
-            if any(w in _CONDITIONS and w not in mine for w in normalise(said).split()):
-                continue  # "If it rains, the match is cancelled": only on a condition
+            if said.rstrip().endswith("?") or any(
+                    (w in _CONDITIONS or w in UNASSERTING) and w not in mine
+                    for w in normalise(said).split()):
+                continue  # "If it rains, the match is cancelled": only on a condition; "...,
+                # critics claim": not asserted. The alignment reads them.
             for found in span.finditer(said):
                 clause = _CLAUSE_START.split(said[:found.start()])[-1]
                 before = normalise(clause).split()[-_PREFIX:]

@@ -25,6 +25,8 @@ from .tokens import (
     FUNCTION_WORDS,
     PRONOUNS,
     QUALIFIERS,
+    QUESTION,
+    UNASSERTING,
     Clause,
     Token,
     participle,
@@ -65,6 +67,8 @@ def read(text: str) -> tuple[Clause, ...]:
     previous: Clause | None = None
     for sentence in split_sentences(MARKER.sub(" ", text)):
         read_here = list(_clauses(sentence.text))
+        if sentence.text.rstrip().endswith("?"):  # "Did the minister resign?" states nothing
+            read_here = [(*c, Token(QUESTION, QUESTION, QUESTION)) for c in read_here]
         first = read_here[0] if read_here else None
         if first and previous and first[0].text.lower() in PRONOUNS and len(first) > 1:
             # "The Louvre is a museum. It houses the Mona Lisa.": "It" is the Louvre
@@ -303,6 +307,8 @@ def _word(word: str, first: bool) -> Token:
         return Token(form, word, "name")  # "Not Ready for Prime Time Players" is a name
     if lowered in NEGATIONS or lowered.endswith("n't"):
         return Token("not", word, "negation")
+    if lowered in UNASSERTING:  # "denied", "denies": one form
+        return Token(snowball(lowered), word, "qualifier")
     if lowered in QUALIFIERS:
         return Token(_SAME_QUALIFIER.get(lowered, lowered), word, "qualifier")
     if lowered in quantities.HEDGES:  # "about the tower": a preposition

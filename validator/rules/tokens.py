@@ -27,6 +27,24 @@ QUALIFIERS = CONDITIONS | frozenset(
     all every each always sometimes often usually rarely seldom occasionally only
     nearly almost over under reportedly allegedly possibly probably likely perhaps
     """.split())
+# Words that put a statement forward without asserting it: a denial, a claim or rumour, a
+# belief, hope or fear, a doubt, an open question. "The ministry denied that the minister
+# resigned" does not state "The minister resigned", nor does "Police believe the fire was set
+# deliberately" state that it was. Read as qualifiers (by their stem): a claim must keep them.
+# Reported speech ("said", "told", "announced") and findings ("found", "showed") are not here:
+# a source that reports them reports the statement, as a summary of it does. Nor "suspect",
+# mostly a noun ("the suspect was arrested"); "suspected" is.
+UNASSERTING = frozenset("""claim claims claimed claiming allege alleges alleging deny denies
+    denied denying doubt doubts doubted dispute disputes disputed suspected
+    speculate speculates speculated speculation rumour rumours rumoured rumor rumors rumored
+    believe believes believed belief hope hopes hoped fear fears feared wonder wonders
+    wondered imagine imagines imagined pretend pretends pretended expect expects expected
+    predict predicts predicted suggest suggests suggested hypothesis hypothesise hypothesize
+    whether unclear unconfirmed unverified unproven myth false untrue supposedly purportedly
+    apparently seemingly seem seems seemed""".split())
+# The token a question's clauses end with (its form and its kind): a question asserts nothing,
+# so a statement is not stated by one; a question may still ask what the evidence states.
+QUESTION = "?"
 # Tokens that end a clause: a qualifier or negation beyond them belongs to another statement.
 BOUNDARIES = frozenset(";:") | frozenset(
     "but whereas while although though however yet because".split())
@@ -44,7 +62,7 @@ PRONOUNS = frozenset("it they he she this".split())
 class Token:
     form: str  # what is compared: a stem, a name, "#330", "~open"
     text: str  # as written
-    kind: str  # "word", "name", "number", "function", "qualifier", "negation", "mark"
+    kind: str  # "word", "name", "number", "function", "qualifier", "negation", "mark", "?"
     pole: int = 0  # 1: the second pole of an opposite ("closed" for "~open")
     aside: int = 0  # > 0 inside a parenthetical (brackets, commas, a relative clause)
     listed: int = 0  # > 0 inside a list "A, B and C": its number

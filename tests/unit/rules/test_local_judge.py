@@ -151,6 +151,44 @@ def test_a_partial_negation_or_swapped_roles_never_pass(claim, source):
 
 
 @pytest.mark.parametrize("claim,source", [
+    # denied, claimed, believed, rumoured, doubted, asked: put forward, not asserted
+    ("The minister resigned.", "The ministry denied that the minister resigned."),
+    ("The minister resigned.", "Reports that the minister resigned are false."),
+    ("The minister resigned.", "It is false that the minister resigned."),
+    ("The drug causes cancer.", "Critics claim that the drug causes cancer."),
+    ("The drug causes cancer.", "The drug causes cancer, critics claim."),
+    ("The drug causes cancer.", "The drug, critics allege, causes cancer."),
+    ("The drug causes cancer.", "A rumour says that the drug causes cancer."),
+    ("The fire was set deliberately.", "Police believe the fire was set deliberately."),
+    ("The fire was set deliberately.", "It is unclear whether the fire was set deliberately."),
+    ("The fire was set deliberately.", "Investigators doubt the fire was set deliberately."),
+    ("The company will post a loss.", "Analysts expect the company will post a loss."),
+    ("He ran the cartel.", "He is the suspected head of the cartel and ran the cartel."),
+    # a question asserts nothing, whatever its words
+    ("The minister resigned.", "Did the minister resign?"),
+    ("The bridge is open.", "Is the bridge open?"),
+    ("The bridge is open.", "Who says the bridge is open?"),
+])
+def test_a_statement_the_source_does_not_assert_never_passes(claim, source):
+    found = verdict(claim, source)
+    assert found.label != SUPPORTED, found
+    assert "not as a fact" in found.reason or "as a question" in found.reason, found
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("The group attacked the mall.", "The group, which claimed responsibility, attacked the mall."),
+    ("The group attacked the mall.", "The group attacked the mall and claimed responsibility."),
+    ("Police said the fire was set deliberately.", "Police said the fire was set deliberately."),
+    ("The fire was set deliberately.", "Police said the fire was set deliberately."),
+    ("Critics claim the drug causes cancer.", "Critics claimed that the drug causes cancer."),
+    ("Is the bridge open?", "The bridge is open."),
+    ("Edgar Valdez.", "Edgar Valdez is a suspected drug lord."),  # a name is there all the same
+])
+def test_a_claim_verb_with_its_own_object_or_said_on_both_sides_is_no_hedge(claim, source):
+    assert verdict(claim, source).label == SUPPORTED
+
+
+@pytest.mark.parametrize("claim,source", [
     ("The chief executive of Acme is Jane Doe.", "Acme's chief executive is Jane Doe."),
     ("Acme's chief executive is Jane Doe.", "The chief executive of Acme is Jane Doe."),
     ("The population of Lyon grew.", "Lyon's population grew."),

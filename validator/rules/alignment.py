@@ -30,6 +30,7 @@ from . import quantities
 from .reading import bare, read
 from .restatements import range_ends, turned
 from .tokens import (
+    ALTERNATIVES,
     BE,
     PREPOSITIONS,
     PRONOUNS,
@@ -38,6 +39,7 @@ from .tokens import (
     Clause,
     Token,
     has_verb,
+    is_date,
     is_mention,
     participle,
 )
@@ -95,6 +97,7 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
         blocked = ((_of_another(said, pairs[0][1]) if pairs and has_verb(claim) else None)
                    or _gap(said, [j for _, j in pairs], referents | dropped)
                    or (_voice(claim, at, said, pairs) if stating else None)
+                   or (_then_not_now(claim, said, pairs) if stating else None)
                    or _qualifier(claim, said, pairs, dropped, stating))
         if blocked is None and stating:
             conflict = _polarity(claim, evidence, pairs, wanted)
@@ -269,6 +272,29 @@ def _voice(claim: Clause, at: list[int], said: list[Token], pairs) -> str | None
     return None
 
 
+def _then_not_now(claim: Clause, said: list[Token], pairs) -> str | None:
+    """Why a claim in the present is not stated by a past the source dates: "The company is
+    profitable" by "The company was profitable in 2010" (it held then; whether it holds now
+    the source does not say). Only "is", "are", "has", "have" against "was", "were", "had"
+    and a date or year the claim leaves out: the rules read no other tense."""
+    said_of_it = {id(t) for t in _spoken(said, pairs)}
+    spoken = [t for t in said if id(t) in said_of_it]
+    tenses = {t.text.lower() for t in claim}
+    past = next((t for t in spoken if t.text.lower() in _THEN), None)
+    if tenses.isdisjoint(_NOW) or not tenses.isdisjoint(_THEN) or past is None:
+        return None
+    matched = {id(said[j]) for _, j in pairs}
+    dated = next((t for t in spoken if is_date(t) and id(t) not in matched), None)
+    if dated is None:
+        return None
+    return (f"the source puts it in the past ({past.text!r}, {dated.text}); the sentence says "
+            f"it holds now")
+
+
+_NOW = frozenset(("is", "are", "has", "have"))
+_THEN = frozenset(("was", "were", "had"))
+
+
 def _done_to(tokens: Sequence[Token], k: int) -> bool:
     """Whether ``tokens[k]`` is a passive participle: after a form of "be", or after another
     participle of its list ("was designed and built")."""
@@ -316,13 +342,16 @@ def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int],
     "1990" is named by "until 1990", "Sinaloa" by "a suspected drug lord of the Sinaloa
     cartel"."""
     bounds = BOUNDED_IN_TIME if stating else frozenset()
-    mine = {t.form for t in claim if t.kind in ("qualifier", QUESTION) or t.form in bounds}
+    marks = ("qualifier", QUESTION, ALTERNATIVES)
+    mine = {t.form for t in claim if t.kind in marks or t.form in bounds}
     spoken = {id(t) for t in _spoken(said, pairs)}
     low = min((j for _, j in pairs), default=0)
     for j, token in enumerate(said):
-        if (token.kind not in ("qualifier", QUESTION) and token.form not in bounds
+        if (token.kind not in marks and token.form not in bounds
                 or token.form in mine or j in dropped):
             continue
+        if token.form == ALTERNATIVES and not stating:
+            continue  # "Rutgers, or RU": a name is named all the same
         unasserting = token.text.lower() in UNASSERTING
         if unasserting and not (stating and (j < low or _attributes(said, j))):
             continue  # "the group that claimed responsibility": not said of the statement
@@ -330,6 +359,8 @@ def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int],
             continue
         if token.form == QUESTION:
             return "the source asks it as a question; the sentence states it"
+        if token.form == ALTERNATIVES:
+            return "the source gives alternatives ('or'): one of them, not which"
         if unasserting:
             return f"the source puts it with {token.text!r}, not as a fact; the sentence does"
         return f"the source qualifies it with {token.text!r}, which the sentence leaves out"

@@ -96,10 +96,11 @@ def _verbatim(claim: str, evidence: Sequence[Evidence]) -> bool:
         for sentence in split_sentences(MARKER.sub(" ", e.text)):
             said = sentence.text.replace("’", "'")
             if said.rstrip().endswith("?") or any(
-                    (w in _CONDITIONS or w in UNASSERTING) and w not in mine
-                    for w in normalise(said).split()):
+                    (w in _CONDITIONS or w in UNASSERTING or w in _ALTERNATIVES)
+                    and w not in mine for w in normalise(said).split()):
                 continue  # "If it rains, the match is cancelled": only on a condition; "...,
-                # critics claim": not asserted. The alignment reads them.
+                # critics claim": not asserted; "Anna or Ben": one of them. The alignment
+                # reads them.
             for found in span.finditer(said):
                 clause = _CLAUSE_START.split(said[:found.start()])[-1]
                 before = normalise(clause).split()[-_PREFIX:]
@@ -110,6 +111,7 @@ def _verbatim(claim: str, evidence: Sequence[Evidence]) -> bool:
 
 
 _CONDITIONS = CONDITIONS | {"only"}  # "open only on Sundays" holds on a condition too
+_ALTERNATIVES = frozenset(("or", "either"))
 _CLAUSE_START = re.compile(  # a mark, or a word that starts a clause of its own
     r"[,;:()]|\b(?:" + "|".join(sorted(w for w in BOUNDARIES | {"unless"} if w.isalpha()))
     + r")\b", re.IGNORECASE)

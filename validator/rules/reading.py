@@ -18,6 +18,7 @@ from ..text.word_forms import MONTH_OF, with_digits
 from . import quantities
 from .restatements import comparative, fronted, mark_events, passive, possessive, voiced
 from .tokens import (
+    ALTERNATIVES,
     ARTICLES,
     AUXILIARIES,
     BE,
@@ -216,6 +217,11 @@ def _tokens(text: str) -> list[Token]:
                 tokens.append(Token("not", word, "negation"))
         elif lowered in _PLACE_VERBS and i + 1 < len(raw) and raw[i + 1].lower() in _PLACE:
             tokens.append(Token("is", word, "function"))  # "lies in" says "is in"
+        elif _used_to(raw, i, tokens):
+            tokens.append(Token("used to", f"{word} {raw[i + 1]}", "qualifier"))
+            i += 2
+            article = False
+            continue
         else:
             # a capitalised first word before another is part of a name ("South Park")
             named = not tokens and i + 1 < len(raw) and raw[i + 1][:1].isupper()
@@ -226,6 +232,15 @@ def _tokens(text: str) -> list[Token]:
         article = False
         i += 1
     return tokens
+
+
+def _used_to(raw: list[str], i: int, tokens: list[Token]) -> bool:
+    """Whether ``raw[i]`` opens "used to" before a verb, a past that no longer holds ("He used
+    to live in Paris" does not state "He lives in Paris"): a qualifier. Not after "be" ("is
+    used to cut", "was used to it")."""
+    return (raw[i].lower() == "used" and i + 2 < len(raw) and raw[i + 1].lower() == "to"
+            and raw[i + 2].isalpha() and raw[i + 2].lower() not in FUNCTION_WORDS
+            and not (tokens and tokens[-1].form in BE))
 
 
 def _title(raw: list[str], i: int) -> bool:
@@ -384,6 +399,9 @@ def _is_list(tokens: list[Token], start: int, end: int) -> bool:
 def _mark_lists(tokens: list[Token]) -> list[Token]:
     """A list "X, Y and Z" (or "X and Y") put in one order (its items sorted), so that a
     list and the same list reordered read alike; each item's tokens carry the list's number.
+    A list of alternatives ("X or Y") ends with a mark of its own (``ALTERNATIVES``): what is
+    said of one of them is not said of each. Two items with ", or" are one thing's two names
+    ("al Qaeda in the Arabian Peninsula, or AQAP,").
     The first item is the word before the first comma (what precedes it belongs to the
     sentence); the last runs to the next function word."""
     out, number = [t for t in tokens], 0
@@ -416,6 +434,11 @@ def _mark_lists(tokens: list[Token]) -> list[Token]:
         number += 1
         ordered = [replace(t, listed=number)
                    for item in sorted(items, key=lambda i: [t.form for t in i]) for t in item]
+        # "al Qaeda in the Arabian Peninsula, or AQAP, ...": one thing's two names
+        alias = len(items) == 2 and (out[n - 1].text == "," or out[n + 1].aside != out[n - 1].aside)
+        if any(t.form == "or" for t in out[start:end]) and not alias:
+            ordered.append(Token(ALTERNATIVES, "or", ALTERNATIVES, listed=number,
+                                 aside=out[n - 1].aside))
         out[start:end] = ordered
         n = start + len(ordered)
     return [t for t in out if t.text != ","]

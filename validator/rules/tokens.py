@@ -42,6 +42,9 @@ UNASSERTING = frozenset("""claim claims claimed claiming allege alleges alleging
     predict predicts predicted suggest suggests suggested hypothesis hypothesise hypothesize
     whether unclear unconfirmed unverified unproven myth false untrue supposedly purportedly
     apparently seemingly seem seems seemed""".split())
+# The token a list of alternatives ends with (its form and its kind): "Anna or Ben will win"
+# does not state "Anna will win", nor "Anna and Ben will win"; it states itself.
+ALTERNATIVES = "or:"
 # The token a question's clauses end with (its form and its kind): a question asserts nothing,
 # so a statement is not stated by one; a question may still ask what the evidence states.
 QUESTION = "?"
@@ -62,7 +65,7 @@ PRONOUNS = frozenset("it they he she this".split())
 class Token:
     form: str  # what is compared: a stem, a name, "#330", "~open"
     text: str  # as written
-    kind: str  # "word", "name", "number", "function", "qualifier", "negation", "mark", "?"
+    kind: str  # "word", "name", "number", "function", "qualifier", "negation", "mark", "?", "or:"
     pole: int = 0  # 1: the second pole of an opposite ("closed" for "~open")
     aside: int = 0  # > 0 inside a parenthetical (brackets, commas, a relative clause)
     listed: int = 0  # > 0 inside a list "A, B and C": its number

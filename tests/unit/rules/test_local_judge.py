@@ -176,6 +176,29 @@ def test_a_statement_the_source_does_not_assert_never_passes(claim, source):
 
 
 @pytest.mark.parametrize("claim,source", [
+    # one of alternatives is not the one
+    ("Anna will win the election.", "Anna or Ben will win the election."),
+    ("Ben will win the election.", "Anna or Ben will win the election."),
+    ("Anna won the election.", "Either Anna or Ben won the election."),
+    ("Anna and Ben will win the election.", "Anna or Ben will win the election."),
+    ("Three people were hurt.", "Two or three people were hurt."),
+    ("The museum opens on Saturdays.", "The museum opens on Saturdays or Sundays."),
+    # a past that no longer holds, or that the source dates, is not the present
+    ("He lives in Paris.", "He used to live in Paris."),
+    ("The company is profitable.", "The company was profitable in 2010."),
+    ("The company has 500 employees.", "The company had 500 employees in 2019."),
+])
+def test_an_alternative_or_a_dated_past_is_not_stated_as_the_one_or_the_present(claim, source):
+    assert verdict(claim, source).label != SUPPORTED
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("Anna or Ben will win the election.", "Anna and Ben will win the election."),
+    ("AQAP controls parts of eastern Yemen.",  # ", or AQAP,": a second name
+     "Al Qaeda in the Arabian Peninsula, or AQAP, controls parts of eastern Yemen."),
+    ("He used to live in Paris.", "He used to live in Paris."),
+    ("The company was profitable.", "The company was profitable in 2010."),
+    ("The bridge is 2 km long.", "The bridge, completed in 1932, is 2 km long."),
     ("The group attacked the mall.", "The group, which claimed responsibility, attacked the mall."),
     ("The group attacked the mall.", "The group attacked the mall and claimed responsibility."),
     ("Police said the fire was set deliberately.", "Police said the fire was set deliberately."),
@@ -184,7 +207,7 @@ def test_a_statement_the_source_does_not_assert_never_passes(claim, source):
     ("Is the bridge open?", "The bridge is open."),
     ("Edgar Valdez.", "Edgar Valdez is a suspected drug lord."),  # a name is there all the same
 ])
-def test_a_claim_verb_with_its_own_object_or_said_on_both_sides_is_no_hedge(claim, source):
+def test_what_the_source_asserts_still_passes_beside_those_traps(claim, source):
     assert verdict(claim, source).label == SUPPORTED
 
 

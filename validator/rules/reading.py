@@ -170,6 +170,12 @@ def _tokens(text: str) -> list[Token]:
             i += size
             article = False
             continue
+        if _decade_at(raw, i):  # "the 1990s": 1990 to 1999, not the year 1990
+            decade = int(word)
+            tokens.append(Token(f"range:{decade}-{decade + 9}", f"{word}s", "number"))
+            i += 2
+            article = False
+            continue
         if word[0].isdigit() and not math.isfinite(_value(word)):
             tokens.append(Token(word, word, "word"))  # hundreds of digits: no number to compare
         elif word[0].isdigit():
@@ -261,6 +267,12 @@ def _range_at(raw: list[str], i: int) -> int:
             and _value(raw[i]) < _value(raw[i + 1]) < math.inf):
         return 2  # two numbers side by side, rising: a dash between them ("1887-1889")
     return 0
+
+
+def _decade_at(raw: list[str], i: int) -> bool:
+    """Whether ``raw[i]`` and the "s" after it are a decade ("1990s", "1880s")."""
+    return (i + 1 < len(raw) and raw[i + 1] == "s" and len(raw[i]) == 4 and raw[i].isdigit()
+            and raw[i].endswith("0") and 1000 <= int(raw[i]) <= 2100)
 
 
 def _value(digits: str) -> float:

@@ -196,14 +196,15 @@ def _describes(side: Clause) -> bool:
 
 
 def range_ends(clause: Clause) -> list[Token]:
-    """``clause`` with each range as its two ends: a bare number named as an answer ("1892")
-    is named by the range "1892-1901", a statement ("founded in 1892") is not."""
+    """``clause`` with each range followed by its two ends: a bare number named as an answer
+    ("1892") is named by the range "1892-1901", a statement ("founded in 1892") is not; a
+    range ("the 1990s") by itself."""
     out = []
     for token in clause:
         if token.form.startswith("range:"):
             low, high = (float(v) for v in token.form[6:].split("-"))
-            out += [Token(f"#{v:g}", f"{v:g}", "number", amount=quantities.amount(f"{v:g}", v))
-                    for v in (low, high)]
+            out += [token, *(Token(f"#{v:g}", f"{v:g}", "number",
+                                   amount=quantities.amount(f"{v:g}", v)) for v in (low, high))]
         else:
             out.append(token)
     return out

@@ -187,6 +187,7 @@ def test_a_statement_the_source_does_not_assert_never_passes(claim, source):
     ("He lives in Paris.", "He used to live in Paris."),
     ("The company is profitable.", "The company was profitable in 2010."),
     ("The company has 500 employees.", "The company had 500 employees in 2019."),
+    ("The band formed in 1990.", "The band formed in the 1990s."),  # a decade is no year
 ])
 def test_an_alternative_or_a_dated_past_is_not_stated_as_the_one_or_the_present(claim, source):
     assert verdict(claim, source).label != SUPPORTED
@@ -197,6 +198,7 @@ def test_an_alternative_or_a_dated_past_is_not_stated_as_the_one_or_the_present(
     ("AQAP controls parts of eastern Yemen.",  # ", or AQAP,": a second name
      "Al Qaeda in the Arabian Peninsula, or AQAP, controls parts of eastern Yemen."),
     ("He used to live in Paris.", "He used to live in Paris."),
+    ("The band formed in the 1990s.", "The band formed in the 1990s."),
     ("The company was profitable.", "The company was profitable in 2010."),
     ("The bridge is 2 km long.", "The bridge, completed in 1932, is 2 km long."),
     ("The group attacked the mall.", "The group, which claimed responsibility, attacked the mall."),

@@ -188,6 +188,11 @@ def test_a_bare_number_is_named_by_a_range_a_statement_is_not():
     assert verdict("Anna Berg designed the bridge in 1892.", source).label != SUPPORTED
     # a falling pair is two numbers, not a range: "1892 - 1 day" keeps the year and the count
     assert verdict("She was born on 14 November 1892.", source).label == SUPPORTED
+    # a decade is a range of its own: named by itself, never a year inside it
+    decade = [Evidence("The band formed in the 1990s.", 0.7)]
+    assert judge.judge("1990s", decade, "When did it form?").label == SUPPORTED
+    assert judge.judge("1980s", decade, "When did it form?").label != SUPPORTED
+    assert judge.judge("The band formed in 1990.", decade).label != SUPPORTED
 
 
 def test_a_range_that_changed_is_a_contradiction():

@@ -32,9 +32,11 @@ from .restatements import range_ends, turned
 from .tokens import (
     ALTERNATIVES,
     BE,
+    LINKS,
     PREPOSITIONS,
     PRONOUNS,
     QUESTION,
+    RELATIVES,
     UNASSERTING,
     Clause,
     Token,
@@ -223,29 +225,40 @@ def _gap(said: list[Token], matched: list[int], referents: Set[int] = frozenset(
 
 
 def _of_another(said: list[Token], low: int) -> str | None:
-    """Why the statement is not the evidence's when its first matched word is what something
-    else is of ("the son of the king won" does not say "the king won")."""
+    """Why the statement is not the evidence's when its first matched word belongs to a noun
+    phrase about something else: what something else is of, near, by or about ("the son of
+    the king won" does not say "the king won"; "a film about Jones won", "the city near
+    Paris is", "the film directed by Jones"), or what a relative clause says of it ("the
+    company that bought Acme went bankrupt" does not say "Acme went bankrupt")."""
     head = _head_before(said, low)
     if head is None:
         return None
-    return (f"the source speaks of the {head.text!r} of {said[low].text!r}, which the "
+    start = next(k for k, t in enumerate(said) if t is head)
+    phrase = " ".join(t.text for t in said[start:low + 1] if t.text)
+    return (f"the source speaks of {phrase!r}, not of {said[low].text!r} itself, which the "
             f"sentence leaves out")
 
 
 def _head_before(said: list[Token], low: int) -> Token | None:
     """The noun the first matched word belongs to, when the evidence says it just before:
-    "the son of the king" ("the king won" is not stated), "Paris's population" (read as
-    "population Paris's"). Titles before a name are skipped ("the company of the engineer
-    Gustave Eiffel")."""
+    "the son of the king" ("the king won" is not stated), "a film about Jones", "Paris's
+    population" (read as "population Paris's"), "the company that bought Acme". Titles
+    before a name are skipped ("the company of the engineer Gustave Eiffel")."""
     k = low - 1
     while k >= 0 and said[k].detail:
         k -= 1
-    if k >= 1 and said[k].form == "of" and said[k - 1].content and not said[k - 1].aside:
+    if k >= 1 and said[k].form in LINKS and said[k - 1].content and not said[k - 1].aside:
         return said[k - 1]
     if said[low].text.lower().endswith("'s") and k >= 0 and said[k].content and not (
             said[k].aside):
         return said[k]
+    # "the company that bought Acme": a relative word, its verb, then the matched word
+    if (k >= 2 and said[k].kind == "word" and said[k - 1].form in RELATIVES
+            and said[k - 2].content):
+        return said[k - 2]
     return None
+
+
 
 
 def _voice(claim: Clause, at: list[int], said: list[Token], pairs) -> str | None:

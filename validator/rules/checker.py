@@ -26,9 +26,18 @@ from ..text.citations import MARKER
 from ..text.sentences import split_sentences
 from ..types import Evidence
 from . import quantities
-from .alignment import Alignment, best_alignment, is_mention, read, same
+from .alignment import Alignment, best_alignment, has_verb, is_mention, read, same
 from .facts import normalise
-from .tokens import BOUNDARIES, CONDITIONS, PASSIVE, QUALIFIERS, UNASSERTING
+from .tokens import (
+    ARTICLES,
+    BOUNDARIES,
+    CONDITIONS,
+    LINKS,
+    PASSIVE,
+    QUALIFIERS,
+    RELATIVES,
+    UNASSERTING,
+)
 from .word_lists import NEGATIONS
 
 VERBATIM_MIN_WORDS = 4
@@ -55,7 +64,7 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
     clauses = [c for c in read(claim) if any(t.content for t in c)]
     units = [unit for e in evidence for unit in read(e.text)]
     coverage = _coverage(clauses, units)
-    if _verbatim(claim, evidence):
+    if _verbatim(claim, evidence, statement=any(has_verb(c) for c in clauses)):
         if all(is_mention(c) for c in clauses):
             return Findings("mention", "a passage names it word for word", coverage)
         return Findings("verbatim", "a passage states it word for word", coverage)
@@ -77,12 +86,13 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
                                           evidence), coverage)
 
 
-def _verbatim(claim: str, evidence: Sequence[Evidence]) -> bool:
+def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) -> bool:
     """Whether a sentence of the evidence holds ``claim`` word for word, with nothing before
     it in its clause that turns it round or qualifies it ("not all of ...", "about ...", "may
     ..."), no condition in its sentence the claim leaves out ("if", "when", "unless") and not
-    as what something else is of ("the son of the king won"): those are read by the
-    alignment."""
+    as what something else is of ("the son of the king won") or, for a ``statement``, about,
+    near or by ("a film about Jones won", "the firm that bought Acme failed"): those are read
+    by the alignment."""
     target = normalise(claim)
     words = target.split()
     if len(words) < VERBATIM_MIN_WORDS:
@@ -104,7 +114,11 @@ def _verbatim(claim: str, evidence: Sequence[Evidence]) -> bool:
             for found in span.finditer(said):
                 clause = _CLAUSE_START.split(said[:found.start()])[-1]
                 before = normalise(clause).split()[-_PREFIX:]
-                of_another = "of" in before[-3:] or (before and before[-1].endswith("'s"))
+                head = [w for w in before if w not in ARTICLES]  # "a film about (the) ..."
+                of_another = "of" in before[-3:] or bool(head) and (
+                    head[-1].endswith("'s") or statement and (
+                        head[-1] in LINKS or len(head) > 1 and head[-2] in RELATIVES))
+                # "a film about Jones", "the firm that bought Acme": a name is named all the same
                 if not of_another and not any(_turns(w) and w not in mine for w in before):
                     return True
     return False

@@ -42,6 +42,11 @@ UNASSERTING = frozenset("""claim claims claimed claiming allege alleges alleging
     predict predicts predicted suggest suggests suggested hypothesis hypothesise hypothesize
     whether unclear unconfirmed unverified unproven myth false untrue supposedly purportedly
     apparently seemingly seem seems seemed""".split())
+# Words that tie a noun phrase to the one before it ("the son of the king", "a film about
+# Jones", "the film directed by Jones", "the city near Paris").
+LINKS = frozenset("""of about near by for with without from against like behind beside
+    in at on under into inside outside around across""".split())
+RELATIVES = frozenset(("that", "who", "which", "whom", "whose"))
 # The token a list of alternatives ends with (its form and its kind): "Anna or Ben will win"
 # does not state "Anna will win", nor "Anna and Ben will win"; it states itself.
 ALTERNATIVES = "or:"
@@ -85,7 +90,7 @@ def suffix(token: Token) -> str:
     for ending in ("ed", "ing", "es", "s"):
         if word.endswith(ending) and not word.endswith("ss") and len(word) > len(ending) + 2:
             return "s" if ending == "es" else ending
-    return ""
+    return "ed" if len(word) == 4 and word.endswith("ied") else ""  # "died", "tied", "lied"
 
 
 def is_date(token: Token) -> bool:

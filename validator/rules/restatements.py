@@ -116,9 +116,11 @@ def turned(claim: Clause) -> Clause | None:
     """``claim`` said from the other side, for the alignment to try: its comparison ("A is
     cheaper than B" as "B is more expensive than A"), failing that its identity ("The capital
     of France is Paris" as "Paris is the capital of France"), failing that its passive without
-    an agent in the active order ("Smith was fired" as "fired Smith"); None if it has none."""
+    an agent in the active order ("Smith was fired" as "fired Smith"), failing that what it
+    says a thing has where ("The unit has its label on the right side" as "The label is on the
+    right side of the unit"); None if it has none."""
     return (_compared_the_other_way(claim) or _named_the_other_way(claim)
-            or _agent_left_out(claim))
+            or _agent_left_out(claim) or _had_as_its(claim))
 
 
 def _compared_the_other_way(claim: Clause) -> Clause | None:
@@ -184,6 +186,31 @@ def _agent_left_out(claim: Clause) -> Clause | None:
         active = [replace(t, form=t.form.removesuffix(PASSIVE)) for t in claim[i + 1:end]]
         return (*subject[modal:], *active, *subject[:modal], *claim[end:])
     return None
+
+
+def _had_as_its(claim: Clause) -> Clause | None:
+    """"A has its B on C" as "B is on C of A": where a thing has a part is where the part is
+    on it ("The outdoor unit has its serial number label on the right side" / "The serial
+    number label is on the right side of the outdoor unit"). Only "has" or "have", then "its"
+    or "their", a noun phrase, a preposition of place and the clause's end: no qualifier,
+    negation, number, list or aside."""
+    at = next((k for k, t in enumerate(claim) if t.form in ("has", "have")), None)
+    if at is None or at == 0 or at + 3 >= len(claim) or claim[at + 1].form not in (
+            "its", "their"):
+        return None
+    owner, rest = claim[:at], claim[at + 2:]
+    place = next((k for k, t in enumerate(rest) if t.form in _PLACES), None)
+    if (place is None or place == 0 or not all(t.content for t in rest[:place])
+            or not any(t.content for t in owner) or not any(t.content for t in rest[place:])
+            or any(t.kind in ("qualifier", "negation", "number") or t.aside or t.listed
+                   for t in claim)):
+        return None
+    be = Token("is", "is", "function")
+    of = Token("of", "of", "function")
+    return (*rest[:place], be, *rest[place:], of, *owner)
+
+
+_PLACES = frozenset(("on", "in", "at", "inside", "under", "behind", "beside"))
 
 
 def _names_only(side: Clause) -> bool:

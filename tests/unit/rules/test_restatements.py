@@ -150,6 +150,17 @@ KINDS = {
          "Interest is paid yearly.", "The bank is paid monthly.", "Smith was hired in 2019.",
          "The tenant must give notice.", "The museum was opened in 1890."],
     ),
+    "a thing that has its part somewhere": (
+        "The serial number label is on the right side of the outdoor unit. The fuse is in the "
+        "base of the plug.",
+        ["The outdoor unit has its serial number label on the right side.",
+         "The plug has its fuse in the base."],
+        ["The outdoor unit has its serial number label on the left side.",
+         "The indoor unit has its serial number label on the right side.",
+         "The outdoor unit has its power switch on the right side.",
+         "The outdoor unit does not have its serial number label on the right side.",
+         "The base has its fuse in the plug."],  # the roles swapped
+    ),
     "a possessive read as 'of'": (
         "Acme's chief executive is Jane Doe. The population of Lyon grew.",
         ["The chief executive of Acme is Jane Doe.", "Lyon's population grew."],

@@ -32,9 +32,9 @@ CONFIDENCE = {
     "mention": 0.976,  # 205 of 209
     "value": 0.962,  # 24 of 24
     "antonym": 0.944,  # 16 of 16
-    "negation": 0.875,  # 13 of 14
+    "negation": 0.929,  # 12 of 12
     "name": 0.667,  # 1 of 1
-    "unaligned": 0.591,  # 778 of 1,315 (an unsupported verdict; the rest were right answers)
+    "unaligned": 0.591,  # 779 of 1,317 (an unsupported verdict; the rest were right answers)
     "refusal": 0.5,  # none seen
 }
 REFUSAL_COVERAGE = 0.75  # share of what a refusal asks about that a passage must not cover

@@ -44,6 +44,7 @@ from .tokens import (
     is_date,
     is_mention,
     participle,
+    suffix,
 )
 from .word_lists import BOTH_VOICES, IRREGULAR, snowball, synonyms
 
@@ -92,11 +93,14 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
     referents = {j for (i1, j1), (i2, j2) in zip(pairs, pairs[1:], strict=False)
                  if any(claim[k].text.lower() in PRONOUNS for k in range(at[i1] + 1, at[i2]))
                  for j in range(j1 + 1, j2)}
+    # "his bail" for "Knight's bail" (read as "bail Knight's"): the owner the claim calls "his"
+    referents |= {j + 1 for i, j in pairs if at[i] and claim[at[i] - 1].form in _OWNERS
+                  and j + 1 < len(said) and said[j + 1].text.lower().endswith("'s")}
     conflict = _conflict(evidence, wanted, pairs, missing, referents) if stating else None
     blocked = None
     if not missing:
         dropped = _all_left_out(claim, said, pairs)
-        blocked = ((_of_another(said, pairs[0][1]) if pairs and has_verb(claim) else None)
+        blocked = ((_of_another(said, pairs[0][1]) if pairs and _says(claim) else None)
                    or _gap(said, [j for _, j in pairs], referents | dropped)
                    or (_voice(claim, at, said, pairs) if stating else None)
                    or (_then_not_now(claim, said, pairs) if stating else None)
@@ -210,9 +214,13 @@ def _gap(said: list[Token], matched: list[int], referents: Set[int] = frozenset(
     # the claim states is skipped only if it is not a rival ("six" matched the 6 of "Wi-Fi 6",
     # "four ports" skipped)
     kinds = {_kind_of(said[j]) for j in matched if said[j].kind == "number"}
+    # an aside the claim aligns into is said of it ("Jane Doe, the former CEO of Acme, spoke"
+    # does not state "Jane Doe, the CEO of Acme, spoke")
+    used = {said[j].aside for j in matched if said[j].aside}
     for j in range(low, high + 1):
         token = said[j]
-        if (j in matched or j in referents or not token.content or token.aside
+        if (j in matched or j in referents or not token.content
+                or token.aside and token.aside not in used
                 or token.detail or token.listed in lists):
             continue
         if token.kind == "number" and _kind_of(token) not in kinds:
@@ -222,6 +230,18 @@ def _gap(said: list[Token], matched: list[int], referents: Set[int] = frozenset(
         return (f"the source says {token.text!r} between {said[before].text!r} and "
                 f"{said[after].text!r}, which the sentence leaves out")
     return None
+
+
+_OWNERS = frozenset(("his", "her", "its", "their"))
+
+
+def _says(claim: Clause) -> bool:
+    """Whether ``claim`` is a statement with a verb, not a noun phrase ("flowering plants"):
+    a verb ``has_verb`` knows, or a word in "-s" between two content words ("The mayor owns
+    the company")."""
+    return has_verb(claim) or any(
+        suffix(t) == "s" and 0 < k < len(claim) - 1 and claim[k - 1].content
+        and claim[k + 1].content for k, t in enumerate(claim))
 
 
 def _of_another(said: list[Token], low: int) -> str | None:
@@ -297,7 +317,8 @@ def _then_not_now(claim: Clause, said: list[Token], pairs) -> str | None:
     if tenses.isdisjoint(_NOW) or not tenses.isdisjoint(_THEN) or past is None:
         return None
     matched = {id(said[j]) for _, j in pairs}
-    dated = next((t for t in spoken if is_date(t) and id(t) not in matched), None)
+    dated = next((t for t in spoken if (is_date(t) or t.form.startswith("range:"))
+                  and id(t) not in matched), None)
     if dated is None:
         return None
     return (f"the source puts it in the past ({past.text!r}, {dated.text}); the sentence says "
@@ -468,10 +489,13 @@ def _said(token: Token) -> str:
 
 
 def _kind_of(token: Token) -> str:
-    """"date", "month", "#" (a number) or the token's kind."""
+    """"date", "month", "#" (a number; "#to", "#from" where a change ended or began) or the
+    token's kind."""
     if ":" in token.form:
         return token.form.split(":")[0]
-    return "#" if token.form.startswith("#") else token.kind
+    if token.form.startswith("#"):
+        return "#" + (token.amount.role if token.amount else "")
+    return token.kind
 
 
 def best_alignment(claim: Clause, units: Iterable[Clause]) -> Alignment | None:

@@ -105,6 +105,9 @@ def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) 
     for e in evidence:
         for sentence in split_sentences(MARKER.sub(" ", e.text)):
             said = sentence.text.replace("’", "'")
+            opening = normalise(said).split()[:1]
+            if opening and opening[0] in _INVERTED and "," in said:
+                continue  # "Should the talks fail, the union will strike": a condition
             if said.rstrip().endswith("?") or any(
                     (w in _CONDITIONS or w in UNASSERTING or w in _ALTERNATIVES)
                     and w not in mine for w in normalise(said).split()):
@@ -126,6 +129,7 @@ def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) 
 
 _CONDITIONS = CONDITIONS | {"only"}  # "open only on Sundays" holds on a condition too
 _ALTERNATIVES = frozenset(("or", "either"))
+_INVERTED = frozenset(("should", "had", "were"))  # a condition said without "if"
 _CLAUSE_START = re.compile(  # a mark, or a word that starts a clause of its own
     r"[,;:()]|\b(?:" + "|".join(sorted(w for w in BOUNDARIES | {"unless"} if w.isalpha()))
     + r")\b", re.IGNORECASE)

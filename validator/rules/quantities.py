@@ -79,6 +79,7 @@ class Amount:
     step: float = 1.0  # the place value of its last non-zero digit ("48,000" -> 1000)
     rounded: bool = False  # written with a decimal point or a scale word
     phrase: str = ""  # the hedge or bound as written, lower case ("more than"): a BOUND_WORDS key
+    role: str = ""  # "to" or "from" before it: where a change ended or began, not its size
 
     @property
     def bound(self) -> str:
@@ -113,8 +114,10 @@ class Amount:
         }[self.bound]
 
     def comparable(self, other: Amount) -> bool:
-        """Whether the two can be compared: one has no unit, or both share a dimension."""
-        return self.unit is None or other.unit is None or self.base[0] == other.base[0]
+        """Whether the two can be compared: the same role ("rose to 6%" is not "rose by 6%"),
+        and one has no unit or both share a dimension."""
+        return self.role == other.role and (
+            self.unit is None or other.unit is None or self.base[0] == other.base[0])
 
     def stated_by(self, source: Amount) -> bool:
         """Whether every value ``source`` allows is one this (a claim's number) allows."""
@@ -167,7 +170,7 @@ _DIGITS = re.compile(r"\d+(?:,\d{3})*(?:\.(\d+))?")
 
 
 def amount(number: str, value: float, *, scale: float = 1.0, unit: str | None = None,
-           phrase: str = "", text: str | None = None) -> Amount:
+           phrase: str = "", text: str | None = None, role: str = "") -> Amount:
     """The amount of ``number`` (its digits as written, "48,000" or "2.1") times ``scale``,
     hedged or bounded by ``phrase`` (a key of BOUND_WORDS, or "")."""
     digits = _DIGITS.match(number)
@@ -181,7 +184,7 @@ def amount(number: str, value: float, *, scale: float = 1.0, unit: str | None = 
         zeros = len(whole) - len(whole.rstrip("0")) if whole.strip("0") else 0
         step = 10.0 ** zeros
     return Amount(value * scale, unit, text or number, step * scale,
-                  rounded=bool(decimals) or scale != 1.0, phrase=phrase)
+                  rounded=bool(decimals) or scale != 1.0, phrase=phrase, role=role)
 
 
 def bound_before(words: list[str], end: int, unit: str | None) -> tuple[str, int]:
@@ -204,6 +207,10 @@ def ambiguous(phrase: str, unit: str | None) -> bool:
 def mismatch(claim: Amount, source: Amount) -> str:
     """Why ``claim`` is not stated by ``source``, in words."""
     said = f"the claim says {describe(claim)}, the source {describe(source)}"
+    if claim.role and source.role and claim.role != source.role:
+        return f"{said}: where it began is not where it ended"
+    if claim.role != source.role:
+        return f"{said}: not the same number ('from' and 'to' say where it began or ended)"
     if not claim.comparable(source):
         return f"{said}: another unit"
     if claim.conflicts(source):
@@ -216,12 +223,14 @@ def mismatch(claim: Amount, source: Amount) -> str:
 
 
 def describe(number: Amount) -> str:
-    """How a reason names what a number allows ("about 48,000 (47,500 to 48,500)")."""
+    """How a reason names what a number allows ("about 48,000 (47,500 to 48,500)"; "to 6%"
+    where a change ended)."""
+    text = f"{number.role} {number.text}" if number.role else number.text
     if number.bound in ("", "over", "at least", "under", "at most"):
-        return repr(number.text)
+        return repr(text)
     low, high, _, _ = number.interval()
     factor = number.base[1]
-    return f"{number.text!r} ({_figure(low / factor)} to {_figure(high / factor)})"
+    return f"{text!r} ({_figure(low / factor)} to {_figure(high / factor)})"
 
 
 def _figure(x: float) -> str:

@@ -27,6 +27,7 @@ from .tokens import (
     PRONOUNS,
     QUALIFIERS,
     QUESTION,
+    TITLE_CHANGERS,
     UNASSERTING,
     Clause,
     Token,
@@ -251,8 +252,10 @@ def _used_to(raw: list[str], i: int, tokens: list[Token]) -> bool:
 
 def _title(raw: list[str], i: int) -> bool:
     """Whether the lower-case word ``raw[i]``, after an article, stands before a name as its
-    title ("the engineer Gustave Eiffel")."""
-    return raw[i].islower() and i + 1 < len(raw) and raw[i + 1][:1].isupper()
+    title ("the engineer Gustave Eiffel"), which a claim may leave out; never a word that
+    changes what the title after it is ("the former CEO", "the acting President")."""
+    return (raw[i].islower() and i + 1 < len(raw) and raw[i + 1][:1].isupper()
+            and raw[i] not in TITLE_CHANGERS)
 
 
 def _range_at(raw: list[str], i: int) -> int:
@@ -314,16 +317,24 @@ def _number(raw: list[str], i: int, bound_text: str,
         words.append(raw[i + 1])
         i += 1
         nxt = raw[i + 1].lower() if i + 1 < len(raw) else ""
-    if unit is None and nxt in _UNITS and nxt not in _CURRENCY_SIGNS:
+    if unit is None and nxt == "percentage" and i + 2 < len(raw) and raw[i + 2].lower() in (
+            "point", "points"):  # "2 percentage points" is no "2 percent"
+        unit = "percentage point"
+        words += raw[i + 1:i + 3]
+        i += 2
+    elif unit is None and nxt in _UNITS and nxt not in _CURRENCY_SIGNS:
         unit = _UNITS[nxt]
         words.append(raw[i + 1])
         i += 1
     if bound_text and quantities.ambiguous(bound_text.lower(), unit):
         tokens.append(_word(bound_text, first=False))  # "over 20 years": maybe "during"
         bound_text = ""
+    # "rose to 6%", "fell from 25%": where a change ended or began, not by how much it changed
+    role = tokens[-1].form if tokens and tokens[-1].form in ("to", "from") and not (
+        bound_text) else ""
     text = " ".join(filter(None, (bound_text, " ".join(words)))).replace(" %", "%")
     found = quantities.amount(digits, float(digits.replace(",", "")), scale=scale, unit=unit,
-                              phrase=bound_text.lower(), text=text)
+                              phrase=bound_text.lower(), text=text, role=role)
     return i, Token(f"#{found.value:g}", text, "number", amount=found)
 
 
@@ -334,8 +345,8 @@ def _word(word: str, first: bool) -> Token:
         return Token(form, word, "name")  # "Not Ready for Prime Time Players" is a name
     if lowered in NEGATIONS or lowered.endswith("n't"):
         return Token("not", word, "negation")
-    if lowered in UNASSERTING:  # "denied", "denies": one form
-        return Token(snowball(lowered), word, "qualifier")
+    if lowered in UNASSERTING:  # "denied", "denies": one form; "said", "says" too
+        return Token(snowball(IRREGULAR.get(lowered, lowered)), word, "qualifier")
     if lowered in QUALIFIERS:
         return Token(_SAME_QUALIFIER.get(lowered, lowered), word, "qualifier")
     if lowered in quantities.HEDGES:  # "about the tower": a preposition

@@ -312,7 +312,8 @@ def possessive(tokens: list[Token]) -> list[Token]:
     for i, token in enumerate(out):
         if token.text.lower().endswith("'s") and i + 1 < len(out) and out[i + 1].content:
             start = i
-            while start > 0 and out[start - 1].kind == "name":
+            while start > 0 and out[start - 1].kind == "name" and (
+                    out[start - 1].aside == token.aside):  # not across an aside's edge
                 start -= 1
             end = _noun_phrase_end(out, i + 1)
             owner, owned = out[start:i + 1], out[i + 1:end]
@@ -323,12 +324,15 @@ def possessive(tokens: list[Token]) -> list[Token]:
 def _noun_phrase_end(tokens: list[Token], start: int) -> int:
     """Where the noun phrase that starts at ``tokens[start]`` ends: its words run to a verb
     ("Acme's chief executive is", "Tesla's chief executive praised"), a modal, a negation or
-    a preposition. Anything else ends it after its first word: a run may hold an irregular verb
-    ("Lyon's population grew", "Eiffel's company built it")."""
+    a preposition, or to the clause's end ("the men's 3000 metres steeplechase"). Anything
+    else ends it after its first word: a run may hold an irregular verb ("Lyon's population
+    grew", "Eiffel's company built it")."""
     end = start + 1
     while (end < len(tokens) and tokens[end].kind == "word" and not suffix(tokens[end])
            and tokens[end].form not in PREPOSITIONS):
         end += 1
+    if end == len(tokens) and not any(participle(t) for t in tokens[start + 1:end]):
+        return end  # "the men's 3000 metres steeplechase", not "Lyon's population grew"
     if end < len(tokens):
         stop = tokens[end]
         if (stop.form in AUXILIARIES or stop.kind in ("qualifier", "negation")

@@ -31,9 +31,11 @@ QUALIFIERS = CONDITIONS | frozenset(
 # belief, hope or fear, a doubt, an open question. "The ministry denied that the minister
 # resigned" does not state "The minister resigned", nor does "Police believe the fire was set
 # deliberately" state that it was. Read as qualifiers (by their stem): a claim must keep them.
-# Reported speech ("said", "told", "announced") and findings ("found", "showed") are not here:
-# a source that reports them reports the statement, as a summary of it does. Nor "suspect",
-# mostly a noun ("the suspect was arrested"); "suspected" is.
+# Reported speech is ("Police said the fire was set deliberately", "According to the
+# defendant, ..."): the rules cannot tell a speaker the source vouches for from one it only
+# quotes, so a claim must keep the attribution; so is a recommendation ("The board recommended
+# that shareholders accept"). Findings ("found", "showed") are not here. Nor "suspect", mostly a
+# noun ("the suspect was arrested"); "suspected" is.
 UNASSERTING = frozenset("""claim claims claimed claiming allege alleges alleging deny denies
     denied denying doubt doubts doubted dispute disputes disputed suspected
     speculate speculates speculated speculation rumour rumours rumoured rumor rumors rumored
@@ -41,12 +43,19 @@ UNASSERTING = frozenset("""claim claims claimed claiming allege alleges alleging
     wondered imagine imagines imagined pretend pretends pretended expect expects expected
     predict predicts predicted suggest suggests suggested hypothesis hypothesise hypothesize
     whether unclear unconfirmed unverified unproven myth false untrue supposedly purportedly
-    apparently seemingly seem seems seemed""".split())
+    apparently seemingly seem seems seemed say says said saying told tells according
+    recommend recommends recommended urge urges urged propose proposes proposed demand
+    demands demanded intend intends intended""".split())
 # Words that tie a noun phrase to the one before it ("the son of the king", "a film about
 # Jones", "the film directed by Jones", "the city near Paris").
 LINKS = frozenset("""of about near by for with without from against like behind beside
-    in at on under into inside outside around across""".split())
+    in at on under into inside outside around across past through along beyond toward towards
+    opposite""".split())
 RELATIVES = frozenset(("that", "who", "which", "whom", "whose"))
+# Words before a title or role that make it another ("the former CEO", "the vice president",
+# "the acting head"): never left out as a title is.
+TITLE_CHANGERS = frozenset("""former ex vice deputy acting interim assistant associate
+    honorary co elect designate outgoing incoming would-be caretaker""".split())
 # The token a list of alternatives ends with (its form and its kind): "Anna or Ben will win"
 # does not state "Anna will win", nor "Anna and Ben will win"; it states itself.
 ALTERNATIVES = "or:"

@@ -164,6 +164,10 @@ def test_a_partial_negation_or_swapped_roles_never_pass(claim, source):
     ("The fire was set deliberately.", "Investigators doubt the fire was set deliberately."),
     ("The company will post a loss.", "Analysts expect the company will post a loss."),
     ("He ran the cartel.", "He is the suspected head of the cartel and ran the cartel."),
+    # reported speech and recommendations: a claim must keep who says so
+    ("The fire was set deliberately.", "Police said the fire was set deliberately."),
+    ("The money was a loan.", "According to the defendant, the money was a loan."),
+    ("Shareholders accepted the offer.", "The board recommended that shareholders accept the offer."),
     # a question asserts nothing, whatever its words
     ("The minister resigned.", "Did the minister resign?"),
     ("The bridge is open.", "Is the bridge open?"),
@@ -188,6 +192,24 @@ def test_a_statement_the_source_does_not_assert_never_passes(claim, source):
     ("The company is profitable.", "The company was profitable in 2010."),
     ("The company has 500 employees.", "The company had 500 employees in 2019."),
     ("The band formed in 1990.", "The band formed in the 1990s."),  # a decade is no year
+    # a condition said without "if"
+    ("The union will strike on Monday.", "Should the talks fail, the union will strike on Monday."),
+    ("The factory is the main employer.", "From 1990 to 1995, the factory was the main employer."),
+    # a number's role: where a change ended or began is not its size, nor a point a percent
+    ("The rate rose to 6%.", "The rate rose by 6%."),
+    ("The rate rose by 6%.", "The rate rose to 6%."),
+    ("The tax rate fell by 25 percent.", "The tax rate fell from 25 percent to 20 percent."),
+    ("The company operated in 1990.", "The company operated from 1990."),
+    ("The unemployment rate rose by 2 percent.",
+     "The unemployment rate rose by 2 percentage points, from 4 percent to 6 percent."),
+    # a title another word makes another: said inside an aside the claim aligns into
+    ("Jane Doe, the CEO of Acme, spoke.", "Jane Doe, the former CEO of Acme, spoke."),
+    ("Mark Lee, the company's president, spoke.", "Mark Lee, the company's vice president, spoke."),
+    ("The robot collected data.", "The robot, set out to collect data, stalled."),
+    # the subject inside another noun phrase
+    ("The mayor owns the company.", "The mayor's brother owns the company."),
+    ("The city where the king was born is polluted.",
+     "The river that flows past the city where the king was born is polluted."),
 ])
 def test_an_alternative_or_a_dated_past_is_not_stated_as_the_one_or_the_present(claim, source):
     assert verdict(claim, source).label != SUPPORTED
@@ -203,8 +225,11 @@ def test_an_alternative_or_a_dated_past_is_not_stated_as_the_one_or_the_present(
     ("The bridge is 2 km long.", "The bridge, completed in 1932, is 2 km long."),
     ("The group attacked the mall.", "The group, which claimed responsibility, attacked the mall."),
     ("The group attacked the mall.", "The group attacked the mall and claimed responsibility."),
-    ("Police said the fire was set deliberately.", "Police said the fire was set deliberately."),
-    ("The fire was set deliberately.", "Police said the fire was set deliberately."),
+    ("Police said the fire was set deliberately.", "Police say the fire was set deliberately."),
+    ("The rate rose to 6%.", "The rate rose from 4% to 6%."),
+    ("Sales grew 10%.", "Sales grew by 10%."),
+    ("His bail was lowered.", "The judge lowered Knight's bail."),  # "his": the owner
+    ("Jane Doe, the CEO of Acme, spoke.", "Jane Doe, the CEO of Acme, spoke."),
     ("Critics claim the drug causes cancer.", "Critics claimed that the drug causes cancer."),
     ("Is the bridge open?", "The bridge is open."),
     ("Edgar Valdez.", "Edgar Valdez is a suspected drug lord."),  # a name is there all the same

@@ -199,7 +199,7 @@ def test_what_something_else_is_of_is_not_the_thing_itself(claim, source):
 
 def test_what_a_source_says_of_the_thing_itself_still_passes():
     assert verdict("The museum opened in 1889.",
-                   "Police say that the museum opened in 1889.").label == SUPPORTED
+                   "The survey found that the museum opened in 1889.").label == SUPPORTED
     assert verdict("Smith moved to Paris.",
                    "After the war in 1945, Smith moved to Paris.").label == SUPPORTED
     named = LocalJudge().judge("Academy of Motion Picture Arts and Sciences", [Evidence(

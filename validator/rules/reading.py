@@ -34,7 +34,7 @@ from .tokens import (
     participle,
     suffix,
 )
-from .word_lists import IRREGULAR, NEGATIONS, concepts, snowball
+from .word_lists import IRREGULAR, NEGATIONS, SAME_PARTICIPLES, concepts, snowball
 
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9}
 _UNITS = {
@@ -53,6 +53,7 @@ _UNITS = {
 }
 _CURRENCY_SIGNS = frozenset("$€£")
 _SAME_QUALIFIER = {"every": "each"}  # qualifiers that say the same of each member
+_SAID_SO = frozenset("say says said saying told tells according".split())
 # Verbs of place read as "is" before a preposition of place: "lies in", "sits on", "stands at".
 _PLACE_VERBS = frozenset("lie lies lying sit sits sitting stand stands standing".split())
 _PLACE = frozenset(("in", "on", "at"))
@@ -127,9 +128,14 @@ def _coordinated(tokens: list[Token]) -> list[list[Token]]:
         start = n + 2 if tokens[n + 1].text.lower() in PRONOUNS else n + 1  # "and it remained"
         if start >= len(tokens):
             continue
+        if n >= 3 and tokens[n - 2].text == "," and tokens[n - 1].kind == tokens[n - 3].kind == (
+                "word"):
+            continue  # "pizza, pasta and salads": the last item of a list, not a verb
         verb, before = tokens[start], tokens[n - 1]
-        if verb.kind != "word" or not suffix(verb) or suffix(before) == suffix(verb) and (
-                start == n + 1):
+        passive = (verb.form in AUXILIARIES and start + 1 < len(tokens)
+                   and participle(tokens[start + 1]))  # "... and was named player of the match"
+        if not passive and (verb.kind != "word" or not suffix(verb) or suffix(before) == suffix(
+                verb) and (start == n + 1)):
             continue
         second = _shared_subject(tokens[:n], tokens[start:])
         if second:
@@ -142,19 +148,30 @@ def _shared_subject(first: Sequence[Token], rest: list[Token]) -> list[Token] | 
     of ``first``; None when ``rest`` has its own or ``first``'s cannot be told."""
     if not rest:
         return None
-    auxiliary = rest[0].form in AUXILIARIES or rest[0].kind in ("qualifier", "negation")
-    if not auxiliary and (rest[0].kind != "word" or not suffix(rest[0])):
+    lead = 0  # "She later moved to Paris": the verb after an adverb
+    while lead < len(rest) - 1 and rest[lead].text.lower() in _LEADING_ADVERBS:
+        lead += 1
+    verb = rest[lead]
+    auxiliary = verb.form in AUXILIARIES or verb.kind in ("qualifier", "negation")
+    if not auxiliary and (verb.kind != "word" or not suffix(verb)):
         return None
     for k, token in enumerate(first):
+        past = token.text.lower() in IRREGULAR or token.text.lower() in SAME_PARTICIPLES
         verb_like = token.form in AUXILIARIES or token.kind == "qualifier" or (
+            token.kind == "word" and k > 0 and past and (auxiliary or suffix(verb) == "ed")) or (
             token.kind == "word" and suffix(token)
-            and (auxiliary or suffix(token) == suffix(rest[0])))
+            and (auxiliary or suffix(token) == suffix(verb)))
         if verb_like:
             subject = list(first[:k])
-            if token.form in BE and not auxiliary and participle(rest[0]):
+            if token.form in BE and not auxiliary and participle(verb):
                 subject.append(token)  # "was bought and restored by": "was restored by"
             return [*subject, *rest] if any(t.content for t in subject) else None
     return None
+
+
+# Adverbs between a clause's shared subject and its verb ("She later moved", "He now heads").
+_LEADING_ADVERBS = frozenset("""later now then also still soon once already recently often
+    subsequently eventually finally""".split())
 
 
 def _tokens(text: str) -> list[Token]:
@@ -345,7 +362,9 @@ def _word(word: str, first: bool) -> Token:
         return Token(form, word, "name")  # "Not Ready for Prime Time Players" is a name
     if lowered in NEGATIONS or lowered.endswith("n't"):
         return Token("not", word, "negation")
-    if lowered in UNASSERTING:  # "denied", "denies": one form; "said", "says" too
+    if lowered in _SAID_SO:  # "says", "told", "according to": one attribution
+        return Token("say", word, "qualifier")
+    if lowered in UNASSERTING:  # "denied", "denies": one form
         return Token(snowball(IRREGULAR.get(lowered, lowered)), word, "qualifier")
     if lowered in QUALIFIERS:
         return Token(_SAME_QUALIFIER.get(lowered, lowered), word, "qualifier")

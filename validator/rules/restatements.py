@@ -18,6 +18,7 @@ from .tokens import (
     AUXILIARIES,
     BE,
     BOUNDARIES,
+    LINKS,
     PASSIVE,
     PREPOSITIONS,
     PRONOUNS,
@@ -50,16 +51,18 @@ def voiced(tokens: list[Token]) -> list[Token]:
 
 
 def fronted(tokens: list[Token]) -> list[Token]:
-    """A clause's opening condition, time or manner put at its end, where the plain order
-    has it: "When the lid is open, the pump stops" as "the pump stops when the lid is open",
-    "In 2019 the company moved" as "the company moved in 2019", "Overnight, updates are
-    installed" as "updates are installed overnight". Only a condition up to its comma, a date
-    or year after "in", "on", "during", or an adverb before a comma, and only before a clause
-    of its own."""
+    """A clause's opening condition, time, place or manner put at its end, where the plain
+    order has it: "When the lid is open, the pump stops" as "the pump stops when the lid is
+    open", "After the final whistle, the fans invaded the pitch" as "the fans invaded the
+    pitch after the final whistle", "In 2019 the company moved" as "the company moved in
+    2019", "Overnight, updates are installed" as "updates are installed overnight". Only a
+    condition or a phrase of place or time up to its comma, a date or year after "in", "on",
+    "during", or an adverb before a comma, and only before a clause of its own."""
     if len(tokens) < 4:
         return tokens
     comma = next((k for k, t in enumerate(tokens) if t.text == ","), None)
-    if tokens[0].text.lower() in _FRONTED and comma and comma > 1:
+    opener = tokens[0].text.lower()
+    if (opener in _FRONTED or opener in _FRONTED_PLACE_OR_TIME) and comma and comma > 1:
         # "When the lid is open, the pump stops": to the end of the clause it conditions
         condition, rest = tokens[:comma], tokens[comma + 1:]
         end = next((k for k, t in enumerate(rest) if t.text == ","), len(rest))
@@ -91,6 +94,11 @@ def _adverb(token: Token) -> bool:
 
 
 _FRONTED = frozenset(("if", "when", "whenever"))  # conditions read at the clause's end
+# Prepositions of place and time whose phrase, said first up to its comma, is read at the end:
+# "On Christmas Eve, the store will close early", "After the final whistle, the fans invaded
+# the pitch".
+_FRONTED_PLACE_OR_TIME = frozenset("""in on at during after before since until throughout
+    across within""".split())
 _TIME_ADVERBS = frozenset("overnight today yesterday tomorrow tonight now then later earlier "
                           "afterwards meanwhile recently".split())
 
@@ -275,6 +283,8 @@ def passive(tokens: list[Token]) -> list[Token]:
         verbs = tokens[first:by]
         if not verbs or not all(participle(v) for v in verbs):
             continue
+        if by < len(tokens) and tokens[by].text.lower() in _PARTICLES:
+            by += 1  # "sent off by the referee": the referee sent off
         if by >= len(tokens) or tokens[by].form != "by":
             continue
         agent_end = _agent_end(tokens, by + 1)
@@ -291,18 +301,23 @@ def passive(tokens: list[Token]) -> list[Token]:
 
 
 def _agent_end(tokens: list[Token], start: int) -> int:
-    """Where the agent after "by" ends: a word or name, then names, titles and "of" phrases
-    ("the company of the engineer Gustave Eiffel"), up to a preposition or anything else."""
+    """Where the agent after "by" ends: its words and names ("two thieves"), titles, and
+    phrases of "of" or "at" before a name ("the company of the engineer Gustave Eiffel",
+    "engineers at NASA"), up to a preposition or anything else."""
     end = start
     while end < len(tokens):
         token = tokens[end]
-        joins = token.form == "of" and end + 1 < len(tokens) and tokens[end + 1].content
-        if token.form in PREPOSITIONS or not (
-                token.kind == "name" or token.detail or joins or (
-                    token.kind == "word" and (end == start or tokens[end - 1].form == "of"))):
-            break
+        after = tokens[end + 1] if end + 1 < len(tokens) else None
+        joins = after is not None and (token.form == "of" and after.content or (
+            token.form == "at" and after.kind == "name"))
+        if token.form in PREPOSITIONS or token.form in LINKS and not joins or not (
+                token.kind in ("name", "word") or token.detail or joins):
+            break  # "by the police near the station": the police
         end += 1
     return end
+
+
+_PARTICLES = frozenset("off out up down away back over".split())  # "sent off", "struck down"
 
 
 def possessive(tokens: list[Token]) -> list[Token]:

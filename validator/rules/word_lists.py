@@ -57,6 +57,7 @@ _PAIRS = (
     ("north northern", "south southern"),
     ("east eastern", "west western"),
     ("first", "last"),
+    ("older oldest", "younger youngest"),
     ("positive", "negative"),
     ("true", "false"),
     ("success successful successfully succeed succeeds succeeded",
@@ -149,7 +150,8 @@ IRREGULAR = {form: verb for verb, forms in (
     ("understand", "understood"), ("stand", "stood"), ("think", "thought"),
     ("catch", "caught"), ("seek", "sought"), ("fight", "fought"), ("buy", "bought"),
     ("grow", "grew grown"), ("rise", "rose risen"), ("fall", "fell fallen"), ("win", "won"),
-    ("lose", "lost"), ("go", "went gone"), ("come", "came"), ("become", "became"),
+    ("lose", "lost"), ("go", "went gone"), ("strike", "struck stricken"), ("shoot", "shot"),
+    ("come", "came"), ("become", "became"),
     ("leave", "left"), ("run", "ran"), ("have", "had"), ("do", "did done"),
 ) for form in forms.split()}
 # Participles that are not "-ed" and not in the table above (read as themselves).

@@ -7,7 +7,6 @@ run whole, through the validator, at the end."""
 
 import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from conftest import REPO
@@ -20,6 +19,7 @@ from provenance_guard.rules.word_lists import _CONCEPTS, concepts
 from provenance_guard.types import CONTRADICTED, SUPPORTED, Chunk, Evidence
 
 DATA = REPO / "validator" / "evaluation" / "data"
+PAIRS = REPO / "tests" / "unit" / "rules" / "pairs"  # claim/source pairs: benchmarks/bench_pairs.py
 
 
 def evidence(*texts):
@@ -373,8 +373,8 @@ WIDENED = {"scope_place_widened", "scope_group_widened"}
 def test_a_trap_set_written_apart_from_the_rules_passes_nothing_but_a_widened_scope():
     """200 claims that reuse their source's words but are not stated by it, in 36 classes
     (roles, attribution, modality, numbers' roles and units, dates, titles, alternatives, ...),
-    written for this test without reading the rules (``traps.jsonl``)."""
-    traps = [json.loads(line) for line in (Path(__file__).parent / "traps.jsonl").open()]
+    written for this test without reading the rules (``pairs/traps.jsonl``)."""
+    traps = [json.loads(line) for line in (PAIRS / "traps.jsonl").open()]
     assert len(traps) == 200 and len({t["class"] for t in traps}) == 36
     judge = LocalJudge()
     passed = [(t["class"], t["claim"]) for t in traps
@@ -385,10 +385,11 @@ def test_a_trap_set_written_apart_from_the_rules_passes_nothing_but_a_widened_sc
 def test_true_restatements_written_apart_from_the_rules_mostly_pass():
     """150 claims a strict reader finds stated by their source, restated as an LLM answer
     would (24 kinds: details left out, voice, word order, synonyms, formats, ranges, lists,
-    pronouns, ...), written for this test without reading the rules (``restatements.jsonl``).
+    pronouns, ...), written for this test without reading the rules
+    (``pairs/restatements.jsonl``).
     The rules fail closed on what they cannot prove, so not all pass; 106 did when this was
     written, and fewer means a restatement was lost."""
-    pairs = [json.loads(line) for line in (Path(__file__).parent / "restatements.jsonl").open()]
+    pairs = [json.loads(line) for line in (PAIRS / "restatements.jsonl").open()]
     assert len(pairs) == 150
     judge = LocalJudge()
     passed = sum(judge.judge(p["claim"], evidence(p["source"])).label == SUPPORTED

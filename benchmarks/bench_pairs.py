@@ -1,12 +1,14 @@
 """The offline judge on claim/source pairs, both ways: traps (claims that reuse their source's
 words but are not stated by it) passed, and true restatements (claims a strict reader finds
-stated) passed, per class. The pairs were written without reading the rules; the *tuning* sets
-(``traps.jsonl``, ``restatements.jsonl``) were used to find what to build, the *held-out* sets
-(``held_out_*.jsonl``) were measured once, after it, and not tuned on.
+stated) passed, per class. The pairs were written without reading the rules. The *tuning* sets
+(``traps.jsonl``, ``traps_2.jsonl``, ``restatements.jsonl``) were used to find what to build;
+the first *held-out* sets (``held_out_*.jsonl``) were measured once, and their class names
+then chose the classes of ``traps_2.jsonl``, so they are held out no more; the *fresh* sets
+(``fresh_*.jsonl``) were written last and measured once, on the rules as they are now.
 
     python benchmarks/bench_pairs.py             # totals per set
     python benchmarks/bench_pairs.py --classes   # and per class
-    python benchmarks/bench_pairs.py --show held_out_traps   # each trap that passes
+    python benchmarks/bench_pairs.py --show fresh_traps   # each trap that passes
 """
 
 from __future__ import annotations
@@ -23,9 +25,12 @@ from provenance_guard.types import SUPPORTED, Evidence
 PAIRS = Path(__file__).resolve().parents[1] / "tests" / "unit" / "rules" / "pairs"
 SETS = {  # name: (file, what a pass is)
     "traps": ("traps.jsonl", "wrong passes"),
+    "traps_2": ("traps_2.jsonl", "wrong passes"),
     "restatements": ("restatements.jsonl", "right passes"),
     "held_out_traps": ("held_out_traps.jsonl", "wrong passes"),
     "held_out_restatements": ("held_out_restatements.jsonl", "right passes"),
+    "fresh_traps": ("fresh_traps.jsonl", "wrong passes"),
+    "fresh_restatements": ("fresh_restatements.jsonl", "right passes"),
 }
 
 

@@ -112,7 +112,10 @@ def test_requests_per_minute_are_held_across_threads_and_validators(chat_server)
         f"Sentence {i} is here.", toy_metadata()), 6)
     assert len(arrivals) == 6 and all(r.metadata["sentences"] for r in results)
     times = sorted(arrivals)
-    assert min(b - a for a, b in zip(times, times[1:], strict=False)) >= 0.24, times
+    # measured where the calls arrive: a loaded machine may delay one in transit, which
+    # shortens the gap after it but not the span (unlimited, six arrive within ~50 ms)
+    assert times[-1] - times[0] >= 5 * 0.25 - 0.1, times
+    assert min(b - a for a, b in zip(times, times[1:], strict=False)) >= 0.15, times
 
 
 def test_tokens_per_minute_space_the_starts_by_what_each_prompt_carries(chat_server):
@@ -130,9 +133,12 @@ def test_tokens_per_minute_space_the_starts_by_what_each_prompt_carries(chat_ser
         f"Sentence {i} is here" + " and here" * (20 * i) + ".", toy_metadata()), 4)
     assert len(arrivals) == 4 and all(r.metadata["sentences"] for r in results)
     arrivals.sort()
+    # the reply's few tokens come on top of the prompt's; measured where the calls arrive, so
+    # a call delayed in transit may shorten the gap after it, never the span
+    held = sum(carried / 200 for _, carried in arrivals[:-1])
+    assert arrivals[-1][0] - arrivals[0][0] >= held - 0.1, arrivals
     for (at, carried), (later, _) in zip(arrivals, arrivals[1:], strict=False):
-        # the reply's few tokens come on top of the prompt's
-        assert later - at >= carried / 200 - 0.02, arrivals
+        assert later - at >= 0.8 * carried / 200, arrivals
 
 
 def test_a_turn_beyond_the_deadline_is_no_verdict_that_names_the_limit(chat_server):

@@ -31,12 +31,15 @@ from .facts import normalise
 from .tokens import (
     ARTICLES,
     BOUNDARIES,
+    CONDITION_PHRASES,
     CONDITIONS,
     LINKS,
     PASSIVE,
     QUALIFIERS,
     RELATIVES,
+    TITLE_CHANGERS,
     UNASSERTING,
+    reports,
 )
 from .word_lists import NEGATIONS
 
@@ -108,12 +111,9 @@ def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) 
             opening = normalise(said).split()[:1]
             if opening and opening[0] in _INVERTED and "," in said:
                 continue  # "Should the talks fail, the union will strike": a condition
-            if said.rstrip().endswith("?") or any(
-                    (w in _CONDITIONS or w in UNASSERTING or w in _ALTERNATIVES)
-                    and w not in mine for w in normalise(said).split()):
-                continue  # "If it rains, the match is cancelled": only on a condition; "...,
-                # critics claim": not asserted; "Anna or Ben": one of them. The alignment
-                # reads them.
+            if said.rstrip().endswith("?") or _held_back(normalise(said).split(), mine) or any(
+                    t.scope and t.text.lower() not in mine for c in read(said) for t in c):
+                continue  # the alignment reads it ("Among men, ...": only of them)
             for found in span.finditer(said):
                 clause = _CLAUSE_START.split(said[:found.start()])[-1]
                 before = normalise(clause).split()[-_PREFIX:]
@@ -127,6 +127,17 @@ def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) 
     return False
 
 
+def _held_back(words: list[str], mine: set[str]) -> bool:
+    """Whether a sentence's words hold back what it says in a way the claim's do not: a
+    condition ("If it rains, the match is cancelled"), a word that does not assert it ("...,
+    critics claim"; "Prosecutors alleged that ..."), alternatives ("Anna or Ben")."""
+    text = f" {' '.join(words)} "
+    return any((w in _CONDITIONS or w in UNASSERTING or w in _ALTERNATIVES) and w not in mine
+               for w in words) or any(reports(w, after) and w not in mine
+                                      for w, after in zip(words, words[1:], strict=False)) or any(
+        f" {' '.join(phrase)} " in text for phrase in CONDITION_PHRASES)
+
+
 _CONDITIONS = CONDITIONS | {"only"}  # "open only on Sundays" holds on a condition too
 _ALTERNATIVES = frozenset(("or", "either"))
 _INVERTED = frozenset(("should", "had", "were"))  # a condition said without "if"
@@ -137,9 +148,10 @@ _PREFIX = 6  # words of the clause before the match that may turn or qualify it
 
 
 def _turns(word: str) -> bool:
-    """A word that changes what the words after it state: a negation, a qualifier, a hedge."""
+    """A word that changes what the words after it state: a negation, a qualifier, a hedge, a
+    word that makes a title another ("former", "acting")."""
     return (word in NEGATIONS or word.endswith("n't") or word in QUALIFIERS
-            or word in _BOUND_WORDS)
+            or word in _BOUND_WORDS or word in TITLE_CHANGERS)
 
 
 _BOUND_WORDS = frozenset(w for phrase in quantities.BOUND_WORDS for w in phrase.split()) - {

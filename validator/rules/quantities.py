@@ -116,6 +116,8 @@ class Amount:
     def comparable(self, other: Amount) -> bool:
         """Whether the two can be compared: the same role ("rose to 6%" is not "rose by 6%"),
         and one has no unit or both share a dimension."""
+        if (self.unit in _SHARES) != (other.unit in _SHARES):
+            return False  # "40 percent of the engineers" is no count of 40
         return self.role == other.role and (
             self.unit is None or other.unit is None or self.base[0] == other.base[0])
 
@@ -167,6 +169,9 @@ class Amount:
 
 
 _DIGITS = re.compile(r"\d+(?:,\d{3})*(?:\.(\d+))?")
+
+
+_SHARES = frozenset(("%", "percentage point"))
 
 
 def amount(number: str, value: float, *, scale: float = 1.0, unit: str | None = None,

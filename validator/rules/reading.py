@@ -23,6 +23,7 @@ from .tokens import (
     AUXILIARIES,
     BE,
     BOUNDARIES,
+    CONDITION_PHRASES,
     FUNCTION_WORDS,
     PRONOUNS,
     QUALIFIERS,
@@ -32,6 +33,7 @@ from .tokens import (
     Clause,
     Token,
     participle,
+    reports,
     suffix,
 )
 from .word_lists import IRREGULAR, NEGATIONS, SAME_PARTICIPLES, concepts, snowball
@@ -241,6 +243,17 @@ def _tokens(text: str) -> list[Token]:
                 tokens.append(Token("not", word, "negation"))
         elif lowered in _PLACE_VERBS and i + 1 < len(raw) and raw[i + 1].lower() in _PLACE:
             tokens.append(Token("is", word, "function"))  # "lies in" says "is in"
+        elif size := _condition_at(raw, i):  # "as long as", "subject to": an "if"
+            tokens.append(Token("if", " ".join(raw[i:i + size]), "qualifier"))
+            i += size
+            article = False
+            continue
+        elif size := _not_yet_at(raw, i, tokens):  # "was about to launch", "was to have opened"
+            tokens.append(Token(" ".join(raw[i:i + size]).lower(), " ".join(raw[i:i + size]),
+                                "qualifier"))
+            i += size
+            article = False
+            continue
         elif _used_to(raw, i, tokens):
             tokens.append(Token("used to", f"{word} {raw[i + 1]}", "qualifier"))
             i += 2
@@ -252,10 +265,34 @@ def _tokens(text: str) -> list[Token]:
             token = _word(word, first=not tokens and not named)
             if article and token.kind == "word" and named is False and _title(raw, i):
                 token = replace(token, detail=True)  # "the engineer Gustave Eiffel"
+            if token.kind == "word" and i + 1 < len(raw) and reports(word, raw[i + 1]):
+                token = replace(token, form=f"that:{token.form}", kind="qualifier")
             tokens.append(token)
         article = False
         i += 1
     return tokens
+
+
+def _condition_at(raw: list[str], i: int) -> int:
+    """How many words from ``raw[i]`` say "if" another way ("as long as", "subject to",
+    "weather permitting", "pending"); 0 if none."""
+    for phrase in CONDITION_PHRASES:
+        if [w.lower() for w in raw[i:i + len(phrase)]] == list(phrase):
+            return len(phrase)
+    return 0
+
+
+def _not_yet_at(raw: list[str], i: int, tokens: list[Token]) -> int:
+    """How many words from ``raw[i]`` say that what follows had not happened: "about to" before
+    a verb ("was about to launch"), "to have" after "be" ("was to have opened"); 0 if none."""
+    pair = [w.lower() for w in raw[i:i + 2]]
+    verb_after = i + 2 < len(raw) and raw[i + 2].isalpha() and (
+        raw[i + 2].lower() not in FUNCTION_WORDS or pair == ["to", "have"])
+    if pair == ["about", "to"] and verb_after:
+        return 2
+    if pair == ["to", "have"] and tokens and tokens[-1].form in BE and verb_after:
+        return 2
+    return 0
 
 
 def _used_to(raw: list[str], i: int, tokens: list[Token]) -> bool:

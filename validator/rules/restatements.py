@@ -22,6 +22,7 @@ from .tokens import (
     PASSIVE,
     PREPOSITIONS,
     PRONOUNS,
+    UNASSERTING,
     Clause,
     Token,
     has_verb,
@@ -29,6 +30,7 @@ from .tokens import (
     participle,
     suffix,
 )
+from .word_lists import IRREGULAR
 
 # Words that open an event a date ends: "until the Chrysler Building was finished in 1930".
 _EVENT_WORDS = frozenset(("until", "till", "before", "after", "since"))
@@ -68,6 +70,13 @@ def fronted(tokens: list[Token]) -> list[Token]:
         end = next((k for k, t in enumerate(rest) if t.text == ","), len(rest))
         if not _says_something(rest[:end]):
             return tokens
+        if opener in _FRONTED_PLACE_OR_TIME and _restricts(condition) and not (
+                opener in _TIME and _past(rest[:end])) and not any(
+                t.text.lower() in UNASSERTING for t in rest[:end]):  # "In a statement, X said"
+            # "During rush hour, trains run every four minutes", "Among men, smoking rates
+            # fell": only then or only of them, so a claim must keep it. A time before a past
+            # event may go ("After the war, Smith moved to Paris": he moved to Paris).
+            condition = [replace(t, scope=True) if t.content else t for t in condition]
         return [*rest[:end], *condition, *rest[end:]]
     if tokens[0].text.lower() in ("in", "on", "during") and is_date(tokens[1]):
         size = 3 if tokens[2].text == "," else 2
@@ -98,7 +107,31 @@ _FRONTED = frozenset(("if", "when", "whenever"))  # conditions read at the claus
 # "On Christmas Eve, the store will close early", "After the final whistle, the fans invaded
 # the pitch".
 _FRONTED_PLACE_OR_TIME = frozenset("""in on at during after before since until throughout
-    across within""".split())
+    across within among for under""".split())
+# Fronted phrases that restrict nothing: they tie the sentence to the one before.
+_DISCOURSE = ("for example", "for instance", "in addition", "in fact", "in particular",
+              "in general", "in short", "in contrast", "in turn", "after all", "in other words",
+              "in the end", "at first", "at last", "in total", "on the other hand",
+              "at the same time", "for now", "in response", "in return", "in reply")
+
+
+_TIME = frozenset("after before since until during throughout within".split())
+
+
+def _past(clause: list[Token]) -> bool:
+    """Whether ``clause`` is said in the past ("was", "had", "moved", "took")."""
+    return any(t.text.lower() in ("was", "were", "had") or suffix(t) == "ed"
+               or t.kind == "word" and t.text.lower() in IRREGULAR for t in clause)
+
+
+def _restricts(phrase: list[Token]) -> bool:
+    """Whether a fronted phrase restricts what the clause says (a place, a time, a group, "in
+    some cases"): not a date alone, which a claim may leave out as less precise, and not a
+    phrase that only ties the sentence to the one before ("For example,")."""
+    said = " ".join(t.text.lower() for t in phrase)
+    content = [t for t in phrase if t.content]
+    return (bool(content) and not said.startswith(_DISCOURSE)  # "In addition to that ruling,"
+            and not all(is_date(t) for t in content))
 _TIME_ADVERBS = frozenset("overnight today yesterday tomorrow tonight now then later earlier "
                           "afterwards meanwhile recently".split())
 

@@ -20,6 +20,11 @@ FUNCTION_WORDS = frozenset(
     and or nor then than too located situated""".split())
 # Words that make a statement hold only on a condition ("The pump stops when the lid is open").
 CONDITIONS = frozenset("if when whenever unless provided assuming".split())
+# Phrases that say "if" ("Tenants may keep pets as long as they pay a deposit"), read as one.
+CONDITION_PHRASES = tuple(tuple(p.split()) for p in (
+    "as long as", "so long as", "subject to", "on condition that", "on the condition that",
+    "in the event of", "in the event that", "in case of", "in case", "weather permitting",
+    "pending", "contingent on", "conditional on"))
 # Words whose presence changes what a statement claims: the evidence's must be in the claim
 # too (the evidence says "may cause", the claim "causes": not the same statement).
 QUALIFIERS = CONDITIONS | frozenset(
@@ -45,7 +50,26 @@ UNASSERTING = frozenset("""claim claims claimed claiming allege alleges alleging
     whether unclear unconfirmed unverified unproven myth false untrue supposedly purportedly
     apparently seemingly seem seems seemed say says said saying told tells according
     recommend recommends recommended urge urges urged propose proposes proposed demand
-    demands demanded intend intends intended""".split())
+    demands demanded intend intends intended alleged estimate estimates estimated argue argues
+    argued insist insists insisted testify testifies testified tweeted ask asks asked want
+    wants wanted wish wishes wished invite invites invited encourage encourages encouraged
+    persuade persuades persuaded""".split())
+def reports(word: str, following: str) -> bool:
+    """Whether ``word`` before ``following`` is a past verb that reports the clause after
+    "that" without asserting it ("alleged that", "reported that", "wrote that"), not one that
+    states it (``FACTIVES``: "found that")."""
+    word = word.lower()
+    return (following.lower() == "that" and (word.endswith("ed") or word in IRREGULAR)
+            and word not in FACTIVES and word not in FUNCTION_WORDS)
+
+
+# Verbs before "that" which state what follows ("The study found that ..."): any other verb
+# before "that" and a clause reports it without asserting it ("Prosecutors alleged that ...",
+# "The judge ordered that ...", "Local media reported that ...").
+FACTIVES = frozenset("""found find finds showed show shows shown proved prove proves proven
+    confirmed confirm confirms revealed reveal reveals discovered discover discovers knew know
+    knows realised realized realise realize noted notes demonstrated demonstrates established
+    establishes""".split())
 # Words that tie a noun phrase to the one before it ("the son of the king", "a film about
 # Jones", "the film directed by Jones", "the city near Paris").
 LINKS = frozenset("""of about near by for with without from against like behind beside
@@ -85,6 +109,7 @@ class Token:
     listed: int = 0  # > 0 inside a list "A, B and C": its number
     amount: Amount | None = None  # a number's value, unit, precision and hedge or bound
     detail: bool = False  # a title before a name ("the engineer Gustave Eiffel"): may be left out
+    scope: bool = False  # in a fronted phrase that restricts the clause ("Among men, ..."): kept
 
     @property
     def content(self) -> bool:

@@ -194,8 +194,24 @@ def test_a_statement_the_source_does_not_assert_never_passes(claim, source):
     ("The company is profitable.", "The company was profitable in 2010."),
     ("The company has 500 employees.", "The company had 500 employees in 2019."),
     ("The band formed in 1990.", "The band formed in the 1990s."),  # a decade is no year
-    # a condition said without "if"
+    # a condition said without "if", or with other words
     ("The union will strike on Monday.", "Should the talks fail, the union will strike on Monday."),
+    ("Tenants may keep pets.", "Tenants may keep pets as long as they pay a deposit."),
+    ("The festival will go ahead.", "The festival will go ahead, weather permitting."),
+    # what had not happened, was asked for or reported
+    ("The bridge opened in 2020.", "The bridge was to have opened in 2020."),
+    ("The company launched its phone.", "The company was about to launch its phone."),
+    ("The council banned fireworks.", "The mayor asked the council to ban fireworks."),
+    ("The accountant embezzled $3 million.", "Prosecutors alleged that the accountant embezzled $3 million."),
+    ("The fire started in the kitchen.", "Local media reported that the fire started in the kitchen."),
+    # a title another word makes another, before the statement
+    ("Police Commissioner Tom Hale spoke.", "Acting Police Commissioner Tom Hale spoke."),
+    # a restriction said first
+    ("Smoking rates fell by a third.", "Among men, smoking rates fell by a third."),
+    ("Trains run every four minutes.", "During rush hour, trains run every four minutes."),
+    ("The treatment caused headaches.", "In some cases, the treatment caused headaches."),
+    # a share is no count
+    ("Women make up 40 of the engineers.", "Women make up 40 percent of the engineers."),
     ("The factory is the main employer.", "From 1990 to 1995, the factory was the main employer."),
     # a number's role: where a change ended or began is not its size, nor a point a percent
     ("The rate rose to 6%.", "The rate rose by 6%."),
@@ -232,6 +248,12 @@ def test_an_alternative_or_a_dated_past_is_not_stated_as_the_one_or_the_present(
     ("Sales grew 10%.", "Sales grew by 10%."),
     ("His bail was lowered.", "The judge lowered Knight's bail."),  # "his": the owner
     ("Jane Doe, the CEO of Acme, spoke.", "Jane Doe, the CEO of Acme, spoke."),
+    ("The drug causes cancer.", "The study found that the drug causes cancer."),  # a finding
+    ("Visitors can climb the stairs.", "Visitors can climb the stairs or take a lift."),
+    ("Smith moved to Paris.", "After the war, Smith moved to Paris."),  # a time, then a past
+    ("The firm moved to Leeds.", "For example, the firm moved to Leeds."),
+    ("She says she will use a voice phone.",
+     "In a series of tweets, she said she will use a voice phone."),
     ("Critics claim the drug causes cancer.", "Critics claimed that the drug causes cancer."),
     ("Is the bridge open?", "The bridge is open."),
     ("Edgar Valdez.", "Edgar Valdez is a suspected drug lord."),  # a name is there all the same
@@ -365,21 +387,22 @@ def test_a_supported_reason_quotes_the_source_sentence_as_written():
     assert found.label == SUPPORTED and found.reason == f"the source states it: {second!r}"
 
 
-# What the trap set may still pass: a group or place the source restricts, widened by leaving
-# out its modifier (docs/design/local-judge.md says why the rules do not read it).
-WIDENED = {"scope_place_widened", "scope_group_widened"}
-
-
-def test_a_trap_set_written_apart_from_the_rules_passes_nothing_but_a_widened_scope():
-    """200 claims that reuse their source's words but are not stated by it, in 36 classes
-    (roles, attribution, modality, numbers' roles and units, dates, titles, alternatives, ...),
-    written for this test without reading the rules (``pairs/traps.jsonl``)."""
-    traps = [json.loads(line) for line in (PAIRS / "traps.jsonl").open()]
-    assert len(traps) == 200 and len({t["class"] for t in traps}) == 36
+@pytest.mark.parametrize("name,size,classes,widened", [
+    ("traps.jsonl", 200, 36, {"scope_place_widened", "scope_group_widened"}),
+    ("traps_2.jsonl", 160, 10, {"scope_widened"}),
+])
+def test_trap_sets_written_apart_from_the_rules_pass_nothing_but_a_widened_scope(
+        name, size, classes, widened):
+    """Claims that reuse their source's words but are not stated by it (roles, attribution,
+    conditions, plans, modality, numbers' roles and units, dates, titles, alternatives, ...),
+    written for this test without reading the rules (``pairs/``). What may still pass: a group
+    or place the source restricts after the statement or before its head, left out."""
+    traps = [json.loads(line) for line in (PAIRS / name).open()]
+    assert len(traps) == size and len({t["class"] for t in traps}) == classes
     judge = LocalJudge()
     passed = [(t["class"], t["claim"]) for t in traps
               if judge.judge(t["claim"], evidence(t["source"])).label == SUPPORTED]
-    assert {kind for kind, _ in passed} <= WIDENED and len(passed) <= 3, passed
+    assert {kind for kind, _ in passed} <= widened and len(passed) <= 3, passed
 
 
 def test_true_restatements_written_apart_from_the_rules_mostly_pass():

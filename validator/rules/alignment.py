@@ -286,13 +286,12 @@ def _head_before(said: list[Token], low: int) -> Token | None:
     return None
 
 
-
-
 def _voice(claim: Clause, at: list[int], said: list[Token], pairs) -> str | None:
     """Why a verb matched in both is not the same statement: the one says it was done to its
     subject ("Smith was fired"), the other that its subject did it ("Smith fired his
-    assistant"). Verbs that read alike in both voices ("The museum opened", "The museum was
-    opened") are, while the active has no object of its own ("The museum opened a wing")."""
+    assistant"). A verb that reads alike in both voices ("The museum opened", "The museum was
+    opened") says the same in each, unless the active has an object of its own ("The museum
+    opened a wing")."""
     for i, j in pairs:
         mine, theirs = claim[at[i]], said[j]
         done_to = _done_to(claim, at[i])
@@ -350,8 +349,9 @@ def _title_changed(said: list[Token], pairs) -> str | None:
     matched = {j for _, j in pairs}
     for j in sorted(matched):
         if j and j - 1 not in matched and said[j - 1].text.lower() in TITLE_CHANGERS:
-            return (f"the source says {said[j - 1].text!r} {said[j].text!r}, which the sentence "
-                    f"leaves out")
+            title = f"{said[j - 1].text} {said[j].text}"
+            return (f"the source says {title!r}; the sentence leaves out "
+                    f"{said[j - 1].text!r}, which makes it another")
     return None
 
 

@@ -36,11 +36,12 @@ QUALIFIERS = CONDITIONS | frozenset(
 # belief, hope or fear, a doubt, an open question. "The ministry denied that the minister
 # resigned" does not state "The minister resigned", nor does "Police believe the fire was set
 # deliberately" state that it was. Read as qualifiers (by their stem): a claim must keep them.
-# Reported speech is ("Police said the fire was set deliberately", "According to the
-# defendant, ..."): the rules cannot tell a speaker the source vouches for from one it only
-# quotes, so a claim must keep the attribution; so is a recommendation ("The board recommended
-# that shareholders accept"). Findings ("found", "showed") are not here. Nor "suspect", mostly a
-# noun ("the suspect was arrested"); "suspected" is.
+# Reported speech is on the list ("Police said the fire was set deliberately", "According to
+# the defendant, ..."): the rules cannot tell a speaker the source vouches for from one it only
+# quotes, so a claim must keep the attribution; so are a recommendation and a request ("The
+# board recommended that shareholders accept", "asked the council to ban"). Findings ("found",
+# "showed") are not. Nor is "suspect", mostly a noun ("the suspect was arrested"); "suspected"
+# is.
 UNASSERTING = frozenset("""claim claims claimed claiming allege alleges alleging deny denies
     denied denying doubt doubts doubted dispute disputes disputed suspected
     speculate speculates speculated speculation rumour rumours rumoured rumor rumors rumored
@@ -79,7 +80,7 @@ RELATIVES = frozenset(("that", "who", "which", "whom", "whose"))
 # Words before a title or role that make it another ("the former CEO", "the vice president",
 # "the acting head"): never left out as a title is.
 TITLE_CHANGERS = frozenset("""former ex vice deputy acting interim assistant associate
-    honorary co elect designate outgoing incoming would-be caretaker""".split())
+    honorary co elect designate outgoing incoming caretaker""".split())
 # The token a list of alternatives ends with (its form and its kind): "Anna or Ben will win"
 # does not state "Anna will win", nor "Anna and Ben will win"; it states itself.
 ALTERNATIVES = "or:"

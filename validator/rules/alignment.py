@@ -37,6 +37,7 @@ from .tokens import (
     PRONOUNS,
     QUESTION,
     RELATIVES,
+    REPORTED,
     TITLE_CHANGERS,
     UNASSERTING,
     Clause,
@@ -223,7 +224,7 @@ def _gap(said: list[Token], matched: list[int], referents: Set[int] = frozenset(
     kinds = {_kind_of(said[j]) for j in matched if said[j].kind == "number"}
     # an aside the claim aligns into is said of it ("Jane Doe, the former CEO of Acme, spoke"
     # does not state "Jane Doe, the CEO of Acme, spoke")
-    used = {said[j].aside for j in matched if said[j].aside}
+    used = _asides_aligned_into(said, matched)
     for j in range(low, high + 1):
         token = said[j]
         if (j in matched or j in referents or not token.content
@@ -316,11 +317,12 @@ def _then_not_now(claim: Clause, said: list[Token], pairs) -> str | None:
     profitable" by "The company was profitable in 2010" (it held then; whether it holds now
     the source does not say). Only "is", "are", "has", "have" against "was", "were", "had"
     and a date or year the claim leaves out: the rules read no other tense."""
-    said_of_it = {id(t) for t in _spoken(said, pairs)}
-    spoken = [t for t in said if id(t) in said_of_it]
     tenses = {t.text.lower() for t in claim}
+    if tenses.isdisjoint(_NOW) or not tenses.isdisjoint(_THEN):
+        return None
+    spoken = _spoken(said, pairs)
     past = next((t for t in spoken if t.text.lower() in _THEN), None)
-    if tenses.isdisjoint(_NOW) or not tenses.isdisjoint(_THEN) or past is None:
+    if past is None:
         return None
     matched = {id(said[j]) for _, j in pairs}
     dated = next((t for t in spoken if (is_date(t) or t.form.startswith("range:"))
@@ -393,8 +395,13 @@ def _spoken(evidence: Sequence[Token], pairs) -> list[Token]:
     a relative clause after a comma) in which no claim word matched. A claim aligned into an
     aside takes its negations and qualifiers with it ("The museum, which did not make a
     profit, opened" never states "The museum made a profit")."""
-    used = {evidence[j].aside for _, j in pairs if evidence[j].aside}
+    used = _asides_aligned_into(evidence, [j for _, j in pairs])
     return [t for t in evidence if not t.aside or t.aside in used]
+
+
+def _asides_aligned_into(evidence: Sequence[Token], matched: Iterable[int]) -> set[int]:
+    """The numbers of the asides that hold a matched evidence token."""
+    return {evidence[j].aside for j in matched if evidence[j].aside}
 
 
 def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int],
@@ -418,7 +425,7 @@ def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int],
                 t.kind == "qualifier" and t.form in _PERMITTING for t in said[:j])):
             continue  # "Rutgers, or RU": a name is named all the same; "Visitors can climb
             # the stairs or take a lift": each is allowed
-        unasserting = token.text.lower() in UNASSERTING or token.form.startswith("that:")
+        unasserting = token.text.lower() in UNASSERTING or token.form.startswith(REPORTED)
         if unasserting and not (stating and (j < low or _attributes(said, j))):
             continue  # "the group that claimed responsibility": not said of the statement
         if not unasserting and id(token) not in spoken:

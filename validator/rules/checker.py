@@ -108,10 +108,10 @@ def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) 
     for e in evidence:
         for sentence in split_sentences(MARKER.sub(" ", e.text)):
             said = sentence.text.replace("’", "'")
-            opening = normalise(said).split()[:1]
-            if opening and opening[0] in _INVERTED and "," in said:
+            said_words = normalise(said).split()
+            if said_words and said_words[0] in _INVERTED and "," in said:
                 continue  # "Should the talks fail, the union will strike": a condition
-            if said.rstrip().endswith("?") or _held_back(normalise(said).split(), mine) or any(
+            if said.rstrip().endswith("?") or _held_back(said_words, mine) or any(
                     t.scope and t.text.lower() not in mine for c in read(said) for t in c):
                 continue  # the alignment reads it ("Among men, ...": only of them)
             for found in span.finditer(said):

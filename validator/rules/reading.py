@@ -28,6 +28,7 @@ from .tokens import (
     PRONOUNS,
     QUALIFIERS,
     QUESTION,
+    REPORTED,
     TITLE_CHANGERS,
     UNASSERTING,
     Clause,
@@ -266,7 +267,7 @@ def _tokens(text: str) -> list[Token]:
             if article and token.kind == "word" and named is False and _title(raw, i):
                 token = replace(token, detail=True)  # "the engineer Gustave Eiffel"
             if token.kind == "word" and i + 1 < len(raw) and reports(word, raw[i + 1]):
-                token = replace(token, form=f"that:{token.form}", kind="qualifier")
+                token = replace(token, form=f"{REPORTED}{token.form}", kind="qualifier")
             tokens.append(token)
         article = False
         i += 1

@@ -11,6 +11,7 @@ through are tested beside it (tests/unit/rules/test_restatements.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from . import quantities
@@ -70,12 +71,7 @@ def fronted(tokens: list[Token]) -> list[Token]:
         end = next((k for k, t in enumerate(rest) if t.text == ","), len(rest))
         if not _says_something(rest[:end]):
             return tokens
-        if opener in _FRONTED_PLACE_OR_TIME and _restricts(condition) and not (
-                opener in _TIME and _past(rest[:end])) and not any(
-                t.text.lower() in UNASSERTING for t in rest[:end]):  # "In a statement, X said"
-            # "During rush hour, trains run every four minutes", "Among men, smoking rates
-            # fell": only then or only of them, so a claim must keep it. A time before a past
-            # event may go ("After the war, Smith moved to Paris": he moved to Paris).
+        if opener in _FRONTED_PLACE_OR_TIME and _restricts(condition, rest[:end]):
             condition = [replace(t, scope=True) if t.content else t for t in condition]
         return [*rest[:end], *condition, *rest[end:]]
     if tokens[0].text.lower() in ("in", "on", "during") and is_date(tokens[1]):
@@ -103,6 +99,10 @@ def _adverb(token: Token) -> bool:
 
 
 _FRONTED = frozenset(("if", "when", "whenever"))  # conditions read at the clause's end
+_TIME_ADVERBS = frozenset("overnight today yesterday tomorrow tonight now then later earlier "
+                          "afterwards meanwhile recently".split())
+
+
 # Prepositions of place and time whose phrase, said first up to its comma, is read at the end:
 # "On Christmas Eve, the store will close early", "After the final whistle, the fans invaded
 # the pitch".
@@ -113,8 +113,6 @@ _DISCOURSE = ("for example", "for instance", "in addition", "in fact", "in parti
               "in general", "in short", "in contrast", "in turn", "after all", "in other words",
               "in the end", "at first", "at last", "in total", "on the other hand",
               "at the same time", "for now", "in response", "in return", "in reply")
-
-
 _TIME = frozenset("after before since until during throughout within".split())
 
 
@@ -124,16 +122,19 @@ def _past(clause: list[Token]) -> bool:
                or t.kind == "word" and t.text.lower() in IRREGULAR for t in clause)
 
 
-def _restricts(phrase: list[Token]) -> bool:
-    """Whether a fronted phrase restricts what the clause says (a place, a time, a group, "in
-    some cases"): not a date alone, which a claim may leave out as less precise, and not a
-    phrase that only ties the sentence to the one before ("For example,")."""
+def _restricts(phrase: list[Token], clause: list[Token]) -> bool:
+    """Whether a fronted phrase restricts what its ``clause`` says, so that a claim must keep
+    it: a place, a time, a group, "in some cases" ("During rush hour, trains run every four
+    minutes", "Among men, smoking rates fell"). Not a date alone, which a claim may leave out
+    as less precise; not a phrase that only ties the sentence to the one before ("For
+    example,"); not the medium of a report ("In a statement, the firm said"); not a time
+    before a past event ("After the war, Smith moved to Paris": he moved to Paris)."""
     said = " ".join(t.text.lower() for t in phrase)
     content = [t for t in phrase if t.content]
     return (bool(content) and not said.startswith(_DISCOURSE)  # "In addition to that ruling,"
-            and not all(is_date(t) for t in content))
-_TIME_ADVERBS = frozenset("overnight today yesterday tomorrow tonight now then later earlier "
-                          "afterwards meanwhile recently".split())
+            and not all(is_date(t) for t in content)
+            and not (phrase[0].text.lower() in _TIME and _past(clause))
+            and not any(t.text.lower() in UNASSERTING for t in clause))
 
 
 def comparative(tokens: list[Token]) -> list[Token]:
@@ -209,23 +210,11 @@ def _agent_left_out(claim: Clause) -> Clause | None:
     for i, token in enumerate(claim):
         if token.form not in BE:
             continue
-        first = i + 1
-        while first < len(claim) and claim[first].kind == "negation":
-            first += 1
-        end = first
-        while end < len(claim) and claim[end].kind == "word" and (
-                end == first or claim[end].listed and claim[end].listed == claim[first].listed):
-            end += 1
-        verbs = claim[first:end]
-        subject = claim[:i]
-        if (not verbs or not all(participle(v) for v in verbs) or not any(
-                t.content for t in subject) or end < len(claim) and claim[end].form == "by"):
+        end = _participles_end(claim, i)
+        if end is None or not any(t.content for t in claim[:i]) or (
+                end < len(claim) and claim[end].form == "by"):
             return None
-        modal = len(subject)
-        while modal and subject[modal - 1].kind in ("qualifier", "negation"):
-            modal -= 1  # "must be given": "must give"
-        active = [replace(t, form=t.form.removesuffix(PASSIVE)) for t in claim[i + 1:end]]
-        return (*subject[modal:], *active, *subject[:modal], *claim[end:])
+        return (*_active_order(claim, i, end, ()), *claim[end:])
     return None
 
 
@@ -306,15 +295,8 @@ def passive(tokens: list[Token]) -> list[Token]:
     for i, token in enumerate(tokens):
         if token.form not in BE or i + 2 >= len(tokens):
             continue
-        first = i + 1
-        while first < len(tokens) and tokens[first].kind == "negation":
-            first += 1  # "is not covered by"
-        by = first
-        while by < len(tokens) and tokens[by].kind == "word" and (
-                by == first or tokens[by].listed and tokens[by].listed == tokens[first].listed):
-            by += 1
-        verbs = tokens[first:by]
-        if not verbs or not all(participle(v) for v in verbs):
+        by = _participles_end(tokens, i)
+        if by is None:
             continue
         if by < len(tokens) and tokens[by].text.lower() in _PARTICLES:
             by += 1  # "sent off by the referee": the referee sent off
@@ -324,13 +306,36 @@ def passive(tokens: list[Token]) -> list[Token]:
         agent = tokens[by + 1:agent_end]
         if not agent:
             continue
-        subject = tokens[:i]
-        modal = len(subject)
-        while modal and subject[modal - 1].kind in ("qualifier", "negation"):
-            modal -= 1  # "must be given by the tenant": "the tenant must give"
-        active = [replace(t, form=t.form.removesuffix(PASSIVE)) for t in tokens[i + 1:by]]
-        return agent + subject[modal:] + active + subject[:modal] + tokens[agent_end:]
+        return [*_active_order(tokens, i, by, agent), *tokens[agent_end:]]
     return tokens
+
+
+def _participles_end(tokens: Sequence[Token], i: int) -> int | None:
+    """Where the participles after the form of "be" at ``tokens[i]`` end ("is not covered",
+    "was designed and built"); None when what follows is no participle."""
+    first = i + 1
+    while first < len(tokens) and tokens[first].kind == "negation":
+        first += 1  # "is not covered by"
+    end = first
+    while end < len(tokens) and tokens[end].kind == "word" and (
+            end == first or tokens[end].listed and tokens[end].listed == tokens[first].listed):
+        end += 1
+    verbs = tokens[first:end]
+    return end if verbs and all(participle(v) for v in verbs) else None
+
+
+def _active_order(tokens: Sequence[Token], i: int, end: int, agent: Sequence[Token]
+                  ) -> list[Token]:
+    """The passive "P [modal] be V-ed" at ``tokens[:end]`` (its "be" at ``i``) in the active
+    order after ``agent`` (none when the passive leaves it out): "A [modal] V-ed P". A modal
+    goes with the verb ("must be given by the tenant": "the tenant must give"); a participle
+    loses its passive mark."""
+    subject = tokens[:i]
+    modal = len(subject)
+    while modal and subject[modal - 1].kind in ("qualifier", "negation"):
+        modal -= 1
+    active = [replace(t, form=t.form.removesuffix(PASSIVE)) for t in tokens[i + 1:end]]
+    return [*agent, *subject[modal:], *active, *subject[:modal]]
 
 
 def _agent_end(tokens: list[Token], start: int) -> int:

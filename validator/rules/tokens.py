@@ -55,6 +55,9 @@ UNASSERTING = frozenset("""claim claims claimed claiming allege alleges alleging
     argued insist insists insisted testify testifies testified tweeted ask asks asked want
     wants wanted wish wishes wished invite invites invited encourage encourages encouraged
     persuade persuades persuaded""".split())
+REPORTED = "that:"  # the form prefix of a verb that reports the clause after it ("alleged that")
+
+
 def reports(word: str, following: str) -> bool:
     """Whether ``word`` before ``following`` is a past verb that reports the clause after
     "that" without asserting it ("alleged that", "reported that", "wrote that"), not one that

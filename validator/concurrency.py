@@ -1,288 +1,242 @@
-"""Concurrency and the per-validation deadline, owned by the Runner.
+"""How a validation runs: as coroutines, on an event loop, within one deadline.
 
-``Runner.validation()`` scopes one validation: its deadline (the total time it may take, which
-every judge call sees through ``remaining()``), and the threads it starts. ``Runner.map`` runs
-a function over items at most ``max_concurrency`` at once; worker threads run in a copy of the
-validation's context, so they see its deadline and its end.
+The validation is written once, as coroutines (``ProvenanceLLM.acheck``). An awaited caller
+(``AsyncGuard``) runs it on its own loop; a synchronous caller (``validate``, ``check``, a
+``Guard`` from many threads, the CLI, the evaluation engines, Ray actors) hands it to the
+process's validation loop (``run``), one thread the process keeps, and waits for the result.
+docs/design/one-path.md says why this and not ``asyncio.run`` per call.
 
-Structured concurrency: when a validation returns or raises, the threads it started have
-finished, or (a judge call still in flight at the deadline, which cannot be killed) have been
-told to stop: ``stopped()`` is then true, and no new judge call, retry or retrieval starts.
-Threads that run native code (embedding, searching) are joined before the validation returns,
-so a process that exits right after it never finds one still running.
+``Runner.validation()`` scopes one validation: its deadline, the tasks it starts (cancelled
+when it ends) and the native work it handed to the pool (waited for before it returns, so a
+process that exits right after never finds an embedding still running). ``Scope.map`` runs a
+coroutine function over items, at most ``max_concurrency`` at once; what is not done by the
+deadline is cancelled (its slots freed) and gets the caller's ``late`` value: "too late" is
+that one outcome, ``TOO_LATE`` its one wording.
 
-An awaited validation (``AsyncGuard``) has the same scope through ``Runner.avalidation()``; its
-judge calls are tasks on the caller's event loop (``Runner.amap``), cancelled at the deadline,
-and its synchronous stages run in the process's bounded pool (``offload``).
+Blocking work (an embedding, the rules, a user's plain callable) crosses into the loop at one
+boundary, ``offload``: the process's bounded pool.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import concurrent.futures
 import contextvars
 import functools
+import os
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator, Sequence
-from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Hashable, Sequence
+from contextlib import asynccontextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar
 
-_DEADLINE: ContextVar[float | None] = ContextVar("provenance_deadline", default=None)
-_SCOPE: ContextVar[_Scope | None] = ContextVar("provenance_scope", default=None)
+T = TypeVar("T")
 
+TOO_LATE = "the validation's deadline passed before it was decided"
 
-def remaining() -> float | None:
-    """Seconds left before the deadline (negative once passed), or None when there is none."""
-    deadline = _DEADLINE.get()
-    return None if deadline is None else deadline - time.monotonic()
+_SCOPE: ContextVar[Scope | None] = ContextVar("provenance_scope", default=None)
 
 
-@contextmanager
-def deadline_in(seconds: float | None) -> Iterator[None]:
-    """Set a deadline ``seconds`` from now (an outer, earlier deadline still holds)."""
-    deadline = None if seconds is None else time.monotonic() + seconds
-    outer = _DEADLINE.get()
-    if outer is not None:
-        deadline = outer if deadline is None else min(outer, deadline)
-    token = _DEADLINE.set(deadline)
-    try:
-        yield
-    finally:
-        _DEADLINE.reset(token)
+class Scope:
+    """One validation: its deadline (``time.monotonic()`` seconds, or None), the tasks it
+    started and the pool jobs it waits for before it ends."""
 
-
-class Stopped(Exception):
-    """Work that was not started because its validation ended or passed its deadline."""
-
-
-def stopped() -> bool:
-    """Whether the validation this runs in has ended or passed its deadline: no new work may
-    start (a judge call, a retry, an embedding batch)."""
-    scope, left = _SCOPE.get(), remaining()
-    return (scope is not None and scope.ended.is_set()) or (left is not None and left <= 0)
-
-
-class _Scope:
-    """One validation's background work, started through ``start``: threads (joined when it
-    ends), or for an awaited validation, jobs of the bounded pool (awaited when it ends)."""
-
-    def __init__(self, awaited: bool = False):
-        self.ended = threading.Event()
-        self.awaited = awaited
-        self.threads: list[threading.Thread] = []
-        self.jobs: list[Future] = []
-
-    def close(self) -> None:
-        self.ended.set()
-        for thread in self.threads:
-            thread.join()
-
-
-def start(target: Callable[[], None], name: str) -> None:
-    """Run ``target`` in the background of the current validation, which waits for it before
-    it returns (``target`` should check ``stopped()`` between units of work): in a thread of its
-    own, or in an awaited validation, in the bounded pool (so 256 validations awaited at once
-    do not start 256 threads). Outside a validation, nobody waits for the thread: callers
-    outside ``Runner.validation`` are tests."""
-    run = functools.partial(contextvars.copy_context().run, target)
-    scope = _SCOPE.get()
-    if scope is not None and scope.awaited:
-        scope.jobs.append(async_pool().submit(run))
-        return
-    thread = threading.Thread(target=run, name=name)
-    if scope is not None:
-        scope.threads.append(thread)
-    thread.start()
-
-
-# map(function, items, on_timeout): the function over the items, concurrently; an item not
-# done by the validation's deadline gets on_timeout(item) (None: wait as long as it takes)
-Mapper = Callable[..., list]
-
-
-class Runner:
     def __init__(self, max_concurrency: int, deadline: float | None):
-        self.max_concurrency = max_concurrency
+        self.max_concurrency = max(1, max_concurrency)
         self.deadline = deadline
+        self.tasks: set[asyncio.Task] = set()
+        self.jobs: list[asyncio.Future] = []
+        self.waits: set[str] = set()  # what calls cut off by the deadline were waiting for
 
-    @contextmanager
-    def validation(self) -> Iterator[None]:
-        """The scope of one validation: its deadline, and its threads, stopped and joined when
-        it ends (see the module's docstring)."""
-        with self._scope() as scope:
-            try:
-                yield
-            finally:
-                scope.close()
+    def too_late(self) -> str:
+        """The reason of what the deadline left undecided: ``TOO_LATE``, and what its calls
+        were waiting for when it passed (a free slot, a turn under a rate limit), if anything."""
+        waits = f" (its call was waiting for {' and '.join(sorted(self.waits))})" if self.waits else ""
+        return TOO_LATE + waits
 
-    @asynccontextmanager
-    async def avalidation(self) -> AsyncIterator[None]:
-        """``validation()`` for an awaited validation: its background jobs run in the bounded
-        pool and are awaited, off the event loop, before it returns."""
-        with self._scope(awaited=True) as scope:
-            try:
-                yield
-            finally:
-                scope.ended.set()
-                if scope.jobs:
-                    await asyncio.gather(*(asyncio.wrap_future(job) for job in scope.jobs),
-                                         return_exceptions=True)
+    def remaining(self) -> float | None:
+        """Seconds left before the deadline (0 once passed); None without one."""
+        return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
 
-    @contextmanager
-    def _scope(self, awaited: bool = False) -> Iterator[_Scope]:
-        scope = _Scope(awaited)
-        token = _SCOPE.set(scope)
-        try:
-            with deadline_in(self.deadline):
-                yield scope
-        finally:
-            _SCOPE.reset(token)
-
-    def map(self, function: Callable, items: Sequence,
-            on_timeout: Callable[[Any], Any] | None = None) -> list:
-        """``function`` over ``items``, at most ``max_concurrency`` at once. With
-        ``on_timeout``, an item not done by the validation's deadline gets ``on_timeout(item)``
-        and is not waited for: items not started are cancelled, and the one in flight stops at
-        its next ``stopped()`` check (no new judge call or retry). Once every item is done, the
-        pool's threads are joined before this returns."""
-        items = list(items)
-        left = remaining() if on_timeout is not None else None
-        workers = min(self.max_concurrency, len(items))
-        if workers <= 1 and left is None:
-            return [function(item) for item in items]
-        pool = ThreadPoolExecutor(max_workers=max(workers, 1), thread_name_prefix="provenance")
-        finished = False
-        try:
-            futures = [pool.submit(contextvars.copy_context().run, function, item)
-                       for item in items]
-            done, _ = wait(futures, timeout=None if left is None else max(0.0, left),
-                           return_when=FIRST_EXCEPTION)
-            results = _outcomes(futures, done, items, on_timeout)
-            finished = len(done) == len(futures)
-            return results
-        finally:
-            # all done: the idle workers are joined at once; else (the deadline, or an item
-            # raised) what has not started is cancelled, and what runs sees stopped() once
-            # the validation ends
-            pool.shutdown(wait=finished, cancel_futures=not finished)
-
-    async def amap(self, function: Callable[[Any], Awaitable], items: Sequence,
-                   on_timeout: Callable[[Any], Any] | None = None) -> list:
-        """``map`` for an awaited validation: ``await function(item)`` for each item, as tasks
-        of the running loop, at most ``max_concurrency`` at once. An item not done by the
-        deadline (with ``on_timeout``) has its task cancelled, which ends a judge call in
-        flight; every task has ended when this returns."""
+    async def map(self, function: Callable[[Any], Awaitable[T]], items: Sequence,
+                  late: Callable[[Any], T] | None = None) -> list[T]:
+        """``await function(item)`` for each item, at most ``max_concurrency`` at once, as
+        tasks of the running loop. With ``late``, an item not done by the deadline is cancelled
+        and gets ``late(item)``; without, every item is waited for. An item that raises
+        raises (the first in item order) and the others are cancelled; every task has ended
+        when this returns."""
         items = list(items)
         if not items:
             return []
-        left = remaining() if on_timeout is not None else None
-        limit = asyncio.Semaphore(max(1, self.max_concurrency))
+        limit = asyncio.Semaphore(self.max_concurrency)
 
-        async def one(item: Any) -> Any:
+        async def one(item: Any) -> T:
             async with limit:
                 return await function(item)
 
         tasks = [asyncio.ensure_future(one(item)) for item in items]
+        done: set[asyncio.Future] = set()
         try:
-            done, _ = await asyncio.wait(tasks, timeout=None if left is None else max(0.0, left),
-                                         return_when=asyncio.FIRST_EXCEPTION)
-            return _outcomes(tasks, done, items, on_timeout)
-        finally:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION,
+                                         timeout=None if late is None else self.remaining())
+        finally:  # cancelled first, so that what they waited for is known to ``late``
             for task in tasks:
-                task.cancel()
+                if task not in done:
+                    task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+        for task in tasks:
+            if task in done and not task.cancelled() and task.exception() is not None:
+                raise task.exception()  # type: ignore[misc]
+        return [task.result() if task in done else late(item)  # type: ignore[misc]
+                for task, item in zip(tasks, items, strict=True)]
 
 
-def _outcomes(futures: Sequence, done: set, items: Sequence,
-              on_timeout: Callable[[Any], Any] | None) -> list:
-    """Each item's result, from futures (a pool's or tasks) of which ``done`` finished: an item
-    that raised raises (the first in item order); one not done, or stopped (``Stopped``) by the
-    deadline, gets ``on_timeout(item)`` (None without it)."""
+def scope() -> Scope | None:
+    """The validation this runs in, if any."""
+    return _SCOPE.get()
 
-    def late(future) -> bool:
-        return future not in done or (
-            on_timeout is not None and isinstance(future.exception(), Stopped))
 
-    for future in futures:  # an item that raised ends the map at once, in item order
-        error = None if late(future) else future.exception()
-        if error is not None:
-            raise error
-    return [future.result() if not late(future) else
-            on_timeout(item) if on_timeout is not None else None
-            for future, item in zip(futures, items, strict=True)]
+def remaining() -> float | None:
+    """Seconds left before the current validation's deadline; None outside one or without
+    one."""
+    current = _SCOPE.get()
+    return None if current is None else current.remaining()
+
+
+def start(coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task:
+    """``coroutine`` as a task of the current validation, cancelled when it ends."""
+    task = asyncio.ensure_future(coroutine)
+    current = _SCOPE.get()
+    if current is not None:
+        current.tasks.add(task)
+    return task
+
+
+class Runner:
+    """A validator's ``max_concurrency`` and ``deadline`` (seconds), for each validation."""
+
+    def __init__(self, max_concurrency: int, deadline: float | None):
+        self.max_concurrency = max_concurrency
+        self.deadline = deadline
+
+    @asynccontextmanager
+    async def validation(self) -> AsyncIterator[Scope]:
+        """The scope of one validation (see the module's docstring)."""
+        outer = _SCOPE.get()
+        deadline = None if self.deadline is None else time.monotonic() + self.deadline
+        if outer is not None and outer.deadline is not None:  # an earlier deadline holds
+            deadline = outer.deadline if deadline is None else min(deadline, outer.deadline)
+        current = Scope(self.max_concurrency, deadline)
+        token = _SCOPE.set(current)
+        try:
+            yield current
+        finally:
+            _SCOPE.reset(token)
+            for task in current.tasks:
+                task.cancel()
+            # native work cannot be cancelled: it is waited for, so nothing of this
+            # validation still runs once it returns
+            await asyncio.shield(asyncio.gather(*current.tasks, *current.jobs,
+                                                return_exceptions=True))
+
+
+# The process's pool for blocking work, made on first use: asyncio's default executor is
+# min(32, cores + 4) threads, 6 on 2 cores, shared with whatever else the application runs there.
+# Its idle threads stay for the next validations.
+POOL_WORKERS = 32
+_pool: tuple[int, concurrent.futures.ThreadPoolExecutor] | None = None  # (pid, pool)
+_pool_lock = threading.Lock()
+
+
+def pool() -> concurrent.futures.ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None or _pool[0] != os.getpid():  # a forked process has none of its threads
+            _pool = (os.getpid(), concurrent.futures.ThreadPoolExecutor(
+                max_workers=POOL_WORKERS, thread_name_prefix="provenance-pool"))
+        return _pool[1]
+
+
+async def offload(function: Callable[..., T], *args: Any, join: bool = True) -> T:
+    """``function(*args)`` in the process's pool, in a copy of the caller's context, awaited
+    without blocking the loop. ``join``: the validation waits for it before it ends even when
+    it is cancelled (native code: an embedding, a search, a model); False for a call that only
+    waits (a user's judge callable), which the validation leaves to finish on its own."""
+    call = functools.partial(contextvars.copy_context().run, function, *args)
+    job = asyncio.get_running_loop().run_in_executor(pool(), call)
+    current = _SCOPE.get()
+    if join and current is not None:
+        current.jobs.append(job)
+    return await job
+
+
+# The loop synchronous callers hand their validations to: one thread, kept by the process.
+_home: tuple[int, asyncio.AbstractEventLoop, threading.Thread] | None = None
+_home_lock = threading.Lock()
+LOOP_THREAD = "provenance-loop"
+
+
+def _loop() -> tuple[asyncio.AbstractEventLoop, threading.Thread]:
+    global _home
+    with _home_lock:
+        if _home is None or _home[0] != os.getpid():
+            loop = asyncio.new_event_loop()
+            thread = threading.Thread(target=loop.run_forever, name=LOOP_THREAD, daemon=True)
+            thread.start()
+            _home = (os.getpid(), loop, thread)
+        return _home[1], _home[2]
+
+
+def submit(coroutine: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
+    """``coroutine`` started on the process's validation loop, in a copy of the caller's
+    context; cancelling the future cancels it."""
+    loop, thread = _loop()
+    if threading.current_thread() is thread:
+        coroutine.close()
+        raise RuntimeError("a synchronous validation was started on the validation loop "
+                           "itself; from async code, await ProvenanceLLM.acheck instead.")
+    return asyncio.run_coroutine_threadsafe(coroutine, loop)
+
+
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``coroutine`` run to its end on the process's validation loop, for a synchronous
+    caller: from any thread, also one whose own loop is running (Jupyter). Interrupting the
+    caller cancels it."""
+    future = submit(coroutine)
+    try:
+        return future.result()
+    except BaseException:
+        future.cancel()
+        raise
 
 
 class Once:
     """Identical work in flight at the same time is done once: the first caller with a key
     computes, callers with the same key meanwhile wait for its result (or its exception) and
-    share it. A waiter gives up at the validation's deadline (``run`` returns ``late``)."""
-
-    def __init__(self):
-        self._lock = threading.Lock()
-        self._flights: dict[Hashable, _Flight] = {}
-
-    def run(self, key: Hashable, compute: Callable[[], Any], late: Any = None) -> tuple[Any, bool]:
-        """``(result, shared)``: ``shared`` is True when another caller computed it."""
-        with self._lock:
-            flight = self._flights.get(key)
-            leader = flight is None
-            if flight is None:
-                flight = self._flights[key] = _Flight()
-        if not leader:
-            left = remaining()
-            if not flight.done.wait(None if left is None else max(0.0, left)):
-                return late, True
-            if flight.error is not None:
-                raise flight.error
-            return flight.result, True
-        try:
-            flight.result = compute()
-            return flight.result, False
-        except BaseException as error:
-            flight.error = error
-            raise
-        finally:
-            with self._lock:
-                self._flights.pop(key, None)
-            flight.done.set()
-
-
-class _Flight:
-    def __init__(self) -> None:
-        self.done = threading.Event()
-        self.result: Any = None
-        self.error: BaseException | None = None
-
-
-class AsyncOnce:
-    """``Once`` for tasks: identical work in flight on one event loop is done once. A leader
-    cancelled (its validation ended) leaves its waiters ``late``; it never cancels them."""
+    share it. A leader cancelled (its validation ended) leaves its waiters to try again
+    themselves. Flights are per event loop."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()  # judges are shared by threads, each with its own loop
+        self._lock = threading.Lock()  # judges are shared by loops in several threads
         self._flights: dict[tuple[asyncio.AbstractEventLoop, Hashable], asyncio.Future] = {}
 
-    async def run(self, key: Hashable, compute: Callable[[], Awaitable[Any]],
-                  late: Any = None) -> tuple[Any, bool]:
-        """``(result, shared)``, as ``Once.run``."""
+    async def run(self, key: Hashable, compute: Callable[[], Awaitable[T]]) -> tuple[T, bool]:
+        """``(result, shared)``: ``shared`` is True when another caller computed it."""
         loop = asyncio.get_running_loop()
-        with self._lock:
-            flight = self._flights.get((loop, key))
-            leader = flight is None
-            if flight is None:
-                flight = self._flights[(loop, key)] = loop.create_future()
-        if not leader:
-            left = remaining()
-            done, _ = await asyncio.wait({flight}, timeout=None if left is None else max(0.0, left))
-            if not done:
-                return late, True
-            how, value = flight.result()
+        while True:
+            with self._lock:
+                flight = self._flights.get((loop, key))
+                leader = flight is None
+                if flight is None:
+                    flight = self._flights[(loop, key)] = loop.create_future()
+            if leader:
+                break
+            how, value = await asyncio.shield(flight)
             if how == "raised":
                 raise value
-            return (late if how == "abandoned" else value), True
+            if how == "done":
+                return value, True
         outcome: tuple[str, Any] = ("abandoned", None)
         try:
             result = await compute()
@@ -295,72 +249,3 @@ class AsyncOnce:
             with self._lock:
                 self._flights.pop((loop, key), None)
             flight.set_result(outcome)
-
-
-# AsyncGuard awaits a validator's ``async_validate``. Ours awaits its judge calls on the caller's
-# loop and runs its synchronous stages (reading, retrieval, the rules, aggregation, a judge with
-# no async method) in a pool of its own: asyncio's default executor is min(32, cores + 4)
-# threads, 6 on 2 cores, shared with whatever else the application runs there. Its idle threads
-# stay for the next validations, as the default executor's do.
-ASYNC_WORKERS = 32
-_async_pool: ThreadPoolExecutor | None = None
-_async_pool_lock = threading.Lock()
-
-
-def async_pool() -> ThreadPoolExecutor:
-    """The process's pool for the synchronous work of awaited validations, made on first use."""
-    global _async_pool
-    with _async_pool_lock:
-        if _async_pool is None:
-            _async_pool = ThreadPoolExecutor(max_workers=ASYNC_WORKERS,
-                                             thread_name_prefix="async-validation")
-        return _async_pool
-
-
-def resolve_soon(loop: asyncio.AbstractEventLoop, future: asyncio.Future) -> None:
-    """Resolve ``future`` (to None) on its loop, from any thread; ``RuntimeError`` once that
-    loop has closed."""
-    loop.call_soon_threadsafe(_resolve, future)
-
-
-def _resolve(future: asyncio.Future) -> None:
-    if not future.done():
-        future.set_result(None)
-
-
-class Arrival:
-    """Something a thread produces (a group of evidence), waited for by threads (``wait``) or,
-    without holding a thread, by tasks (``await arrived()``)."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-        self._lock = threading.Lock()
-        self._tasks: list[tuple[asyncio.AbstractEventLoop, asyncio.Future]] = []
-
-    def set(self) -> None:
-        with self._lock:
-            self._event.set()
-            tasks, self._tasks = self._tasks, []
-        for loop, future in tasks:
-            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
-                resolve_soon(loop, future)
-
-    def wait(self) -> None:
-        self._event.wait()
-
-    async def arrived(self) -> None:
-        loop = asyncio.get_running_loop()
-        with self._lock:
-            if self._event.is_set():
-                return
-            future = loop.create_future()
-            self._tasks.append((loop, future))
-        await future
-
-
-async def offload(function: Callable[..., Any], *args: Any) -> Any:
-    """``function(*args)`` in ``async_pool()``, in a copy of the caller's context (its
-    validation, deadline and usage meter), awaited without blocking the loop."""
-    loop = asyncio.get_running_loop()
-    call = functools.partial(contextvars.copy_context().run, function, *args)
-    return await loop.run_in_executor(async_pool(), call)

@@ -11,10 +11,9 @@ input in ``request``; concurrency and the deadline owned by ``concurrency``.
 
 from __future__ import annotations
 
-import sys
+import asyncio
 import textwrap
-from dataclasses import dataclass, replace
-from types import FrameType
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from guardrails.validator_base import (
@@ -26,21 +25,22 @@ from guardrails.validator_base import (
     register_validator,
 )
 
-from .concurrency import Runner, offload
+from .concurrency import Runner, offload, run, submit
 from .deciding.aggregation import Reporting, aggregate, fix
 from .deciding.correction import Correcting, make_corrector
-from .deciding.decider import Decided, Decider, Deciding
+from .deciding.decider import Decider, Deciding
 from .deciding.results import REGISTERED_NAME, Report
 from .errors import ConfigurationError, warnings_to_caller
-from .judges import Judge, make_judge, usage
+from .judges import make_judge, usage
+from .judges.base import Backend, adapt
 from .request import Defaults, Request, read_request
 from .retrieval.embedding import SentenceTransformerEmbedder
-from .retrieval.retriever import Found, Retriever, Retrieving, retriever_for
+from .retrieval.retriever import Retriever, Retrieving, retriever_for
 from .settings import Settings, docstring, signature
 from .text import reader
 from .text.reader import Reading
 from .text.sentences import stream_chunks
-from .types import Claim, Correction, ReadSentence
+from .types import ReadSentence
 
 
 @register_validator(name=REGISTERED_NAME, data_type="string")
@@ -111,21 +111,27 @@ class ProvenanceLLM(Validator):
         self._settings = settings
         self._judge = make_judge(settings.llm_callable, settings.llm_kwargs,
                                  **_judge_options(settings))
+        judge = adapt(self._judge)  # what users pass, adapted once
         self._embedder = SentenceTransformerEmbedder(settings.embedding_model)
         self._runner = Runner(settings.max_concurrency, settings.deadline)
-        self._first_judge = (None if settings.first_judge is None
-                             else _first_judge(settings.first_judge, settings))
-        self._decider = Decider(self._judge, settings.take(Deciding), self._runner,
-                                self._first_judge)
+        first = None if settings.first_judge is None else _first_judge(settings.first_judge,
+                                                                        settings)
+        self._decider = Decider(judge, settings.take(Deciding), first)
         self._correcting = None if settings.fix_mode != "correct" else Correcting(
-            make_corrector(settings.corrector, self._judge, settings.llm_kwargs,
+            make_corrector(settings.corrector, judge, settings.llm_kwargs,
                            **_judge_options(settings)),
-            self._decider, self._runner)
+            self._decider)
+        # A user's async judge code is awaited on the loop that awaits the validation, where its
+        # clients live; everything else runs on the process's validation loop, whoever awaits.
+        corrector = None if self._correcting is None else self._correcting.corrector
+        self._on_the_callers_loop = any(backend is not None and backend.awaits_user_code
+                                        for backend in (judge, first, corrector))
         self._defaults, self._reading = settings.take(Defaults), settings.take(Reading)
         self._retrieving, self._reporting = settings.take(Retrieving), settings.take(Reporting)
 
     @property
-    def judge(self) -> Judge:
+    def judge(self) -> Any:
+        """The judge as ``llm_callable`` made it: a judge object of the user's as given."""
         return self._judge
 
     @property
@@ -137,41 +143,30 @@ class ProvenanceLLM(Validator):
 
     def check(self, value: Any, metadata: dict[str, Any] | None = None) -> Report:
         """What ``validate`` finds, typed: each sentence's result and the summary, whatever
-        ``on_fail`` says. ``report.metadata()`` is the result metadata ``validate`` gives."""
-        decider = self._decider
-        with self._runner.validation(), warnings_to_caller(), usage.counting() as meter:
-            found = self._find(value, metadata)
-            decided = decider.decide(found.claims, found.evidence, found.request)
-            read = decider.cite(found.read, found.claims, decided.verdicts, found.retriever,
-                                found.request)
-            return self._report(found, read, decided, meter)
+        ``on_fail`` says. ``report.metadata()`` is the result metadata ``validate`` gives.
+        ``acheck`` run to its end on the process's validation loop, from any thread."""
+        with warnings_to_caller():
+            return run(self.acheck(value, metadata))
 
     async def acheck(self, value: Any, metadata: dict[str, Any] | None = None) -> Report:
-        """``check`` for async code (what ``AsyncGuard`` runs): the judge's calls are awaited
-        on the running loop (LiteLLM's ``acompletion``, an ``async def`` callable), the stages
-        that compute run in the process's bounded pool, and no thread is held while a call
-        waits for its reply."""
+        """The validation: each stage once, in order. Judge calls are awaited on the running
+        loop, the stages that compute run in the process's bounded pool, and no thread is held
+        while a call waits for its reply."""
         decider = self._decider
-        async with self._runner.avalidation():
+        async with self._runner.validation() as scope:
             with warnings_to_caller(), usage.counting() as meter:
-                found = await self._afind(value, metadata)
-                decided = await decider.adecide(found.claims, found.evidence, found.request)
-                read = await decider.acite(found.read, found.claims, decided.verdicts,
-                                           found.retriever, found.request)
-                return await self._areport(found, read, decided, meter)
-
-    def _find(self, value: Any, metadata: dict[str, Any] | None) -> _Found:
-        """The request read, its sentences, their claims, and their evidence (arriving)."""
-        request, read, retriever = self._read(value, metadata)
-        claims = self._decider.claims(read, request)
-        return _Found(request, read, retriever, claims, retriever.find(claims))
-
-    async def _afind(self, value: Any, metadata: dict[str, Any] | None) -> _Found:
-        """``_find`` in an awaited validation: claim extraction awaited, the rest in the
-        pool."""
-        request, read, retriever = await offload(self._read, value, metadata)
-        claims = await self._decider.aclaims(read, request)
-        return _Found(request, read, retriever, claims, await offload(retriever.find, claims))
+                request, read, retriever = await offload(self._read, value, metadata)
+                claims = await decider.claims(read, request, scope)
+                evidence = retriever.find(claims)
+                decided = await decider.decide(claims, evidence, request, scope)
+                read = await decider.cite(read, claims, decided.verdicts, retriever, request,
+                                          scope)
+                report = await offload(aggregate, request, read, claims, decided, evidence,
+                                       self._reporting)
+                corrections = ({} if self._correcting is None else
+                               await self._correcting.corrections(report, request, read, scope))
+                return replace(fix(report, request, self._reporting, corrections),
+                               usage=meter.total)
 
     def _read(self, value: Any, metadata: dict[str, Any] | None
               ) -> tuple[Request, list[ReadSentence], Retriever]:
@@ -181,82 +176,26 @@ class ProvenanceLLM(Validator):
         self._settings.check_sentence_count(len(read))
         return request, read, retriever_for(request, self._retrieving, self._embedder)
 
-    def _report(self, found: _Found, read: list[ReadSentence], decided: Decided,
-                meter: usage.Meter) -> Report:
-        """The sentences' results and the summary, corrected and fixed as asked."""
-        report = self._aggregate(found, read, decided)
-        corrections = (self._correcting.corrections(report, found.request, read)
-                       if self._correcting is not None else {})
-        return self._fixed(report, found.request, corrections, meter)
-
-    async def _areport(self, found: _Found, read: list[ReadSentence], decided: Decided,
-                       meter: usage.Meter) -> Report:
-        """``_report`` in an awaited validation: the corrector's calls awaited, the rest in
-        the pool."""
-        if self._correcting is None:
-            return await offload(self._report, found, read, decided, meter)
-        report = await offload(self._aggregate, found, read, decided)
-        corrections = await self._correcting.acorrections(report, found.request, read)
-        return await offload(self._fixed, report, found.request, corrections, meter)
-
-    def _aggregate(self, found: _Found, read: list[ReadSentence], decided: Decided) -> Report:
-        return aggregate(found.request, read, found.claims, decided, found.evidence,
-                         self._reporting)
-
-    def _fixed(self, report: Report, request: Request, corrections: dict[int, Correction],
-               meter: usage.Meter) -> Report:
-        return replace(fix(report, request, self._reporting, corrections), usage=meter.total)
-
     def _validate(self, value: Any, metadata: dict[str, Any] | None) -> ValidationResult:
         return _guardrails_result(self.check(value, metadata), metadata,
                                   self._settings.on_fail)
 
     async def async_validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
-        """What ``AsyncGuard`` awaits: ``acheck``'s report as the Guardrails result.
-
-        A synchronous ``Guard`` awaits it too, on an event loop it makes for the calling thread
-        and never closes. There the validation runs as ``validate`` does, in the process's
-        pool: LiteLLM keeps state for every loop it is awaited on (clients, a logging task, an
-        executor thread), which a thread per request would pile up, and nothing waits on that
-        loop but this validation."""
-        if _awaited_by_a_synchronous_guard():
+        """What ``AsyncGuard`` (and a synchronous ``Guard``, on a loop it makes per thread)
+        awaits: ``acheck``'s report as the Guardrails result, run on the process's validation
+        loop unless a judge of the user's is async code (then on the loop awaiting it)."""
+        if self._on_the_callers_loop:
+            report = await self.acheck(value, metadata)
+        else:
             with warnings_to_caller():
-                return await offload(self.validate, value, metadata)
-        return _guardrails_result(await self.acheck(value, metadata), metadata,
-                                  self._settings.on_fail)
+                report = await asyncio.wrap_future(submit(self.acheck(value, metadata)))
+        return _guardrails_result(report, metadata, self._settings.on_fail)
 
 
-def _awaited_by_a_synchronous_guard() -> bool:
-    """Whether this runs inside Guardrails' synchronous validator service (a ``Guard``, not an
-    ``AsyncGuard``), which drives its own loop with ``run_until_complete``."""
-    try:
-        from guardrails.validator_service.async_validator_service import AsyncValidatorService
-    except ImportError:  # another Guardrails layout: the awaited path serves it
-        return False
-    synchronous = AsyncValidatorService.validate.__code__
-    frame: FrameType | None = sys._getframe(1)
-    while frame is not None:
-        if frame.f_code is synchronous:
-            return True
-        frame = frame.f_back
-    return False
-
-
-@dataclass(frozen=True)
-class _Found:
-    """What one validation found before its claims are decided."""
-
-    request: Request
-    read: list[ReadSentence]
-    retriever: Retriever
-    claims: list[Claim]
-    evidence: Found
-
-
-def _first_judge(first_judge: object, settings: Settings) -> Judge:
+def _first_judge(first_judge: object, settings: Settings) -> Backend:
     """The cheaper judge asked first; a bad one is refused under its own name."""
     try:
-        return make_judge(first_judge, None, **_judge_options(settings))
+        return adapt(make_judge(first_judge, None, **_judge_options(settings)))
     except (ValueError, ConfigurationError) as error:
         raise type(error)(f"first_judge: {error}") from None
 

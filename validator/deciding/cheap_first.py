@@ -9,11 +9,10 @@ the confidence band. INVALID verdicts are never sure."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..judges import BatchJudge, Judge
-from ..types import INVALID, Evidence, Verdict
+from ..judges.base import Backend
+from ..types import INVALID, Verdict
 
 DEFAULT_BAND = (0.2, 0.8)
 SURE = 0.99  # a calibrated verdict stands when verdicts of its kind were right this often
@@ -21,7 +20,7 @@ SURE = 0.99  # a calibrated verdict stands when verdicts of its kind were right 
 
 @dataclass(frozen=True)
 class FirstJudge:
-    judge: Judge
+    judge: Backend
     band: tuple[float, float] = DEFAULT_BAND
 
     def sure(self, verdict: Verdict) -> bool:
@@ -31,10 +30,3 @@ class FirstJudge:
             return verdict.confidence >= SURE
         low, high = self.band
         return verdict.score is not None and (verdict.score <= low or verdict.score >= high)
-
-    def judge_all(self, items: Sequence[tuple[str, Sequence[Evidence]]],
-                  question: str | None) -> list[Verdict]:
-        """The first judge's verdict for each item: in one batch when it can take one."""
-        if len(items) > 1 and isinstance(self.judge, BatchJudge):
-            return self.judge.judge_batch(items, question)
-        return [self.judge.judge(claim, evidence, question) for claim, evidence in items]

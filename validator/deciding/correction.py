@@ -19,10 +19,10 @@ from functools import cache
 from typing import cast
 
 from .. import rules
-from ..concurrency import Runner, Stopped, stopped
+from ..concurrency import TOO_LATE, Scope
 from ..errors import ConfigurationError, warn
-from ..judges import Corrector, Judge, make_judge
-from ..judges.base import awaited
+from ..judges import Corrector, make_judge
+from ..judges.base import Backend, adapt
 from ..judges.prompts import CORRECTION_RULES
 from ..judges.replies import EXPECTED_REWRITE, UnreadableReply
 from ..request import Request
@@ -49,30 +49,30 @@ MAX_GROWTH, SLACK = 1.5, 40
 # subject: "The tower" where a passage says "It"), at most, and as a share of its words.
 NEW_WORDS, NEW_SHARE = 3, 0.25
 _RULE_RUN = 6  # words in a row of the prompt's instructions that a rewrite may not repeat
-LATE = "no rewrite before the validation's deadline"
+LATE = f"no rewrite: {TOO_LATE}"
 _LATE = object()  # what the runner gives for a sentence the deadline left unrewritten
 
 
-def make_corrector(spec: object, judge: Judge, llm_kwargs: dict | None,
-                   **options) -> Corrector:
+def make_corrector(spec: object, judge: Backend, llm_kwargs: dict | None,
+                   **options) -> Backend:
     """The corrector ``spec`` names (see the ``corrector`` setting); None: the judge's model."""
     if spec is None:
-        if isinstance(judge, Corrector):
+        if judge.corrects:
             return judge
         raise ConfigurationError(
             f"fix_mode=\"correct\" needs a model to rewrite failing sentences, and the judge "
-            f"({type(judge).__name__}) is no language model. Pass corrector=\"<LiteLLM model>\" "
+            f"({judge.name}) is no language model. Pass corrector=\"<LiteLLM model>\" "
             "(or a callable prompt -> reply), or use fix_mode=\"remove\"; on the command line, "
             "judge with --model NAME.")
     if isinstance(spec, Corrector):
-        return spec
+        return adapt(spec)
     try:
-        made = make_judge(spec, llm_kwargs if isinstance(spec, str) else None, **options)
+        made = adapt(make_judge(spec, llm_kwargs if isinstance(spec, str) else None, **options))
     except (ValueError, ConfigurationError) as error:
         raise type(error)(f"corrector: {error}") from None
-    if not isinstance(made, Corrector):
+    if not made.corrects:
         raise ConfigurationError(
-            f"corrector: {spec!r} gives a {type(made).__name__}, which cannot rewrite text. "
+            f"corrector: {spec!r} gives a {made.name}, which cannot rewrite text. "
             "Pass a LiteLLM model name, a callable prompt -> reply, or an object with a "
             "correct(sentence, evidence, verdict, question) method.")
     return made
@@ -81,52 +81,27 @@ def make_corrector(spec: object, judge: Judge, llm_kwargs: dict | None,
 class Correcting:
     """The corrector, and the decider that judges its rewrites, for one validator."""
 
-    def __init__(self, corrector: Corrector, decider: Decider, runner: Runner):
-        self.corrector, self.decider, self.runner = corrector, decider, runner
+    def __init__(self, corrector: Backend, decider: Decider):
+        self.corrector, self.decider = corrector, decider
 
-    def corrections(self, report: Report, request: Request,
-                    read: Sequence[ReadSentence]) -> dict[int, Correction]:
+    async def corrections(self, report: Report, request: Request,
+                          read: Sequence[ReadSentence], scope: Scope) -> dict[int, Correction]:
         """A Correction for each failing sentence whose verdict fails it (unsupported or
         contradicted), by its index; other failing sentences are removed by the fix. ``read``:
         the sentences as the text stage read them (the corrector is given their text without
         citation markers)."""
         todo = _Todo(report, request, read)
 
-        def rewrite(i: int) -> str | UnreadableReply | None:
-            args = todo.arguments(i)
-            try:
-                return None if args is None else self._checked(self.corrector.correct(*args))
-            except UnreadableReply as unreadable:
-                return unreadable
-
-        rewrites = todo.checked(self.runner.map(rewrite, todo.indexes, lambda i: _LATE))
-        return rewrites.corrections(self.decider.judge_texts(*rewrites.to_judge(), request))
-
-    async def acorrections(self, report: Report, request: Request,
-                           read: Sequence[ReadSentence]) -> dict[int, Correction]:
-        """``corrections`` in an awaited validation: the corrector's ``acorrect`` awaited where
-        it has one (else its ``correct`` in the process's pool), the rewrites judged by
-        ``ajudge_texts``."""
-        todo = _Todo(report, request, read)
-
         async def rewrite(i: int) -> str | UnreadableReply | None:
             args = todo.arguments(i)
             try:
-                return None if args is None else self._checked(
-                    await awaited(self.corrector, "correct", *args))
+                return None if args is None else await self.corrector.rewrite(*args)
             except UnreadableReply as unreadable:
                 return unreadable
 
-        rewrites = todo.checked(await self.runner.amap(rewrite, todo.indexes, lambda i: _LATE))
-        return rewrites.corrections(await self.decider.ajudge_texts(*rewrites.to_judge(),
-                                                                   request))
-
-    def _checked(self, written: object) -> str | None:
-        if written is not None and not isinstance(written, str):
-            raise ConfigurationError(
-                f"{type(self.corrector).__name__}.correct returned {type(written).__name__}; "
-                "it must return the rewritten sentence (str), or None when it cannot.")
-        return written
+        rewrites = todo.checked(await scope.map(rewrite, todo.indexes, lambda i: _LATE))
+        return rewrites.corrections(await self.decider.judge_texts(*rewrites.to_judge(), request,
+                                                                  scope))
 
 
 class _Todo:
@@ -143,12 +118,10 @@ class _Todo:
 
     def arguments(self, i: int) -> tuple | None:
         """What the corrector is given for sentence ``i``; None: it has nothing to rewrite
-        from. Raises ``Stopped`` once the validation has ended."""
+        from."""
         result = self.report.sentences[i]
         if not result.evidence or result.verdict is None:
             return None
-        if stopped():
-            raise Stopped("the validation ended before this sentence was corrected")
         return self.texts[i], result.evidence, result.verdict, self.question
 
     def checked(self, written: Sequence[object]) -> _Rewrites:

@@ -16,11 +16,16 @@ time, so the first requests of several processes may meet: one per process at mo
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
+from ..concurrency import offload
 from ..errors import ConfigurationError
 from ..judges.limits import Turns
+
+
+async def _in_the_pool(reserve: Callable[[], float]) -> float:
+    """``reserve()``, which may ask another process (the Ray engine's actor), off the loop."""
+    return await offload(reserve, join=False)
 
 
 def pace(judge, reserve: Callable[[], float]) -> None:
@@ -40,10 +45,10 @@ def pace(judge, reserve: Callable[[], float]) -> None:
         # meanwhile at once. Imported here, before any slot is handed out.
         import litellm  # noqa: F401
 
-    send, turns = judge.complete, Turns(reserve, time.sleep)
+    send, turns = judge.complete, Turns(reserve, _in_the_pool)
 
-    def paced(prompt: str) -> str:
-        with turns.turn():
-            return send(prompt)
+    async def paced(prompt: str) -> str:
+        async with turns.turn():
+            return await send(prompt)
 
     judge.complete = paced  # type: ignore[method-assign]  # every request, retries included, goes through complete()

@@ -1,14 +1,14 @@
 """A plain ``prompt -> str`` callable as a judge (the hub validator's ``llm_callable``), or an
-``async def`` one: awaited on the caller's loop in an awaited validation, run to completion in
-the calling thread otherwise."""
+``async def`` one: awaited on the loop the validation runs on, a plain one in the process's
+pool."""
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 from collections.abc import Callable
 from typing import Any
 
+from ..concurrency import offload
 from ..errors import ConfigurationError
 from . import usage
 from .prompt_judge import PromptJudge
@@ -19,50 +19,31 @@ class CallableJudge(PromptJudge):
         super().__init__(**options)
         _check_takes_one_prompt(function)
         self.function = function
-        self.awaited = inspect.iscoroutinefunction(function) or inspect.iscoroutinefunction(
-            type(function).__call__)
+        self.awaited = self.awaits_user_code = is_async(function)
 
     def model_key(self) -> int:
         return id(self.function)
 
-    def complete(self, prompt: str) -> str:
-        reply = self.function(prompt)
-        if inspect.isawaitable(reply):
-            reply = _run(reply)
-        return _counted(prompt, reply)
-
-    async def acomplete(self, prompt: str) -> str:
-        if not self.awaited:  # a plain function: in the pool, off the loop
-            return await super().acomplete(prompt)
-        return _counted(prompt, await self.function(prompt))
-
-
-def _counted(prompt: str, reply: object) -> str:
-    if not isinstance(reply, str):
-        raise ConfigurationError(
-            f"llm_callable returned {type(reply).__name__}; it must return the reply text as "
-            "a str (did the function forget to return it?)."
-        )
-    usage.counted(prompt, reply)
-    return reply
+    async def complete(self, prompt: str) -> str:
+        # a plain function waits on its model in the pool; the validation does not wait for a
+        # call its deadline cut off
+        reply = (self.function(prompt) if self.awaited
+                 else await offload(self.function, prompt, join=False))
+        if inspect.isawaitable(reply):  # a plain function that returned a coroutine
+            reply = await reply
+        if not isinstance(reply, str):
+            raise ConfigurationError(
+                f"llm_callable returned {type(reply).__name__}; it must return the reply text "
+                "as a str (did the function forget to return it?)."
+            )
+        usage.counted(prompt, reply)
+        return reply
 
 
-def _run(awaitable: Any) -> Any:
-    """What an ``async def`` judge returns, awaited from synchronous code. The validation's
-    worker threads have no event loop; where the caller's thread has a running one (a
-    synchronous validation started from async code), the reply is awaited in a thread of its
-    own, since that loop cannot be blocked on."""
-    async def reply() -> Any:
-        return await awaitable
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(reply())
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(1, thread_name_prefix="provenance-async-judge") as one:
-        return one.submit(asyncio.run, reply()).result()
+def is_async(function: object) -> bool:
+    """Whether ``function`` is an ``async def`` function, or an object whose ``__call__`` is."""
+    return inspect.iscoroutinefunction(function) or inspect.iscoroutinefunction(
+        type(function).__call__)  # noqa: B004 - the class's own __call__, not callable()
 
 
 def _check_takes_one_prompt(function: Callable) -> None:

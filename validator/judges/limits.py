@@ -1,25 +1,29 @@
 """Limits every validation in the process shares for one model: how many calls are in flight at
-once, how many start per minute (optional), and the pause a server asked for. 256 validations
-started together through one model do not open 256 x ``max_concurrency`` connections; a
-``Retry-After`` one call receives holds back the calls of every other validation too, instead of
-each finding the limit for itself. Threads and event-loop tasks (``AsyncGuard``) wait in the same
-line: ``slot()`` blocks a thread, ``aslot()`` suspends a task.
+once, how many start (and how many tokens are sent) per minute (optional), and the pause a
+server asked for. 256 validations started together through one model do not open 256 x
+``max_concurrency`` connections; a ``Retry-After`` one call receives holds back the calls of
+every other validation too, instead of each finding the limit for itself.
+
+Every wait is a plain ``await``: the validation's deadline cancels it, which frees its place.
+The line for slots spans event loops (the process's validation loop, and each loop that awaits
+``acheck``), so it is a line of ``concurrent.futures.Future``s awaited with
+``asyncio.wrap_future``: an ``asyncio.Semaphore`` belongs to one loop.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import threading
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator
-from contextlib import asynccontextmanager, contextmanager, nullcontext
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
+from contextlib import asynccontextmanager
 
-from ..concurrency import remaining, resolve_soon, stopped
+from ..concurrency import scope
 from ..errors import ConfigurationError
 
 MAX_IN_FLIGHT = 32  # calls in flight to one model, by default (max_calls_in_flight)
-_POLL = 0.25  # seconds between looks at whether the validation has ended, while waiting
 
 
 class Pacer:
@@ -46,8 +50,8 @@ class Pacer:
 
 
 class Turns:
-    """Each request's start time from ``reserve`` (a ``Pacer``'s, or a remote one's), slept for
-    with ``sleep``, held for the request.
+    """Each request's start time from ``reserve`` (a ``Pacer``'s, or a remote one's, awaited
+    with ``reserving``), slept for, held for the request.
 
     A start time is when to *start* sending, so whatever delays a request between its start and
     the wire lets later starts catch it up. LiteLLM's first request in a process is such a
@@ -56,134 +60,76 @@ class Turns:
     arrived 6 to 90 ms apart. So the first request goes alone, and the next start is counted
     from its end: the others take their turns after it."""
 
-    def __init__(self, reserve: Callable[[], float], sleep: Callable[[float], None],
-                 asleep: Callable[[float], Awaitable[None]] = asyncio.sleep):
-        self.reserve, self.sleep, self.asleep = reserve, sleep, asleep
-        self._first = threading.Lock()
-        self._warm = threading.Event()
+    def __init__(self, reserve: Callable[[], float],
+                 reserving: Callable[[Callable[[], float]], Awaitable[float]] | None = None):
+        self.reserve = reserve
+        self._reserving = reserving
+        self._lock = threading.Lock()
+        self._first: concurrent.futures.Future | None = None  # done once the first is over
 
-    @contextmanager
-    def turn(self) -> Iterator[None]:
-        if not self._warm.is_set():
-            # until the first request is over, no other takes a turn (``sleep(0)`` is where a
-            # validation past its deadline stops waiting)
-            while not self._first.acquire(timeout=_POLL):
-                self.sleep(0.0)
-            try:
-                if not self._warm.is_set():
-                    self.sleep(self.reserve())
-                    try:
-                        yield
-                    finally:  # it may have left late, in a later start: that start is its own
-                        self.reserve()
-                        self._warm.set()
-                    return
-            finally:
-                self._first.release()
-        self.sleep(self.reserve())
-        yield
+    async def _reserved(self) -> float:
+        if self._reserving is None:
+            return self.reserve()
+        return await self._reserving(self.reserve)
 
     @asynccontextmanager
-    async def aturn(self) -> AsyncIterator[None]:
-        """``turn()`` for a task: it waits with ``asleep``, never blocking the loop."""
-        if not self._warm.is_set():
-            while not self._first.acquire(blocking=False):
-                await self.asleep(_POLL / 10)
+    async def turn(self, waiting_for: str = "its turn") -> AsyncIterator[None]:
+        with self._lock:
+            first = self._first is None
+            if first:
+                self._first = concurrent.futures.Future()
+            warm = self._first
+        if first:
             try:
-                if not self._warm.is_set():
-                    await self.asleep(self.reserve())
-                    try:
-                        yield
-                    finally:
-                        self.reserve()
-                        self._warm.set()
-                    return
-            finally:
-                self._first.release()
-        await self.asleep(self.reserve())
+                await _wait(asyncio.sleep(await self._reserved()), waiting_for)
+                yield
+            finally:  # it may have left late, in a later start: that start is its own
+                self.reserve()
+                warm.set_result(None)
+            return
+        await _wait(asyncio.shield(asyncio.wrap_future(warm)), waiting_for)
+        await _wait(asyncio.sleep(await self._reserved()), waiting_for)
         yield
 
 
 class Slots:
-    """``size`` slots shared by threads and tasks, handed out in the order they were asked
-    for. A waiter that gives up (its validation's deadline, a cancelled task) leaves the line;
-    a slot handed to it meanwhile goes on to the next."""
+    """``size`` slots shared by tasks of any event loop, handed out in the order they were
+    asked for. A waiter that gives up (a cancelled task: its validation's deadline) leaves the
+    line; a slot handed to it meanwhile goes on to the next."""
 
     def __init__(self, size: int):
         self._lock = threading.Lock()
         self._free = size
-        self._line: deque[_Waiter] = deque()
+        self._line: deque[concurrent.futures.Future] = deque()
 
-    def acquire(self) -> None:
-        """Take a slot, waiting at most until the validation's deadline (then
-        ``TimeoutError``)."""
-        event = threading.Event()
-        waiter = self._join(event.set)
-        if waiter is None:
-            return
-        try:
-            while not event.wait(_within_the_deadline(_POLL)):
-                _wait_within_the_deadline(0.0)
-        except BaseException:
-            self._leave(waiter)
-            raise
-
-    async def aacquire(self) -> None:
-        """``acquire`` for a task."""
-        loop = asyncio.get_running_loop()
-        future = loop.create_future()
-
-        def wake() -> None:
-            resolve_soon(loop, future)  # RuntimeError once the loop closed
-
-        waiter = self._join(wake)
-        if waiter is None:
-            return
-        try:
-            while not (await asyncio.wait({future}, timeout=_within_the_deadline(_POLL)))[0]:
-                _check_the_deadline()
-        except BaseException:
-            self._leave(waiter)
-            raise
-
-    def release(self) -> None:
-        while True:
-            with self._lock:
-                if not self._line:
-                    self._free += 1
-                    return
-                waiter = self._line.popleft()
-                waiter.granted = True
-            try:
-                waiter.wake()
-                return
-            except RuntimeError:  # a task whose loop has closed: the next in line has it
-                continue
-
-    def _join(self, wake: Callable[[], None]) -> _Waiter | None:
-        """None when a slot was free (it is taken), else the caller's place in the line."""
+    async def acquire(self) -> None:
         with self._lock:
             if self._free > 0 and not self._line:
                 self._free -= 1
-                return None
-            waiter = _Waiter(wake)
-            self._line.append(waiter)
-            return waiter
-
-    def _leave(self, waiter: _Waiter) -> None:
-        with self._lock:
-            if not waiter.granted:
-                self._line.remove(waiter)
                 return
-        self.release()  # handed over as it gave up: the next in line has it
+            waiter: concurrent.futures.Future = concurrent.futures.Future()
+            self._line.append(waiter)
+        try:
+            await asyncio.wrap_future(waiter)
+        except BaseException:
+            with self._lock:
+                granted = waiter.done() and not waiter.cancelled()
+                if not granted:
+                    waiter.cancel()
+                    if waiter in self._line:
+                        self._line.remove(waiter)
+            if granted:  # handed over as it gave up: the next in line has it
+                self.release()
+            raise
 
-
-class _Waiter:
-    """A place in the line: ``wake()`` tells its thread or task it has the slot."""
-
-    def __init__(self, wake: Callable[[], None]):
-        self.wake = wake
-        self.granted = False
+    def release(self) -> None:
+        with self._lock:
+            while self._line:
+                waiter = self._line.popleft()
+                if waiter.set_running_or_notify_cancel():
+                    waiter.set_result(None)
+                    return
+            self._free += 1
 
 
 class Gate:
@@ -194,17 +140,13 @@ class Gate:
         self._slots = Slots(size)
         self._lock = threading.Lock()
         self._resume_at = 0.0
-        self._turns = None if rpm is None else Turns(Pacer(rpm).reserve, _sleep_within_the_deadline,
-                                                     _asleep_within_the_deadline)
+        self._turns = None if rpm is None else Turns(Pacer(rpm).reserve)
         self._tokens = None if tpm is None else Pacer(tpm, "judge tokens")
 
     def spent(self, tokens: int) -> None:
         """Count tokens used after the start (a reply's) against the calls after it."""
         if self._tokens is not None and tokens:
             self._tokens.reserve(tokens)
-
-    def _tokens_wait(self, tokens: int) -> float:
-        return 0.0 if self._tokens is None or not tokens else self._tokens.reserve(tokens)
 
     def pause(self, seconds: float) -> None:
         """No call starts for ``seconds`` (a server's ``Retry-After``)."""
@@ -216,76 +158,41 @@ class Gate:
         with self._lock:
             return self._resume_at - time.monotonic()
 
-    @contextmanager
-    def slot(self, tokens: int = 0) -> Iterator[None]:
-        """Wait for a pause to end, a free slot, the call's turn under the rate and room for
-        its ``tokens``, at most until the validation's deadline (then ``TimeoutError``, a
-        failure the retries know); hold the slot for one call. The turn is taken with the slot
-        held, so calls that waited for slots together still start apart."""
-        while (wait := self.resumes_in()) > 0:
-            _wait_within_the_deadline(wait)
-        self._slots.acquire()
-        try:
-            with self._turns.turn() if self._turns is not None else nullcontext():
-                _sleep_within_the_deadline(self._tokens_wait(tokens))
-                yield
-        finally:
-            self._slots.release()
-
     @asynccontextmanager
-    async def aslot(self, tokens: int = 0) -> AsyncIterator[None]:
-        """``slot()`` for a task: the same slots, pause, turns and tokens, waited for on the
-        loop."""
-        while (wait := self.resumes_in()) > 0:
-            await _asleep_within_the_deadline(wait)
-        await self._slots.aacquire()
+    async def slot(self, tokens: int = 0) -> AsyncIterator[None]:
+        """Wait for a pause to end, a free slot, the call's turn under the rate and room for
+        its ``tokens``; hold the slot for one call. The turn is taken with the slot held, so
+        calls that waited for slots together still start apart."""
+        while (pause := self.resumes_in()) > 0:
+            await _wait(asyncio.sleep(pause), "the pause the server asked for (Retry-After)")
+        await _wait(self._slots.acquire(), "a free slot (max_calls_in_flight)")
         try:
-            async with self._turns.aturn() if self._turns is not None else nullcontext():
-                await _asleep_within_the_deadline(self._tokens_wait(tokens))
+            if self._turns is None:
+                await self._tokens_turn(tokens)
                 yield
+            else:
+                async with self._turns.turn("its turn under max_requests_per_minute"):
+                    await self._tokens_turn(tokens)
+                    yield
         finally:
             self._slots.release()
 
-
-def _within_the_deadline(seconds: float) -> float:
-    left = remaining()
-    return seconds if left is None else max(0.0, min(seconds, left))
-
-
-def _sleep_within_the_deadline(seconds: float) -> None:
-    """Sleep ``seconds`` (0: none), a poll at a time; ``TimeoutError`` once the validation ended
-    or passed its deadline."""
-    until = time.monotonic() + seconds
-    while True:
-        _wait_within_the_deadline(max(0.0, until - time.monotonic()))
-        if time.monotonic() >= until:
-            return
+    async def _tokens_turn(self, tokens: int) -> None:
+        if self._tokens is not None and tokens:
+            await _wait(asyncio.sleep(self._tokens.reserve(tokens)),
+                        "room under max_tokens_per_minute")
 
 
-def _wait_within_the_deadline(seconds: float) -> None:
-    """Sleep up to ``seconds`` (at most a poll); ``TimeoutError`` once the validation ended or
-    passed its deadline."""
-    _check_the_deadline()
-    time.sleep(min(_POLL, _within_the_deadline(seconds)) if seconds > 0 else 0.0)
-
-
-async def _asleep_within_the_deadline(seconds: float) -> None:
-    """``_sleep_within_the_deadline`` for a task."""
-    until = time.monotonic() + seconds
-    while True:
-        _check_the_deadline()
-        left = until - time.monotonic()
-        await asyncio.sleep(min(_POLL, _within_the_deadline(left)) if left > 0 else 0.0)
-        if time.monotonic() >= until:
-            return
-
-
-def _check_the_deadline() -> None:
-    if stopped():
-        raise TimeoutError("the validation's deadline passed while its judge call waited for "
-                           "a free slot (max_calls_in_flight), its turn under "
-                           "max_requests_per_minute or max_tokens_per_minute, or a pause the "
-                           "server asked for")
+async def _wait(waiting: Awaitable, what: str) -> None:
+    """``await waiting``; a validation cancelled meanwhile (its deadline) learns what its call
+    was waiting for, for the reason its late verdicts give."""
+    try:
+        await waiting
+    except asyncio.CancelledError:
+        current = scope()
+        if current is not None:
+            current.waits.add(what)
+        raise
 
 
 _GATES: dict[tuple[Hashable, int, float | None, float | None], Gate] = {}

@@ -8,7 +8,6 @@ import time
 from collections import deque
 from typing import Any
 
-from ..concurrency import remaining
 from ..errors import ConfigurationError, JudgeAuthError
 from . import usage
 from .prompt_judge import PromptJudge
@@ -19,8 +18,7 @@ _NOT_IDENTITY = {"api_key", "timeout", "num_retries", "max_retries"}
 
 
 class LiteLLMJudge(PromptJudge):
-    """Sends the prompt as one user message to ``model`` through ``litellm.completion`` (and
-``litellm.acompletion`` in an awaited validation).
+    """Sends the prompt as one user message to ``model`` through ``litellm.acompletion``.
 
     ``llm_kwargs`` go to every call: ``api_base``, ``api_key``, ``temperature``, ``timeout``...
     LiteLLM's own retries are off; ``PromptJudge`` retries with backoff instead.
@@ -48,29 +46,14 @@ class LiteLLMJudge(PromptJudge):
     def model_key(self) -> tuple[str, str | None]:
         return self.model, self.llm_kwargs.get("api_base")
 
-    def complete(self, prompt: str) -> str:
-        response = self._call("completion", messages=[{"role": "user", "content": prompt}])
+    async def complete(self, prompt: str) -> str:
+        response = await self._call("acompletion",
+                                    messages=[{"role": "user", "content": prompt}])
         return response.choices[0].message.content or ""
 
-    async def acomplete(self, prompt: str) -> str:
-        response = await self._acall("acompletion",
-                                     messages=[{"role": "user", "content": prompt}])
-        return response.choices[0].message.content or ""
-
-    def _call(self, function: str, **request):
-        """``litellm.<function>(...)`` (``completion``, ``text_completion``) with the judge's
-        model and settings, its timeout cut to the validation's deadline; usage counted."""
-        litellm, kwargs = self._prepared()
-        started = time.perf_counter()
-        try:
-            response = getattr(litellm, function)(model=self.model, num_retries=0, **request,
-                                                  **kwargs)
-        except Exception as error:  # noqa: BLE001 - explained when no retry can help, else as is
-            raise explained(error, self.model, self.llm_kwargs) from error
-        return self._received(response, started, request)
-
-    async def _acall(self, function: str, **request):
-        """``_call`` for LiteLLM's async functions (``acompletion``, ``atext_completion``)."""
+    async def _call(self, function: str, **request):
+        """``litellm.<function>(...)`` (``acompletion``, ``atext_completion``) with the judge's
+        model and settings; usage counted. The validation's deadline cancels it."""
         litellm, kwargs = self._prepared()
         started = time.perf_counter()
         try:
@@ -81,16 +64,11 @@ class LiteLLMJudge(PromptJudge):
         return self._received(response, started, request)
 
     def _prepared(self) -> tuple[Any, dict[str, Any]]:
-        """LiteLLM, and the call's settings with its timeout cut to the validation's
-        deadline."""
+        """LiteLLM, and the call's settings."""
         import litellm  # imported on first use: it is slow to import
 
         litellm.suppress_debug_info = True  # no "Give Feedback" banner on every error
-        kwargs = dict(self.llm_kwargs)
-        left = remaining()
-        if left is not None:  # no call may outlive the validation's deadline
-            kwargs["timeout"] = max(0.01, min(left, kwargs.get("timeout") or left))
-        return litellm, kwargs
+        return litellm, dict(self.llm_kwargs)
 
     def _received(self, response: Any, started: float, request: dict[str, Any]) -> Any:
         self.latencies.append(time.perf_counter() - started)
@@ -133,8 +111,7 @@ def _check_model(model: str, llm_kwargs: dict[str, Any]) -> None:
         raise ConfigurationError(
             f"llm_callable={model!r} is not a model LiteLLM knows how to reach: check the "
             "spelling, or name the provider ('openai/<model>', also for an OpenAI-compatible "
-            "server with llm_kwargs['api_base'], 'anthropic/<model>', 'ollama/<model>'); "
-            "llm_callable='local' is the offline judge."
+            "server with llm_kwargs['api_base'], 'anthropic/<model>', 'ollama/<model>')."
         ) from error
 
 

@@ -11,10 +11,12 @@ judge's own.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 
 from ..errors import ConfigurationError
 from ..types import BY_FALLBACK, INVALID, SUPPORTED, UNSUPPORTED, Evidence, Verdict
+from .base import Item
 from .litellm_judge import LiteLLMJudge
 from .prompt_judge import NOTHING_READABLE, Answer
 
@@ -46,38 +48,24 @@ class MiniCheckJudge(LiteLLMJudge):
                                      "'minicheck:ollama/bespoke-minicheck'.")
         super().__init__(model, llm_kwargs, **options)
 
-    def complete(self, prompt: str) -> str:
+    group_size = 1  # one claim per call: the model was trained on nothing else
+    extracts_claims = False  # it cannot split a sentence: each is judged whole
+    corrects = False
+
+    async def complete(self, prompt: str) -> str:
         if self.model.startswith("ollama/"):
             # LiteLLM wraps a chat message in "### User:" for this provider; a text completion
             # reaches Ollama as the prompt itself, which Ollama puts in the model's template.
-            return self._call("text_completion", prompt=prompt).choices[0].text or ""
-        return super().complete(prompt)
+            return (await self._call("atext_completion", prompt=prompt)).choices[0].text or ""
+        return await super().complete(prompt)
 
-    async def acomplete(self, prompt: str) -> str:
-        if self.model.startswith("ollama/"):
-            return (await self._acall("atext_completion", prompt=prompt)).choices[0].text or ""
-        return await super().acomplete(prompt)
+    async def verdicts(self, items: Sequence[Item], question: str | None) -> list[Verdict]:
+        """Each claim in a call of its own, all at once."""
+        return list(await asyncio.gather(*(self._one(claim, evidence) for claim, evidence
+                                           in items)))
 
-    def judge(self, claim: str, evidence: Sequence[Evidence], question: str | None = None
-              ) -> Verdict:
-        return _verdict(self.ask(minicheck_prompt(claim, evidence), read_answer))
-
-    async def ajudge(self, claim: str, evidence: Sequence[Evidence],
-                     question: str | None = None) -> Verdict:
-        return _verdict(await self.aask(minicheck_prompt(claim, evidence), read_answer))
-
-    def judge_batch(self, items: Sequence[tuple[str, Sequence[Evidence]]],
-                    question: str | None = None) -> list[Verdict]:
-        """MiniCheck judges one claim per call; a batch is those calls in turn."""
-        return [self.judge(claim, evidence, question) for claim, evidence in items]
-
-    async def ajudge_batch(self, items: Sequence[tuple[str, Sequence[Evidence]]],
-                           question: str | None = None) -> list[Verdict]:
-        return [await self.ajudge(claim, evidence, question) for claim, evidence in items]
-
-    def extract_claims(self, sentence: str, answer: str, question: str | None = None) -> None:
-        """MiniCheck cannot split a sentence into claims: each sentence is judged whole."""
-        return None
+    async def _one(self, claim: str, evidence: Sequence[Evidence]) -> Verdict:
+        return _verdict(await self.ask(minicheck_prompt(claim, evidence), read_answer))
 
 
 def _verdict(answer: Answer[str]) -> Verdict:

@@ -4,15 +4,18 @@ writes (LiteLLM, a callable); caching, retries and reading replies are shared he
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar, cast
 
-from ..concurrency import AsyncOnce, Once, offload
+from ..concurrency import Once
 from ..errors import warn
 from ..types import BY_CACHE, BY_FALLBACK, BY_LLM, INVALID, Evidence, Verdict
 from . import usage
-from .limits import MAX_IN_FLIGHT, Gate, gate
+from .base import Backend, Item
+from .limits import MAX_IN_FLIGHT, gate
 from .prompts import (
     build_batch_prompt,
     build_claims_prompt,
@@ -30,12 +33,10 @@ from .replies import (
     parse_rewrite,
 )
 from .reply_cache import ReplyCache, ReplyStore
-from .retries import acomplete_with_retries, complete_with_retries
+from .retries import complete_with_retries
 
 NOTHING_READABLE = "the judge's reply has nothing readable"
 T = TypeVar("T")
-_LATE = ("the judge gave no verdict before the validation's deadline (the same prompt was being "
-         "judged)")
 
 
 @dataclass(frozen=True)
@@ -48,16 +49,18 @@ class Answer(Generic[T]):
     problem: str = ""
 
 
-class PromptJudge:
+class PromptJudge(Backend):
     """A judge that sends a prompt to a model and reads a verdict from the reply.
 
-    Subclasses implement ``complete(prompt) -> str``, and may implement ``acomplete`` for
-    awaited validations (by default ``complete`` runs in the process's bounded pool); each
-    method here has an ``a``-prefixed twin that awaits the model. Transient failures (timeouts, refused
-    connections, 429 and 5xx answers) are retried ``max_retries`` times with exponential
-    backoff that honours ``Retry-After``; a refused credential raises ``JudgeAuthError`` at once;
-    anything else that keeps failing yields an INVALID verdict decided by fallback.
+    Subclasses implement ``complete(prompt) -> str``, awaited: the transport, and all a backend
+    writes. Transient failures (timeouts, refused connections, 429 and 5xx answers) are retried
+    ``max_retries`` times with exponential backoff that honours ``Retry-After``; a refused
+    credential raises ``JudgeAuthError`` at once; anything else that keeps failing yields an
+    INVALID verdict decided by fallback.
     """
+
+    extracts_claims = True
+    corrects = True
 
     def __init__(self, max_retries: int = 2, backoff: float = 0.5, cache_size: int = 4096,
                  template: str | None = None, max_in_flight: int = MAX_IN_FLIGHT,
@@ -69,7 +72,6 @@ class PromptJudge:
         self.backoff = backoff
         self.cache = ReplyCache(cache_size)
         self._in_flight = Once()
-        self._ain_flight = AsyncOnce()
         self.store: ReplyStore | None = None  # replies on disk; see LiteLLMJudge's cache_dir
         self.template = None if template is None else check_template(template)
         # Whether the model answers the batched prompt: unknown until its first batched reply.
@@ -77,56 +79,35 @@ class PromptJudge:
         # statement per prompt (a yes/no callable): it is then asked one statement per call.
         # A template of the user's is a one-statement prompt: it is never sent a batch.
         self.reads_batches: bool | None = None if template is None else False
+        self._learning = threading.Lock()
 
-    def complete(self, prompt: str) -> str:
+    @property
+    def group_size(self) -> int | None:  # type: ignore[override]
+        return 1 if self.reads_batches is False else None
+
+    async def complete(self, prompt: str) -> str:
         raise NotImplementedError
-
-    async def acomplete(self, prompt: str) -> str:
-        """``complete`` for an awaited validation: by default ``complete`` in the process's
-        bounded pool; a backend with an async client awaits it instead."""
-        return await offload(self.complete, prompt)
 
     def model_key(self) -> Hashable:
         """What names the model this judge calls, for the limits every validation in the
         process shares (``limits.gate``): judges with the same key share them."""
         return id(self)
 
-    def ask(self, prompt: str, read: Callable[[str], T | None],
-            keep: Callable[[T], bool] = lambda value: True) -> Answer[T]:
+    async def ask(self, prompt: str, read: Callable[[str], T | None],
+                  keep: Callable[[T], bool] = lambda value: True) -> Answer[T]:
         """``read(reply)`` for ``prompt``, from the caches when there. A value ``keep`` refuses
         is returned (``decided_by`` BY_FALLBACK) but not cached; a reply ``read`` finds nothing in
         (None) gives no value. Every prompt but the batched one goes through here."""
-        cached = self._cached(prompt)
-        if cached is not None:
-            return cached
-        answer, shared = self._in_flight.run(prompt, lambda: self._ask_model(prompt, read, keep),
-                                             Answer(None, BY_FALLBACK, _LATE))
-        return _as_shared(answer) if shared else answer
-
-    async def aask(self, prompt: str, read: Callable[[str], T | None],
-                   keep: Callable[[T], bool] = lambda value: True) -> Answer[T]:
-        """``ask``, awaiting the model."""
-        cached = self._cached(prompt)
-        if cached is not None:
-            return cached
-        answer, shared = await self._ain_flight.run(
-            prompt, lambda: self._aask_model(prompt, read, keep), Answer(None, BY_FALLBACK, _LATE))
-        return _as_shared(answer) if shared else answer
-
-    def _cached(self, prompt: str) -> Answer | None:
         cached = self.cache.get(prompt)  # what ``read`` gave for this prompt before
-        return None if cached is None else Answer(cached, BY_CACHE)
+        if cached is not None:
+            return Answer(cached, BY_CACHE)
+        answer, shared = await self._in_flight.run(
+            prompt, lambda: self._ask_model(prompt, read, keep))
+        return _as_shared(answer) if shared else answer
 
-    def _ask_model(self, prompt: str, read: Callable[[str], T | None],
-                   keep: Callable[[T], bool]) -> Answer[T]:
-        return self._answer(prompt, *self._reply(prompt), read, keep)
-
-    async def _aask_model(self, prompt: str, read: Callable[[str], T | None],
-                          keep: Callable[[T], bool]) -> Answer[T]:
-        return self._answer(prompt, *await self._areply(prompt), read, keep)
-
-    def _answer(self, prompt: str, reply: str | BaseException, decided_by: str,
-                read: Callable[[str], T | None], keep: Callable[[T], bool]) -> Answer[T]:
+    async def _ask_model(self, prompt: str, read: Callable[[str], T | None],
+                         keep: Callable[[T], bool]) -> Answer[T]:
+        reply, decided_by = await self._reply(prompt)
         if isinstance(reply, BaseException):
             return Answer(None, BY_FALLBACK, _failure(reply))
         value = read(reply)
@@ -137,48 +118,34 @@ class PromptJudge:
         self._keep(prompt, reply, value)
         return Answer(value, decided_by)
 
-    def judge(
-        self, claim: str, evidence: Sequence[Evidence], question: str | None = None
-    ) -> Verdict:
-        return _verdict(self.ask(*self._verdict_prompt(claim, evidence, question)))
+    async def verdicts(self, items: Sequence[Item], question: str | None) -> list[Verdict]:
+        """One call for every item not in the cache (a batch, while the model reads batches).
+        Items the reply gives no readable verdict for are asked again, one per call, all at
+        once; if the batched call itself fails, they are INVALID."""
+        found: list[Verdict | None] = [None] * len(items)
+        if len(items) > 1 and self.reads_batches is not False:
+            batch = _Batch(self, items, question)
+            if batch.prompt is not None:
+                self._read_batch(batch, *await self._reply(batch.prompt))
+            found = batch.found
+        left = [i for i, verdict in enumerate(found) if verdict is None]
+        asked = await asyncio.gather(*(self._verdict(*items[i], question) for i in left))
+        for i, verdict in zip(left, asked, strict=True):
+            found[i] = verdict
+        return cast(list[Verdict], found)
 
-    async def ajudge(
-        self, claim: str, evidence: Sequence[Evidence], question: str | None = None
-    ) -> Verdict:
-        return _verdict(await self.aask(*self._verdict_prompt(claim, evidence, question)))
-
-    def _verdict_prompt(self, claim: str, evidence: Sequence[Evidence], question: str | None
-                        ) -> tuple[str, Callable[[str], Verdict], Callable[[Verdict], bool]]:
-        """The prompt for one claim, how its reply is read, and which verdicts are kept."""
+    async def _verdict(self, claim: str, evidence: Sequence[Evidence], question: str | None
+                       ) -> Verdict:
+        """One statement, in a prompt of its own."""
         untrusted = [claim, question, *(e.text for e in evidence)]
-        return (build_prompt(claim, evidence, question, self.template),
-                lambda reply: parse_reply(reply, untrusted),
-                lambda verdict: verdict.label != INVALID)
-
-    def judge_batch(
-        self, items: Sequence[tuple[str, Sequence[Evidence]]], question: str | None = None
-    ) -> list[Verdict]:
-        """One call for every item not in the cache. Items the reply gives no readable verdict
-        for are judged again one by one; if the call itself fails, they are INVALID."""
-        if self.reads_batches is False:
-            return [self.judge(claim, evidence, question) for claim, evidence in items]
-        batch = _Batch(self, items, question)
-        if batch.prompt is not None:
-            self._read_batch(batch, *self._reply(batch.prompt))
-        return [verdict or self.judge(*items[i], question)
-                for i, verdict in enumerate(batch.found)]
-
-    async def ajudge_batch(
-        self, items: Sequence[tuple[str, Sequence[Evidence]]], question: str | None = None
-    ) -> list[Verdict]:
-        """``judge_batch``, awaiting the model."""
-        if self.reads_batches is False:
-            return [await self.ajudge(claim, evidence, question) for claim, evidence in items]
-        batch = _Batch(self, items, question)
-        if batch.prompt is not None:
-            self._read_batch(batch, *await self._areply(batch.prompt))
-        return [verdict or await self.ajudge(*items[i], question)
-                for i, verdict in enumerate(batch.found)]
+        answer = await self.ask(build_prompt(claim, evidence, question, self.template),
+                                lambda reply: parse_reply(reply, untrusted),
+                                lambda verdict: verdict.label != INVALID)
+        if answer.value is None:  # the call failed (parse_reply always gives a verdict)
+            return Verdict(INVALID, answer.problem, decided_by=BY_FALLBACK)
+        verdict = answer.value
+        return verdict if verdict.label == INVALID else replace(verdict,
+                                                                decided_by=answer.decided_by)
 
     def _read_batch(self, batch: _Batch, reply: str | BaseException, decided_by: str) -> None:
         """The verdicts a reply to the batched prompt gives its pending items (kept); if the
@@ -201,89 +168,64 @@ class PromptJudge:
     def _learn_from(self, parsed: Sequence[Verdict | None]) -> None:
         """Whether the model speaks the batched format, from a reply to it: once one verdict
         was readable it does (a later unreadable reply is a slip, its statements asked again
-        alone); a first reply with none means it does not, and it is not asked again."""
-        if any(verdict is not None and verdict.label != INVALID for verdict in parsed):
-            self.reads_batches = True
-        elif self.reads_batches is None:
-            self.reads_batches = False
+        alone); a first reply with none means it does not, and it is not asked again. Decided
+        once, whichever thread or task reads a reply first."""
+        readable = any(verdict is not None and verdict.label != INVALID for verdict in parsed)
+        with self._learning:
+            first = self.reads_batches is None
+            if readable:
+                self.reads_batches = True
+            elif first:
+                self.reads_batches = False
+        if first and not readable:
             warn(f"the judge's reply to a batched prompt had no readable verdict (expected "
-                 f"{EXPECTED_BATCH}); from now on it is asked one statement per call. For a "
-                 "judge written for one statement at a time, set batch_size=1.")
+                 f"{EXPECTED_BATCH}); from now on it is asked one statement per call, the "
+                 "statements of a text at once. For a judge written for one statement at a "
+                 "time, set batch_size=1.")
 
-    def extract_claims(
-        self, sentence: str, answer: str, question: str | None = None
-    ) -> list[str] | None:
-        return _claims(self.ask(*_claims_prompt(sentence, answer, question)))
+    async def claims(self, sentence: str, answer: str, question: str | None
+                     ) -> list[str] | None:
+        def read(reply: str) -> tuple[str, ...] | None:
+            claims = parse_claims(reply, [sentence, answer])
+            return None if claims is None else tuple(claims)
 
-    async def aextract_claims(
-        self, sentence: str, answer: str, question: str | None = None
-    ) -> list[str] | None:
-        """``extract_claims``, awaiting the model."""
-        return _claims(await self.aask(*_claims_prompt(sentence, answer, question)))
+        found = await self.ask(build_claims_prompt(sentence, answer, question), read)
+        return None if found.value is None else list(found.value)
 
-    def correct(
-        self, sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
-        question: str | None = None,
-    ) -> str | None:
+    async def rewrite(self, sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
+                      question: str | None) -> str | None:
         """The sentence rewritten from ``evidence`` by the model, or None (it cannot, or the
         call failed). Through the caches, retries and deadline, as a verdict. A reply with no
         readable rewrite raises ``UnreadableReply``, which says what was expected."""
-        return _rewrite(self.ask(*_correction_prompt(sentence, evidence, verdict, question)))
+        untrusted = [sentence, question, verdict.reason, *(e.text for e in evidence)]
+        found = await self.ask(
+            build_correction_prompt(sentence, evidence, verdict.label, verdict.reason, question),
+            lambda reply: parse_rewrite(reply, untrusted))
+        if found.value is None and found.problem == NOTHING_READABLE:
+            raise UnreadableReply(UNREADABLE_REWRITE)
+        return found.value or None
 
-    async def acorrect(
-        self, sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
-        question: str | None = None,
-    ) -> str | None:
-        """``correct``, awaiting the model."""
-        return _rewrite(await self.aask(*_correction_prompt(sentence, evidence, verdict,
-                                                            question)))
-
-    def _reply(self, prompt: str) -> tuple[str | BaseException, str]:
+    async def _reply(self, prompt: str) -> tuple[str | BaseException, str]:
         """The reply to ``prompt`` and how it came: from the disk store, or from the model."""
         stored = self.store.get(prompt) if self.store is not None else None
         if stored is not None:
             return stored, BY_CACHE
-        return self._complete_with_retries(prompt), BY_LLM
+        shared = gate(self.model_key(), self.max_in_flight, self.max_per_minute,
+                      self.max_tokens_per_minute)
 
-    async def _areply(self, prompt: str) -> tuple[str | BaseException, str]:
-        stored = self.store.get(prompt) if self.store is not None else None
-        if stored is not None:
-            return stored, BY_CACHE
-        return await self._acomplete_with_retries(prompt), BY_LLM
+        async def one_call(prompt: str) -> str:
+            async with shared.slot(self._tokens(prompt)):
+                reply = await self.complete(prompt)
+            shared.spent(self._tokens(reply))
+            return reply
+
+        return await complete_with_retries(one_call, prompt, self.max_retries, self.backoff,
+                                           shared.pause), BY_LLM
 
     def _keep(self, prompt: str, reply: str, value: object) -> None:
         self.cache.put(prompt, value)
         if self.store is not None:
             self.store.put(prompt, reply)
-
-    def _complete_with_retries(self, prompt: str) -> str | BaseException:
-        shared, tokens = self._gate(prompt)
-
-        def one_call(prompt: str) -> str:
-            with shared.slot(tokens):
-                reply = self.complete(prompt)
-            shared.spent(self._tokens(reply))
-            return reply
-
-        return complete_with_retries(one_call, prompt, self.max_retries, self.backoff,
-                                     shared.pause)
-
-    async def _acomplete_with_retries(self, prompt: str) -> str | BaseException:
-        shared, tokens = self._gate(prompt)
-
-        async def one_call(prompt: str) -> str:
-            async with shared.aslot(tokens):
-                reply = await self.acomplete(prompt)
-            shared.spent(self._tokens(reply))
-            return reply
-
-        return await acomplete_with_retries(one_call, prompt, self.max_retries, self.backoff,
-                                            shared.pause)
-
-    def _gate(self, prompt: str) -> tuple[Gate, int]:
-        """The model's shared limits, and what the prompt counts against them."""
-        return (gate(self.model_key(), self.max_in_flight, self.max_per_minute,
-                     self.max_tokens_per_minute), self._tokens(prompt))
 
     def _tokens(self, text: str) -> int:
         """``text``'s tokens, counted only under a tokens-a-minute limit."""
@@ -291,7 +233,7 @@ class PromptJudge:
 
 
 class _Batch:
-    """One batch of claims for ``judge_batch``: each item's cache key and the verdict already
+    """One batch of claims for ``verdicts``: each item's cache key and the verdict already
     known (from the cache), the items still to ask, and the batched prompt that asks them
     (None when one or none is left: it is asked alone)."""
 
@@ -316,44 +258,9 @@ def _as_shared(answer: Answer) -> Answer:
     return answer if answer.decided_by == BY_FALLBACK else replace(answer, decided_by=BY_CACHE)
 
 
-def _verdict(answer: Answer[Verdict]) -> Verdict:
-    if answer.value is None:  # the call failed (parse_reply always gives a verdict)
-        return Verdict(INVALID, answer.problem, decided_by=BY_FALLBACK)
-    verdict = answer.value
-    return verdict if verdict.label == INVALID else replace(verdict, decided_by=answer.decided_by)
-
-
 def _failure(error: BaseException) -> str:
     return f"the judge failed: {type(error).__name__}: {error}"
 
 
 def _failed(error: BaseException) -> Verdict:
     return Verdict(INVALID, _failure(error), decided_by=BY_FALLBACK)
-
-
-def _claims_prompt(sentence: str, answer: str, question: str | None
-                   ) -> tuple[str, Callable[[str], tuple[str, ...] | None]]:
-    """The prompt that breaks ``sentence`` into claims, and how its reply is read."""
-    def read(reply: str) -> tuple[str, ...] | None:
-        claims = parse_claims(reply, [sentence, answer])
-        return None if claims is None else tuple(claims)
-
-    return build_claims_prompt(sentence, answer, question), read
-
-
-def _claims(answer: Answer[tuple[str, ...]]) -> list[str] | None:
-    return None if answer.value is None else list(answer.value)
-
-
-def _correction_prompt(sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
-                       question: str | None) -> tuple[str, Callable[[str], str | None]]:
-    """The prompt that rewrites ``sentence`` from ``evidence``, and how its reply is read."""
-    untrusted = [sentence, question, verdict.reason, *(e.text for e in evidence)]
-    return (build_correction_prompt(sentence, evidence, verdict.label, verdict.reason, question),
-            lambda reply: parse_rewrite(reply, untrusted))
-
-
-def _rewrite(answer: Answer[str]) -> str | None:
-    if answer.value is None and answer.problem == NOTHING_READABLE:
-        raise UnreadableReply(UNREADABLE_REWRITE)
-    return answer.value or None

@@ -1,5 +1,5 @@
 """Calling a model again after a transient failure, with tenacity: exponential backoff with
-jitter, honouring ``Retry-After``, never past the validation's deadline. Refused credentials
+jitter, honouring ``Retry-After``, until the validation's deadline cancels the tries. Refused credentials
 and a model that does not exist raise at once; what no retry can fix is not retried."""
 
 from __future__ import annotations
@@ -9,13 +9,12 @@ import datetime
 import email.utils
 import math
 import random
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import tenacity
 
-from ..concurrency import remaining, stopped
+from ..concurrency import remaining
 from ..errors import ConfigurationError, JudgeAuthError, warn
 
 _TRANSIENT_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}
@@ -94,42 +93,24 @@ class _Permanent(Exception):
     """A failure no retry can fix (400, 413, 422): the reply is the error itself."""
 
 
-def complete_with_retries(complete: Callable[[str], str], prompt: str, max_retries: int,
-                          backoff: float, pause: Callable[[float], None] | None = None
-                          ) -> str | BaseException:
-    """``complete(prompt)``, retried after transient errors (timeouts, refused connections, 429
-    and 5xx answers), by tenacity: ``max_retries`` times, but a server that says it is busy (429,
-    529) is asked again until the validation's deadline, however often: a rate limit slows a
-    validation down, it does not fail it. A ``Retry-After`` is honoured, and handed to ``pause``
-    (the model's shared gate, which holds back every call to it). Returns the reply, or the
-    error that ended the tries. Raises ``JudgeAuthError`` when the credentials are refused and
-    ``ConfigurationError`` when the model or endpoint does not exist (404, "LLM Provider NOT
-    provided") or ``complete`` itself says the setup is wrong: no prompt could be judged."""
-    if stopped():
-        return _not_started()
-    retrying = tenacity.Retrying(**_policy(max_retries, backoff, pause), sleep=time.sleep)
-    try:
-        return retrying(_classified, complete, prompt)
-    except Exception as failure:  # noqa: BLE001 - classified by _given_up
-        return _given_up(failure, retrying.statistics, max_retries)
-
-
-async def acomplete_with_retries(acomplete: Callable[[str], Awaitable[str]], prompt: str,
-                                 max_retries: int, backoff: float,
-                                 pause: Callable[[float], None] | None = None
-                                 ) -> str | BaseException:
-    """``complete_with_retries`` for a task: the same policy, its waits on the event loop."""
-    if stopped():
-        return _not_started()
+async def complete_with_retries(complete: Callable[[str], Awaitable[str]], prompt: str,
+                                max_retries: int, backoff: float,
+                                pause: Callable[[float], None] | None = None
+                                ) -> str | BaseException:
+    """``await complete(prompt)``, retried after transient errors (timeouts, refused
+    connections, 429 and 5xx answers), by tenacity: ``max_retries`` times, but a server that
+    says it is busy (429, 529) is asked again however often while the validation has a deadline
+    (which ends the tries by cancelling them): a rate limit slows a validation down, it does not
+    fail it. A ``Retry-After`` is honoured, and handed to ``pause`` (the model's shared gate,
+    which holds back every call to it). Returns the reply, or the error that ended the tries.
+    Raises ``JudgeAuthError`` when the credentials are refused and ``ConfigurationError`` when
+    the model or endpoint does not exist (404, "LLM Provider NOT provided") or ``complete``
+    itself says the setup is wrong: no prompt could be judged."""
     retrying = tenacity.AsyncRetrying(**_policy(max_retries, backoff, pause), sleep=asyncio.sleep)
     try:
-        return await retrying(_aclassified, acomplete, prompt)
+        return await retrying(_classified, complete, prompt)
     except Exception as failure:  # noqa: BLE001 - classified by _given_up
-        return _given_up(failure, retrying.statistics, max_retries)
-
-
-def _not_started() -> TimeoutError:
-    return TimeoutError("the validation ended or passed its deadline before the judge answered")
+        return _given_up(failure, retrying.statistics)
 
 
 def _policy(max_retries: int, backoff: float, pause: Callable[[float], None] | None
@@ -138,49 +119,29 @@ def _policy(max_retries: int, backoff: float, pause: Callable[[float], None] | N
             "wait": _wait(backoff, pause), "stop": _stop(max_retries), "reraise": True}
 
 
-def _given_up(failure: Exception, statistics: dict[str, Any], max_retries: int) -> BaseException:
+def _given_up(failure: Exception, statistics: dict[str, Any]) -> BaseException:
     """What the tries ended with, once they stopped on ``failure``: a setup error is raised; a
-    failure no retry can fix, or the last transient one, is returned (warned about); one the
-    deadline cut short is a ``TimeoutError`` saying so."""
+    failure no retry can fix, or the last transient one, is returned (warned about)."""
     if isinstance(failure, ConfigurationError):
         raise failure
     permanent = isinstance(failure, _Permanent)
     error = (failure.__cause__ or failure) if permanent else failure
     attempts = statistics.get("attempt_number", 1)
-    if not permanent and (attempts <= max_retries or (_busy(error) and remaining() is not None)):
-        # the deadline stopped them
-        return TimeoutError(
-            f"the judge failed ({type(error).__name__}: {error}) and the validation's "
-            "deadline passes before a retry could be made"
-        )
     warn(
         f"judge call failed after {attempts} attempt(s): {type(error).__name__}: {error}",
     )
     return error
 
 
-def _classified(complete: Callable[[str], str], prompt: str) -> str:
+async def _classified(complete: Callable[[str], Awaitable[str]], prompt: str) -> str:
     """One call; a failure no retry can fix is raised as what it is."""
     try:
-        return complete(prompt)
+        return await complete(prompt)
     except Exception as error:  # noqa: BLE001 - every failure is classified
-        _raise_classified(error)
+        classified = _classify(error)
+        if classified is not None:
+            raise classified from error
         raise
-
-
-async def _aclassified(acomplete: Callable[[str], Awaitable[str]], prompt: str) -> str:
-    try:
-        return await acomplete(prompt)
-    except Exception as error:  # noqa: BLE001 - every failure is classified
-        _raise_classified(error)
-        raise
-
-
-def _raise_classified(error: Exception) -> None:
-    """Raise what a failed call means, when it is not the error as it is."""
-    classified = _classify(error)
-    if classified is not None:
-        raise classified from error
 
 
 def _classify(error: Exception) -> Exception | None:
@@ -219,15 +180,13 @@ def _busy(error: BaseException | None) -> bool:
 
 def _stop(max_retries: int) -> Callable[[tenacity.RetryCallState], bool]:
     """Stop after ``max_retries`` failed retries, not counting the answers of a busy server
-    while a deadline bounds the wait (without one, they count: no call waits forever); and
-    stop when the validation has ended, or the wait before the next try would end past its
-    deadline."""
+    while a deadline bounds the wait (without one, they count: no call waits forever)."""
     failures = 0
 
     def stop(state: tenacity.RetryCallState) -> bool:
         nonlocal failures
         failures += remaining() is None or not _busy(_failure(state))
-        return failures > max_retries or _past_the_deadline(state)
+        return failures > max_retries
 
     return stop
 
@@ -249,11 +208,6 @@ def _wait(backoff: float, pause: Callable[[float], None] | None
         return _delay(min(state.attempt_number - 1, 6), hinted, backoff)
 
     return wait
-
-
-def _past_the_deadline(state: tenacity.RetryCallState) -> bool:
-    left = remaining()
-    return stopped() or (left is not None and (state.upcoming_sleep or 0.0) >= left)
 
 
 _LONGEST_WAIT = 30.0  # seconds: a longer Retry-After is waited in turns of this

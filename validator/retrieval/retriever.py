@@ -4,12 +4,13 @@ neighbours) or from the caller's ``query_function``; either way within ``max_evi
 
 from __future__ import annotations
 
+import asyncio
 import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..concurrency import Arrival, Stopped, start, stopped
+from ..concurrency import offload, start
 from ..request import Chunking, Request
 from ..types import Claim, Evidence
 from .embedding import Embedder, FunctionEmbedder
@@ -18,15 +19,14 @@ from .index import INDEX_CACHE
 
 
 class Found:
-    """Evidence for a list of claims, computed as it is needed: ``found[i]`` waits for (or
-    computes) claim i's evidence; ``peek(i)`` gives it if already there, else ``[]``. Claims
-    with the same text and source limit share one search.
+    """Evidence for a list of claims, computed as it is needed: ``await found.get(i)`` waits
+    for (or computes) claim i's evidence; ``peek(i)`` gives it if already there, else ``[]``.
+    Claims with the same text and source limit share one search.
 
-    With ``sources``, a thread of the validation embeds and searches the claims a group at a
-    time, in order, so the judge can start on the first group while the next ones are
-    embedded; it stops at the validation's end or deadline (a reader then gets ``Stopped``)
-    and is joined before the validation returns. With a ``query_function``, each claim's
-    evidence is fetched by the thread that asks for it."""
+    With ``sources``, a task of the validation embeds and searches the claims a group at a time,
+    in order, in the process's pool, so the judge can start on the first group while the next
+    ones are embedded; it ends with the validation. With a ``query_function``, each claim's
+    evidence is fetched, in the pool, when it is asked for. Made on the validation's loop."""
 
     def __init__(self, claims: Sequence[Claim],
                  compute: Callable[[list[Claim]], list[list[Evidence]]],
@@ -42,55 +42,45 @@ class Found:
             self._slot.append(slots[key])
         self._compute = compute
         self._found: list[list[Evidence] | None] = [None] * len(self._claims)
-        self._error: BaseException | None = None
         self._group = group
+        self._ready: list[asyncio.Future] = []
         if group is not None and slots:
-            self._ready = [Arrival() for _ in range(0, len(slots), group)]
-            start(lambda: self._produce(group), "provenance-retrieval")
+            loop = asyncio.get_running_loop()
+            self._ready = [loop.create_future() for _ in range(0, len(slots), group)]
+            start(self._produce(group))
 
     def __len__(self) -> int:
         return len(self._slot)
 
-    def __getitem__(self, i: int) -> list[Evidence]:
+    async def get(self, i: int) -> list[Evidence]:
         n = self._slot[i]
         if self._group is None:
             if self._found[n] is None:
-                if stopped():
-                    raise Stopped("the validation ended before this evidence was retrieved")
-                self._found[n] = self._compute([self._claims[n]])[0]
+                self._found[n] = (await offload(self._compute, [self._claims[n]]))[0]
         else:
-            self._ready[n // self._group].wait()
-            if self._error is not None:
-                raise self._error
+            await asyncio.shield(self._ready[n // self._group])  # raises what the search raised
         return self._found[n] or []
-
-    async def arrival(self, indexes: Sequence[int]) -> bool:
-        """Wait, without holding a thread, for the evidence of the claims ``indexes`` to be
-        there. False when reading it computes it (a ``query_function``'s: read it in a thread)."""
-        if self._group is None:
-            return False
-        for g in sorted({self._slot[i] // self._group for i in indexes}):
-            await self._ready[g].arrived()
-        return True
 
     def peek(self, i: int) -> list[Evidence]:
         return self._found[self._slot[i]] or []
 
-    def _produce(self, group: int) -> None:
+    async def _produce(self, group: int) -> None:
         for g, ready in enumerate(self._ready):
             slots = range(g * group, min((g + 1) * group, len(self._found)))
             try:
-                if stopped():
-                    raise Stopped("the validation ended before this evidence was retrieved")
-                found = self._compute([self._claims[n] for n in slots])
-                for n, evidence in zip(slots, found, strict=True):
-                    self._found[n] = evidence
-            except BaseException as error:  # noqa: BLE001 - handed to every waiting reader
-                self._error = error
-                for event in self._ready:
-                    event.set()
+                found = await offload(self._compute, [self._claims[n] for n in slots])
+            except asyncio.CancelledError:  # the validation ended: nobody reads on
+                for waiting in self._ready[g:]:
+                    waiting.cancel()
+                raise
+            except Exception as error:  # noqa: BLE001 - handed to every reader waiting
+                for waiting in self._ready[g:]:
+                    waiting.set_exception(error)
+                    waiting.exception()  # retrieved here: no "never retrieved" warning
                 return
-            ready.set()
+            for n, evidence in zip(slots, found, strict=True):
+                self._found[n] = evidence
+            ready.set_result(None)
 
 
 class Retriever(Protocol):
@@ -141,8 +131,8 @@ class SourceRetriever:
 
 
 class QueryFunctionRetriever:
-    """Evidence from the caller's ``query_function(text=..., k=...)``, fetched by the judging
-    threads as they need it, so user retrieval (often a network call) runs concurrently too.
+    """Evidence from the caller's ``query_function(text=..., k=...)``, fetched as each claim's
+    judging needs it, so user retrieval (often a network call) runs concurrently too.
     Its passages are cut to ``max_evidence_chars`` together."""
 
     source_count = None

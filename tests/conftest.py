@@ -16,7 +16,6 @@ import subprocess
 import tempfile
 import threading
 import time
-import types
 import warnings
 from html.parser import HTMLParser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -293,7 +292,10 @@ def retry_waits(monkeypatch):
     from provenance_guard.judges import retries
 
     waits: list[float] = []
-    monkeypatch.setattr(retries, "time", types.SimpleNamespace(sleep=waits.append))
+    async def recorded(seconds: float) -> None:
+        waits.append(seconds)
+
+    monkeypatch.setattr(retries, "_sleep", recorded)
     return waits
 
 

@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-TOO_LATE = "the validation's deadline passed before it was decided"
+TOO_LATE = "before the validation's deadline"  # "no verdict " + TOO_LATE: the one wording
 
 _SCOPE: ContextVar[Scope | None] = ContextVar("provenance_scope", default=None)
 
@@ -49,11 +49,12 @@ class Scope:
         self.jobs: list[asyncio.Future] = []
         self.waits: set[str] = set()  # what calls cut off by the deadline were waiting for
 
-    def too_late(self) -> str:
-        """The reason of what the deadline left undecided: ``TOO_LATE``, and what its calls
-        were waiting for when it passed (a free slot, a turn under a rate limit), if anything."""
-        waits = f" (its call was waiting for {' and '.join(sorted(self.waits))})" if self.waits else ""
-        return TOO_LATE + waits
+    def too_late(self, what: str) -> str:
+        """The reason of what the deadline left undone ("no verdict", "no rewrite"), and what
+        its calls were waiting for when it passed (a free slot, a turn under a rate limit)."""
+        waits = sorted(self.waits)
+        return f"{what} {TOO_LATE}" + (f" (its call was waiting for {' and '.join(waits)})"
+                                       if waits else "")
 
     def remaining(self) -> float | None:
         """Seconds left before the deadline (0 once passed); None without one."""

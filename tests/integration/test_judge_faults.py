@@ -7,6 +7,7 @@ validation at once; and the per-validation deadline bounds every wait, keeping w
 Waits between retries are recorded rather than slept (``retry_waits``), so backoff and
 Retry-After are asserted exactly and cost no time."""
 
+import asyncio
 import email.utils
 import time
 
@@ -34,7 +35,8 @@ def litellm_is_loaded():
     deadline."""
     server = ChatServer(lambda prompt: "yes")
     try:
-        LiteLLMJudge("openai/judge", {"api_base": server.url, "api_key": "sk-test"}).complete("hi")
+        asyncio.run(LiteLLMJudge("openai/judge", {"api_base": server.url,
+                                                  "api_key": "sk-test"}).complete("hi"))
     finally:
         server.close()
 

@@ -4,6 +4,7 @@ like Bespoke-MiniCheck: Yes or No."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import threading
@@ -116,7 +117,7 @@ def test_unreadable_answers_are_invalid_and_fail_closed(ollama):
     server = ollama(lambda document, claim: "Well, the document mentions Paris.")
     judge = make_judge("minicheck:ollama/bespoke-minicheck", {"api_base": server.url},
                        max_retries=0)
-    verdict = judge.judge(GOOD, [Evidence(SOURCES[0])])
+    [verdict] = asyncio.run(judge.verdicts([(GOOD, [Evidence(SOURCES[0])])], None))
     assert (verdict.label, verdict.decided_by) == (INVALID, BY_FALLBACK)
     assert "neither Yes nor No" in verdict.reason
     with caught_warnings() as warned:
@@ -132,8 +133,9 @@ def test_unreadable_answers_are_invalid_and_fail_closed(ollama):
 def test_answers_are_cached_and_chat_providers_get_one_user_message(ollama):
     server = ollama(minicheck_answer)
     judge = MiniCheckJudge("ollama_chat/bespoke-minicheck", {"api_base": server.url})
-    first = judge.judge(GOOD, [Evidence(SOURCES[0])])
-    again = judge.judge(GOOD, [Evidence(SOURCES[0])])
+    item = (GOOD, [Evidence(SOURCES[0])])
+    [first] = asyncio.run(judge.verdicts([item], None))
+    [again] = asyncio.run(judge.verdicts([item], None))
     assert (first.label, first.decided_by) == (SUPPORTED, BY_LLM)
     assert (again.label, again.decided_by) == (SUPPORTED, BY_CACHE)
     [chat] = [r for r in server.requests if r["path"] == "/api/chat"]
@@ -156,4 +158,5 @@ def test_misconfigured_minicheck_is_refused():
     with pytest.raises(ConfigurationError, match="not a model LiteLLM knows"):
         make_judge("minicheck:no-such-provider-model-xyz")
     judge = make_judge("minicheck:ollama/bespoke-minicheck")
-    assert judge.extract_claims("A sentence.", "A sentence.") is None
+    # one claim per call, and no claims or rewrites: each sentence is judged whole
+    assert (judge.group_size, judge.extracts_claims, judge.corrects) == (1, False, False)

@@ -6,12 +6,12 @@ not let the slots that pass meanwhile go out together with it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from conftest import REPO, ScriptedJudge, model_flags
@@ -41,8 +41,11 @@ def test_a_first_request_that_stalls_does_not_bring_the_next_ones_with_it():
 
     judge = CallableJudge(complete)
     pace(judge, Pacer(600).reserve)  # 0.1 s apart
-    with ThreadPoolExecutor(4) as pool:
-        list(pool.map(judge.complete, ["claim"] * 6))
+
+    async def six_at_once() -> None:
+        await asyncio.gather(*(judge.complete("claim") for _ in range(6)))
+
+    asyncio.run(six_at_once())
     # unpaced for the stall, the slots at 0.1-0.4 s all leave at 0.5 s, with the first
     assert len(arrivals) == 6 and min(_gaps(arrivals)) >= 0.09, _gaps(arrivals)
 

@@ -1,6 +1,8 @@
 """A validation owns its threads: when it returns or raises (directly, through a Guard or an
-AsyncGuard), every thread it started has finished, or (a judge call in flight at the deadline,
-which cannot be killed) starts nothing new; a process that exits right after never aborts."""
+AsyncGuard), it has started none that still runs but the fixed set the process keeps (the
+validation loop, the encoding thread, the bounded pool), and a judge call in flight at the
+deadline, which cannot be killed, starts nothing new; a process that exits right after never
+aborts."""
 
 import asyncio
 import subprocess
@@ -13,6 +15,7 @@ from conftest import REPO, ScriptedJudge, toy_metadata
 from guardrails import AsyncGuard, Guard
 
 from provenance_guard import ProvenanceLLM
+from provenance_guard.concurrency import LOOP_THREAD, POOL_WORKERS
 from provenance_guard.errors import ConfigurationError
 
 DISTINCT = " ".join(f"The tower has a feature called item {chr(97 + i % 26)}{i // 26}." for i in
@@ -32,16 +35,36 @@ def earlier_threads():
     yield
 
 
+def kept_by_the_process() -> dict[str, int]:
+    """The threads the process keeps, by kind: each kind is bounded."""
+    kinds = {LOOP_THREAD: 0, "provenance-encode": 0, "provenance-pool": 0}
+    for thread in threading.enumerate():
+        for kind in kinds:
+            kinds[kind] += thread.name.startswith(kind)
+    return kinds
+
+
 def ours() -> list[threading.Thread]:
+    """The validator's threads started during the test, other than those the process keeps."""
     return [t for t in threading.enumerate()
-            if t.name.startswith("provenance") and t not in _EARLIER]
+            if t.name.startswith("provenance") and t not in _EARLIER
+            and not any(t.name.startswith(kind) for kind in kept_by_the_process())]
+
+
+def test_the_threads_the_process_keeps_are_bounded():
+    validator = ProvenanceLLM(llm_callable=ScriptedJudge(latency=0.01), max_concurrency=64,
+                              on_fail="noop")
+    for _ in range(3):
+        validator.validate(DISTINCT, toy_metadata())
+    kept = kept_by_the_process()
+    assert kept[LOOP_THREAD] == 1 and kept["provenance-encode"] <= 1
+    assert 0 < kept["provenance-pool"] <= POOL_WORKERS and ours() == []
 
 
 def join_ours() -> None:
-    """Wait for the validator's threads still running to end (a call in flight at the deadline
-    finishes after the validation returns): once they are gone, no call can start."""
-    for thread in ours():
-        thread.join(timeout=60)
+    """Wait for the judge calls still in flight (one ends after the validation returns) to end:
+    the pool's threads stay, idle, so each is given time to finish its call."""
+    time.sleep(1.0)  # more than a scripted call's latency in these tests
 
 
 @pytest.mark.parametrize("text", [DISTINCT, REPEATED], ids=["300 distinct", "12 repeated"])

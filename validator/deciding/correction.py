@@ -49,7 +49,7 @@ MAX_GROWTH, SLACK = 1.5, 40
 # subject: "The tower" where a passage says "It"), at most, and as a share of its words.
 NEW_WORDS, NEW_SHARE = 3, 0.25
 _RULE_RUN = 6  # words in a row of the prompt's instructions that a rewrite may not repeat
-LATE = f"no rewrite: {TOO_LATE}"
+LATE = f"no rewrite {TOO_LATE}"
 _LATE = object()  # what the runner gives for a sentence the deadline left unrewritten
 
 

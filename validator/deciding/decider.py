@@ -127,7 +127,7 @@ async def decide(judge: Backend, claims: Sequence[str], evidence: EvidenceOf,
         return [cast(tuple[Verdict, int], settled[i]) for i in indexes]
 
     def late(indexes: list[int]) -> list[tuple[Verdict, int]]:
-        return [(Verdict(INVALID, scope.too_late(), None, BY_FALLBACK), _ASKED)] * len(indexes)
+        return [(Verdict(INVALID, scope.too_late("no verdict"), None, BY_FALLBACK), _ASKED)] * len(indexes)
 
     decided = [answer for answers in await scope.map(group, groups, late) for answer in answers]
     return Decided([verdict for verdict, _ in decided],

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from ..concurrency import offload
 from ..errors import ConfigurationError, JudgeAuthError
@@ -110,7 +110,7 @@ class ObjectJudge(Backend):
         self.judge = judge
         self.computes = bool(getattr(judge, "is_heuristic", False) or getattr(judge, "computes",
                                                                                 False))
-        self._one = self._method("judge")
+        self._one = self._method("judge") if isinstance(judge, Judge) else None  # a corrector
         self._batch = self._method("judge_batch") if isinstance(judge, BatchJudge) else None
         self.group_size = None if self._batch is not None else 1
         self._extract = (self._method("extract_claims") if isinstance(judge, ClaimExtractor)
@@ -140,7 +140,8 @@ class ObjectJudge(Backend):
             verdicts = await self._batch(items, question)
             check_count(self.name, verdicts, len(items))
         else:
-            verdicts = list(await asyncio.gather(*(self._one(claim, evidence, question)
+            one = cast(Callable[..., Awaitable[Any]], self._one)  # a judge: made with judge()
+            verdicts = list(await asyncio.gather(*(one(claim, evidence, question)
                                                    for claim, evidence in items)))
         for verdict in verdicts:
             check_verdict(self.name, verdict)

@@ -106,16 +106,21 @@ async def complete_with_retries(complete: Callable[[str], Awaitable[str]], promp
     Raises ``JudgeAuthError`` when the credentials are refused and ``ConfigurationError`` when
     the model or endpoint does not exist (404, "LLM Provider NOT provided") or ``complete``
     itself says the setup is wrong: no prompt could be judged."""
-    retrying = tenacity.AsyncRetrying(**_policy(max_retries, backoff, pause), sleep=asyncio.sleep)
+    retrying = tenacity.AsyncRetrying(**_policy(max_retries, backoff, pause), sleep=_sleep)
     try:
         return await retrying(_classified, complete, prompt)
     except Exception as failure:  # noqa: BLE001 - classified by _given_up
         return _given_up(failure, retrying.statistics)
 
 
+_sleep = asyncio.sleep  # the wait between tries (tests record it instead)
+
+
 def _policy(max_retries: int, backoff: float, pause: Callable[[float], None] | None
             ) -> dict[str, Any]:
-    return {"retry": tenacity.retry_if_not_exception_type((ConfigurationError, _Permanent)),
+    # tenacity catches BaseException: a cancelled call (the deadline) must end the tries
+    return {"retry": tenacity.retry_if_not_exception_type((ConfigurationError, _Permanent,
+                                                           asyncio.CancelledError)),
             "wait": _wait(backoff, pause), "stop": _stop(max_retries), "reraise": True}
 
 

@@ -1,6 +1,6 @@
-"""The slots one model's calls share (``limits.Slots``): threads and event-loop tasks wait in one
-line, in order; a waiter that gives up leaves it, and a slot handed to it as it gave up goes on
-to the next instead of being lost."""
+"""The slots one model's calls share (``limits.Slots``): tasks of any event loop wait in one line,
+in order; a waiter that gives up (a cancelled task: its validation's deadline) leaves it, and a
+slot handed to it as it gave up goes on to the next instead of being lost."""
 
 import asyncio
 import threading
@@ -8,19 +8,21 @@ import time
 
 import pytest
 
-from provenance_guard.concurrency import deadline_in
 from provenance_guard.judges.limits import Slots
 
 
 def free(slots: Slots) -> bool:
     """Whether a slot can be taken at once (it is then given back)."""
-    with deadline_in(0.0):
+
+    async def take() -> bool:
         try:
-            slots.acquire()
+            await asyncio.wait_for(slots.acquire(), 0.05)
         except TimeoutError:
             return False
-    slots.release()
-    return True
+        slots.release()
+        return True
+
+    return asyncio.run(take())
 
 
 def wait_until(condition) -> None:
@@ -31,28 +33,32 @@ def wait_until(condition) -> None:
     raise AssertionError("the condition never held")
 
 
-def test_threads_and_tasks_get_slots_in_the_order_they_asked():
+def test_tasks_of_two_loops_get_slots_in_the_order_they_asked():
     slots, order = Slots(1), []
-    slots.acquire()
+    asyncio.run(slots.acquire())
 
-    def thread_waiter(name):
-        slots.acquire()
-        order.append(name)
-        slots.release()
+    def other_loop(name):
+        async def wait():
+            await slots.acquire()
+            order.append(name)
+            slots.release()
 
-    async def task_waiter(name):
-        await slots.aacquire()
-        order.append(name)
-        slots.release()
+        asyncio.run(wait())
 
     async def main():
-        first = threading.Thread(target=thread_waiter, args=("thread 1",))
+        first = threading.Thread(target=other_loop, args=("other loop 1",))
         first.start()
         wait_until(lambda: len(slots._line) == 1)
-        task = asyncio.ensure_future(task_waiter("task"))
+
+        async def here():
+            await slots.acquire()
+            order.append("this loop")
+            slots.release()
+
+        task = asyncio.ensure_future(here())
         while len(slots._line) < 2:
             await asyncio.sleep(0.01)
-        second = threading.Thread(target=thread_waiter, args=("thread 2",))
+        second = threading.Thread(target=other_loop, args=("other loop 2",))
         second.start()
         wait_until(lambda: len(slots._line) == 3)
         slots.release()
@@ -61,15 +67,15 @@ def test_threads_and_tasks_get_slots_in_the_order_they_asked():
             thread.join()
 
     asyncio.run(main())
-    assert order == ["thread 1", "task", "thread 2"] and free(slots)
+    assert order == ["other loop 1", "this loop", "other loop 2"] and free(slots)
 
 
 def test_a_cancelled_task_leaves_the_line():
     slots = Slots(1)
-    slots.acquire()
+    asyncio.run(slots.acquire())
 
     async def main():
-        task = asyncio.ensure_future(slots.aacquire())
+        task = asyncio.ensure_future(slots.acquire())
         await asyncio.sleep(0.05)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
@@ -83,10 +89,10 @@ def test_a_cancelled_task_leaves_the_line():
 
 def test_a_slot_handed_to_a_task_as_it_is_cancelled_goes_on():
     slots = Slots(1)
-    slots.acquire()
+    asyncio.run(slots.acquire())
 
     async def main():
-        task = asyncio.ensure_future(slots.aacquire())
+        task = asyncio.ensure_future(slots.acquire())
         await asyncio.sleep(0.05)
         slots.release()  # handed to the task, which has not run since
         task.cancel()
@@ -97,12 +103,15 @@ def test_a_slot_handed_to_a_task_as_it_is_cancelled_goes_on():
     assert free(slots)
 
 
-def test_a_thread_past_its_deadline_gives_up_and_loses_no_slot():
+def test_a_waiter_past_its_deadline_gives_up_and_loses_no_slot():
     slots = Slots(1)
-    slots.acquire()
-    with deadline_in(0.1), pytest.raises(TimeoutError, match="max_calls_in_flight"):
-        slots.acquire()
+    asyncio.run(slots.acquire())
+
+    async def main():
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(slots.acquire(), 0.1)
+
+    asyncio.run(main())
     assert not slots._line
     slots.release()
     assert free(slots)
-

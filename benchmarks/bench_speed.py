@@ -11,8 +11,18 @@ Sources are real text: HaluEval ``knowledge`` passages (tests/data), four per so
 W1 builds our index of the sources (cold); W2 and W3 use the same sources, so ours finds the
 index built: W2 measures a new long output on a warm index, W3 the same outputs again.
 
+Two more runs, each its own workload: ``--judge hub-format``, a judge callable that answers
+only in the hub's format (``<supported>[YES]</supported>``), as a user migrating from the hub
+passes it: ours learns from its first batched reply that it reads one statement per prompt, and
+asks the statements of a text one per call, at once. Its floor is the judge's latency once per
+output plus the raw encoding of the sources and sentences. ``--judge minicheck``: MiniCheck
+(one statement per call) through LiteLLM against a local Ollama-compatible server that answers
+after the judge's latency; a 16-sentence text, in call latencies, with the calls seen at once.
+
     pip install --no-deps guardrails-ai-provenance-llm   # the hub validator, beside ours
     python benchmarks/bench_speed.py [--latency 0.2] [--outputs 20] [--skip-hub]
+    python benchmarks/bench_speed.py --judge hub-format --latency 0.1 --outputs 6 --sources 30
+    python benchmarks/bench_speed.py --judge minicheck --latency 0.2
 """
 
 from __future__ import annotations
@@ -59,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--skip-hub", action="store_true", help="run ours only")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--judge", choices=("json", "hub-format", "minicheck"), default="json",
+                        help="json: ours gets its batched format (W1-W3); hub-format: a judge "
+                        "that only speaks the hub's format; minicheck: one statement per call")
     return parser
 
 
@@ -96,6 +109,10 @@ def main(argv: list[str] | None = None) -> int:
 
     model = SentenceTransformerEmbedder()
     model.embed(["warm up"])
+    if args.judge == "hub-format":
+        return _hub_format(args, sources, pool, model)
+    if args.judge == "minicheck":
+        return _minicheck(args, sources, pool, model)
 
     def judge(prompt):
         time.sleep(args.latency)
@@ -156,6 +173,104 @@ def main(argv: list[str] | None = None) -> int:
             ours_overhead_ms_per_sentence=round(1000 * (ours_s - floor) / sentences, 1),
         ))
     _print(rows, args.json)
+    return 0
+
+
+HUB_REPLY = "<analysis>scripted</analysis>\n<supported>[YES]</supported>"
+
+
+def _hub_format(args, sources: list[str], pool: list[str], model) -> int:
+    """Outputs of 6 sentences, judged by a callable that answers only in the hub's format."""
+    from provenance_guard import ProvenanceLLM, split_sentences
+    from provenance_guard.retrieval.index import INDEX_CACHE
+
+    outputs = [" ".join(pool[(o * 6 + j) * 7 % len(pool)] for j in range(6))
+               for o in range(args.outputs)]
+    meta = {"chunk_strategy": "sentence", "chunk_size": 1, "chunk_overlap": 0}
+
+    def judge(prompt: str) -> str:
+        time.sleep(args.latency)
+        return HUB_REPLY
+
+    started = time.perf_counter()  # the floor's encoding: every chunk and sentence once, raw
+    model.embed(pool + [s.text for text in outputs for s in split_sentences(text)])
+    encode_s = time.perf_counter() - started
+    floor = args.outputs * args.latency + encode_s
+    embed = Counter(model.embed, count_texts=True)
+    INDEX_CACHE.clear()
+    ours_judge = Counter(judge)
+    ours = ProvenanceLLM(llm_callable=ours_judge, on_fail="noop", cache_size=0,
+                         max_concurrency=args.concurrency)
+    started = time.perf_counter()
+    for text in outputs:
+        ours.validate(text, {**meta, "sources": sources, "embed_function": embed})
+    ours_s = time.perf_counter() - started
+    print(f"hub-format judge: {args.outputs} outputs of 6 sentences, {len(sources)} sources, "
+          f"{args.latency:.3f} s a call")
+    print(f"ours: {ours_s:.2f} s, {ours_judge.count} calls; floor {floor:.2f} s (raw encode "
+          f"{encode_s:.2f} s); ours/floor {ours_s / floor:.2f}")
+    if not args.skip_hub:
+        hub_class = _hub_validator(split_sentences)
+        hub_embed = Counter(lambda t: model.embed([t] if isinstance(t, str) else t), True)
+        hub_judge = Counter(judge)
+        hub = hub_class(llm_callable=hub_judge, on_fail="noop")
+        started = time.perf_counter()
+        for text in outputs:
+            hub.validate(text, {**meta, "sources": sources, "embed_function": hub_embed})
+        hub_s = time.perf_counter() - started
+        print(f"hub: {hub_s:.2f} s, {hub_judge.count} calls; hub/ours {hub_s / ours_s:.1f}x")
+    return 0
+
+
+def _minicheck(args, sources: list[str], pool: list[str], model) -> int:
+    """A 16-sentence text through MiniCheck (one statement per call) over HTTP."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from provenance_guard import ProvenanceLLM
+
+    seen = {"now": 0, "peak": 0, "calls": 0}
+    lock = threading.Lock()
+
+    class Ollama(BaseHTTPRequestHandler):
+        def log_message(self, *_):
+            pass
+
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            with lock:
+                seen["now"] += 1
+                seen["calls"] += 1
+                seen["peak"] = max(seen["peak"], seen["now"])
+            time.sleep(args.latency)
+            with lock:
+                seen["now"] -= 1
+            data = json.dumps({"model": body.get("model"), "created_at": "2026-01-01T00:00:00Z",
+                               "done": True, "response": "Yes", "prompt_eval_count": 20,
+                               "eval_count": 1}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Ollama)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    text = " ".join(pool[(j * 13) % len(pool)] for j in range(16))
+    meta = {"chunk_strategy": "sentence", "chunk_size": 1, "chunk_overlap": 0,
+            "sources": sources, "embed_function": model.embed}
+    ours = ProvenanceLLM(llm_callable="minicheck:ollama/bespoke-minicheck",
+                         llm_kwargs={"api_base": url}, on_fail="noop", cache_size=0,
+                         max_concurrency=args.concurrency)
+    ours.validate("Warm up.", meta)  # LiteLLM's first call sets it up; the index is built
+    seen.update(calls=0, peak=0)
+    started = time.perf_counter()
+    sentences = len(ours.check(text, meta).sentences)
+    took = time.perf_counter() - started
+    server.shutdown()
+    print(f"minicheck: {sentences} sentences, {seen['calls']} calls, at most {seen['peak']} at "
+          f"once (max_concurrency {args.concurrency}); {took:.2f} s = "
+          f"{took / args.latency:.1f} call latencies of {args.latency:.3f} s")
     return 0
 
 

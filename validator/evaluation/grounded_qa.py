@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..concurrency import run
 from ..judges.prompt_judge import PromptJudge
 from ..judges.replies import final_object
 from ..types import BY_FALLBACK
@@ -174,7 +175,7 @@ class _Reader:
 
 
 def _ask(judge: PromptJudge, prompt: str, reader: _Reader) -> Metric:
-    answer = judge.ask(prompt, reader)
+    answer = run(judge.ask(prompt, reader))  # on the process's validation loop
     if answer.value is None:
         return _failed(answer.problem, answer.decided_by)
     score, reason = answer.value

@@ -20,6 +20,10 @@ embedder the default.
 
 ``--in-flight`` is the validator's ``max_calls_in_flight`` (32 by default): with it at or above
 ``--count``, nothing but the validator's own concurrency bounds how many calls wait at once.
+
+``--shell asyncio-run`` measures the other way a synchronous caller could run the validation's
+coroutines: on an event loop of the calling thread (``asyncio.run`` per call; under a ``Guard``,
+the loop Guardrails makes for each thread) instead of the process's validation loop.
 """
 
 from __future__ import annotations
@@ -161,14 +165,25 @@ def stats(url: str) -> dict:
 
 
 IN_FLIGHT = 32  # max_calls_in_flight of the validators made here (--in-flight)
+SHELL = "loop"  # how synchronous callers run the validation (--shell)
 
 
 def validator(url: str):
     from provenance_guard import ProvenanceLLM
 
-    return ProvenanceLLM(llm_callable="openai/judge", on_fail="noop",
+    made = ProvenanceLLM(llm_callable="openai/judge", on_fail="noop",
                          max_calls_in_flight=IN_FLIGHT,
                          llm_kwargs={"api_base": url, "api_key": "sk-test"})
+    if SHELL == "asyncio-run":  # a Guard's validation on the loop Guardrails made for its thread
+        made._on_the_callers_loop = True
+    return made
+
+
+def _asyncio_run_shell() -> None:
+    """Synchronous calls run their validation with ``asyncio.run``, a loop each."""
+    from provenance_guard import main
+
+    main.run = asyncio.run  # type: ignore[attr-defined]
 
 
 def all_at_once(way: str, url: str, texts: list[str]) -> list:
@@ -380,11 +395,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="validations through one AsyncGuard, 64 at a time, for memory (0: none)")
     parser.add_argument("--skip-server", action="store_true",
                         help="leave out the Guardrails server (guardrails-api, the dev extra)")
+    parser.add_argument("--shell", choices=("loop", "asyncio-run"), default="loop",
+                        help="how synchronous callers run the validation's coroutines")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    global IN_FLIGHT
-    IN_FLIGHT = args.in_flight
+    global IN_FLIGHT, SHELL
+    IN_FLIGHT, SHELL = args.in_flight, args.shell
     import provenance_guard  # noqa: F401 - before guardrails and litellm: offline settings
+
+    if SHELL == "asyncio-run":
+        _asyncio_run_shell()
 
     rows: list[dict] = []
     memory: list[tuple[int, float]] = []

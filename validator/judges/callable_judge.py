@@ -31,13 +31,17 @@ class CallableJudge(PromptJudge):
                  else await offload(self.function, prompt, join=False))
         if inspect.isawaitable(reply):  # a plain function that returned a coroutine
             reply = await reply
-        if not isinstance(reply, str):
-            raise ConfigurationError(
-                f"llm_callable returned {type(reply).__name__}; it must return the reply text "
-                "as a str (did the function forget to return it?)."
-            )
-        usage.counted(prompt, reply)
-        return reply
+        return await offload(_counted, prompt, reply)  # counting tokens computes: in the pool
+
+
+def _counted(prompt: str, reply: object) -> str:
+    if not isinstance(reply, str):
+        raise ConfigurationError(
+            f"llm_callable returned {type(reply).__name__}; it must return the reply text as a "
+            "str (did the function forget to return it?)."
+        )
+    usage.counted(prompt, reply)
+    return reply
 
 
 def is_async(function: object) -> bool:

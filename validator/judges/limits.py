@@ -76,9 +76,9 @@ class Turns:
     async def turn(self, waiting_for: str = "its turn") -> AsyncIterator[None]:
         with self._lock:
             first = self._first is None
-            if first:
+            if self._first is None:
                 self._first = concurrent.futures.Future()
-            warm = self._first
+            warm: concurrent.futures.Future = self._first
         if first:
             try:
                 await _wait(asyncio.sleep(await self._reserved()), waiting_for)

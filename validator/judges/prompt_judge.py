@@ -98,7 +98,7 @@ class PromptJudge(Backend):
         """``read(reply)`` for ``prompt``, from the caches when there. A value ``keep`` refuses
         is returned (``decided_by`` BY_FALLBACK) but not cached; a reply ``read`` finds nothing in
         (None) gives no value. Every prompt but the batched one goes through here."""
-        cached = self.cache.get(prompt)  # what ``read`` gave for this prompt before
+        cached = cast(T | None, self.cache.get(prompt))  # what ``read`` gave for it before
         if cached is not None:
             return Answer(cached, BY_CACHE)
         answer, shared = await self._in_flight.run(

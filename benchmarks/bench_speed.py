@@ -153,15 +153,8 @@ def main(argv: list[str] | None = None) -> int:
         floor = rounds * args.latency
         hub_s = hub_calls = hub_embedded = None
         if hub_class is not None and name != "W3":
-            # The hub calls embed_function with a list for the chunks and a str for the query.
-            hub_embed = Counter(lambda t: model.embed([t] if isinstance(t, str) else t), True)
-            hub_judge = Counter(judge)
-            hub = hub_class(llm_callable=hub_judge, on_fail="noop")
-            started = time.perf_counter()
-            for text in texts:
-                hub.validate(text, {**meta, "sources": sources, "embed_function": hub_embed})
-            hub_s = time.perf_counter() - started
-            hub_calls, hub_embedded = hub_judge.count, hub_embed.count
+            hub_s, hub_calls, hub_embedded = _hub_run(hub_class, judge, model, texts,
+                                                      {**meta, "sources": sources})
         rows.append(Row(
             workload=name, sentences=sentences, ours_s=round(ours_s, 3),
             hub_s=None if hub_s is None else round(hub_s, 3),
@@ -210,16 +203,23 @@ def _hub_format(args, sources: list[str], pool: list[str], model) -> int:
     print(f"ours: {ours_s:.2f} s, {ours_judge.count} calls; floor {floor:.2f} s (raw encode "
           f"{encode_s:.2f} s); ours/floor {ours_s / floor:.2f}")
     if not args.skip_hub:
-        hub_class = _hub_validator(split_sentences)
-        hub_embed = Counter(lambda t: model.embed([t] if isinstance(t, str) else t), True)
-        hub_judge = Counter(judge)
-        hub = hub_class(llm_callable=hub_judge, on_fail="noop")
-        started = time.perf_counter()
-        for text in outputs:
-            hub.validate(text, {**meta, "sources": sources, "embed_function": hub_embed})
-        hub_s = time.perf_counter() - started
-        print(f"hub: {hub_s:.2f} s, {hub_judge.count} calls; hub/ours {hub_s / ours_s:.1f}x")
+        hub_s, hub_calls, _ = _hub_run(_hub_validator(split_sentences), judge, model, outputs,
+                                       {**meta, "sources": sources})
+        print(f"hub: {hub_s:.2f} s, {hub_calls} calls; hub/ours {hub_s / ours_s:.1f}x")
     return 0
+
+
+def _hub_run(hub_class, judge, model, texts: list[str], metadata: dict
+             ) -> tuple[float, int, int]:
+    """The hub validator over ``texts``: seconds, judge calls, texts embedded."""
+    # The hub calls embed_function with a list for the chunks and a str for the query.
+    hub_embed = Counter(lambda t: model.embed([t] if isinstance(t, str) else t), True)
+    hub_judge = Counter(judge)
+    hub = hub_class(llm_callable=hub_judge, on_fail="noop")
+    started = time.perf_counter()
+    for text in texts:
+        hub.validate(text, {**metadata, "embed_function": hub_embed})
+    return time.perf_counter() - started, hub_judge.count, hub_embed.count
 
 
 def _minicheck(args, sources: list[str], pool: list[str], model) -> int:

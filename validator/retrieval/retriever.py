@@ -55,8 +55,10 @@ class Found:
     async def get(self, i: int) -> list[Evidence]:
         n = self._slot[i]
         if self._group is None:
-            if self._found[n] is None:
-                self._found[n] = (await offload(self._compute, [self._claims[n]]))[0]
+            if self._found[n] is None:  # a user's query_function: the validation does not
+                # wait for one its deadline cut off
+                self._found[n] = (await offload(self._compute, [self._claims[n]],
+                                                join=False))[0]
         else:
             await asyncio.shield(self._ready[n // self._group])  # raises what the search raised
         return self._found[n] or []

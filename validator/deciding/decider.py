@@ -104,7 +104,8 @@ async def decide(judge: Backend, claims: Sequence[str], evidence: EvidenceOf,
     groups = [list(range(n, min(n + size, count))) for n in range(0, count, max(1, size))]
 
     async def group(indexes: list[int]) -> list[tuple[Verdict, int]]:
-        found = {i: await evidence.get(i) for i in indexes}
+        found = dict(zip(indexes, await asyncio.gather(*(evidence.get(i) for i in indexes)),
+                         strict=True))
 
         def settle() -> dict[int, tuple[Verdict | None, int]]:
             return {i: _before_the_judge(claims[i], found[i], cascade) for i in indexes}
@@ -127,7 +128,8 @@ async def decide(judge: Backend, claims: Sequence[str], evidence: EvidenceOf,
         return [cast(tuple[Verdict, int], settled[i]) for i in indexes]
 
     def late(indexes: list[int]) -> list[tuple[Verdict, int]]:
-        return [(Verdict(INVALID, scope.too_late("no verdict"), None, BY_FALLBACK), _ASKED)] * len(indexes)
+        verdict = Verdict(INVALID, scope.too_late("no verdict"), None, BY_FALLBACK)
+        return [(verdict, _ASKED)] * len(indexes)
 
     decided = [answer for answers in await scope.map(group, groups, late) for answer in answers]
     return Decided([verdict for verdict, _ in decided],

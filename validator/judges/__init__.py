@@ -1,7 +1,9 @@
-"""Judges: one interface (``Judge.judge``), five kinds: a LiteLLM model, a callable (both prompt
-judges over a ``complete(prompt)`` transport), MiniCheck (a LiteLLM model with its own
-prompt), a local NLI checkpoint and the offline rule checker. ``factory.make_judge`` picks one,
-once, from what ``llm_callable`` is."""
+"""Judges: five kinds, a LiteLLM model, a callable (both prompt judges over an awaited
+``complete(prompt)`` transport), MiniCheck (a LiteLLM model with its own prompt), a local NLI
+checkpoint and the offline rule checker. ``factory.make_judge`` picks one, once, from what
+``llm_callable`` is; ``base.adapt`` gives the validator the one interface it calls
+(``Backend.verdicts``). ``Judge`` and its optional abilities are the protocols a judge object of
+the user's follows."""
 
 from __future__ import annotations
 

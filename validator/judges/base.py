@@ -108,8 +108,10 @@ class ObjectJudge(Backend):
 
     def __init__(self, judge: object):
         self.judge = judge
-        self.computes = bool(getattr(judge, "is_heuristic", False) or getattr(judge, "computes",
-                                                                                False))
+        # its plain methods compute (the rules, a model's forward pass): the validation waits
+        # for them before it returns; a user's may wait on a network, and is not waited for
+        self.computes = bool(getattr(judge, "is_heuristic", False)
+                             or getattr(judge, "computes", False))
         self._one = self._method("judge") if isinstance(judge, Judge) else None  # a corrector
         self._batch = self._method("judge_batch") if isinstance(judge, BatchJudge) else None
         self.group_size = None if self._batch is not None else 1

@@ -111,6 +111,8 @@ class NLIJudge:
     their own model code (HHEM-2.1-Open); off unless you trust it.
     """
 
+    computes = True  # a forward pass here: the validation waits for it before it returns
+
     def __init__(self, model: str | os.PathLike, threshold: float = 0.5, batch_size: int = 16,
                  max_length: int | None = None, stride: int = 64, device: str = "cpu",
                  trust_remote_code: bool = False):

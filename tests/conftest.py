@@ -315,7 +315,9 @@ class ChatServer:
     before replying normally: ``(status, headers)`` answers with that HTTP status, and
     ``("slow", s)`` waits s seconds then replies, ``("trickle", s)`` sends the reply a byte at
     a time over s seconds, ``("malformed", _)`` sends a 200 whose body is not JSON,
-    ``("empty", _)`` a reply with empty content. ``usage`` is what each reply reports of its
+    ``("empty", _)`` a reply with empty content, ``("length", n)`` the reply's first n
+    characters, ended with ``finish_reason: "length"`` at n completion tokens, as a provider
+    ends a reply that reached its ``max_tokens``. ``usage`` is what each reply reports of its
     tokens (None: nothing).
     """
 
@@ -347,12 +349,18 @@ class ChatServer:
                     time.sleep(detail)
                 prompt = body["messages"][-1]["content"]
                 content = "" if fault == "empty" else server.reply(prompt)
+                usage = server.usage
+                if fault == "length":
+                    content = content[:detail]
+                    usage = {"prompt_tokens": 10, "completion_tokens": detail,
+                             "total_tokens": 10 + detail}
                 payload = json.dumps({
                     "id": "chatcmpl-test", "object": "chat.completion", "created": 0,
                     "model": body.get("model", "test"),
-                    "choices": [{"index": 0, "finish_reason": "stop",
+                    "choices": [{"index": 0,
+                                 "finish_reason": "length" if fault == "length" else "stop",
                                  "message": {"role": "assistant", "content": content}}],
-                    **({} if server.usage is None else {"usage": server.usage}),
+                    **({} if usage is None else {"usage": usage}),
                 })
                 self._send(200, payload, {}, trickle=detail if fault == "trickle" else 0)
 

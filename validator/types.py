@@ -206,7 +206,9 @@ class Usage:
     tokens the provider served from its prompt cache, None when it does not say.
     ``counted_calls``: calls whose tokens the provider did not report, counted here with
     OpenAI's cl100k_base. ``cost_usd`` is None when some call's price is unknown; ``unpriced``
-    then says why (never a cost of 0 for calls nobody priced)."""
+    then says why (never a cost of 0 for calls nobody priced). ``cut_off_calls``: calls the
+    validation's deadline cut off before the provider reported their tokens (a hosted provider
+    bills them): their prompt tokens are counted here, their completion tokens are unknown."""
 
     calls: int = 0
     prompt_tokens: int = 0
@@ -215,6 +217,7 @@ class Usage:
     counted_calls: int = 0
     cost_usd: float | None = 0.0
     unpriced: str = ""
+    cut_off_calls: int = 0
 
     def __add__(self, other: Usage) -> Usage:
         cached = (None if self.cached_tokens is None and other.cached_tokens is None
@@ -224,7 +227,7 @@ class Usage:
         return Usage(self.calls + other.calls, self.prompt_tokens + other.prompt_tokens,
                      self.completion_tokens + other.completion_tokens, cached,
                      self.counted_calls + other.counted_calls, cost,
-                     self.unpriced or other.unpriced)
+                     self.unpriced or other.unpriced, self.cut_off_calls + other.cut_off_calls)
 
     def line(self) -> str:
         """For a person: '1 judge call, 800 prompt + 60 completion tokens, $0.000156'."""
@@ -236,6 +239,9 @@ class Usage:
             tokens += f" ({self.cached_tokens:,} of the prompt cached)"
         if self.counted_calls:
             tokens += " (counted here: the judge reported none)"
+        if self.cut_off_calls:
+            tokens += (f"; {self.cut_off_calls} call(s) cut off by the deadline, their completion "
+                       "tokens unknown")
         cost = (f"${self.cost_usd:.6f}" if self.cost_usd is not None
                 else f"cost unknown: {self.unpriced}")
         return f"{calls}, {tokens}, {cost}"

@@ -104,6 +104,7 @@ def aggregate(request: Request, read: Sequence[ReadSentence], claims: Sequence[C
     summary = Groundedness.of(
         results, any(r.split_into_claims for r in results),
         judge_calls_saved=decided.saved_calls, first_judge_decided=decided.by_first_judge,
+        one_statement_per_call=decided.one_per_call_because,
         sources_given=not request.no_sources, pass_on_invalid=request.pass_on_invalid,
         deadline=reporting.deadline, fail_on_unsupported=reporting.fail_on_unsupported,
         citation_mode=reporting.citations, unit="claim" if by_claim else "sentence",

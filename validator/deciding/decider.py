@@ -85,6 +85,7 @@ class Decided:
     verdicts: list[Verdict]
     saved_calls: int  # claims the cascade decided, each a judge call not made
     by_first_judge: int = 0  # of those, the claims the first judge decided (the rest: rules)
+    one_per_call_because: str | None = None  # why the judge is asked one statement a call
 
 
 _ASKED, _BY_RULES, _BY_FIRST = 0, 1, 2  # how a claim was decided: by the judge, or a call saved
@@ -134,7 +135,7 @@ async def decide(judge: Backend, claims: Sequence[str], evidence: EvidenceOf,
     decided = [answer for answers in await scope.map(group, groups, late) for answer in answers]
     return Decided([verdict for verdict, _ in decided],
                    sum(how != _ASKED for _, how in decided),
-                   sum(how == _BY_FIRST for _, how in decided))
+                   sum(how == _BY_FIRST for _, how in decided), judge.one_per_call_because)
 
 
 def _before_the_judge(claim: str, found: Sequence[Evidence], cascade: Cascade
@@ -317,5 +318,4 @@ class _Once:
 
     def spread(self, decided: Decided) -> Decided:
         verdict_of = dict(zip(self.unique, decided.verdicts, strict=True))
-        return Decided([verdict_of[self.first[key]] for key in self.keys],
-                       decided.saved_calls, decided.by_first_judge)
+        return replace(decided, verdicts=[verdict_of[self.first[key]] for key in self.keys])

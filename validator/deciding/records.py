@@ -162,6 +162,7 @@ class UsageRecord(_Read):
     counted_calls: Whole
     cost_usd: Dollars | None = None
     unpriced: StrictStr = ""
+    cut_off_calls: Whole = 0
 
     def typed(self) -> Usage:
         return Usage(**dict(self))

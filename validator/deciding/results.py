@@ -203,6 +203,7 @@ class Groundedness:
     corrected: Whole = 0  # failing sentences the fix replaces with a supported rewrite
     judge_calls_saved: Whole = 0
     first_judge_decided: Whole = 0
+    one_statement_per_call: StrictStr | None = None  # why the judge gets one statement a call
     sources_given: StrictBool = True
     pass_on_invalid: StrictBool = False
     deadline: Seconds | None = None

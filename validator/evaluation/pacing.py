@@ -32,6 +32,7 @@ def pace(judge, reserve: Callable[[], float]) -> None:
     """Make ``judge`` wait ``reserve()`` seconds before each request to its model. Only a judge
     that sends requests (a LiteLLM model, a callable) can be paced: any other raises."""
     from ..judges import PromptJudge
+    from ..judges.prompt_judge import Reply
 
     if not isinstance(judge, PromptJudge):
         raise ConfigurationError(
@@ -47,8 +48,8 @@ def pace(judge, reserve: Callable[[], float]) -> None:
 
     send, turns = judge.complete, Turns(reserve, _in_the_pool)
 
-    async def paced(prompt: str) -> str:
+    async def paced(prompt: str, room: int) -> Reply:
         async with turns.turn():
-            return await send(prompt)
+            return await send(prompt, room)
 
     judge.complete = paced  # type: ignore[method-assign]  # every request, retries included, goes through complete()

@@ -79,6 +79,7 @@ class Backend:
     corrects = False
     computes = False  # its calls compute here (run in the pool), rather than wait on a model
     awaits_user_code = False  # it awaits a user's async code, bound to the caller's loop
+    one_per_call_because: str | None = None  # why a judge that could batch takes one a call
 
     @property
     def name(self) -> str:

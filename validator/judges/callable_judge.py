@@ -11,7 +11,7 @@ from typing import Any
 from ..concurrency import offload
 from ..errors import ConfigurationError
 from . import usage
-from .prompt_judge import PromptJudge
+from .prompt_judge import PromptJudge, Reply
 
 
 class CallableJudge(PromptJudge):
@@ -24,14 +24,16 @@ class CallableJudge(PromptJudge):
     def model_key(self) -> int:
         return id(self.function)
 
-    async def complete(self, prompt: str) -> str:
+    async def complete(self, prompt: str, room: int) -> Reply:
+        """The function's reply (it cannot be told its room, nor tell where a reply ended)."""
         # a plain function waits on its model in the pool; the validation does not wait for a
         # call its deadline cut off
         reply = (self.function(prompt) if self.awaited
                  else await offload(self.function, prompt, join=False))
         if inspect.isawaitable(reply):  # a plain function that returned a coroutine
             reply = await reply
-        return await offload(_counted, prompt, reply)  # counting tokens computes: in the pool
+        # counting tokens computes: in the pool
+        return Reply(await offload(_counted, prompt, reply))
 
 
 def _counted(prompt: str, reply: object) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import ConfigurationError, JudgeAuthError
 from . import usage
-from .prompt_judge import PromptJudge
+from .prompt_judge import PromptJudge, Reply
 from .reply_cache import ReplyStore
 from .retries import misconfigured, refused_credentials
 
@@ -46,15 +46,24 @@ class LiteLLMJudge(PromptJudge):
     def model_key(self) -> tuple[str, str | None]:
         return self.model, self.llm_kwargs.get("api_base")
 
-    async def complete(self, prompt: str) -> str:
-        response = await self._call("acompletion",
-                                    messages=[{"role": "user", "content": prompt}])
-        return response.choices[0].message.content or ""
+    learns_batching = False  # a model that reads the batch: an unreadable reply is a slip
+    room_setting = "llm_kwargs['max_tokens']"
 
-    async def _call(self, function: str, **request):
+    @property
+    def room_is_ours(self) -> bool:
+        return "max_tokens" not in self.llm_kwargs
+
+    async def complete(self, prompt: str, room: int) -> Reply:
+        response = await self._call("acompletion", room,
+                                    messages=[{"role": "user", "content": prompt}])
+        return reply_of(response, response.choices[0].message.content)
+
+    async def _call(self, function: str, room: int, **request):
         """``litellm.<function>(...)`` (``acompletion``, ``atext_completion``) with the judge's
-        model and settings; usage counted. The validation's deadline cancels it."""
+        model and settings, ``room`` the reply's max_tokens unless llm_kwargs set it; usage
+        counted. The validation's deadline cancels it."""
         litellm, kwargs = self._prepared()
+        kwargs.setdefault("max_tokens", room)
         started = time.perf_counter()
         try:
             response = await getattr(litellm, function)(model=self.model, num_retries=0,
@@ -75,6 +84,16 @@ class LiteLLMJudge(PromptJudge):
         usage.reported(response, self.model, request.get("prompt") or "".join(
             m["content"] for m in request.get("messages", ())))
         return response
+
+
+def reply_of(response: Any, text: str | None) -> Reply:
+    """The reply in ``response``, and where it was cut when the provider ended it at its length
+    limit (``finish_reason`` "length"): at the completion tokens it reports."""
+    choice = response.choices[0]
+    if getattr(choice, "finish_reason", None) != "length":
+        return Reply(text or "")
+    tokens = getattr(getattr(response, "usage", None), "completion_tokens", None)
+    return Reply(text or "", tokens if isinstance(tokens, int) and tokens > 0 else 0)
 
 
 _OURS = {"model": "llm_callable", "messages": "the prompt", "num_retries": "max_retries",

@@ -17,10 +17,11 @@ from collections.abc import Sequence
 from ..errors import ConfigurationError
 from ..types import BY_FALLBACK, INVALID, SUPPORTED, UNSUPPORTED, Evidence, Verdict
 from .base import Item
-from .litellm_judge import LiteLLMJudge
-from .prompt_judge import NOTHING_READABLE, Answer
+from .litellm_judge import LiteLLMJudge, reply_of
+from .prompt_judge import NOTHING_READABLE, Answer, Reply
 
 _ANSWERS = {"yes": SUPPORTED, "no": UNSUPPORTED}
+ROOM = 16  # tokens for "Yes" or "No"
 
 
 def minicheck_prompt(claim: str, evidence: Sequence[Evidence]) -> str:
@@ -52,12 +53,13 @@ class MiniCheckJudge(LiteLLMJudge):
     extracts_claims = False  # it cannot split a sentence: each is judged whole
     corrects = False
 
-    async def complete(self, prompt: str) -> str:
+    async def complete(self, prompt: str, room: int) -> Reply:
         if self.model.startswith("ollama/"):
             # LiteLLM wraps a chat message in "### User:" for this provider; a text completion
             # reaches Ollama as the prompt itself, which Ollama puts in the model's template.
-            return (await self._call("atext_completion", prompt=prompt)).choices[0].text or ""
-        return await super().complete(prompt)
+            response = await self._call("atext_completion", room, prompt=prompt)
+            return reply_of(response, response.choices[0].text)
+        return await super().complete(prompt, room)
 
     async def verdicts(self, items: Sequence[Item], question: str | None) -> list[Verdict]:
         """Each claim in a call of its own, all at once."""
@@ -65,7 +67,8 @@ class MiniCheckJudge(LiteLLMJudge):
                                            in items)))
 
     async def _one(self, claim: str, evidence: Sequence[Evidence]) -> Verdict:
-        return _verdict(await self.ask(minicheck_prompt(claim, evidence), read_answer))
+        return _verdict(await self.ask(minicheck_prompt(claim, evidence), read_answer,
+                                       room=ROOM))
 
 
 def _verdict(answer: Answer[str]) -> Verdict:

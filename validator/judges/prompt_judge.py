@@ -29,6 +29,7 @@ from .replies import (
     UnreadableReply,
     parse_batch_reply,
     parse_claims,
+    parse_cut_batch_reply,
     parse_reply,
     parse_rewrite,
 )
@@ -36,7 +37,28 @@ from .reply_cache import ReplyCache, ReplyStore
 from .retries import complete_with_retries
 
 NOTHING_READABLE = "the judge's reply has nothing readable"
+CUT = "the judge's reply was cut"  # how the reason for a reply cut at its length limit starts
 T = TypeVar("T")
+
+# The room a reply is given (its max_tokens, where the judge sets one): a verdict with its
+# reasoning, claims, a rewrite; a batch by its statements (a verdict and a one-sentence reason
+# each: about 60 tokens, measured). A reply cut at the room it was given is asked once more
+# with MORE_ROOM times as much.
+ROOM = {"verdict": 1024, "claims": 1024, "rewrite": 512}
+MORE_ROOM = 4
+
+
+def batch_room(statements: int) -> int:
+    return 512 + 160 * statements
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A model's reply: its text, and ``cut_at``, the tokens it had when the provider ended it
+    at its length limit (None: it ended on its own, or the transport cannot tell)."""
+
+    text: str
+    cut_at: int | None = None
 
 
 @dataclass(frozen=True)
@@ -52,8 +74,9 @@ class Answer(Generic[T]):
 class PromptJudge(Backend):
     """A judge that sends a prompt to a model and reads a verdict from the reply.
 
-    Subclasses implement ``complete(prompt) -> str``, awaited: the transport, and all a backend
-    writes. Transient failures (timeouts, refused connections, 429 and 5xx answers) are retried
+    Subclasses implement ``complete(prompt, room) -> Reply``, awaited: the transport, and all a
+    backend writes (``room``: the tokens a reply may have, where the backend can say).
+    Transient failures (timeouts, refused connections, 429 and 5xx answers) are retried
     ``max_retries`` times with exponential backoff that honours ``Retry-After``; a refused
     credential raises ``JudgeAuthError`` at once; anything else that keeps failing yields an
     INVALID verdict decided by fallback.
@@ -61,6 +84,11 @@ class PromptJudge(Backend):
 
     extracts_claims = True
     corrects = True
+    # Whether an unreadable reply to the batched prompt may turn batching off: for a callable,
+    # which may be written for one statement at a time; never for a model named through
+    # LiteLLM, which reads the batch (an unreadable reply there is a slip, or a cut)
+    learns_batching = True
+    room_setting: str | None = None  # the setting that bounds a reply's length, if any
 
     def __init__(self, max_retries: int = 2, backoff: float = 0.5, cache_size: int = 4096,
                  template: str | None = None, max_in_flight: int = MAX_IN_FLIGHT,
@@ -79,14 +107,21 @@ class PromptJudge(Backend):
         # statement per prompt (a yes/no callable): it is then asked one statement per call.
         # A template of the user's is a one-statement prompt: it is never sent a batch.
         self.reads_batches: bool | None = None if template is None else False
+        self.one_per_call_because = (None if template is None else
+                                     "a judge template is a prompt of one statement")
         self._learning = threading.Lock()
 
     @property
     def group_size(self) -> int | None:  # type: ignore[override]
         return 1 if self.reads_batches is False else None
 
-    async def complete(self, prompt: str) -> str:
+    async def complete(self, prompt: str, room: int) -> Reply:
         raise NotImplementedError
+
+    @property
+    def room_is_ours(self) -> bool:
+        """Whether the judge sets a reply's room (so it may give a cut reply more)."""
+        return False
 
     def model_key(self) -> Hashable:
         """What names the model this judge calls, for the limits every validation in the
@@ -94,29 +129,46 @@ class PromptJudge(Backend):
         return id(self)
 
     async def ask(self, prompt: str, read: Callable[[str], T | None],
-                  keep: Callable[[T], bool] = lambda value: True) -> Answer[T]:
+                  keep: Callable[[T], bool] = lambda value: True, room: int = ROOM["verdict"]
+                  ) -> Answer[T]:
         """``read(reply)`` for ``prompt``, from the caches when there. A value ``keep`` refuses
         is returned (``decided_by`` BY_FALLBACK) but not cached; a reply ``read`` finds nothing in
-        (None) gives no value. Every prompt but the batched one goes through here."""
+        (None) gives no value. Every prompt but the batched one goes through here. A reply cut
+        at the ``room`` the judge gave it is asked once more with more; cut again (or cut at a
+        room the user set), it gives no value, and the reason says where it was cut."""
         cached = cast(T | None, self.cache.get(prompt))  # what ``read`` gave for it before
         if cached is not None:
             return Answer(cached, BY_CACHE)
         answer, shared = await self._in_flight.run(
-            prompt, lambda: self._ask_model(prompt, read, keep))
+            prompt, lambda: self._ask_model(prompt, read, keep, room))
         return _as_shared(answer) if shared else answer
 
     async def _ask_model(self, prompt: str, read: Callable[[str], T | None],
-                         keep: Callable[[T], bool]) -> Answer[T]:
-        reply, decided_by = await self._reply(prompt)
+                         keep: Callable[[T], bool], room: int) -> Answer[T]:
+        reply, decided_by = await self._reply(prompt, room)
+        if _cut(reply, read, keep) and self.room_is_ours:
+            room *= MORE_ROOM
+            reply, decided_by = await self._reply(prompt, room)
         if isinstance(reply, BaseException):
             return Answer(None, BY_FALLBACK, _failure(reply))
-        value = read(reply)
+        if _cut(reply, read, keep):
+            return Answer(None, BY_FALLBACK, self._cut_reason(reply))
+        value = read(reply.text)
         if value is None:
             return Answer(None, BY_FALLBACK, NOTHING_READABLE)
         if not keep(value):
             return Answer(value, BY_FALLBACK)
-        self._keep(prompt, reply, value)
+        self._keep(prompt, reply.text, value)
         return Answer(value, decided_by)
+
+    def _cut_reason(self, reply: Reply) -> str:
+        if self.room_setting is None:
+            fix = "the judge's own limit cut it"
+        elif self.room_is_ours:
+            fix = f"asked again with {MORE_ROOM}x the room, it was cut again: set {self.room_setting}"
+        else:
+            fix = f"raise {self.room_setting}"
+        return f"{CUT} at {reply.cut_at} tokens, before anything in it could be read ({fix})"
 
     async def verdicts(self, items: Sequence[Item], question: str | None) -> list[Verdict]:
         """One call for every item not in the cache (a batch, while the model reads batches).
@@ -126,7 +178,8 @@ class PromptJudge(Backend):
         if len(items) > 1 and self.reads_batches is not False:
             batch = _Batch(self, items, question)
             if batch.prompt is not None:
-                self._read_batch(batch, *await self._reply(batch.prompt))
+                self._read_batch(batch, *await self._reply(batch.prompt,
+                                                           batch_room(len(batch.pending))))
             found = batch.found
         left = [i for i, verdict in enumerate(found) if verdict is None]
         asked = await asyncio.gather(*(self._verdict(*items[i], question) for i in left))
@@ -147,41 +200,50 @@ class PromptJudge(Backend):
         return verdict if verdict.label == INVALID else replace(verdict,
                                                                 decided_by=answer.decided_by)
 
-    def _read_batch(self, batch: _Batch, reply: str | BaseException, decided_by: str) -> None:
+    def _read_batch(self, batch: _Batch, reply: Reply | BaseException, decided_by: str) -> None:
         """The verdicts a reply to the batched prompt gives its pending items (kept); if the
-        call failed, each is INVALID."""
+        call failed, each is INVALID. A reply cut at its length limit gives the verdicts it
+        holds in full, and says nothing of whether the model reads batches."""
         if isinstance(reply, BaseException):
             for i in batch.pending:
                 batch.found[i] = _failed(reply)
             return
-        parsed = parse_batch_reply(reply, len(batch.pending), batch.untrusted)
-        self._learn_from(parsed)
-        if (self.store is not None and batch.prompt is not None
-                and any(v is not None and v.label != INVALID for v in parsed)):
-            self.store.put(batch.prompt, reply)
+        if reply.cut_at is not None:
+            parsed = parse_cut_batch_reply(reply.text, len(batch.pending), batch.untrusted)
+        else:
+            parsed = parse_batch_reply(reply.text, len(batch.pending), batch.untrusted)
+            self._learn_from(parsed, reply.text, len(batch.pending))
+            if (self.store is not None and batch.prompt is not None
+                    and any(v is not None and v.label != INVALID for v in parsed)):
+                self.store.put(batch.prompt, reply.text)
         for i, verdict in zip(batch.pending, parsed, strict=True):
             if verdict is not None and verdict.label != INVALID:
                 verdict = replace(verdict, decided_by=decided_by)
                 self.cache.put(batch.keys[i], verdict)
                 batch.found[i] = verdict
 
-    def _learn_from(self, parsed: Sequence[Verdict | None]) -> None:
-        """Whether the model speaks the batched format, from a reply to it: once one verdict
-        was readable it does (a later unreadable reply is a slip, its statements asked again
-        alone); a first reply with none means it does not, and it is not asked again. Decided
-        once, whichever thread or task reads a reply first."""
+    def _learn_from(self, parsed: Sequence[Verdict | None], reply: str, statements: int) -> None:
+        """Whether the model speaks the batched format, from a whole reply to it: once one
+        verdict was readable it does (a later unreadable reply is a slip, its statements asked
+        again alone); for a judge that ``learns_batching``, a first reply with none means it
+        does not, and it is not asked again. Decided once, whichever thread or task reads a
+        reply first; a call that failed or a reply cut short is no evidence either way."""
         readable = any(verdict is not None and verdict.label != INVALID for verdict in parsed)
         with self._learning:
             first = self.reads_batches is None
             if readable:
                 self.reads_batches = True
-            elif first:
-                self.reads_batches = False
-        if first and not readable:
-            warn(f"the judge's reply to a batched prompt had no readable verdict (expected "
-                 f"{EXPECTED_BATCH}); from now on it is asked one statement per call, the "
-                 "statements of a text at once. For a judge written for one statement at a "
-                 "time, set batch_size=1.")
+                return
+            if not (first and self.learns_batching):
+                return
+            self.reads_batches = False
+            seen = reply.strip()
+            self.one_per_call_because = (
+                f"its first reply to a batched prompt of {statements} statements had no "
+                f"readable verdict: {seen[:80]!r}{'...' if len(seen) > 80 else ''}")
+        warn(f"the judge is asked one statement per call from now on (a text's statements at "
+             f"once): {self.one_per_call_because} (expected {EXPECTED_BATCH}). For a judge "
+             "written for one statement at a time, set batch_size=1.")
 
     async def claims(self, sentence: str, answer: str, question: str | None
                      ) -> list[str] | None:
@@ -189,7 +251,8 @@ class PromptJudge(Backend):
             claims = parse_claims(reply, [sentence, answer])
             return None if claims is None else tuple(claims)
 
-        found = await self.ask(build_claims_prompt(sentence, answer, question), read)
+        found = await self.ask(build_claims_prompt(sentence, answer, question), read,
+                               room=ROOM["claims"])
         return None if found.value is None else list(found.value)
 
     async def rewrite(self, sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
@@ -200,23 +263,30 @@ class PromptJudge(Backend):
         untrusted = [sentence, question, verdict.reason, *(e.text for e in evidence)]
         found = await self.ask(
             build_correction_prompt(sentence, evidence, verdict.label, verdict.reason, question),
-            lambda reply: parse_rewrite(reply, untrusted))
+            lambda reply: parse_rewrite(reply, untrusted), room=ROOM["rewrite"])
         if found.value is None and found.problem == NOTHING_READABLE:
             raise UnreadableReply(UNREADABLE_REWRITE)
+        if found.value is None and found.problem.startswith(CUT):
+            raise UnreadableReply(found.problem)
         return found.value or None
 
-    async def _reply(self, prompt: str) -> tuple[str | BaseException, str]:
-        """The reply to ``prompt`` and how it came: from the disk store, or from the model."""
+    async def _reply(self, prompt: str, room: int) -> tuple[Reply | BaseException, str]:
+        """The reply to ``prompt`` and how it came: from the disk store, or from the model. A
+        call the deadline cuts off is counted as one whose tokens nobody reported."""
         stored = self.store.get(prompt) if self.store is not None else None
         if stored is not None:
-            return stored, BY_CACHE
+            return Reply(stored), BY_CACHE
         shared = gate(self.model_key(), self.max_in_flight, self.max_per_minute,
                       self.max_tokens_per_minute)
 
-        async def one_call(prompt: str) -> str:
+        async def one_call(prompt: str) -> Reply:
             async with shared.slot(self._tokens(prompt)):
-                reply = await self.complete(prompt)
-            shared.spent(self._tokens(reply))
+                try:
+                    reply = await self.complete(prompt, room)
+                except asyncio.CancelledError:
+                    usage.cut_off(prompt)
+                    raise
+            shared.spent(self._tokens(reply.text))
             return reply
 
         return await complete_with_retries(one_call, prompt, self.max_retries, self.backoff,
@@ -250,6 +320,15 @@ class _Batch:
                        if len(self.pending) > 1 else None)
         self.untrusted = [question, *(part for i in self.pending for part in
                                       (items[i][0], *(e.text for e in items[i][1])))]
+
+
+def _cut(reply: Reply | BaseException, read: Callable[[str], T | None],
+         keep: Callable[[T], bool]) -> bool:
+    """Whether ``reply`` was cut at its length limit before anything it holds could be kept."""
+    if isinstance(reply, BaseException) or reply.cut_at is None:
+        return False
+    value = read(reply.text)
+    return value is None or not keep(value)
 
 
 def _as_shared(answer: Answer) -> Answer:

@@ -11,6 +11,7 @@ batched replies and claim lists: only the JSON object that ends the reply is rea
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 
 from ..types import BY_FALLBACK, BY_LLM, CONTRADICTED, INVALID, SUPPORTED, UNSUPPORTED, Verdict
@@ -92,8 +93,45 @@ def parse_batch_reply(
         return items if isinstance(items, list) else None
 
     items = final_object(reply, read, untrusted)
-    if items is None:
-        return found
+    return found if items is None else _by_id(items, count)
+
+
+def parse_cut_batch_reply(
+    reply: object, count: int, untrusted: Sequence[str | None] = ()
+) -> list[Verdict | None]:
+    """Verdicts for statements 1..count from a batched reply the provider cut at its length
+    limit: it has no final object, but the entries of ``"verdicts": [...]`` written before the
+    cut are whole JSON objects, each read as an entry of a whole reply is (and none that copies
+    the untrusted text). The entry the cut went through, and those after it, get None."""
+    if not isinstance(reply, str):
+        return [None] * count
+    text = reply[-READ_CHARS:]
+    opened = list(_VERDICTS_OPEN.finditer(text))
+    if not opened:
+        return [None] * count
+    decoder, position, items = json.JSONDecoder(), opened[-1].end(), []
+    while True:
+        while position < len(text) and text[position] in " \t\r\n,":
+            position += 1
+        try:
+            value, end = decoder.raw_decode(text, position)
+        except (ValueError, RecursionError):  # the cut, or what is no entry
+            break
+        if not isinstance(value, dict):
+            break
+        if not _planted(text[position:end], untrusted):
+            items.append(value)
+        position = end
+    return _by_id(items, count)
+
+
+_VERDICTS_OPEN = re.compile(r'"verdicts"\s*:\s*\[')
+
+
+def _by_id(items: list, count: int) -> list[Verdict | None]:
+    """Each statement's verdict from the entries of a batched reply: by its ``id``; a statement
+    with no entry, an unreadable entry, or two entries gets None."""
+    found: list[Verdict | None] = [None] * count
     seen: set[int] = set()
     for item in items:
         number = item.get("id") if isinstance(item, dict) else None

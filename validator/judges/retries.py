@@ -10,12 +10,14 @@ import email.utils
 import math
 import random
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import tenacity
 
 from ..concurrency import remaining
 from ..errors import ConfigurationError, JudgeAuthError, warn
+
+T = TypeVar("T")
 
 _TRANSIENT_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}
 _AUTH_STATUS = {401, 403}
@@ -93,10 +95,10 @@ class _Permanent(Exception):
     """A failure no retry can fix (400, 413, 422): the reply is the error itself."""
 
 
-async def complete_with_retries(complete: Callable[[str], Awaitable[str]], prompt: str,
+async def complete_with_retries(complete: Callable[[str], Awaitable[T]], prompt: str,
                                 max_retries: int, backoff: float,
                                 pause: Callable[[float], None] | None = None
-                                ) -> str | BaseException:
+                                ) -> T | BaseException:
     """``await complete(prompt)``, retried after transient errors (timeouts, refused
     connections, 429 and 5xx answers), by tenacity: ``max_retries`` times, but a server that
     says it is busy (429, 529) is asked again however often while the validation has a deadline
@@ -138,7 +140,7 @@ def _given_up(failure: Exception, statistics: dict[str, Any]) -> BaseException:
     return error
 
 
-async def _classified(complete: Callable[[str], Awaitable[str]], prompt: str) -> str:
+async def _classified(complete: Callable[[str], Awaitable[T]], prompt: str) -> T:
     """One call; a failure no retry can fix is raised as what it is."""
     try:
         return await complete(prompt)

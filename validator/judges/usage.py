@@ -64,6 +64,18 @@ def counted(prompt: str, reply: str, cost_usd: float | None = None,
                         "" if cost_usd is not None else unpriced))
 
 
+CUT_OFF = "a call the deadline cut off did not report its tokens"
+
+
+def cut_off(prompt: str) -> None:
+    """One call the validation's deadline cut off: the provider will not report its tokens to
+    us, but may bill them. Its prompt is counted here; what it wrote is unknown, so is its
+    cost."""
+    meter = _METER.get()
+    if meter is not None:
+        meter.add(Usage(1, tokens(prompt), 0, None, 1, None, CUT_OFF, 1))
+
+
 def reported(response: Any, model: str, prompt: str) -> None:
     """One LiteLLM call: its tokens as the provider reported them (counted when it did not),
     priced by LiteLLM's table."""

@@ -36,7 +36,7 @@ def litellm_is_loaded():
     server = ChatServer(lambda prompt: "yes")
     try:
         asyncio.run(LiteLLMJudge("openai/judge", {"api_base": server.url,
-                                                  "api_key": "sk-test"}).complete("hi"))
+                                                  "api_key": "sk-test"}).complete("hi", 16))
     finally:
         server.close()
 

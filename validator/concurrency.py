@@ -183,6 +183,9 @@ def _loop() -> tuple[asyncio.AbstractEventLoop, threading.Thread]:
     with _home_lock:
         if _home is None or _home[0] != os.getpid():
             loop = asyncio.new_event_loop()
+            # what a library on the loop hands to run_in_executor (LiteLLM does) goes to the
+            # process's bounded pool, not to a default executor of threads of its own
+            loop.set_default_executor(pool())
             thread = threading.Thread(target=loop.run_forever, name=LOOP_THREAD, daemon=True)
             thread.start()
             _home = (os.getpid(), loop, thread)

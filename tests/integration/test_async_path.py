@@ -224,7 +224,8 @@ def test_a_judge_objects_ajudge_is_awaited_and_a_subclass_that_overrides_judge_a
 
 def test_a_synchronous_guard_in_short_lived_threads_leaves_no_thread_behind(chat_server):
     # a Guard awaits the validator on a loop it makes for each calling thread and never closes;
-    # the validation runs as validate() does there, leaving no per-loop state or thread
+    # the validation runs on the process's validation loop instead, whose executor is the
+    # validator's bounded pool: no per-loop state, no asyncio_N thread
     import gc
 
     from guardrails import Guard

@@ -84,8 +84,10 @@ class Turns:
                 await _wait(asyncio.sleep(await self._reserved()), waiting_for)
                 yield
             finally:  # it may have left late, in a later start: that start is its own
-                self.reserve()
-                warm.set_result(None)
+                try:
+                    await self._reserved()  # a remote reserve never blocks the loop
+                finally:
+                    warm.set_result(None)
             return
         await _wait(asyncio.shield(asyncio.wrap_future(warm)), waiting_for)
         await _wait(asyncio.sleep(await self._reserved()), waiting_for)

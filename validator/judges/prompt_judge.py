@@ -8,7 +8,7 @@ import asyncio
 import threading
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
-from typing import Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 from ..concurrency import Once
 from ..errors import warn
@@ -146,17 +146,18 @@ class PromptJudge(Backend):
     async def _ask_model(self, prompt: str, read: Callable[[str], T | None],
                          keep: Callable[[T], bool], room: int) -> Answer[T]:
         reply, decided_by = await self._reply(prompt, room)
-        if _cut(reply, read, keep) and self.room_is_ours:
-            room *= MORE_ROOM
-            reply, decided_by = await self._reply(prompt, room)
+        value, kept = _read(reply, read, keep)
+        if (not kept and isinstance(reply, Reply) and reply.cut_at is not None
+                and self.room_is_ours):
+            reply, decided_by = await self._reply(prompt, room * MORE_ROOM)
+            value, kept = _read(reply, read, keep)
         if isinstance(reply, BaseException):
             return Answer(None, BY_FALLBACK, _failure(reply))
-        if _cut(reply, read, keep):
+        if not kept and reply.cut_at is not None:
             return Answer(None, BY_FALLBACK, self._cut_reason(reply))
-        value = read(reply.text)
         if value is None:
             return Answer(None, BY_FALLBACK, NOTHING_READABLE)
-        if not keep(value):
+        if not kept:
             return Answer(value, BY_FALLBACK)
         self._keep(prompt, reply.text, value)
         return Answer(value, decided_by)
@@ -322,13 +323,13 @@ class _Batch:
                                       (items[i][0], *(e.text for e in items[i][1])))]
 
 
-def _cut(reply: Reply | BaseException, read: Callable[[str], T | None],
-         keep: Callable[[T], bool]) -> bool:
-    """Whether ``reply`` was cut at its length limit before anything it holds could be kept."""
-    if isinstance(reply, BaseException) or reply.cut_at is None:
-        return False
+def _read(reply: Reply | BaseException, read: Callable[[str], T | None],
+          keep: Callable[[Any], bool]) -> tuple[T | None, bool]:
+    """What ``read`` finds in ``reply`` (None for a failed call), and whether it is kept."""
+    if isinstance(reply, BaseException):
+        return None, False
     value = read(reply.text)
-    return value is None or not keep(value)
+    return value, value is not None and keep(value)
 
 
 def _as_shared(answer: Answer) -> Answer:

@@ -68,6 +68,8 @@ class Alignment:
     blocked: str | None  # why it does not align though every word is matched
     evidence: str  # the evidence clause, as written
     instead: tuple[tuple[Token, Token], ...] = ()  # (claim word, the evidence's in its slot)
+    stated: tuple[Token, ...] = ()  # the evidence tokens the claim's matched, in order
+    rival: Token | None = None  # the evidence's other value or name of an explicit conflict
 
     @property
     def aligned(self) -> bool:
@@ -98,7 +100,8 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
     # "his bail" for "Knight's bail" (read as "bail Knight's"): the owner the claim calls "his"
     referents |= {j + 1 for i, j in pairs if at[i] and claim[at[i] - 1].form in _OWNERS
                   and j + 1 < len(said) and said[j + 1].text.lower().endswith("'s")}
-    conflict = _conflict(evidence, wanted, pairs, missing, referents) if stating else None
+    found = _conflict(evidence, wanted, pairs, missing, referents) if stating else None
+    conflict, rival = ((found[0], found[1]), found[2]) if found else (None, None)
     blocked = None
     if not missing:
         dropped = _all_left_out(claim, said, pairs)
@@ -112,7 +115,8 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
         if blocked is None and stating:
             conflict = _polarity(claim, evidence, pairs, wanted)
     return Alignment(len(pairs), len(wanted) - len(narrower), missing, conflict, blocked, text,
-                     _instead(wanted, said, matched, missing))
+                     _instead(wanted, said, matched, missing), tuple(said[j] for _, j in pairs),
+                     rival)
 
 
 UNIVERSAL = frozenset(("each", "all"))  # "every" is read as "each"
@@ -502,7 +506,7 @@ def _polarity(claim: Clause, evidence: Clause, pairs, wanted) -> tuple[str, str]
     return "negation", f"the source states the opposite: {' '.join(t.text for t in evidence)!r}"
 
 
-def _conflict(evidence, wanted, pairs, missing, referents) -> tuple[str, str] | None:
+def _conflict(evidence, wanted, pairs, missing, referents) -> tuple[str, str, Token] | None:
     """The claim's one unmatched token a number or name, the evidence giving another of the
     same kind in its slot, and every other token aligned. (Allowing words the claim adds
     besides was tried: on the tuning data it made a fifth of the conflicts it found wrong.)"""
@@ -522,7 +526,7 @@ def _conflict(evidence, wanted, pairs, missing, referents) -> tuple[str, str] | 
     if gone.amount and rival.amount and not gone.amount.conflicts(rival.amount):
         return None  # values both allow: not stated, not contradicted ("48,000", "about 48,000")
     kind = "value" if gone.kind == "number" else "name"
-    return kind, f"the source gives {_said(rival)} where the claim says {_said(gone)}"
+    return kind, f"the source gives {_said(rival)} where the claim says {_said(gone)}", rival
 
 
 def _said(token: Token) -> str:

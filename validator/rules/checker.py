@@ -39,6 +39,7 @@ from .tokens import (
     RELATIVES,
     TITLE_CHANGERS,
     UNASSERTING,
+    located,
     reports,
 )
 from .word_lists import NEGATIONS
@@ -52,6 +53,7 @@ class Findings:
     kind: str  # "verbatim", "aligned", "mention", one of CONFLICTS, or "unaligned"
     reason: str  # what aligned where, or what did not, in words
     coverage: float  # share of the claim's content words found anywhere in the evidence
+    quotes: tuple[str, ...] = ()  # the source sentences a supported verdict rests on
 
     @property
     def supported(self) -> bool:
@@ -81,10 +83,11 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
             kind, why = alignment.conflict
             return Findings(kind, why, coverage)
     if all(a.aligned for a in found):
-        quoted = "; ".join(dict.fromkeys(repr(_sentence_of(a, evidence)) for a in found))
+        quotes = tuple(dict.fromkeys(_sentence_of(a, evidence) for a in found))
+        quoted = "; ".join(map(repr, quotes))
         if all(is_mention(c) for c in clauses):
-            return Findings("mention", f"the source names it: {quoted}", coverage)
-        return Findings("aligned", f"the source states it: {quoted}", coverage)
+            return Findings("mention", f"the source names it: {quoted}", coverage, quotes)
+        return Findings("aligned", f"the source states it: {quoted}", coverage, quotes)
     return Findings("unaligned", _why_not(next(a for a in found if not a.aligned), units,
                                           evidence), coverage)
 
@@ -211,24 +214,69 @@ def _cut(text: str, limit: int) -> str:
 
 
 def _sentence_with(word: str, evidence: Sequence[Evidence], limit: int = 120) -> str | None:
-    """The first sentence of the evidence that holds ``word``, as written (cut at ``limit``
-    characters)."""
+    """The first sentence of the evidence that holds ``word``, as written, cut around it at
+    ``limit`` characters."""
     pattern = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)", re.IGNORECASE)
-    return next((_cut(text, limit) for text in _sentences(evidence) if pattern.search(text)),
-                None)
+    for text in _sentences(evidence):
+        if found := pattern.search(text):
+            return _around(text, *found.span(), limit)
+    return None
 
 
 def _sentence_of(alignment: Alignment, evidence: Sequence[Evidence], limit: int = 200) -> str:
-    """The sentence of the evidence that the aligned clause comes from, as written (the one
-    holding most of its words; cut at ``limit`` characters), for a reason a reader can check
-    against the source; the clause as read when no sentence holds any of it."""
-    words = {w.lower() for w in re.findall(r"\w+", alignment.evidence)}
-    best, most = alignment.evidence, 0
+    """The sentence of the evidence that states the aligned clause, as written, for a reason a
+    reader can check against the source: the one holding most of the words the claim matched (a
+    number, date or name counting double), cut around them at ``limit`` characters. A subject
+    read for a pronoun from the sentence before ("It opened in 1793.") stands in brackets in
+    the pronoun's place ("[The Louvre] opened in 1793."). The clause as read when no sentence
+    holds any of it."""
+    own = [t for t in alignment.stated if not t.referent]
+    borrowed = [t for t in alignment.stated if t.referent]
+    best: tuple[str, list, str] | None = None
+    most, before = 0, ""
     for text in _sentences(evidence):
-        held = len(words & {w.lower() for w in re.findall(r"\w+", text)})
-        if held > most:
-            best, most = text, held
-    return _cut(best, limit)
+        found = located(text, own)
+        weight = sum(2 if t.kind in ("number", "name") else 1 for t, _ in found)
+        if weight > most:
+            best, most = (text, found, before), weight
+        before = text
+    if best is None:
+        return _cut(alignment.evidence, limit)
+    text, found, before = best
+    if borrowed:
+        text, found = _named(text, found, borrowed, before)
+    return _around(text, found[0][1][0], found[-1][1][1], limit) if found else _cut(text, limit)
+
+
+def _named(text: str, found: list, borrowed: list, before: str) -> tuple[str, list]:
+    """``text`` with its pronoun (``borrowed[0].referent``) replaced by "[the subject]" as the
+    sentence ``before`` writes it, and the spans of ``found`` moved to match."""
+    pronoun = re.compile(rf"(?<!\w){re.escape(borrowed[0].referent)}(?!\w)").search(text)
+    if pronoun is None:
+        return text, found
+    spans = [span for _, span in located(before, borrowed)]
+    if spans:
+        start = spans[0][0]
+        article = re.search(r"(?:\b(?:the|a|an)\s+)$", before[:start], re.IGNORECASE)
+        subject = before[article.start() if article else start:spans[-1][1]]
+    else:
+        subject = " ".join(t.text for t in borrowed)
+    named = f"[{subject[:1].upper() + subject[1:] if pronoun.start() == 0 else subject}]"
+    shift = len(named) - (pronoun.end() - pronoun.start())
+    moved = [(t, (a + shift, b + shift) if a >= pronoun.end() else (a, b)) for t, (a, b) in found]
+    return text[:pronoun.start()] + named + text[pronoun.end():], moved
+
+
+def _around(text: str, low: int, high: int, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters around ``text[low:high]``."""
+    if len(text) <= limit:
+        return text
+    limit -= 6  # room for an ellipsis at each end
+    room = max(limit - (high - low), 0)
+    start = max(0, min(low - room // 2, len(text) - limit))
+    end = min(len(text), start + limit)
+    cut = text[start:end].strip()
+    return ("..." if start else "") + cut + ("..." if end < len(text) else "")
 
 
 def _nearest_number(token, alignment: Alignment, units):

@@ -80,7 +80,9 @@ def read(text: str) -> tuple[Clause, ...]:
             # "The Louvre is a museum. It houses the Mona Lisa.": "It" is the Louvre
             named = _shared_subject(previous, list(first[1:]))
             if named:
-                read_here[0] = tuple(named)
+                borrowed = len(named) - len(first) + 1
+                read_here[0] = (*(replace(t, referent=first[0].text) for t in named[:borrowed]),
+                                *named[borrowed:])
         if read_here:
             previous = read_here[0]
         clauses += [_restated(c) for c in read_here]

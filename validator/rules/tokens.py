@@ -5,6 +5,7 @@ their word tables."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -114,6 +115,7 @@ class Token:
     amount: Amount | None = None  # a number's value, unit, precision and hedge or bound
     detail: bool = False  # a title before a name ("the engineer Gustave Eiffel"): may be left out
     scope: bool = False  # in a fronted phrase that restricts the clause ("Among men, ..."): kept
+    referent: str = ""  # the pronoun it was read for ("It"): a subject from the sentence before
 
     @property
     def content(self) -> bool:
@@ -129,6 +131,24 @@ def suffix(token: Token) -> str:
         if word.endswith(ending) and not word.endswith("ss") and len(word) > len(ending) + 2:
             return "s" if ending == "es" else ending
     return "ed" if len(word) == 4 and word.endswith("ied") else ""  # "died", "tied", "lied"
+
+
+def located(text: str, tokens: Sequence[Token], in_order: bool = False
+            ) -> list[tuple[Token, tuple[int, int]]]:
+    """(token, (start, end)) for each of ``tokens`` found in ``text`` as a whole word (a "2" is
+    not the 2 of "276"), case aside; ``in_order``: each searched from where the one before was
+    found. A token read another way than it is written (a pronoun's subject, "3" for "three")
+    may not be found: it is left out."""
+    found, at = [], 0
+    for token in tokens:
+        if not token.text.strip():
+            continue
+        where = re.compile(rf"(?<!\w){re.escape(token.text)}(?!\w)", re.IGNORECASE).search(
+            text, at if in_order else 0)
+        if where is not None:
+            found.append((token, where.span()))
+            at = where.end() if in_order else 0
+    return sorted(found, key=lambda pair: pair[1])
 
 
 def is_date(token: Token) -> bool:

@@ -253,3 +253,33 @@ def test_corrections_show_as_a_word_diff_in_a_browser(tmp_path, browser):
     assert "not used, the sentence is removed: the rewrite holds line breaks or markup" in \
         corrections[1]
     assert page.all("img") == []  # the hostile rewrite is text, never an element
+
+
+def test_the_readme_report_marks_only_what_decided(tmp_path, browser, capsys):
+    """The README's example: nothing red in the evidence of a supported sentence, the clause
+    marked under the 1887-1889 sentence is the one about 1887-1889, and the evidence is
+    numbered as reasons cite it."""
+    report = tmp_path / "report.html"
+    examples = REPO / "examples"
+    assert cli.main(["check", "--source", str(examples / "eiffel_history.txt"), "--source",
+                     str(examples / "eiffel_visiting.txt"), "--text",
+                     str(examples / "answer.txt"), "--html", str(report)]) == 1
+    page = Page(browser("--dump-dom", report.as_uri()))
+    within, label, differs, aligned, numbered = None, {}, {}, {}, {}
+    for tag, attrs, text in page.elements:
+        if tag == "details" and "id" in attrs:
+            within = attrs["id"]
+            label[within] = attrs["class"].removeprefix("v-")
+        elif tag == "mark" and "differs" in (attrs.get("class") or ""):
+            differs.setdefault(within, []).append("".join(text))
+        elif tag == "span" and attrs.get("class") == "aligned":
+            aligned.setdefault(within, []).append("".join(text))
+        elif tag == "span" and attrs.get("class") == "where":
+            numbered.setdefault(within, []).append("".join(text).split(" ")[0])
+    assert list(label.values()).count("supported") == 2
+    assert [key for key in differs if key and label[key] == "supported"] == []  # None: legend
+    assert differs.get("o1-s4") == ["About 6 million"]  # 9 million against 6 million
+    first = " ".join(aligned["o1-s1"])
+    assert "1887 and 1889" in first and "300 metres" not in first
+    assert all(marks == [f"[{n}]" for n in range(1, len(marks) + 1)]
+               for marks in numbered.values())

@@ -94,12 +94,13 @@ def _print_text(report: Report, args: argparse.Namespace) -> None:
                 print(f"    claim [{claim.verdict.label}]: {claim.text}")
         if verdict.reason:
             print(f"    why: {verdict.reason}")
-        if result.evidence:
-            best = result.evidence[0]
-            where = args.source[best.source] if best.source is not None else "source"
-            similarity = "" if best.similarity is None else f", similarity {best.similarity:.2f}"
+        for n in result.shown_evidence:
+            passage = result.evidence[n - 1]
+            where = args.source[passage.source] if passage.source is not None else "source"
+            similarity = ("" if passage.similarity is None
+                          else f", similarity {passage.similarity:.2f}")
             # the passage that matched comes with its neighbours: show the whole window
-            print(f"    evidence ({where}{similarity}): {_clip(best.text, 600)}")
+            print(f"    evidence [{n}] ({where}{similarity}): {_clip(passage.text, 600)}")
         correction = result.correction
         if correction is not None:
             status = "used" if correction.used else f"not used: {correction.reason}"

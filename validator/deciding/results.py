@@ -102,7 +102,7 @@ class SentenceResult:
         scores = [c.verdict.score for c in self.claims if c.verdict.score is not None]
         failing = [c for c in self.claims if c.verdict.label != SUPPORTED]
         reason = "; ".join(f"{c.text!r}: {c.verdict.label}"
-                           + (f" ({c.verdict.reason})" if c.verdict.reason else "")
+                           + (f" ({self._cited_here(c)})" if c.verdict.reason else "")
                            for c in failing) or "every claim is supported"
         return Verdict(worst.label, reason, min(scores) if scores else None, worst.decided_by)
 
@@ -113,13 +113,31 @@ class SentenceResult:
 
     @cached_property
     def evidence(self) -> list[Evidence]:
+        """Each claim's evidence once, in the order the judge was shown it: "[2]" in a reason
+        is ``evidence[1]`` (a later claim's own passages numbered on after the first's)."""
         merged: dict[tuple, Evidence] = {}
         for claim in self.claims:
             for e in claim.evidence:
-                key = (e.source, e.start, e.end, e.text)
-                if key not in merged or (e.similarity or 0) > (merged[key].similarity or 0):
-                    merged[key] = e
-        return sorted(merged.values(), key=lambda e: -(e.similarity or 0))
+                merged.setdefault(_place(e), e)
+        return list(merged.values())
+
+    @property
+    def shown_evidence(self) -> list[int]:
+        """The numbers (from 1) of the evidence a short report shows: the best passage and each
+        its reason cites."""
+        if not self.evidence:
+            return []
+        reason = self.verdict.reason if self.verdict is not None else ""
+        cited = [n for match in citations.MARKER.finditer(reason or "")
+                 for n in citations.numbers_of(match.group(1))
+                 if 1 <= n <= len(self.evidence)]
+        return list(dict.fromkeys([1, *cited]))
+
+    def _cited_here(self, claim: ClaimResult) -> str:
+        """A claim's reason with the passages it cites numbered as the sentence's evidence."""
+        at = {_place(e): n for n, e in enumerate(self.evidence, 1)}
+        own = {m: at[_place(e)] for m, e in enumerate(claim.evidence, 1)}
+        return citations.renumbered(claim.verdict.reason or "", own)
 
     @property
     def evidence_cut(self) -> bool:
@@ -401,6 +419,10 @@ def _correction_dict(c: Correction) -> dict:
     return {"original": c.original, "rewrite": c.rewrite, "used": c.used, "text": c.text,
             "reason": c.reason,
             "verdict": None if c.verdict is None else _verdict_dict(c.verdict)}
+
+
+def _place(e: Evidence) -> tuple:
+    return e.source, e.start, e.end, e.text
 
 
 def _evidence_dict(e: Evidence) -> dict:

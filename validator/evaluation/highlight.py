@@ -1,8 +1,9 @@
 """What the HTML report marks in an evidence passage: the clause that lines up with the sentence
-(the rule checker's alignment) and, in it, the words that decide: its numbers, dates and names
-marked ``same`` when the sentence says them too, and its numbers and dates the sentence does not
-say marked ``differs`` ("about 6 million" against the sentence's "about 9 million"; a number is
-the same when it states what the sentence's allows, as the rules read it).
+(the rule checker's alignment, ``best_alignment``, as the local judge reads it) and, in it, the
+words that decide: the numbers, dates and names the sentence says too, marked ``same``, and,
+only for a sentence that is not supported, the number the rules found in place of the
+sentence's own (another value of the same kind: "About 6 million" against the sentence's
+"About 9 million"), marked ``differs``. A number the sentence does not state is not marked.
 
 This is for the reader's eye, whatever judge gave the verdict: it shows where to look, not why
 the judge decided. A passage the rules cannot line up with the sentence is shown unmarked.
@@ -10,11 +11,13 @@ the judge decided. A passage the rules cannot line up with the sentence is shown
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from itertools import pairwise
 
-from ..rules.alignment import Alignment, Clause, align, read
+from ..rules.alignment import Alignment, best_alignment, read
+from ..rules.tokens import Token, holding_most, located
+from ..text.sentences import split_sentences
+from ..types import SUPPORTED
 
 DECIDING = ("number", "name")  # token kinds whose value decides a verdict
 
@@ -29,70 +32,52 @@ class Run:
     mark: str | None = None
 
 
-def marked(sentence: str, passage: str) -> list[Run]:
-    """``passage`` cut into runs (every character once, in order) with its aligned clauses and
-    deciding words marked against ``sentence``."""
+def marked(sentence: str, passage: str, label: str | None = None) -> list[Run]:
+    """``passage`` cut into runs (every character once, in order) with the clauses that line up
+    with ``sentence`` and their deciding words marked; ``label``: the sentence's verdict (no
+    number is marked as another for a supported one)."""
     claims = [clause for clause in read(sentence) if any(t.content for t in clause)]
     units = read(passage) if claims else []
     if not units:
         return [Run(passage)]
+    sentences = split_sentences(passage)
     spans: list[tuple[int, int]] = []
     marks: dict[tuple[int, int], str] = {}
     for claim in claims:
-        unit, alignment = max(((u, align(claim, u)) for u in units),
-                              key=lambda pair: _rank(pair[1]))
-        if not alignment.matched:
+        alignment = best_alignment(claim, units)
+        own = [t for t in alignment.stated if not t.referent] if alignment else []
+        best = holding_most([s.text for s in sentences], own)
+        if alignment is None or best is None:
             continue
-        said = {t.form for t in claim if t.kind in DECIDING}
-        amounts = [t.amount for t in claim if t.amount]
-        found = _located(passage, unit)
-        if not found:
-            continue
-        span = _within_sentence(passage, found[0][1][0], found[-1][1][1])
-        spans.append(span)
-        for token, where in found:
-            if where[0] < span[0]:
-                continue
-            if token.form in said if not token.amount else any(
-                    a.stated_by(token.amount) for a in amounts):
-                marks[where] = "same"
-            elif token.kind == "number":  # another name is no conflict; another number may be
-                marks[where] = "differs"
+        where = sentences[best[0]]
+        found = [(t, (where.start + a, where.start + b)) for t, (a, b) in best[1]]
+        clause = located(where.text, [t for t in alignment.clause if not t.referent],
+                         in_order=True) or best[1]
+        start = clause[0][1][0]
+        pronoun = next((t.referent for t in alignment.clause if t.referent), None)
+        if pronoun:  # "It was finished in 1889": from the pronoun the subject was read for
+            start = min([a for _, (a, _) in located(where.text[:start], [Token(
+                pronoun, pronoun, "word")])] + [start])
+        spans.append((where.start + start, where.start + clause[-1][1][1]))
+        for token, at in found:
+            if token.kind in DECIDING:
+                marks[at] = "same"
+        if label != SUPPORTED:
+            for token in _rivals(alignment):
+                for _, (a, b) in located(where.text, [token]):
+                    marks[(where.start + a, where.start + b)] = "differs"
     return _runs(passage, spans, marks)
 
 
-def _rank(found: Alignment) -> tuple[bool, bool, int]:
-    """The rule checker's order of evidence clauses: aligned, then in explicit conflict, then
-    the most words matched."""
-    return found.aligned, found.conflict is not None, found.matched
-
-
-def _located(passage: str, unit: Clause) -> list[tuple]:
-    """(token, (start, end)) for each token of ``unit`` found in ``passage``, searching on from
-    the previous one; a clause's tokens are its words as written, but not every word (a pronoun
-    may stand for a name, "3" for "three"), so a token not found is skipped."""
-    found, at = [], 0
-    for token in unit:
-        if not token.text.strip():
-            continue
-        # whole words only: a "2" (for "second") is not the 2 of "276"
-        where = re.compile(rf"(?<!\w){re.escape(token.text)}(?!\w)", re.I).search(passage, at)
-        if where is None:
-            continue
-        found.append((token, where.span()))
-        at = where.end()
-    return found
-
-
-_SENTENCE_END = re.compile(r"[.!?]\s+")
-
-
-def _within_sentence(passage: str, start: int, end: int) -> tuple[int, int]:
-    """(start, end) begun no earlier than the sentence ``end`` lies in: a clause whose subject
-    was a pronoun ("It was finished in 1889") is read with the name it stands for, found in
-    the sentence before, which is not part of what lines up."""
-    ends = [m.end() for m in _SENTENCE_END.finditer(passage, start, end)]
-    return (ends[-1] if ends else start), end
+def _rivals(alignment: Alignment) -> list[Token]:
+    """The evidence's numbers that stand where the claim says another of the same kind: the
+    other value of an explicit conflict, or a number in the slot of a claim's number it does
+    not state."""
+    if alignment.rival is not None:
+        return [alignment.rival] if alignment.rival.kind == "number" else []
+    return [theirs for mine, theirs in alignment.instead
+            if mine.amount and theirs.amount and mine.amount.comparable(theirs.amount)
+            and not mine.amount.stated_by(theirs.amount)]
 
 
 def _runs(passage: str, spans: list[tuple[int, int]], marks: dict[tuple[int, int], str]

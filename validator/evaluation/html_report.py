@@ -169,10 +169,10 @@ def _sentence(anchor: str, result: SentenceResult, source_names: Sequence[str]) 
         shown_citation = (str(citation.status).replace("_", " ")
                           + (f" (cites {cited})" if cited else "")
                           + (f"; {other} would support it" if other else ""))
-    evidence = [View(runs=marked(result.sentence.text, e.text),
+    evidence = [View(runs=marked(result.sentence.text, e.text, verdict.label), number=n,
                      where=_source(source_names, e.source) + (
                          "" if e.similarity is None else f", similarity {e.similarity:.2f}"))
-                for e in result.evidence]
+                for n, e in enumerate(result.evidence, 1)]
     claims = ([View(text=c.text, verdict=c.verdict.label) for c in result.claims]
               if result.split_into_claims else [])
     return View(id=anchor, verdict=verdict.label, text=result.sentence.text,

@@ -12,6 +12,7 @@ from typing import Any, Generic, TypeVar, cast
 
 from ..concurrency import Once
 from ..errors import warn
+from ..text.citations import renumbered
 from ..types import BY_CACHE, BY_FALLBACK, BY_LLM, INVALID, Evidence, Verdict
 from . import usage
 from .base import Backend, Item
@@ -22,6 +23,7 @@ from .prompts import (
     build_correction_prompt,
     build_prompt,
     check_template,
+    own_numbers,
 )
 from .replies import (
     EXPECTED_BATCH,
@@ -217,9 +219,10 @@ class PromptJudge(Backend):
             if (self.store is not None and batch.prompt is not None
                     and any(v is not None and v.label != INVALID for v in parsed)):
                 self.store.put(batch.prompt, reply.text)
-        for i, verdict in zip(batch.pending, parsed, strict=True):
+        for i, own, verdict in zip(batch.pending, batch.own, parsed, strict=True):
             if verdict is not None and verdict.label != INVALID:
-                verdict = replace(verdict, decided_by=decided_by)
+                verdict = replace(verdict, decided_by=decided_by,
+                                  reason=renumbered(verdict.reason, own))
                 self.cache.put(batch.keys[i], verdict)
                 batch.found[i] = verdict
 
@@ -317,8 +320,9 @@ class _Batch:
             cached = cast(Verdict | None, judge.cache.get(key))  # what judge() keeps under it
             self.found.append(None if cached is None else replace(cached, decided_by=BY_CACHE))
         self.pending = [i for i, verdict in enumerate(self.found) if verdict is None]
-        self.prompt = (build_batch_prompt([items[i] for i in self.pending], question)
-                       if len(self.pending) > 1 else None)
+        asked = [items[i] for i in self.pending]
+        self.prompt = build_batch_prompt(asked, question) if len(asked) > 1 else None
+        self.own = own_numbers(asked)  # the prompt's passage numbers -> each item's own
         self.untrusted = [question, *(part for i in self.pending for part in
                                       (items[i][0], *(e.text for e in items[i][1])))]
 

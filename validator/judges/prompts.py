@@ -174,7 +174,8 @@ def build_batch_prompt(
     (neighbouring chunks share sentences), so no character of a source is sent twice."""
     tag = tag_of(question, *(part for statement, evidence in items
                            for part in (statement, *(e.text for e in evidence))))
-    texts, named = _regions(items)
+    texts, each = _regions(items)
+    named = [list(dict.fromkeys(numbers)) for numbers in each]
     body = "\n".join(
         BATCH_ITEM.format(tag=tag, n=n, statement=safe_text(statement),
                           numbers=", ".join(f"[{k}]" for k in numbers) or "none")
@@ -193,11 +194,19 @@ def batch_passage_chars(items: Sequence[tuple[str, Sequence[Evidence]]]) -> int:
     return sum(map(len, _regions(items)[0]))
 
 
+def own_numbers(items: Sequence[tuple[str, Sequence[Evidence]]]) -> list[dict[int, int]]:
+    """For each item of a batched prompt, its passage numbers in the prompt -> the number (from
+    1) of its first evidence sent under it: a batched reply's "[7]" is that statement's
+    evidence [2], as the result, the command line and the HTML report number it."""
+    return [{k: m for m, k in reversed(list(enumerate(numbers, 1)))}
+            for numbers in _regions(items)[1]]
+
+
 def _regions(items: Sequence[tuple[str, Sequence[Evidence]]]
              ) -> tuple[list[str], list[list[int]]]:
-    """The passages a batch sends, and for each item the numbers (from 1) of those holding its
-    evidence, best first. Passages located in a source that overlap or touch are merged into
-    one stretch of that source; any other passage is sent once."""
+    """The passages a batch sends, and for each item the number (from 1) each of its evidence
+    is sent under, in its order. Passages located in a source that overlap or touch are merged
+    into one stretch of that source; any other passage is sent once."""
     spans: dict[int, set[tuple[int, int, str]]] = {}  # source -> (start, end, text)
     for _, evidence in items:
         for e in evidence:
@@ -209,7 +218,7 @@ def _regions(items: Sequence[tuple[str, Sequence[Evidence]]]
                for text, members in _stretches(found) for start, end in members}
     texts: list[str] = []
     numbers: dict[str, int] = {}  # a passage sent -> its number
-    named = []
+    each = []
     for _, evidence in items:
         mine: list[int] = []
         for e in evidence:
@@ -218,10 +227,9 @@ def _regions(items: Sequence[tuple[str, Sequence[Evidence]]]
             if sent not in numbers:
                 texts.append(sent)
                 numbers[sent] = len(texts)
-            if numbers[sent] not in mine:
-                mine.append(numbers[sent])
-        named.append(mine)
-    return texts, named
+            mine.append(numbers[sent])
+        each.append(mine)
+    return texts, each
 
 
 def _stretches(spans: set[tuple[int, int, str]]) -> Iterator[tuple[str, list[tuple[int, int]]]]:

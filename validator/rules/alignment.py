@@ -70,6 +70,7 @@ class Alignment:
     instead: tuple[tuple[Token, Token], ...] = ()  # (claim word, the evidence's in its slot)
     stated: tuple[Token, ...] = ()  # the evidence tokens the claim's matched, in order
     rival: Token | None = None  # the evidence's other value or name of an explicit conflict
+    clause: Clause = ()  # the evidence clause's tokens
 
     @property
     def aligned(self) -> bool:
@@ -116,7 +117,7 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
             conflict = _polarity(claim, evidence, pairs, wanted)
     return Alignment(len(pairs), len(wanted) - len(narrower), missing, conflict, blocked, text,
                      _instead(wanted, said, matched, missing), tuple(said[j] for _, j in pairs),
-                     rival)
+                     rival, evidence)
 
 
 UNIVERSAL = frozenset(("each", "all"))  # "every" is read as "each"

@@ -39,6 +39,7 @@ from .tokens import (
     RELATIVES,
     TITLE_CHANGERS,
     UNASSERTING,
+    holding_most,
     located,
     reports,
 )
@@ -225,27 +226,21 @@ def _sentence_with(word: str, evidence: Sequence[Evidence], limit: int = 120) ->
 
 def _sentence_of(alignment: Alignment, evidence: Sequence[Evidence], limit: int = 200) -> str:
     """The sentence of the evidence that states the aligned clause, as written, for a reason a
-    reader can check against the source: the one holding most of the words the claim matched (a
-    number, date or name counting double), cut around them at ``limit`` characters. A subject
-    read for a pronoun from the sentence before ("It opened in 1793.") stands in brackets in
-    the pronoun's place ("[The Louvre] opened in 1793."). The clause as read when no sentence
-    holds any of it."""
+    reader can check against the source: the one holding most of the words the claim matched
+    (``holding_most``), cut around them at ``limit`` characters. A subject read for a pronoun
+    from the sentence before ("It opened in 1793.") stands in brackets in the pronoun's place
+    ("[The Louvre] opened in 1793."). The clause as read when no sentence holds any of it."""
+    texts = list(_sentences(evidence))
     own = [t for t in alignment.stated if not t.referent]
     borrowed = [t for t in alignment.stated if t.referent]
-    best: tuple[str, list, str] | None = None
-    most, before = 0, ""
-    for text in _sentences(evidence):
-        found = located(text, own)
-        weight = sum(2 if t.kind in ("number", "name") else 1 for t, _ in found)
-        if weight > most:
-            best, most = (text, found, before), weight
-        before = text
+    best = holding_most(texts, own)
     if best is None:
         return _cut(alignment.evidence, limit)
-    text, found, before = best
-    if borrowed:
-        text, found = _named(text, found, borrowed, before)
-    return _around(text, found[0][1][0], found[-1][1][1], limit) if found else _cut(text, limit)
+    n, found = best
+    text = texts[n]
+    if borrowed and n:
+        text, found = _named(text, found, borrowed, texts[n - 1])
+    return _around(text, found[0][1][0], found[-1][1][1], limit)
 
 
 def _named(text: str, found: list, borrowed: list, before: str) -> tuple[str, list]:

@@ -151,6 +151,19 @@ def located(text: str, tokens: Sequence[Token], in_order: bool = False
     return sorted(found, key=lambda pair: pair[1])
 
 
+def holding_most(texts: Sequence[str], tokens: Sequence[Token]
+                 ) -> tuple[int, list[tuple[Token, tuple[int, int]]]] | None:
+    """Which of ``texts`` holds most of ``tokens`` (a number, date or name counting double; the
+    first of equals), and where (``located``); None when none holds any."""
+    best, most = None, 0
+    for n, text in enumerate(texts):
+        found = located(text, tokens)
+        weight = sum(2 if t.kind in ("number", "name") else 1 for t, _ in found)
+        if weight > most:
+            best, most = (n, found), weight
+    return best
+
+
 def is_date(token: Token) -> bool:
     if token.form.startswith(("date:", "month:")):
         return True

@@ -50,14 +50,7 @@ def read(sentence: str, mode: str = "auto") -> tuple[Citation, str]:
     code = [m.span() for m in _CODE_SPAN.finditer(sentence)]
     markers = [m for m in _MARKER_WITH_SPACE.finditer(sentence)
                if not any(a < m.start(1) < b for a, b in code)]
-    numbers: list[int] = []
-    for match in markers:
-        for part in re.split(r"\s*[,;]\s*", match.group(1)):
-            ends = [int(n) for n in re.split(r"\s*[–-]\s*", part)]
-            if len(ends) == 2 and 0 <= ends[1] - ends[0] < _MAX_RANGE:
-                numbers.extend(range(ends[0], ends[1] + 1))
-            else:
-                numbers.extend(ends)
+    numbers = [n for match in markers for n in numbers_of(match.group(1))]
     cited = Citation(tuple(dict.fromkeys(numbers)))
     text = sentence
     for match in reversed(markers):
@@ -66,6 +59,31 @@ def read(sentence: str, mode: str = "auto") -> tuple[Citation, str]:
     if not any(ch.isalnum() for ch in text):  # markers and nothing else: judge it as written
         return cited, sentence
     return cited, text
+
+
+def numbers_of(marker: str) -> list[int]:
+    """The numbers of one marker's inside ("1, 3", "2-4"), ranges expanded, in order."""
+    numbers: list[int] = []
+    for part in re.split(r"\s*[,;]\s*", marker):
+        ends = [int(n) for n in re.split(r"\s*[–-]\s*", part)]
+        if len(ends) == 2 and 0 <= ends[1] - ends[0] < _MAX_RANGE:
+            numbers.extend(range(ends[0], ends[1] + 1))
+        else:
+            numbers.extend(ends)
+    return numbers
+
+
+def renumbered(reason: str, own: dict[int, int]) -> str:
+    """A judge's ``reason`` with the passage numbers it cites ("[7]", "[3, 7]") written as
+    ``own`` maps them (a batched prompt's numbers -> the statement's own evidence numbers); a
+    number ``own`` lacks as "another statement's passage"."""
+    def mapped(match: re.Match) -> str:
+        numbers = numbers_of(match.group(1))
+        known = [str(own[n]) for n in numbers if n in own]
+        other = ["another statement's passage"] if len(known) < len(numbers) else []
+        return "[" + "; ".join(filter(None, (", ".join(known), *other))) + "]"
+
+    return MARKER.sub(mapped, reason)
 
 
 def is_factual(sentence: str) -> bool:

@@ -55,3 +55,34 @@ def test_what_does_not_line_up_is_shown_whole_and_unchanged(sentence, passage):
     assert "".join(r.text for r in runs) == passage
     if sentence.startswith("It was painted"):
         assert not any(r.aligned or r.mark for r in runs)
+
+
+HISTORY = ("It was designed and built by the company of the engineer Gustave Eiffel between 1887 "
+           "and 1889. When it opened, the tower was 300 metres tall, and it remained the tallest "
+           "man-made structure in the world until the Chrysler Building was finished in 1930.")
+
+
+def test_the_clause_marked_is_the_one_the_rules_aligned():
+    """The rule checker lines the sentence up with the 1887-1889 clause (and finds "World's
+    Fair" missing): that clause is marked, not the one about the height."""
+    sentence = ("The Eiffel Tower was built by Gustave Eiffel's company between 1887 and 1889 "
+                "for the World's Fair.")
+    aligned, _ = shown(sentence, HISTORY)
+    assert "between 1887 and 1889" in aligned and "300 metres" not in aligned
+
+
+@pytest.mark.parametrize("sentence, passage", [
+    ("It was the tallest man-made structure in the world until 1930.", HISTORY),
+    ("The tower has three levels open to visitors.", VISITS + " It is 330 metres tall."),
+    ("The tower has three levels open to visitors.", VISITS),
+])
+def test_nothing_is_marked_another_number_for_a_supported_sentence(sentence, passage):
+    runs = marked(sentence, passage, "supported")
+    assert not [r.text for r in runs if r.mark == "differs"]
+
+
+def test_a_number_the_sentence_does_not_state_is_never_another_number():
+    """"The tower has three levels open to visitors" states no number of people; the passage's
+    "About 6 million" is not marked whatever the verdict."""
+    runs = marked("The tower has three levels open to visitors and a lift.", VISITS, "unsupported")
+    assert not [r.text for r in runs if r.mark == "differs"]

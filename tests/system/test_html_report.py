@@ -278,7 +278,7 @@ def test_the_readme_report_marks_only_what_decided(tmp_path, browser, capsys):
             numbered.setdefault(within, []).append("".join(text).split(" ")[0])
     assert list(label.values()).count("supported") == 2
     assert [key for key in differs if key and label[key] == "supported"] == []  # None: legend
-    assert differs.get("o1-s4") == ["About 6 million"]  # 9 million against 6 million
+    assert differs.get("o1-s4") == ["About 6 million people"]  # 9 million against 6 million
     first = " ".join(aligned["o1-s1"])
     assert "1887 and 1889" in first and "300 metres" not in first
     assert all(marks == [f"[{n}]" for n in range(1, len(marks) + 1)]

@@ -1,6 +1,7 @@
 """What the rule checker reads out of a text: its *facts*.
 
-- quantities: numbers with their scale (thousand, million...), unit, percent and currency;
+- quantities: numbers as ``quantities.read_number`` reads them for every check (scale, unit,
+  currency, hedge or bound, role), a count without a unit counting its noun ("three lifts");
   ranges ("1887-1889", "between 5 and 7") count both ends;
 - dates: years, months, and days of a month;
 - names: capitalised words that grammar does not explain (not the first word of a sentence).
@@ -11,40 +12,19 @@ dates and names; ``normalise`` is the spelling the verbatim check compares.
 
 from __future__ import annotations
 
-import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
-from typing import Any
 
 from ..storage import MiB, memoize
 from ..text.citations import MARKER
 from ..text.word_forms import MONTH_OF, STOPWORDS, content_words, stem, with_digits
-from .quantities import Amount, amount, bound_before
+from .quantities import NUMBER_WORDS, Amount, Number, bound_before, read_number, value_of
 
-_SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9,
-          "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12}
-_CURRENCY = {"$": "usd", "us$": "usd", "usd": "usd", "dollar": "usd", "dollars": "usd",
-             "€": "eur", "eur": "eur", "euro": "eur", "euros": "eur", "£": "gbp", "gbp": "gbp",
-             "pound": "gbp", "pounds": "gbp", "¥": "jpy", "yen": "jpy"}
-_UNIT_ALIASES = {
-    "m": "metre", "meter": "metre", "meters": "metre", "metre": "metre", "metres": "metre",
-    "ft": "foot", "feet": "foot", "foot": "foot", "km": "kilometre", "kilometers": "kilometre",
-    "kilometres": "kilometre", "kilometer": "kilometre", "kilometre": "kilometre",
-    "mi": "mile", "miles": "mile", "mile": "mile", "kg": "kilogram", "kilograms": "kilogram",
-    "tonnes": "tonne", "tons": "tonne", "ton": "tonne", "tonne": "tonne", "cm": "centimetre",
-    "years": "year", "year": "year", "yrs": "year", "months": "month", "days": "day",
-    "hours": "hour", "minutes": "minute", "seconds": "second", "percent": "%", "%": "%",
-    "people": "person", "persons": "person", "visitors": "visitor", "employees": "employee",
-}
-_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "hundred": 100,
-                 "dozen": 12}
-_PREFIX_CURRENCY = frozenset(("$", "€", "£", "¥", "usd", "eur", "gbp"))
 _TOKEN = re.compile(r"[$€£¥]|\d+(?:,\d{3})*(?:\.\d+)?(?:st|nd|rd|th)?|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?|%|\S")
 _NUMERIC = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?$")
 _RANGE_WORDS = frozenset(("-", "–", "—", "to", "and"))
-_ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+
 
 
 @dataclass(frozen=True)
@@ -105,21 +85,9 @@ def union(facts: list[Facts]) -> Facts:
     )
 
 
-def _number(token: str) -> float | None:
-    """The value of a numeric token, or None. A number too large for a float (hundreds of
-    digits) is no quantity the rules can compare."""
-    ordinal = _ORDINAL.match(token)
-    if _NUMERIC.match(token) or ordinal:
-        try:
-            value = float(ordinal.group(1) if ordinal else token.replace(",", ""))
-        except ValueError:
-            return None
-        return value if math.isfinite(value) else None
-    return _NUMBER_WORDS.get(token.lower())
-
-
 def _quantities_and_dates(text: str, matches: list[re.Match]):
     tokens = [m.group() for m in matches]
+    spans = [m.span() for m in matches]
     lowered = [t.lower() for t in tokens]
     month_at = {i: MONTH_OF[t.rstrip(".")] for i, t in enumerate(lowered)
                 if t.rstrip(".") in MONTH_OF and (t != "may" or _day_near(tokens, i))}
@@ -130,55 +98,45 @@ def _quantities_and_dates(text: str, matches: list[re.Match]):
             if day is not None:
                 days.add((month, day))
                 used.add(j)
-    # found: [first token, last token, value, unit, scale, digits]; a range's first end takes
-    # the unit of its second below, so a row is a list
-    found: list[list[Any]] = []
+    found: list[Number] = []
     years: set[int] = set()
     for i, token in enumerate(tokens):
-        value = _number(token)
-        if value is None or i in used:
+        number = None if i in used else read_number(tokens, i, source=text, spans=spans)
+        if number is None:
             continue
-        nxt = lowered[i + 1] if i + 1 < len(tokens) else ""
-        if (_NUMERIC.match(token) and "," not in token and value == int(value)
-                and 1000 <= value <= 2100 and nxt not in _SCALE and nxt not in _UNIT_ALIASES):
+        value = number.amount.value
+        if (_NUMERIC.match(token) and "," not in token and number.last == i
+                and number.first == i and value == int(value) and 1000 <= value <= 2100):
             years.add(int(value))
             continue
-        currency = _CURRENCY[lowered[i - 1]] if i and lowered[i - 1] in _PREFIX_CURRENCY else None
-        j, scale = i + 1, 1.0
-        if nxt in _SCALE and (nxt not in ("m", "b") or currency):
-            scale = _SCALE[nxt]
-            j += 1
-        if j + 1 < len(tokens) and lowered[j] in ("-", "‑") and lowered[j + 1].isalpha():
-            j += 1  # "a 7-year warranty": the unit after the hyphen
-        unit = currency or _unit(lowered[j] if j < len(tokens) else "")
-        first = i - 1 if currency else i
-        last = j if unit and not currency and j < len(tokens) else j - 1
-        found.append([first, last, value, unit, scale, i])
-    for a, b in pairwise(found):  # "5 to 7 km": the first end of a range takes its unit
-        if a[3] is None and b[3] is not None and b[0] == a[1] + 2 and lowered[a[1] + 1] in _RANGE_WORDS:
-            a[3] = b[3]
+        if number.amount.unit is None and number.last + 1 < len(tokens):
+            counted = _counted(lowered[number.last + 1])  # "three lifts": a count of lifts
+            if counted:
+                number = Number(replace(number.amount, unit=counted), number.first,
+                                number.last + 1)
+        found.append(number)
+    for n, (a, b) in enumerate(pairwise(found)):  # "5 to 7 km": the first end takes the unit
+        if (a.amount.unit is None and b.amount.unit is not None and b.first == a.last + 2
+                and lowered[a.last + 1] in _RANGE_WORDS):
+            found[n] = Number(replace(a.amount, unit=b.amount.unit), a.first, a.last)
     quantities = []
-    for first, last, value, unit, scale, at in found:  # units settled: the hedge or bound read
-        bound, start = bound_before(lowered, first, unit)
-        quantities.append(amount(tokens[at], value, scale=scale, unit=unit, phrase=bound,
-                                 text=text[matches[start].start() : matches[last].end()]))
+    for number in found:  # units settled: the hedge or bound read, and the text as written
+        bound, start = bound_before(lowered, number.first, number.amount.unit)
+        quantities.append(replace(number.amount, phrase=bound,
+                                  role="" if bound else number.amount.role,
+                                  text=text[spans[start][0]:spans[number.last][1]]))
     return quantities, years, set(month_at.values()), days
 
 
-def _unit(word: str) -> str | None:
-    if word in ("%", "percent"):
-        return "%"
-    if word in _CURRENCY:
-        return _CURRENCY[word]
-    if word in _UNIT_ALIASES:
-        return _UNIT_ALIASES[word]
+def _counted(word: str) -> str | None:
+    """What a count without a unit counts ("three lifts": "lift"), as its stem."""
     if word.isalpha() and word not in STOPWORDS and word not in MONTH_OF:
         return stem(word)
     return None
 
 
 def _day(token: str) -> int | None:
-    value = _number(token) if token.lower() not in _NUMBER_WORDS else None
+    value = value_of(token) if token.lower() not in NUMBER_WORDS else None
     if value is not None and value == int(value) and 1 <= value <= 31:
         return int(value)
     return None

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 ROUNDING = 0.005  # an exact number written rounded ("2.1 million") is at most this far off
@@ -67,6 +68,99 @@ _BASE = {
     "day": ("second", 86400.0), "week": ("second", 604800.0),
     "month": ("month", 1.0), "year": ("month", 12.0),
 }
+
+
+# The one table of what may follow or precede a number. A scale multiplies it ("12k", "$3m",
+# "1.5 million"); "m" and "b" are scales only after a currency ("$3m"; "3 m" is metres).
+SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9,
+          "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12}
+_CURRENCY_SCALES = frozenset(("m", "b"))
+CURRENCIES = {"$": "usd", "us$": "usd", "usd": "usd", "dollar": "usd", "dollars": "usd",
+              "€": "eur", "eur": "eur", "euro": "eur", "euros": "eur", "£": "gbp", "gbp": "gbp",
+              "pound": "gbp", "pounds": "gbp", "¥": "jpy", "jpy": "jpy", "yen": "jpy"}
+CURRENCY_SIGNS = frozenset("$€£¥")
+_CURRENCY_BEFORE = CURRENCY_SIGNS | {"us$", "usd", "eur", "gbp", "jpy"}  # "$5", "USD 5"
+UNITS = {  # a word after a number -> its unit; _BASE says which convert
+    **{w: "metre" for w in ("m", "meter", "meters", "metre", "metres")},
+    **{w: "kilometre" for w in ("km", "kilometer", "kilometers", "kilometre", "kilometres")},
+    **{w: "centimetre" for w in ("cm", "centimetre", "centimetres", "centimeter", "centimeters")},
+    **{w: "millimetre" for w in ("mm", "millimetre", "millimetres", "millimeter", "millimeters")},
+    **{w: "foot" for w in ("ft", "foot", "feet")}, **{w: "inch" for w in ("in.", "inch", "inches")},
+    **{w: "yard" for w in ("yd", "yard", "yards")}, **{w: "mile" for w in ("mi", "mile", "miles")},
+    **{w: "kilogram" for w in ("kg", "kilogram", "kilograms")},
+    **{w: "gram" for w in ("g", "gram", "grams")},
+    **{w: "tonne" for w in ("tonne", "tonnes", "ton", "tons")},
+    **{w: "second" for w in ("second", "seconds", "sec", "secs")},
+    **{w: "minute" for w in ("minute", "minutes", "min", "mins")},
+    **{w: "hour" for w in ("hour", "hours", "hr", "hrs")}, **{w: "day" for w in ("day", "days")},
+    **{w: "week" for w in ("week", "weeks")}, **{w: "month" for w in ("month", "months")},
+    **{w: "year" for w in ("year", "years", "yr", "yrs")}, "percent": "%", "%": "%",
+    **{w: "person" for w in ("people", "person", "persons")},
+    **{w: "visitor" for w in ("visitor", "visitors")},
+    **{w: "employee" for w in ("employee", "employees")}, **CURRENCIES,
+}
+NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "hundred": 100,
+                "dozen": 12}  # what text2num leaves written out ("with_digits")
+_NUMERAL = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)(?:st|nd|rd|th)?$")
+
+
+def value_of(word: str) -> float | None:
+    """The value of a numeral ("48,000", "2.5", "21st") or of a number word ("two", "dozen");
+    None for anything else, and for a numeral too large for a float."""
+    numeral = _NUMERAL.match(word)
+    if numeral is None:
+        return NUMBER_WORDS.get(word.lower())
+    value = float(numeral.group(1).replace(",", ""))
+    return value if math.isfinite(value) else None
+
+
+@dataclass(frozen=True)
+class Number:
+    """A number read at its place in a text's words (``read_number``)."""
+
+    amount: Amount
+    first: int  # the index of its first word (a currency before it), after its hedge or bound
+    last: int  # the index of its last word (its scale or unit)
+
+
+def read_number(words: Sequence[str], i: int, phrase: str = "", *, source: str | None = None,
+                spans: Sequence[tuple[int, int]] = ()) -> Number | None:
+    """The number at ``words[i]`` with what the words around it say of it: a currency before
+    it ("$", "USD"), a scale after it ("12k", "$3m", "1.5 million"), a unit ("330 metres",
+    "a 7-year warranty", "2 percentage points"), the hedge or bound ``phrase`` (as written)
+    before it (``BOUND_WORDS``; "over" before a span of time is read as no bound) and its role
+    ("rose to 6%": where a change ended). The one reading of a number for every check of the
+    rules; None when ``words[i]`` is no number. ``source`` and the ``spans`` of its words: the
+    number is quoted as written there ("$3m")."""
+    value = value_of(words[i])
+    if value is None:
+        return None
+    lowered = [w.lower() for w in words]
+    currency = CURRENCIES[lowered[i - 1]] if i and lowered[i - 1] in _CURRENCY_BEFORE else None
+    first, j, scale = (i - 1 if currency else i), i + 1, 1.0
+    after = lowered[j] if j < len(words) else ""
+    if after in SCALES and (after not in _CURRENCY_SCALES or currency):
+        scale, j = SCALES[after], j + 1
+    unit = currency
+    if unit is None and lowered[j:j + 2] in (["percentage", "point"], ["percentage", "points"]):
+        unit, j = "percentage point", j + 2  # "2 percentage points" is no "2 percent"
+    elif unit is None:
+        hyphen = j + 1 < len(words) and lowered[j] in ("-", "‑") and lowered[j + 1] in UNITS
+        k = j + 1 if hyphen else j  # "a 7-year warranty"
+        if k < len(words) and lowered[k] in UNITS and lowered[k] not in CURRENCY_SIGNS:
+            unit, j = UNITS[lowered[k]], k + 1
+    if phrase and ambiguous(phrase.lower(), unit):
+        phrase = ""  # "over 20 years": maybe "during"
+    role = lowered[first - 1] if first and not phrase and lowered[first - 1] in (
+        "to", "from") else ""
+    if source is not None and spans:
+        shown = source[spans[first][0]:spans[j - 1][1]]
+    else:
+        shown = " ".join(words[first:j]).replace(" %", "%")
+        shown = shown[0] + shown[1:].lstrip() if shown[0] in CURRENCY_SIGNS else shown
+    return Number(amount(words[i], value, scale=scale, unit=unit, phrase=phrase.lower(),
+                         text=f"{phrase} {shown}" if phrase else shown, role=role), first, j - 1)
 
 
 @dataclass(frozen=True)

@@ -39,22 +39,6 @@ from .tokens import (
 )
 from .word_lists import IRREGULAR, NEGATIONS, SAME_PARTICIPLES, concepts, snowball
 
-_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9}
-_UNITS = {
-    "m": "metre", "meter": "metre", "meters": "metre", "metre": "metre", "metres": "metre",
-    "km": "kilometre", "kilometer": "kilometre", "kilometers": "kilometre",
-    "kilometre": "kilometre", "kilometres": "kilometre", "cm": "centimetre",
-    "centimetres": "centimetre", "centimeters": "centimetre", "mm": "millimetre",
-    "millimetres": "millimetre", "millimeters": "millimetre", "ft": "foot", "feet": "foot",
-    "foot": "foot", "inches": "inch", "inch": "inch", "yards": "yard", "yard": "yard",
-    "mi": "mile", "mile": "mile", "miles": "mile", "kg": "kilogram", "kilograms": "kilogram",
-    "kilogram": "kilogram", "grams": "gram", "gram": "gram", "tonnes": "tonne", "tonne": "tonne",
-    "seconds": "second", "minutes": "minute", "hours": "hour", "hour": "hour", "days": "day",
-    "weeks": "week", "months": "month", "percent": "%", "%": "%", "$": "usd", "usd": "usd",
-    "dollars": "usd", "dollar": "usd", "€": "eur", "eur": "eur", "euros": "eur", "euro": "eur",
-    "£": "gbp", "gbp": "gbp", "pounds": "gbp", "years": "year", "year": "year", "yrs": "year",
-}
-_CURRENCY_SIGNS = frozenset("$€£")
 _SAME_QUALIFIER = {"every": "each"}  # qualifiers that say the same of each member
 _SAID_SO = frozenset("say says said saying told tells according".split())
 # Verbs of place read as "is" before a preposition of place: "lies in", "sits on", "stands at".
@@ -62,7 +46,7 @@ _PLACE_VERBS = frozenset("lie lies lying sit sits sitting stand stands standing"
 _PLACE = frozenset(("in", "on", "at"))
 _RANGE_OPENERS = {"between": ("and",), "from": ("to", "until", "till", "through")}
 _CONTRACTED = {"cannot": "can", "can't": "can", "won't": "will", "shan't": "shall"}
-_TOKEN = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)*|[%$€£;:,()]")
+_TOKEN = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)*|[%$€£¥;:,()]")
 
 
 @memoize(4096, 16 * MiB, bytes_per_char=48)
@@ -180,7 +164,8 @@ _LEADING_ADVERBS = frozenset("""later now then also still soon once already rece
 
 
 def _tokens(text: str) -> list[Token]:
-    raw = _TOKEN.findall(text)
+    found = list(_TOKEN.finditer(text))
+    raw, spans = [m.group() for m in found], [m.span() for m in found]
     tokens: list[Token] = []
     bound_text = ""  # a hedge or bound read before a number ("about", "more than")
     article = False  # the word before was an article
@@ -210,8 +195,7 @@ def _tokens(text: str) -> list[Token]:
                                     "number"))
                 i += 2
                 continue
-            i, token = _number(raw, i, bound_text, tokens)
-            tokens.append(token)
+            i = _number(raw, i, bound_text, tokens, text, spans)
             bound_text = ""
         elif lowered.rstrip(".") in MONTH_OF and (lowered != "may" or _day_after(raw, i)):
             month = MONTH_OF[lowered.rstrip(".")]
@@ -221,9 +205,6 @@ def _tokens(text: str) -> list[Token]:
                 i += 2
                 continue
             tokens.append(Token(f"month:{month}", word, "number"))
-        elif lowered in _UNITS and (lowered not in ("m", "$", "€", "£") or _after_number(tokens)
-                                    or lowered in "$€£"):
-            tokens.append(Token(f"unit:{_UNITS[lowered]}", word, "word"))
         elif word in ",();:":
             tokens.append(Token(word, word, "mark"))
         elif size := _bound_at(raw, i):
@@ -354,45 +335,26 @@ def _bound_at(raw: list[str], i: int) -> int:
         phrase = " ".join(raw[i:i + size]).lower()
         after = raw[i + size:i + size + 2]
         if phrase in quantities.BOUND_WORDS and after and (after[0][0].isdigit() or (
-                after[0] in _CURRENCY_SIGNS and len(after) > 1 and after[1][0].isdigit())):
+                after[0] in quantities.CURRENCY_SIGNS and len(after) > 1
+                and after[1][0].isdigit())):
             return size
     return 0
 
 
-def _number(raw: list[str], i: int, bound_text: str,
-            tokens: list[Token]) -> tuple[int, Token]:
-    """The number at ``raw[i]`` with its scale, its unit (a currency sign before it, a unit
-    word after it) and the hedge or bound before it; and the index of its last word."""
-    digits, scale, unit = raw[i], 1.0, None
-    words = [digits]
-    if tokens and tokens[-1].form.startswith("unit:") and tokens[-1].text in _CURRENCY_SIGNS:
-        sign = tokens.pop()
-        unit, words = sign.form[5:], [sign.text + digits]
-    nxt = raw[i + 1].lower() if i + 1 < len(raw) else ""
-    if nxt in _SCALE:
-        scale = _SCALE[nxt]
-        words.append(raw[i + 1])
-        i += 1
-        nxt = raw[i + 1].lower() if i + 1 < len(raw) else ""
-    if unit is None and nxt == "percentage" and i + 2 < len(raw) and raw[i + 2].lower() in (
-            "point", "points"):  # "2 percentage points" is no "2 percent"
-        unit = "percentage point"
-        words += raw[i + 1:i + 3]
-        i += 2
-    elif unit is None and nxt in _UNITS and nxt not in _CURRENCY_SIGNS:
-        unit = _UNITS[nxt]
-        words.append(raw[i + 1])
-        i += 1
-    if bound_text and quantities.ambiguous(bound_text.lower(), unit):
+def _number(raw: list[str], i: int, bound_text: str, tokens: list[Token], text: str,
+            spans: list[tuple[int, int]]) -> int:
+    """The number at ``raw[i]`` as ``quantities.read_number`` reads it, appended to ``tokens``
+    (a currency sign before it taken into it; a bound read as no bound put back as a word);
+    the index of its last word."""
+    number = quantities.read_number(raw, i, bound_text, source=text, spans=spans)
+    assert number is not None  # raw[i] starts with a digit
+    if number.first < i and tokens and tokens[-1].text == raw[number.first]:
+        tokens.pop()  # "$": read into the number
+    found = number.amount
+    if bound_text and not found.phrase:
         tokens.append(_word(bound_text, first=False))  # "over 20 years": maybe "during"
-        bound_text = ""
-    # "rose to 6%", "fell from 25%": where a change ended or began, not by how much it changed
-    role = tokens[-1].form if tokens and tokens[-1].form in ("to", "from") and not (
-        bound_text) else ""
-    text = " ".join(filter(None, (bound_text, " ".join(words)))).replace(" %", "%")
-    found = quantities.amount(digits, float(digits.replace(",", "")), scale=scale, unit=unit,
-                              phrase=bound_text.lower(), text=text, role=role)
-    return i, Token(f"#{found.value:g}", text, "number", amount=found)
+    tokens.append(Token(f"#{found.value:g}", found.text, "number", amount=found))
+    return number.last
 
 
 def _word(word: str, first: bool) -> Token:

@@ -168,7 +168,7 @@ def is_date(token: Token) -> bool:
     if token.form.startswith(("date:", "month:")):
         return True
     found = token.amount
-    return bool(found and found.unit is None and not found.bound
+    return bool(found and found.unit is None and not found.bound and "," not in found.text
                 and found.value == int(found.value) and 1000 <= found.value <= 2100)
 
 

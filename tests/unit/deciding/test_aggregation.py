@@ -73,13 +73,17 @@ def test_the_score_is_the_lowest_and_the_reason_names_each_failing_claim():
     assert result(SUPPORTED, SUPPORTED).verdict.reason == "every claim is supported"
 
 
-def test_evidence_of_the_claims_is_merged_best_first():
+def test_evidence_of_the_claims_is_merged_in_the_order_the_judge_saw_it():
+    """Each claim's passages once, the first claim's first: a claim's "[1]" is renumbered to
+    where its passage stands in the sentence's list, as the CLI and the HTML number it."""
     near, far = Chunk("It is 330 m tall.", 0, 17, 0), Chunk("It is in Paris.", 18, 33, 0)
+    cites = Verdict(UNSUPPORTED, "[1] gives another height", 0.1, BY_LLM)
     claims = [ClaimResult("a", V[SUPPORTED], [Evidence.of(far, 0.3), Evidence.of(near, 0.5)]),
-              ClaimResult("b", V[SUPPORTED], [Evidence.of(near, 0.8)])]
+              ClaimResult("b", cites, [Evidence.of(near, 0.8)])]
     sentence = SentenceResult(Sentence("x", 0, 1), claims, Citation(), True)
-    assert [(e.text, e.similarity) for e in sentence.evidence] == [(near.text, 0.8),
-                                                                   (far.text, 0.3)]
+    assert [e.text for e in sentence.evidence] == [far.text, near.text]
+    assert sentence.verdict.reason == "'b': unsupported ([2] gives another height)"
+    assert sentence.shown_evidence == [1, 2]
 
 
 # When a sentence passes

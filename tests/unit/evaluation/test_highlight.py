@@ -19,12 +19,12 @@ def shown(sentence, passage):
 
 @pytest.mark.parametrize("sentence, clause, marks", [
     ("About 9 million people visit it each year.", "About 6 million people visit the tower each",
-     {"About 6 million": "differs"}),
+     {"About 6 million people": "differs"}),
     ("About 6 million people visit the tower each year.", "About 6 million people visit",
-     {"About 6 million": "same"}),
+     {"About 6 million people": "same"}),
     # a number is the same at the claim's own precision, and its hedge is marked with it
     ("Some 6.4 million people visit the tower each year.", "About 6 million people visit",
-     {"About 6 million": "differs"}),
+     {"About 6 million people": "differs"}),
     ("It was finished in 1899.", "It was finished in 1889", {"1889": "differs"}),
     ("The Eiffel Tower is in Paris.", "Eiffel Tower is in Paris", {"Eiffel": "same",
                                                                    "Paris": "same"}),

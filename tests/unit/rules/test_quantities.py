@@ -140,3 +140,20 @@ def test_hostile_numbers_fail_closed_without_an_error(claim):
     found = judged(claim, "The city library holds 48,000 books.")
     assert found.label != SUPPORTED and found.reason
     read_facts(claim)
+
+
+@pytest.mark.parametrize("claim,source,kind", [
+    ("The company has 12k employees.", "The company has 12,000 employees.", "aligned"),
+    ("It raised $3m.", "It raised $3 million in 2020.", "aligned"),
+    ("It raised $4m.", "It raised $3 million in 2020.", "value"),  # not "$4" against "$3 million"
+    ("The pipe is 5 mm wide.", "The pipe is 0.5 cm wide.", "aligned"),  # one table of units
+    ("The course lasts 2 weeks.", "The course lasts 14 days.", "aligned"),
+    ("The cut took 12,000 jobs.", "The cut took 1,200 jobs.", "value"),  # "1,200" is no year
+])
+def test_one_reading_of_a_number_for_every_check(claim, source, kind):
+    """Scales, currencies and units come from one table, read by one reader: the alignment and
+    the facts that claims and corrections keep agree on what a number is."""
+    found = check(claim, [Evidence(source, 1.0)])
+    assert found.kind == kind, found
+    [said] = read_facts(claim).quantities
+    assert any(said.stated_by(q) for q in read_facts(source).quantities) == (kind == "aligned")

@@ -68,8 +68,8 @@ def test_matching_values_are_not_contradictions(claim, kind):
 def test_values_absent_or_less_precise_in_the_source_are_unaligned_not_contradicted():
     found = check("Roughly 7.2 million people visit it every year.", ev())
     assert found.kind == "unaligned" and found.reason == (
-        "the claim says 'Roughly 7.2 million' (7,150,000 to 7,250,000), the source 'About 7 "
-        "million' (6,500,000 to 7,500,000): the source is less precise")
+        "the claim says 'Roughly 7.2 million people' (7,150,000 to 7,250,000), the source "
+        "'About 7 million people' (6,500,000 to 7,500,000): the source is less precise")
     found = check("It is 330 seconds tall.", ev())
     assert found.kind == "unaligned" and "another unit" in found.reason
     found = check("It was painted gold in 2024.", ev("Tickets cost $35."))

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from types import FrameType
 
+UNREACHABLE = "cannot reach the judge's server"  # how a failed call names a server it missed
 
 class ConfigurationError(ValueError):
     """The validator or its judge is set up wrong (a model that does not exist, a judge that

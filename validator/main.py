@@ -224,7 +224,7 @@ def _guardrails_result(report: Report, caller: dict[str, Any] | None,
         return PassResult(metadata=metadata)
     return FailResult(
         metadata=metadata,
-        error_message=report.explain(evidence=on_fail == "reask"),
+        error_message=report.explain(evidence=on_fail == "reask", fixing=on_fail == "fix"),
         fix_value=report.fixed,
         error_spans=[ErrorSpan(start=r.sentence.start, end=r.sentence.end, reason=r.summary())
                      for r in failing],

@@ -165,6 +165,9 @@ class ReadSentence:
     not_a_claim: str | None = None
 
 
+REPLY_SHOWN = 300  # characters of an unreadable reply kept in its verdict
+
+
 @dataclass(frozen=True)
 class Verdict:
     """A judge's decision about one claim. ``score`` is how fully the evidence backs it, 0 to
@@ -176,6 +179,9 @@ class Verdict:
     score: float | None = None
     decided_by: DecidedBy | str = BY_LLM
     confidence: float | None = None
+    # for a verdict the judge's reply gave nothing readable for: that reply, cut to
+    # REPLY_SHOWN characters; untrusted text, shown as written and never read for a verdict
+    reply: str | None = None
 
     @property
     def passed(self) -> bool:

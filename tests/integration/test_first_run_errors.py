@@ -5,7 +5,7 @@ as its cause, and on the command line in the command's flags. The LLM is a real 
 over real HTTP to a local server."""
 
 import pytest
-from conftest import REPO, ScriptedJudge, closed_port_url
+from conftest import REPO, ScriptedJudge, caught_warnings, closed_port_url
 
 from provenance_guard import ConfigurationError, JudgeAuthError, ProvenanceLLM, cli
 
@@ -45,9 +45,13 @@ def command_says(capsys, *flags: str) -> tuple[int, str, str]:
 
 
 def test_no_api_key_names_the_variable_to_set(no_key, chat_server, capsys):
+    """Said when the validator is built, as one line with nothing chained to it, not at the
+    first validation under a traceback of LiteLLM's."""
     server = chat_server(ScriptedJudge())
-    error = raised("openai/judge", api_base=server.url)
-    assert isinstance(error, JudgeAuthError) and error.__cause__ is not None
+    with pytest.raises(JudgeAuthError) as caught:
+        ProvenanceLLM(llm_callable="openai/judge", llm_kwargs={"api_base": server.url})
+    error = caught.value
+    assert error.__cause__ is None and error.__context__ is None
     assert one_line(error) == (
         "no API key for the judge 'openai/judge': set OPENAI_API_KEY, or pass "
         "llm_kwargs['api_key'] (llm_callable='local' is the offline judge and needs none).")
@@ -99,8 +103,13 @@ def test_a_server_that_is_not_running_fails_the_text_and_says_where_it_looked(ca
     url = closed_port_url()
     validator = ProvenanceLLM(llm_callable="openai/judge", on_fail="noop", max_retries=0,
                               llm_kwargs={"api_base": url, "api_key": "sk-test"})
-    with pytest.warns(UserWarning, match="cannot reach the judge's server"):
+    with caught_warnings() as warned:
         result = validator.validate(TEXT, SOURCES)
+    summary = [w for w in warned if "counting them as" in w]  # the summary says unreachable too
+    assert summary == [f"the judge could not be reached for 1 sentence(s): cannot reach the "
+                       f"judge's server at {url} for 'openai/judge': start it, or check "
+                       "llm_kwargs['api_base']; counting them as unsupported "
+                       "(pass_on_invalid=False)."]
     assert result.outcome == "fail"  # fails closed: no verdict is no pass
     [sentence] = result.metadata["sentences"]
     assert sentence["reason"] == (

@@ -74,6 +74,10 @@ def test_the_command_line_example_as_written(tmp_path):
     """In a checkout (the examples/ folder), the command as the README shows it."""
     [command] = re.findall(r"```bash\n(provenance check .*?)```", README, re.DOTALL)
     shutil.copytree(REPO / "examples", tmp_path / "examples")
+    shutil.copy(REPO / ".gitignore", tmp_path / ".gitignore")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(tmp_path)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
     done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True,
                           text=True, timeout=600)
@@ -84,6 +88,10 @@ def test_the_command_line_example_as_written(tmp_path):
     assert "[nltk_data]" not in done.stderr + done.stdout
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "About 9 million people visit it each year." in page
+    # what the example writes into a checkout, git does not show
+    shown_by_git = subprocess.run([*git, "status", "--porcelain"], capture_output=True,
+                                  text=True, check=True).stdout
+    assert [line for line in shown_by_git.splitlines() if not line.startswith("A ")] == []
 
 
 def test_the_pydantic_example_passes_one_answer_and_fails_the_other_then_reads_the_results():

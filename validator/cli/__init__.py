@@ -5,6 +5,7 @@ imports the validator only after the arguments are parsed."""
 from __future__ import annotations
 
 import argparse
+import difflib
 import sys
 
 from .. import __version__
@@ -16,8 +17,26 @@ from . import exits
 from .from_args import Neutralised
 
 
+class _Parser(argparse.ArgumentParser):
+    """A command's parser that names a flag it does not know, with the closest real one, before
+    anything else is checked (argparse would first say that a required flag is missing)."""
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        if args is not None and self._subparsers is None:
+            known = list(self._option_string_actions)
+            for arg in args:
+                if arg == "--":
+                    break
+                flag = arg.split("=", 1)[0]
+                if flag.startswith("--") and not any(k.startswith(flag) for k in known):
+                    close = difflib.get_close_matches(flag, known, n=1)
+                    self.error(f"unknown flag {flag}"
+                               + (f": did you mean {close[0]}?" if close else ""))
+        return super().parse_known_args(args, namespace)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="provenance", description="Check that a text is supported by its sources."
     )
     parser.add_argument("--version", action="version",

@@ -94,6 +94,8 @@ def _print_text(report: Report, args: argparse.Namespace) -> None:
                 print(f"    claim [{claim.verdict.label}]: {claim.text}")
         if verdict.reason:
             print(f"    why: {verdict.reason}")
+        if verdict.reply is not None:  # untrusted: shown as a quoted string, never interpreted
+            print(f"    the judge's reply: {verdict.reply!r}")
         for n in result.shown_evidence:
             passage = result.evidence[n - 1]
             where = args.source[passage.source] if passage.source is not None else "source"

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import warn
+from ..errors import UNREACHABLE, warn
 from ..judges.replies import EXPECTED_VERDICT, UNREADABLE_VERDICT
 from ..request import Request
 from ..retrieval.retriever import Found
@@ -80,6 +80,23 @@ class Reporting:
     on_fail: Any
 
 
+def _no_verdict(results: Sequence[SentenceResult], invalid: int) -> str:
+    """Why ``invalid`` sentences have no verdict, in a line: a judge that could not be reached is
+    called so, with where it was looked for; replies that could not be read are counted."""
+    reasons = [c.verdict.reason for r in results for c in r.claims if c.verdict.label == INVALID]
+    unreachable = [reason[reason.index(UNREACHABLE):] for reason in reasons
+                   if UNREACHABLE in reason]
+    if len(unreachable) == len(reasons):
+        return (f"the judge could not be reached for {invalid} sentence(s): "
+                f"{unreachable[0].rstrip('.')}")
+    unreadable = reasons.count(UNREADABLE_VERDICT)
+    why = [f"{len(unreachable)} call(s) could not reach the judge"] if unreachable else []
+    why += [f"{unreadable} of its replies could not be read: expected {EXPECTED_VERDICT}"
+            ] if unreadable else []
+    return f"the judge gave no readable verdict for {invalid} sentence(s)" + (
+        f" ({'; '.join(why)})" if why else "")
+
+
 def aggregate(request: Request, read: Sequence[ReadSentence], claims: Sequence[Claim],
               decided: Decided, evidence: Found, reporting: Reporting) -> Report:
     """Each sentence's result from its claims' verdicts and evidence and its checked citation
@@ -93,14 +110,9 @@ def aggregate(request: Request, read: Sequence[ReadSentence], claims: Sequence[C
                for i, r in enumerate(read)]
     invalid = sum(r.verdict is not None and r.verdict.label == INVALID for r in results)
     if invalid:
-        unreadable = sum(c.verdict.reason == UNREADABLE_VERDICT for r in results for c in r.claims)
-        expected = (f" ({unreadable} of its replies could not be read: expected "
-                    f"{EXPECTED_VERDICT})" if unreadable else "")
-        warn(
-            f"the judge gave no readable verdict for {invalid} sentence(s){expected}; counting "
-            f"them as {'supported' if request.pass_on_invalid else 'unsupported'} "
-            f"(pass_on_invalid={request.pass_on_invalid}).",
-        )
+        warn(f"{_no_verdict(results, invalid)}; counting them as "
+             f"{'supported' if request.pass_on_invalid else 'unsupported'} "
+             f"(pass_on_invalid={request.pass_on_invalid}).")
     summary = Groundedness.of(
         results, any(r.split_into_claims for r in results),
         judge_calls_saved=decided.saved_calls, first_judge_decided=decided.by_first_judge,

@@ -63,12 +63,13 @@ class VerdictRecord(_Read):
     reason: StrictStr | None = None
     decided_by: DecidedBy | None = None
     confidence: Share | None = None
+    judge_reply: StrictStr | None = None
 
     def as_verdict(self) -> Verdict | None:
         if self.verdict is None or self.decided_by is None:
             return None
         return Verdict(self.verdict, self.reason or "", self.score, self.decided_by,
-                       self.confidence)
+                       self.confidence, self.judge_reply)
 
     def judged(self) -> Verdict:
         """The verdict of what was judged: one without a label is refused."""

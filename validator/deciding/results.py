@@ -104,7 +104,8 @@ class SentenceResult:
         reason = "; ".join(f"{c.text!r}: {c.verdict.label}"
                            + (f" ({self._cited_here(c)})" if c.verdict.reason else "")
                            for c in failing) or "every claim is supported"
-        return Verdict(worst.label, reason, min(scores) if scores else None, worst.decided_by)
+        return Verdict(worst.label, reason, min(scores) if scores else None, worst.decided_by,
+                       reply=worst.reply)
 
     @property
     def label(self) -> str:
@@ -319,9 +320,11 @@ class Report:
         """Why the text fails, a line per failing sentence; empty when it passes."""
         return self.explain()
 
-    def explain(self, evidence: bool = False) -> str:
+    def explain(self, evidence: bool = False, fixing: bool = True) -> str:
         """``message``; with ``evidence``, each failing sentence followed by the passages that
-        were retrieved for it (what a regeneration needs: the reask message)."""
+        were retrieved for it (what a regeneration needs: the reask message). ``fixing``: the
+        fix is what the caller gets (``on_fail="fix"``), so what it corrects, and a fix that
+        states nothing, are said."""
         failing = self.failing
         if not failing:
             return ""
@@ -332,9 +335,9 @@ class Report:
         summary = self.summary
         corrected = (f"\nThe fix corrects {summary.corrected} of them from their evidence and "
                      f"removes {len(failing) - summary.corrected}."
-                     if summary.fix_mode == "correct" else "")
+                     if summary.fix_mode == "correct" and fixing else "")
         empty = ("\nNo claim is left once they are removed: the fix (on_fail=\"fix\") states "
-                 "nothing." if summary.fix_empty else "")
+                 "nothing." if summary.fix_empty and fixing else "")
         if evidence and summary.sources_given:
             corrected += ("\nState only what each sentence's evidence states, and leave out "
                           "what it does not.")
@@ -361,10 +364,16 @@ class Report:
         logs = last.iterations.last.outputs.validator_logs if last and last.iterations else []
         ours = [log for log in logs if log.registered_name == REGISTERED_NAME
                 and log.validation_result is not None]
+        if last is None:
+            raise ValueError("the guard has validated nothing yet: call guard.validate first.")
+        error = getattr(last, "error", None)
+        if not ours and error:
+            raise ValueError(f"the guard's last call ended with an error, before any result: "
+                             f"{' '.join(str(error).split())[:300]}")
         if len(ours) != 1:
             raise ValueError(f"the guard's last call has {len(ours)} ProvenanceLLM results; "
-                             "Report.from_guard reads exactly one (call guard.validate first, "
-                             "or read each log with Report.from_metadata).")
+                             "Report.from_guard reads exactly one (read each validator log with "
+                             "Report.from_metadata).")
         return cls.from_metadata(ours[0].validation_result.metadata)
 
     @classmethod
@@ -395,9 +404,11 @@ def usage_from_dict(raw: Any, where: str) -> Usage:
 
 def _verdict_dict(verdict: Verdict | None) -> dict:
     if verdict is None:
-        return dict.fromkeys(("verdict", "score", "reason", "decided_by", "confidence"))
+        return dict.fromkeys(("verdict", "score", "reason", "decided_by", "confidence",
+                              "judge_reply"))
     return {"verdict": verdict.label, "score": verdict.score, "reason": verdict.reason,
-            "decided_by": verdict.decided_by, "confidence": verdict.confidence}
+            "decided_by": verdict.decided_by, "confidence": verdict.confidence,
+            "judge_reply": verdict.reply}
 
 
 EVIDENCE_LINES, EVIDENCE_LINE_CHARS = 3, 400  # passages per sentence in the reask message

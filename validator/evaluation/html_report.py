@@ -160,7 +160,7 @@ def _sentence(anchor: str, result: SentenceResult, source_names: Sequence[str]) 
     if verdict is None:
         return View(id=anchor, verdict=result.label, text=result.sentence.text,
                     reason=f"not a claim ({result.not_a_claim}): not judged",
-                    score=_score(None), decided_by=None, citation=None, claims=[], evidence=[],
+                    score=_score(None), reply=None, decided_by=None, citation=None, claims=[], evidence=[],
                     correction=None)
     shown_citation = None
     if citation.status != NONE:
@@ -176,7 +176,7 @@ def _sentence(anchor: str, result: SentenceResult, source_names: Sequence[str]) 
     claims = ([View(text=c.text, verdict=c.verdict.label) for c in result.claims]
               if result.split_into_claims else [])
     return View(id=anchor, verdict=verdict.label, text=result.sentence.text,
-                reason=verdict.reason, score=_score(verdict.score),
+                reason=verdict.reason, reply=verdict.reply, score=_score(verdict.score),
                 decided_by=verdict.decided_by, citation=shown_citation, claims=claims,
                 evidence=evidence, correction=_correction(result.correction))
 

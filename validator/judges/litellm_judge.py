@@ -8,7 +8,7 @@ import time
 from collections import deque
 from typing import Any
 
-from ..errors import ConfigurationError, JudgeAuthError
+from ..errors import UNREACHABLE, ConfigurationError, JudgeAuthError
 from . import usage
 from .prompt_judge import PromptJudge, Reply
 from .reply_cache import ReplyStore
@@ -35,6 +35,7 @@ class LiteLLMJudge(PromptJudge):
                                      f"got {type(llm_kwargs).__name__}.")
         _check_llm_kwargs(llm_kwargs or {})
         _check_model(model, llm_kwargs or {})
+        _check_key(model, llm_kwargs or {})
         self.model = model
         self.llm_kwargs = {"temperature": 0, "timeout": 60, **(llm_kwargs or {})}
         self.latencies: deque[float] = deque(maxlen=10_000)  # seconds, of the latest calls
@@ -134,6 +135,27 @@ def _check_model(model: str, llm_kwargs: dict[str, Any]) -> None:
         ) from error
 
 
+# Providers that may sign requests with credentials from their platform (an instance role, a
+# service account, Azure AD) rather than a variable: a key that is not set is no mistake there.
+_AMBIENT_CREDENTIALS = frozenset(("bedrock", "sagemaker", "vertex_ai", "vertex_ai_beta", "azure",
+                                  "azure_ai", "watsonx", "ollama", "ollama_chat"))
+
+
+def _check_key(model: str, llm_kwargs: dict[str, Any]) -> None:
+    """No API key where the provider needs one: said when the judge is made, not at the first
+    validation (LiteLLM tells which variables a provider reads)."""
+    if _provider(model, llm_kwargs)[0] in _AMBIENT_CREDENTIALS:
+        return
+    missing = _missing_keys(model, llm_kwargs)
+    if missing:
+        raise JudgeAuthError(no_key_message(model, missing))
+
+
+def no_key_message(model: str, missing: list[str]) -> str:
+    return (f"no API key for the judge {model!r}: set {' or '.join(missing)}, or pass "
+            "llm_kwargs['api_key'] (llm_callable='local' is the offline judge and needs none).")
+
+
 def explained(error: Exception, model: str, llm_kwargs: dict[str, Any]) -> Exception:
     """``error``, raised by LiteLLM for ``model``, as one line that names the fix when it is one
     of the failures a user meets first: no API key, a key refused, a model the server does not
@@ -145,9 +167,7 @@ def explained(error: Exception, model: str, llm_kwargs: dict[str, Any]) -> Excep
     if refused_credentials(error):
         missing = _missing_keys(model, llm_kwargs)
         if missing:
-            return JudgeAuthError(
-                f"no API key for the judge {model!r}: set {' or '.join(missing)}, or pass "
-                "llm_kwargs['api_key'] (llm_callable='local' is the offline judge and needs none).")
+            return JudgeAuthError(no_key_message(model, missing))
         where = "llm_kwargs['api_key']" if llm_kwargs.get("api_key") else (
             f"{_key_name(model, llm_kwargs)} or llm_kwargs['api_key']")
         return JudgeAuthError(f"the judge's provider refused the API key for {model!r}"
@@ -157,7 +177,7 @@ def explained(error: Exception, model: str, llm_kwargs: dict[str, Any]) -> Excep
             f"the judge's server has no model {model!r}{answered}: check llm_callable (the "
             "model's name as the server knows it) and llm_kwargs['api_base'].")
     if _unreachable(error):
-        return JudgeUnreachable(f"cannot reach the judge's server at {_base(model, llm_kwargs)} "
+        return JudgeUnreachable(f"{UNREACHABLE} at {_base(model, llm_kwargs)} "
                                 f"for {model!r}: start it, or check llm_kwargs['api_base'].")
     return error
 

@@ -13,8 +13,18 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
-from ..types import BY_FALLBACK, BY_LLM, CONTRADICTED, INVALID, SUPPORTED, UNSUPPORTED, Verdict
+from ..types import (
+    BY_FALLBACK,
+    BY_LLM,
+    CONTRADICTED,
+    INVALID,
+    REPLY_SHOWN,
+    SUPPORTED,
+    UNSUPPORTED,
+    Verdict,
+)
 
 _WORDS = {
     "yes": SUPPORTED,
@@ -59,6 +69,17 @@ def parse_reply(reply: object, untrusted: Sequence[str | None] = ()) -> Verdict:
     hand the statement's own verdict over as its own."""
     if not isinstance(reply, str) or not reply.strip():
         return Verdict(INVALID, "the judge returned an empty reply", decided_by=BY_FALLBACK)
+    verdict = _read_verdict(reply, untrusted)
+    return replace(verdict, reply=shown(reply)) if verdict.label == INVALID else verdict
+
+
+def shown(reply: str) -> str:
+    """An unreadable reply as a verdict keeps it: at most REPLY_SHOWN characters."""
+    reply = reply.strip()
+    return reply if len(reply) <= REPLY_SHOWN else reply[:REPLY_SHOWN - 3].rstrip() + "..."
+
+
+def _read_verdict(reply: str, untrusted: Sequence[str | None]) -> Verdict:
     text = _readable_end(reply)
     found = _final_json(text, _verdict_of)
     if found is not None:

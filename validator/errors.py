@@ -14,6 +14,7 @@ from types import FrameType
 
 UNREACHABLE = "cannot reach the judge's server"  # how a failed call names a server it missed
 
+
 class ConfigurationError(ValueError):
     """The validator or its judge is set up wrong (a model that does not exist, a judge that
     returns something else than a verdict, ...). Raised at once, never turned into verdicts

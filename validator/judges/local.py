@@ -29,12 +29,12 @@ from ..types import BY_LOCAL, CONTRADICTED, SUPPORTED, UNSUPPORTED, Evidence, Ve
 CONFIDENCE = {
     "verbatim": 0.95,  # 18 of 18
     "aligned": 0.939,  # 30 of 31
-    "mention": 0.976,  # 206 of 210
+    "mention": 0.972,  # 206 of 211
     "value": 0.962,  # 24 of 24
     "antonym": 0.944,  # 16 of 16
     "negation": 0.929,  # 12 of 12
     "name": 0.667,  # 1 of 1
-    "unaligned": 0.592,  # 779 of 1,316 (an unsupported verdict; the rest were right answers)
+    "unaligned": 0.592,  # 778 of 1,315 (an unsupported verdict; the rest were right answers)
     "refusal": 0.5,  # none seen
 }
 REFUSAL_COVERAGE = 0.75  # share of what a refusal asks about that a passage must not cover

@@ -147,9 +147,10 @@ def test_identical_prompts_are_answered_from_the_cache():
     assert second.metadata["sentences"][0]["decided_by"] == "cache"
 
 
-def test_judge_is_chosen_once_at_init():
+def test_judge_is_chosen_once_at_init(monkeypatch):
     from provenance_guard import CallableJudge, LiteLLMJudge, LocalJudge
 
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")  # without one, building it raises
     assert isinstance(ProvenanceLLM(llm_callable="gpt-4o-mini").judge, LiteLLMJudge)
     assert isinstance(ProvenanceLLM(llm_callable=lambda p: "yes").judge, CallableJudge)
     local = LocalJudge()

@@ -81,7 +81,7 @@ def test_a_guard_call_reads_back_typed():
 def test_a_guard_that_has_not_run_has_no_report():
     from guardrails import Guard
 
-    with pytest.raises(ValueError, match="0 ProvenanceLLM results"):
+    with pytest.raises(ValueError, match="validated nothing yet: call guard.validate first"):
         Report.from_guard(Guard())
 
 

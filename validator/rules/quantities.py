@@ -136,24 +136,24 @@ def read_number(words: Sequence[str], i: int, phrase: str = "", *, source: str |
     value = value_of(words[i])
     if value is None:
         return None
-    lowered = [w.lower() for w in words]
-    currency = CURRENCIES[lowered[i - 1]] if i and lowered[i - 1] in _CURRENCY_BEFORE else None
+
+    def low(k: int) -> str:  # the word at k in lower case; "" outside the text
+        return words[k].lower() if 0 <= k < len(words) else ""
+
+    currency = CURRENCIES[low(i - 1)] if i and low(i - 1) in _CURRENCY_BEFORE else None
     first, j, scale = (i - 1 if currency else i), i + 1, 1.0
-    after = lowered[j] if j < len(words) else ""
-    if after in SCALES and (after not in _CURRENCY_SCALES or currency):
-        scale, j = SCALES[after], j + 1
+    if low(j) in SCALES and (low(j) not in _CURRENCY_SCALES or currency):
+        scale, j = SCALES[low(j)], j + 1
     unit = currency
-    if unit is None and lowered[j:j + 2] in (["percentage", "point"], ["percentage", "points"]):
+    if unit is None and low(j) == "percentage" and low(j + 1) in ("point", "points"):
         unit, j = "percentage point", j + 2  # "2 percentage points" is no "2 percent"
     elif unit is None:
-        hyphen = j + 1 < len(words) and lowered[j] in ("-", "‑") and lowered[j + 1] in UNITS
-        k = j + 1 if hyphen else j  # "a 7-year warranty"
-        if k < len(words) and lowered[k] in UNITS and lowered[k] not in CURRENCY_SIGNS:
-            unit, j = UNITS[lowered[k]], k + 1
+        k = j + 1 if low(j) in ("-", "‑") and low(j + 1) in UNITS else j  # "a 7-year warranty"
+        if low(k) in UNITS and low(k) not in CURRENCY_SIGNS:
+            unit, j = UNITS[low(k)], k + 1
     if phrase and ambiguous(phrase.lower(), unit):
         phrase = ""  # "over 20 years": maybe "during"
-    role = lowered[first - 1] if first and not phrase and lowered[first - 1] in (
-        "to", "from") else ""
+    role = low(first - 1) if first and not phrase and low(first - 1) in ("to", "from") else ""
     if source is not None and spans:
         shown = source[spans[first][0]:spans[j - 1][1]]
     else:

@@ -97,6 +97,9 @@ class ProvenanceLLM(Validator):
             corrector: Any = None,
             max_requests_per_minute: float | None = None,
             max_tokens_per_minute: float | None = None,
+            structured_replies: str = 'auto',
+            control_statements: str = 'auto',
+            min_support_probability: float | None = None,
         ) -> None: ...
         # end of the typed __init__
     else:  # at run time they are read by Settings, which names a misspelt one and its fix
@@ -206,7 +209,10 @@ def _judge_options(settings: Settings) -> dict[str, Any]:
     return {"max_retries": settings.max_retries, "cache_size": settings.cache_size,
             "max_in_flight": settings.max_calls_in_flight,
             "max_per_minute": settings.max_requests_per_minute,
-            "max_tokens_per_minute": settings.max_tokens_per_minute}
+            "max_tokens_per_minute": settings.max_tokens_per_minute,
+            "structured_replies": settings.structured_replies,
+            "control_statements": settings.control_statements,
+            "min_support_probability": settings.min_support_probability}
 
 
 ProvenanceLLM.__init__.__signature__ = signature(ProvenanceLLM.__init__)  # type: ignore[attr-defined]

@@ -132,6 +132,26 @@ class PerMinute:
 
 
 @dataclass(frozen=True)
+class Probability:
+    """A probability in (0, 1], or None."""
+
+    def __call__(self, name: str, value: object) -> float | None:
+        if value is None:
+            return None
+        if (isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real)
+                or not 0 < float(value) <= 1):
+            raise ValueError(f"{name} must be a probability > 0 and <= 1, or None (no "
+                             f"threshold); got {value!r}.")
+        return float(value)
+
+    shown = "> 0 and <= 1, or None (no threshold)"
+    optional = True
+
+    def parse(self, text: str) -> float | None:
+        return _none_or(text, float)
+
+
+@dataclass(frozen=True)
 class Flag:
     def __call__(self, name: str, value: object) -> bool:
         return boolean(name, value)
@@ -400,6 +420,27 @@ class Settings:
         "no limit): each request's start waits until its prompt's tokens (counted before it is "
         "sent, with OpenAI's cl100k_base) fit the rate, and the reply's tokens count against "
         "the requests after it. For a provider's tokens-per-minute quota.")
+
+    structured_replies: str = setting(
+        "auto", Choice(("auto", "on", "off")),
+        "Whether the judge asks for each reply by its JSON schema (OpenAI's `response_format`, "
+        "which LiteLLM passes on): `auto`, where LiteLLM's capability table says the model "
+        "takes one (`litellm.supports_response_schema`); `on`, always (an OpenAI-compatible "
+        "server; a callable is then called with `response_format=`); `off`, never. The reply "
+        "is read as a free one is; a provider that refuses the schema is asked without it from "
+        "then on, with a warning.", flag="--structured-replies")
+    control_statements: str = setting(
+        "auto", Choice(("auto", "on", "off")),
+        "Whether each judge call carries a control statement: a sentence of one of the call's "
+        "passages with a number or date changed, which they contradict; a reply that calls it "
+        "supported gives every statement of the call an invalid verdict (`usage.caught_calls` "
+        "counts such calls). `auto`: on for a LiteLLM model, off for a callable; `on`, `off`.",
+        flag="--control-statements")
+    min_support_probability: float | None = setting(
+        None, Probability(),
+        "A supported verdict the model gave with a lower probability (read from its tokens' log "
+        "probabilities, where the provider returns them) is invalid, as is one with no "
+        "probability (None: no threshold).", flag="--min-support-probability")
 
     def __post_init__(self) -> None:
         for row in fields(self):

@@ -182,6 +182,12 @@ class Verdict:
     # for a verdict the judge's reply gave nothing readable for: that reply, cut to
     # REPLY_SHOWN characters; untrusted text, shown as written and never read for a verdict
     reply: str | None = None
+    # the chance the model gave the tokens of its verdict's word, from the log probabilities
+    # its provider returned (None: none were returned, or the judge reads no tokens)
+    probability: float | None = None
+    # what became of the control statement in the judge call that gave this verdict (LLM
+    # judges): "answered", or why the call had none ("none: ..."); None for other judges
+    control: str | None = None
 
     @property
     def passed(self) -> bool:
@@ -214,7 +220,9 @@ class Usage:
     OpenAI's cl100k_base. ``cost_usd`` is None when some call's price is unknown; ``unpriced``
     then says why (never a cost of 0 for calls nobody priced). ``cut_off_calls``: calls the
     validation's deadline cut off before the provider reported their tokens (a hosted provider
-    bills them): their prompt tokens are counted here, their completion tokens are unknown."""
+    bills them): their prompt tokens are counted here, their completion tokens are unknown.
+    ``caught_calls``: calls whose reply called their control statement supported, a statement
+    the call's passages contradict: none of their verdicts was used."""
 
     calls: int = 0
     prompt_tokens: int = 0
@@ -224,6 +232,7 @@ class Usage:
     cost_usd: float | None = 0.0
     unpriced: str = ""
     cut_off_calls: int = 0
+    caught_calls: int = 0
 
     def __add__(self, other: Usage) -> Usage:
         cached = (None if self.cached_tokens is None and other.cached_tokens is None
@@ -233,7 +242,8 @@ class Usage:
         return Usage(self.calls + other.calls, self.prompt_tokens + other.prompt_tokens,
                      self.completion_tokens + other.completion_tokens, cached,
                      self.counted_calls + other.counted_calls, cost,
-                     self.unpriced or other.unpriced, self.cut_off_calls + other.cut_off_calls)
+                     self.unpriced or other.unpriced, self.cut_off_calls + other.cut_off_calls,
+                     self.caught_calls + other.caught_calls)
 
     def line(self) -> str:
         """For a person: '1 judge call, 800 prompt + 60 completion tokens, $0.000156'."""
@@ -250,4 +260,6 @@ class Usage:
                        "tokens unknown")
         cost = (f"${self.cost_usd:.6f}" if self.cost_usd is not None
                 else f"cost unknown: {self.unpriced}")
-        return f"{calls}, {tokens}, {cost}"
+        caught = (f"; {self.caught_calls} call(s) called a control statement supported, their "
+                  "verdicts unused" if self.caught_calls else "")
+        return f"{calls}, {tokens}, {cost}{caught}"

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..concurrency import run
-from ..judges.prompt_judge import PromptJudge
+from ..judges.prompt_judge import PromptJudge, Reply
 from ..judges.replies import final_object
 from ..types import BY_FALLBACK
 from .qa_prompts import COMPLETENESS_TASK, RELEVANCY_TASK, USEFULNESS_TASK, build_qa_prompt
@@ -158,8 +158,8 @@ class _Reader:
         self.flag, self.field, self.allowed, self.null_when = flag, field, allowed, null_when
         self.untrusted = untrusted
 
-    def __call__(self, reply: str) -> tuple[int | None, str] | None:
-        return final_object(reply, self._read, self.untrusted)
+    def __call__(self, reply: Reply) -> tuple[int | None, str] | None:
+        return final_object(reply.text, self._read, self.untrusted)
 
     def _read(self, value: dict) -> tuple[int | None, str] | None:
         flag, score = value.get(self.flag), value.get(self.field)

@@ -48,8 +48,8 @@ def pace(judge, reserve: Callable[[], float]) -> None:
 
     send, turns = judge.complete, Turns(reserve, _in_the_pool)
 
-    async def paced(prompt: str, room: int) -> Reply:
+    async def paced(prompt: str, room: int, form: dict | None = None) -> Reply:
         async with turns.turn():
-            return await send(prompt, room)
+            return await send(prompt, room, form)
 
     judge.complete = paced  # type: ignore[method-assign]  # every request, retries included, goes through complete()

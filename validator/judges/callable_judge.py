@@ -4,9 +4,10 @@ pool."""
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from ..concurrency import offload
 from ..errors import ConfigurationError
@@ -15,21 +16,31 @@ from .prompt_judge import PromptJudge, Reply
 
 
 class CallableJudge(PromptJudge):
-    def __init__(self, function: Callable[[str], Any], **options):
+    """``function(prompt) -> reply``. With ``structured_replies="on"`` it is called
+    ``function(prompt, response_format=schema)``, the reply's JSON schema in OpenAI's form, to
+    pass on to its model; with "auto" (a function's model is not known) or "off", never.
+    ``control_statements``: "on" puts a control statement in each call; "auto" and "off" do
+    not (a function may be no model at all)."""
+
+    def __init__(self, function: Callable[[str], Any], structured_replies: str = "auto",
+                 control_statements: str = "auto", **options):
         super().__init__(**options)
-        _check_takes_one_prompt(function)
+        _check_takes_one_prompt(function, structured_replies == "on")
         self.function = function
         self.awaited = self.awaits_user_code = is_async(function)
+        self.structured = structured_replies == "on"
+        self.controls = control_statements == "on"
 
     def model_key(self) -> int:
         return id(self.function)
 
-    async def complete(self, prompt: str, room: int) -> Reply:
+    async def complete(self, prompt: str, room: int, form: dict | None = None) -> Reply:
         """The function's reply (it cannot be told its room, nor tell where a reply ended)."""
         # a plain function waits on its model in the pool; the validation does not wait for a
         # call its deadline cut off
-        reply = (self.function(prompt) if self.awaited
-                 else await offload(self.function, prompt, join=False))
+        call: Callable[[str], Any] = (self.function if form is None else functools.partial(
+            cast(Callable[..., Any], self.function), response_format=form))
+        reply = call(prompt) if self.awaited else await offload(call, prompt, join=False)
         if inspect.isawaitable(reply):  # a plain function that returned a coroutine
             reply = await reply
         # counting tokens computes: in the pool
@@ -52,9 +63,10 @@ def is_async(function: object) -> bool:
         type(function).__call__)  # noqa: B004 - the class's own __call__, not callable()
 
 
-def _check_takes_one_prompt(function: Callable) -> None:
-    """A callable judge is called as ``function(prompt)``: one that cannot be is a setup
-    mistake, refused here rather than at every sentence."""
+def _check_takes_one_prompt(function: Callable, schema: bool = False) -> None:
+    """A callable judge is called as ``function(prompt)`` (with ``schema``,
+    ``function(prompt, response_format=...)``): one that cannot be is a setup mistake, refused
+    here rather than at every sentence."""
     try:
         signature = inspect.signature(function)
     except (TypeError, ValueError):  # a builtin without a signature: let the call tell
@@ -66,3 +78,13 @@ def _check_takes_one_prompt(function: Callable) -> None:
             f"llm_callable {getattr(function, '__name__', function)!r} cannot be called with "
             f"one prompt ({error}); it must take the prompt text and return the reply text."
         ) from None
+    if schema:
+        try:
+            signature.bind("prompt", response_format={})
+        except TypeError:
+            raise ConfigurationError(
+                f"structured_replies='on' calls llm_callable "
+                f"{getattr(function, '__name__', function)!r} with response_format=<the reply's "
+                "JSON schema>, which it does not take: add a response_format=None parameter "
+                "(and pass it to the model), or set structured_replies='auto'."
+            ) from None

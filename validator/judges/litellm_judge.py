@@ -8,9 +8,9 @@ import time
 from collections import deque
 from typing import Any
 
-from ..errors import UNREACHABLE, ConfigurationError, JudgeAuthError
+from ..errors import UNREACHABLE, ConfigurationError, JudgeAuthError, warn
 from . import usage
-from .prompt_judge import PromptJudge, Reply
+from .prompt_judge import PromptJudge, Reply, Tokens
 from .reply_cache import ReplyStore
 from .retries import misconfigured, refused_credentials
 
@@ -25,10 +25,18 @@ class LiteLLMJudge(PromptJudge):
 
     ``cache_dir`` keeps readable replies on disk, keyed by the prompt, the model and the
     settings that change a reply (not the key or the timeout): a rerun makes no call twice.
+
+    ``structured_replies``: "auto" asks for each reply by its JSON schema where LiteLLM's
+    capability table says the model takes one (``supports_response_schema``), "on" always (an
+    OpenAI-compatible server), "off" never. Token log probabilities are asked for where
+    LiteLLM says the provider returns them. ``control_statements``: "auto" and "on" put a
+    control statement in each judge call. A provider that refuses a schema or log
+    probabilities is asked without them from then on, said once.
     """
 
     def __init__(self, model: str, llm_kwargs: dict[str, Any] | None = None,
-                 cache_dir: str | os.PathLike | None = None, **options):
+                 cache_dir: str | os.PathLike | None = None, structured_replies: str = "auto",
+                 control_statements: str = "auto", **options):
         super().__init__(**options)
         if llm_kwargs is not None and not isinstance(llm_kwargs, dict):
             raise ConfigurationError(f"llm_kwargs must be a dict of litellm.completion arguments; "
@@ -38,6 +46,11 @@ class LiteLLMJudge(PromptJudge):
         _check_key(model, llm_kwargs or {})
         self.model = model
         self.llm_kwargs = {"temperature": 0, "timeout": 60, **(llm_kwargs or {})}
+        provider = _provider(model, llm_kwargs or {})[0]
+        self.structured = structured_replies == "on" or (
+            structured_replies == "auto" and _takes_schema(model, provider))
+        self.controls = control_statements != "off"
+        self.logprobs = _gives_logprobs(model, provider)
         self.latencies: deque[float] = deque(maxlen=10_000)  # seconds, of the latest calls
         if cache_dir is not None:
             settings = {k: v for k, v in self.llm_kwargs.items() if k not in _NOT_IDENTITY}
@@ -54,10 +67,32 @@ class LiteLLMJudge(PromptJudge):
     def room_is_ours(self) -> bool:
         return "max_tokens" not in self.llm_kwargs
 
-    async def complete(self, prompt: str, room: int) -> Reply:
-        response = await self._call("acompletion", room,
-                                    messages=[{"role": "user", "content": prompt}])
+    async def complete(self, prompt: str, room: int, form: dict | None = None) -> Reply:
+        extra: dict[str, Any] = {}
+        if form is not None:
+            extra["response_format"] = form
+        if self.logprobs:
+            extra["logprobs"] = True
+        try:
+            response = await self._call("acompletion", room,
+                                        messages=[{"role": "user", "content": prompt}], **extra)
+        except Refused as refused:
+            if refused.what == "response_format":
+                self.refused_form(refused.error)
+                form = None
+            else:
+                self.refused_logprobs(refused.error)
+            return await self.complete(prompt, room, form)
         return reply_of(response, response.choices[0].message.content)
+
+    def refused_logprobs(self, error: BaseException) -> None:
+        """The provider refused to return log probabilities: not asked for again, said once."""
+        with self._learning:
+            if not self.logprobs:
+                return
+            self.logprobs = False
+        warn(f"the judge's provider refused to return token log probabilities ({error}): "
+             "verdicts have no probability from now on.")
 
     async def _call(self, function: str, room: int, **request):
         """``litellm.<function>(...)`` (``acompletion``, ``atext_completion``) with the judge's
@@ -70,6 +105,9 @@ class LiteLLMJudge(PromptJudge):
             response = await getattr(litellm, function)(model=self.model, num_retries=0,
                                                         **request, **kwargs)
         except Exception as error:  # noqa: BLE001 - explained when no retry can help, else as is
+            what = _refused(error, request)
+            if what is not None:
+                raise Refused(what, error) from error
             raise explained(error, self.model, self.llm_kwargs) from error
         return self._received(response, started, request)
 
@@ -88,17 +126,90 @@ class LiteLLMJudge(PromptJudge):
 
 
 def reply_of(response: Any, text: str | None) -> Reply:
-    """The reply in ``response``, and where it was cut when the provider ended it at its length
-    limit (``finish_reason`` "length"): at the completion tokens it reports."""
+    """The reply in ``response``, where it was cut when the provider ended it at its length
+    limit (``finish_reason`` "length": at the completion tokens it reports), and its tokens'
+    log probabilities where the provider returned them."""
     choice = response.choices[0]
+    tokens = _token_logprobs(choice)
     if getattr(choice, "finish_reason", None) != "length":
-        return Reply(text or "")
-    tokens = getattr(getattr(response, "usage", None), "completion_tokens", None)
-    return Reply(text or "", tokens if isinstance(tokens, int) and tokens > 0 else 0)
+        return Reply(text or "", None, tokens)
+    count = getattr(getattr(response, "usage", None), "completion_tokens", None)
+    return Reply(text or "", count if isinstance(count, int) and count > 0 else 0, tokens)
+
+
+def _token_logprobs(choice: Any) -> Tokens | None:
+    """``(token, log probability)`` for each token of the reply, from OpenAI's
+    ``logprobs.content``; None when there are none, or they are not of that form."""
+    logprobs = getattr(choice, "logprobs", None)
+    content = (logprobs.get("content") if isinstance(logprobs, dict)
+               else getattr(logprobs, "content", None))
+    if not isinstance(content, list) or not content:
+        return None
+    tokens = []
+    for entry in content:
+        token = entry.get("token") if isinstance(entry, dict) else getattr(entry, "token", None)
+        logprob = (entry.get("logprob") if isinstance(entry, dict)
+                   else getattr(entry, "logprob", None))
+        if not isinstance(token, str) or isinstance(logprob, bool) or not isinstance(
+                logprob, (int, float)):
+            return None
+        tokens.append((token, float(logprob)))
+    return tuple(tokens)
+
+
+class Refused(Exception):
+    """The provider refused a part of the request (``what``: "response_format", "logprobs")
+    that the judge can do without."""
+
+    def __init__(self, what: str, error: BaseException):
+        super().__init__(f"{what}: {error}")
+        self.what, self.error = what, error
+
+
+_REFUSAL_WORDS = {"response_format": ("response_format", "json_schema", "response schema",
+                                      "grammar", "structured output"),
+                  "logprobs": ("logprobs", "log probabilities")}
+
+
+def _refused(error: BaseException, request: dict[str, Any]) -> str | None:
+    """Which optional part of ``request`` the provider's ``error`` refuses, if any: a 400 or
+    422 answer, or LiteLLM's own refusal of a parameter, that names it."""
+    status = getattr(error, "status_code", None)
+    if status not in (400, 422) and type(error).__name__ != "UnsupportedParamsError":
+        return None
+    text = str(error).lower()
+    for what, words in _REFUSAL_WORDS.items():
+        if what in request and any(word in text for word in words):
+            return what
+    return None
+
+
+def _takes_schema(model: str, provider: str) -> bool:
+    """Whether LiteLLM's capability table says ``model`` takes a JSON schema for its reply."""
+    import litellm
+
+    try:
+        return bool(litellm.supports_response_schema(model=model,
+                                                     custom_llm_provider=provider or None))
+    except Exception:  # noqa: BLE001 - a model the table does not know: no
+        return False
+
+
+def _gives_logprobs(model: str, provider: str) -> bool:
+    """Whether LiteLLM says the provider returns token log probabilities (``logprobs``)."""
+    import litellm
+
+    try:
+        params = litellm.get_supported_openai_params(model=model,
+                                                     custom_llm_provider=provider or None)
+    except Exception:  # noqa: BLE001 - a provider LiteLLM cannot say of: not asked
+        return False
+    return "logprobs" in (params or ())
 
 
 _OURS = {"model": "llm_callable", "messages": "the prompt", "num_retries": "max_retries",
-         "max_retries": "ProvenanceLLM's max_retries", "stream": "a whole reply"}
+         "max_retries": "ProvenanceLLM's max_retries", "stream": "a whole reply",
+         "response_format": "structured_replies", "logprobs": "where the provider returns them"}
 
 
 def _check_llm_kwargs(llm_kwargs: dict[str, Any]) -> None:

@@ -47,19 +47,23 @@ class MiniCheckJudge(LiteLLMJudge):
         if not isinstance(model, str) or not model.strip():
             raise ConfigurationError("minicheck: needs a LiteLLM model name after the colon, e.g. "
                                      "'minicheck:ollama/bespoke-minicheck'.")
-        super().__init__(model, llm_kwargs, **options)
+        for name in ("structured_replies", "control_statements"):  # its prompt is its own
+            options.pop(name, None)
+        super().__init__(model, llm_kwargs, structured_replies="off",
+                         control_statements="off", **options)
+        self.logprobs = False  # it answers Yes or No: no verdict word to read them for
 
     group_size = 1  # one claim per call: the model was trained on nothing else
     extracts_claims = False  # it cannot split a sentence: each is judged whole
     corrects = False
 
-    async def complete(self, prompt: str, room: int) -> Reply:
+    async def complete(self, prompt: str, room: int, form: dict | None = None) -> Reply:
         if self.model.startswith("ollama/"):
             # LiteLLM wraps a chat message in "### User:" for this provider; a text completion
             # reaches Ollama as the prompt itself, which Ollama puts in the model's template.
             response = await self._call("atext_completion", room, prompt=prompt)
             return reply_of(response, response.choices[0].text)
-        return await super().complete(prompt, room)
+        return await super().complete(prompt, room, form)
 
     async def verdicts(self, items: Sequence[Item], question: str | None) -> list[Verdict]:
         """Each claim in a call of its own, all at once."""
@@ -67,8 +71,8 @@ class MiniCheckJudge(LiteLLMJudge):
                                            in items)))
 
     async def _one(self, claim: str, evidence: Sequence[Evidence]) -> Verdict:
-        return _verdict(await self.ask(minicheck_prompt(claim, evidence), read_answer,
-                                       room=ROOM))
+        return _verdict(await self.ask(minicheck_prompt(claim, evidence),
+                                       lambda reply: read_answer(reply.text), room=ROOM))
 
 
 def _verdict(answer: Answer[str]) -> Verdict:

@@ -1,6 +1,7 @@
 """Prompt judges: a judge that sends a prompt to a model through one transport method,
-``complete(prompt) -> str``, and reads a verdict from the reply. The transport is all a backend
-writes (LiteLLM, a callable); caching, retries and reading replies are shared here."""
+``complete(prompt, room, form) -> Reply``, and reads a verdict from the reply. The transport is
+all a backend writes (LiteLLM, a callable); caching, retries, reply schemas, the control
+statement and reading replies are shared here."""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ from typing import Any, Generic, TypeVar, cast
 from ..concurrency import Once
 from ..errors import warn
 from ..text.citations import renumbered
-from ..types import BY_CACHE, BY_FALLBACK, BY_LLM, INVALID, Evidence, Verdict
+from ..types import BY_CACHE, BY_FALLBACK, BY_LLM, INVALID, SUPPORTED, Evidence, Verdict
 from . import usage
 from .base import Backend, Item
+from .control import ALONE, ANSWERED, CAUGHT, NO_PASSAGE, UNANSWERED, control_for
 from .limits import MAX_IN_FLIGHT, gate
 from .prompts import (
     build_batch_prompt,
@@ -24,16 +26,22 @@ from .prompts import (
     build_prompt,
     check_template,
     own_numbers,
+    reply_schema,
+    structured,
 )
 from .replies import (
     EXPECTED_BATCH,
     UNREADABLE_REWRITE,
+    UNREADABLE_VERDICT,
     UnreadableReply,
     parse_batch_reply,
     parse_claims,
     parse_cut_batch_reply,
     parse_reply,
     parse_rewrite,
+    shown,
+    with_probabilities,
+    with_probability,
 )
 from .reply_cache import ReplyCache, ReplyStore
 from .retries import complete_with_retries
@@ -54,13 +62,18 @@ def batch_room(statements: int) -> int:
     return 512 + 160 * statements
 
 
+Tokens = tuple[tuple[str, float], ...]  # a reply's tokens, each with its log probability
+
+
 @dataclass(frozen=True)
 class Reply:
-    """A model's reply: its text, and ``cut_at``, the tokens it had when the provider ended it
-    at its length limit (None: it ended on its own, or the transport cannot tell)."""
+    """A model's reply: its text; ``cut_at``, the tokens it had when the provider ended it at
+    its length limit (None: it ended on its own, or the transport cannot tell); ``tokens``, its
+    tokens with their log probabilities, where the provider returned them (None: it did not)."""
 
     text: str
     cut_at: int | None = None
+    tokens: Tokens | None = None
 
 
 @dataclass(frozen=True)
@@ -76,8 +89,11 @@ class Answer(Generic[T]):
 class PromptJudge(Backend):
     """A judge that sends a prompt to a model and reads a verdict from the reply.
 
-    Subclasses implement ``complete(prompt, room) -> Reply``, awaited: the transport, and all a
-    backend writes (``room``: the tokens a reply may have, where the backend can say).
+    Subclasses implement ``complete(prompt, room, form) -> Reply``, awaited: the transport, and
+    all a backend writes (``room``: the tokens a reply may have, where the backend can say;
+    ``form``: the reply's JSON schema as a ``response_format``, None for a free reply). Where
+    ``structured`` is true the judge asks for every reply by its schema (``reply_schema``), and
+    reads it with the same reader as a free one: a schema is a request, not a guarantee.
     Transient failures (timeouts, refused connections, 429 and 5xx answers) are retried
     ``max_retries`` times with exponential backoff that honours ``Retry-After``; a refused
     credential raises ``JudgeAuthError`` at once; anything else that keeps failing yields an
@@ -94,8 +110,12 @@ class PromptJudge(Backend):
 
     def __init__(self, max_retries: int = 2, backoff: float = 0.5, cache_size: int = 4096,
                  template: str | None = None, max_in_flight: int = MAX_IN_FLIGHT,
-                 max_per_minute: float | None = None, max_tokens_per_minute: float | None = None):
+                 max_per_minute: float | None = None, max_tokens_per_minute: float | None = None,
+                 min_support_probability: float | None = None):
         self.max_retries = max_retries
+        self.min_support_probability = min_support_probability
+        self.structured = False  # whether replies are asked for by their schema
+        self.controls = False  # whether each judge call carries a control statement
         self.max_in_flight = max_in_flight
         self.max_per_minute = max_per_minute
         self.max_tokens_per_minute = max_tokens_per_minute
@@ -117,8 +137,26 @@ class PromptJudge(Backend):
     def group_size(self) -> int | None:  # type: ignore[override]
         return 1 if self.reads_batches is False else None
 
-    async def complete(self, prompt: str, room: int) -> Reply:
+    async def complete(self, prompt: str, room: int, form: dict | None = None) -> Reply:
         raise NotImplementedError
+
+    def _asked(self, prompt: str, kind: str, count: int = 1) -> tuple[str, dict | None]:
+        """``prompt`` as sent, and the reply schema it is sent with: the structured form of a
+        prompt of ours where the judge asks for structured replies."""
+        if not self.structured:
+            return prompt, None
+        return structured(prompt, kind, count), reply_schema(kind, count)
+
+    def refused_form(self, error: BaseException) -> None:
+        """The provider refused the reply schema (``error``): asked without it from now on,
+        said once."""
+        with self._learning:
+            if not self.structured:
+                return
+            self.structured = False
+        warn(f"the judge's provider refused a JSON schema for its replies ({_failure(error)}): "
+             "it is asked for free replies from now on. Set structured_replies='off' to ask for "
+             "them from the start.")
 
     @property
     def room_is_ours(self) -> bool:
@@ -130,9 +168,9 @@ class PromptJudge(Backend):
         process shares (``limits.gate``): judges with the same key share them."""
         return id(self)
 
-    async def ask(self, prompt: str, read: Callable[[str], T | None],
-                  keep: Callable[[T], bool] = lambda value: True, room: int = ROOM["verdict"]
-                  ) -> Answer[T]:
+    async def ask(self, prompt: str, read: Callable[[Reply], T | None],
+                  keep: Callable[[T], bool] = lambda value: True, room: int = ROOM["verdict"],
+                  form: dict | None = None) -> Answer[T]:
         """``read(reply)`` for ``prompt``, from the caches when there. A value ``keep`` refuses
         is returned (``decided_by`` BY_FALLBACK) but not cached; a reply ``read`` finds nothing in
         (None) gives no value. Every prompt but the batched one goes through here. A reply cut
@@ -142,16 +180,16 @@ class PromptJudge(Backend):
         if cached is not None:
             return Answer(cached, BY_CACHE)
         answer, shared = await self._in_flight.run(
-            prompt, lambda: self._ask_model(prompt, read, keep, room))
+            prompt, lambda: self._ask_model(prompt, read, keep, room, form))
         return _as_shared(answer) if shared else answer
 
-    async def _ask_model(self, prompt: str, read: Callable[[str], T | None],
-                         keep: Callable[[T], bool], room: int) -> Answer[T]:
-        reply, decided_by = await self._reply(prompt, room)
+    async def _ask_model(self, prompt: str, read: Callable[[Reply], T | None],
+                         keep: Callable[[T], bool], room: int, form: dict | None) -> Answer[T]:
+        reply, decided_by = await self._reply(prompt, room, form)
         value, kept = _read(reply, read, keep)
         if (not kept and isinstance(reply, Reply) and reply.cut_at is not None
                 and self.room_is_ours):
-            reply, decided_by = await self._reply(prompt, room * MORE_ROOM)
+            reply, decided_by = await self._reply(prompt, room * MORE_ROOM, form)
             value, kept = _read(reply, read, keep)
         if isinstance(reply, BaseException):
             return Answer(None, BY_FALLBACK, _failure(reply))
@@ -174,29 +212,71 @@ class PromptJudge(Backend):
         return f"{CUT} at {reply.cut_at} tokens, before anything in it could be read ({fix})"
 
     async def verdicts(self, items: Sequence[Item], question: str | None) -> list[Verdict]:
-        """One call for every item not in the cache (a batch, while the model reads batches).
-        Items the reply gives no readable verdict for are asked again, one per call, all at
-        once; if the batched call itself fails, they are INVALID."""
+        """One call for every item not in the cache (a batch, while the model reads batches;
+        with ``controls``, a control statement among them). Items the reply gives no readable
+        verdict for are asked again, one per call, all at once; if the batched call itself
+        fails, or the judge called the control supported, they are INVALID."""
         found: list[Verdict | None] = [None] * len(items)
-        if len(items) > 1 and self.reads_batches is not False:
-            batch = _Batch(self, items, question)
-            if batch.prompt is not None:
-                self._read_batch(batch, *await self._reply(batch.prompt,
-                                                           batch_room(len(batch.pending))))
-            found = batch.found
+        if self.reads_batches is not False and (len(items) > 1 or self.controls):
+            found = await self._batch(items, question)
         left = [i for i, verdict in enumerate(found) if verdict is None]
-        asked = await asyncio.gather(*(self._verdict(*items[i], question) for i in left))
+        asked = await asyncio.gather(*(self._alone(items[i], question) for i in left))
         for i, verdict in zip(left, asked, strict=True):
             found[i] = verdict
-        return cast(list[Verdict], found)
+        return [self._sure(cast(Verdict, verdict)) for verdict in found]
+
+    async def _batch(self, items: Sequence[Item], question: str | None) -> list[Verdict | None]:
+        return (await self._asked_batch(items, question)).found
+
+    async def _asked_batch(self, items: Sequence[Item], question: str | None) -> _Batch:
+        batch = _Batch(self, items, question)
+        if batch.prompt is not None:
+            self._read_batch(batch, *await self._reply(batch.prompt, batch_room(batch.count),
+                                                       batch.form))
+        return batch
+
+    async def _alone(self, item: Item, question: str | None) -> Verdict:
+        """One statement asked again: with a control, in a batch of its own beside it (what
+        that reply leaves unreadable is INVALID); else in a prompt of its own."""
+        if self.controls and self.reads_batches is not False:
+            batch = await self._asked_batch([item], question)
+            if batch.found[0] is not None:
+                return batch.found[0]
+            if batch.prompt is not None and self.reads_batches is not False:
+                return Verdict(INVALID, batch.problem, decided_by=BY_FALLBACK,
+                               reply=batch.reply, control=batch.control_note)
+        verdict = await self._verdict(*item, question)
+        return replace(verdict, control=ALONE) if self.controls else verdict
+
+    def _sure(self, verdict: Verdict) -> Verdict:
+        """A supported verdict the model gave with less than ``min_support_probability``, or
+        with no probability to check it by, is INVALID: the model was not sure enough."""
+        floor = self.min_support_probability
+        if floor is None or verdict.label != SUPPORTED:
+            return verdict
+        if verdict.probability is None:
+            why = "its provider returned no token probabilities to check it by"
+        elif verdict.probability < floor:
+            why = f"with probability {verdict.probability:.2f}"
+        else:
+            return verdict
+        return replace(verdict, label=INVALID, decided_by=BY_FALLBACK, reason=(
+            f"the judge called it supported, {why}, below min_support_probability={floor}"))
 
     async def _verdict(self, claim: str, evidence: Sequence[Evidence], question: str | None
                        ) -> Verdict:
         """One statement, in a prompt of its own."""
         untrusted = [claim, question, *(e.text for e in evidence)]
-        answer = await self.ask(build_prompt(claim, evidence, question, self.template),
-                                lambda reply: parse_reply(reply, untrusted),
-                                lambda verdict: verdict.label != INVALID)
+        prompt = build_prompt(claim, evidence, question, self.template)
+        form = None
+        if self.template is None:
+            prompt, form = self._asked(prompt, "verdict")
+
+        def read(reply: Reply) -> Verdict:
+            return with_probability(parse_reply(reply.text, untrusted), reply.text, reply.tokens)
+
+        answer = await self.ask(prompt, read, lambda verdict: verdict.label != INVALID,
+                                form=form)
         if answer.value is None:  # the call failed (parse_reply always gives a verdict)
             return Verdict(INVALID, answer.problem, decided_by=BY_FALLBACK)
         verdict = answer.value
@@ -206,22 +286,36 @@ class PromptJudge(Backend):
     def _read_batch(self, batch: _Batch, reply: Reply | BaseException, decided_by: str) -> None:
         """The verdicts a reply to the batched prompt gives its pending items (kept); if the
         call failed, each is INVALID. A reply cut at its length limit gives the verdicts it
-        holds in full, and says nothing of whether the model reads batches."""
+        holds in full, and says nothing of whether the model reads batches. A reply that calls
+        the control supported gives each item INVALID; one with no readable verdict for it
+        gives none (they are asked again)."""
         if isinstance(reply, BaseException):
             for i in batch.pending:
                 batch.found[i] = _failed(reply)
             return
         if reply.cut_at is not None:
-            parsed = parse_cut_batch_reply(reply.text, len(batch.pending), batch.untrusted)
+            parsed = parse_cut_batch_reply(reply.text, batch.count, batch.untrusted)
         else:
-            parsed = parse_batch_reply(reply.text, len(batch.pending), batch.untrusted)
-            self._learn_from(parsed, reply.text, len(batch.pending))
-            if (self.store is not None and batch.prompt is not None
-                    and any(v is not None and v.label != INVALID for v in parsed)):
-                self.store.put(batch.prompt, reply.text)
+            parsed = parse_batch_reply(reply.text, batch.count, batch.untrusted)
+            self._learn_from(parsed, reply.text, batch.count)
+        parsed = with_probabilities(parsed, reply.text, reply.tokens)
+        control = batch.without_control(parsed)
+        if control is not None and control.label == SUPPORTED:
+            usage.caught()
+            for i in batch.pending:
+                batch.found[i] = Verdict(INVALID, CAUGHT, decided_by=BY_FALLBACK,
+                                         control=CAUGHT)
+            return
+        batch.reply = shown(reply.text)
+        if batch.control is not None and (control is None or control.label == INVALID):
+            batch.problem = UNANSWERED  # nothing of the reply is vouched for: asked again
+            return
+        if (reply.cut_at is None and self.store is not None and batch.prompt is not None
+                and any(v is not None and v.label != INVALID for v in parsed)):
+            self.store.put(batch.prompt, reply.text)
         for i, own, verdict in zip(batch.pending, batch.own, parsed, strict=True):
             if verdict is not None and verdict.label != INVALID:
-                verdict = replace(verdict, decided_by=decided_by,
+                verdict = replace(verdict, decided_by=decided_by, control=batch.control_note,
                                   reason=renumbered(verdict.reason, own))
                 self.cache.put(batch.keys[i], verdict)
                 batch.found[i] = verdict
@@ -251,12 +345,12 @@ class PromptJudge(Backend):
 
     async def claims(self, sentence: str, answer: str, question: str | None
                      ) -> list[str] | None:
-        def read(reply: str) -> tuple[str, ...] | None:
-            claims = parse_claims(reply, [sentence, answer])
+        def read(reply: Reply) -> tuple[str, ...] | None:
+            claims = parse_claims(reply.text, [sentence, answer])
             return None if claims is None else tuple(claims)
 
-        found = await self.ask(build_claims_prompt(sentence, answer, question), read,
-                               room=ROOM["claims"])
+        prompt, form = self._asked(build_claims_prompt(sentence, answer, question), "claims")
+        found = await self.ask(prompt, read, room=ROOM["claims"], form=form)
         return None if found.value is None else list(found.value)
 
     async def rewrite(self, sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
@@ -265,16 +359,18 @@ class PromptJudge(Backend):
         call failed). Through the caches, retries and deadline, as a verdict. A reply with no
         readable rewrite raises ``UnreadableReply``, which says what was expected."""
         untrusted = [sentence, question, verdict.reason, *(e.text for e in evidence)]
-        found = await self.ask(
-            build_correction_prompt(sentence, evidence, verdict.label, verdict.reason, question),
-            lambda reply: parse_rewrite(reply, untrusted), room=ROOM["rewrite"])
+        prompt, form = self._asked(build_correction_prompt(
+            sentence, evidence, verdict.label, verdict.reason, question), "rewrite")
+        found = await self.ask(prompt, lambda reply: parse_rewrite(reply.text, untrusted),
+                               room=ROOM["rewrite"], form=form)
         if found.value is None and found.problem == NOTHING_READABLE:
             raise UnreadableReply(UNREADABLE_REWRITE)
         if found.value is None and found.problem.startswith(CUT):
             raise UnreadableReply(found.problem)
         return found.value or None
 
-    async def _reply(self, prompt: str, room: int) -> tuple[Reply | BaseException, str]:
+    async def _reply(self, prompt: str, room: int, form: dict | None = None
+                     ) -> tuple[Reply | BaseException, str]:
         """The reply to ``prompt`` and how it came: from the disk store, or from the model. A
         call the deadline cuts off is counted as one whose tokens nobody reported."""
         stored = self.store.get(prompt) if self.store is not None else None
@@ -286,7 +382,7 @@ class PromptJudge(Backend):
         async def one_call(prompt: str) -> Reply:
             async with shared.slot(self._tokens(prompt)):
                 try:
-                    reply = await self.complete(prompt, room)
+                    reply = await self.complete(prompt, room, form if self.structured else None)
                 except asyncio.CancelledError:
                     usage.cut_off(prompt)
                     raise
@@ -308,8 +404,9 @@ class PromptJudge(Backend):
 
 class _Batch:
     """One batch of claims for ``verdicts``: each item's cache key and the verdict already
-    known (from the cache), the items still to ask, and the batched prompt that asks them
-    (None when one or none is left: it is asked alone)."""
+    known (from the cache), the items still to ask, and the batched prompt that asks them (None
+    when one or none is left and no control goes with it: it is asked alone). With the judge's
+    ``controls``, a control statement goes among them, where one can be made."""
 
     def __init__(self, judge: PromptJudge, items: Sequence[tuple[str, Sequence[Evidence]]],
                  question: str | None):
@@ -320,19 +417,36 @@ class _Batch:
             cached = cast(Verdict | None, judge.cache.get(key))  # what judge() keeps under it
             self.found.append(None if cached is None else replace(cached, decided_by=BY_CACHE))
         self.pending = [i for i, verdict in enumerate(self.found) if verdict is None]
-        asked = [items[i] for i in self.pending]
-        self.prompt = build_batch_prompt(asked, question) if len(asked) > 1 else None
+        asked: list[Item] = [items[i] for i in self.pending]
+        self.control = control_for(asked) if judge.controls and asked else None
+        self.control_note = None if not judge.controls else (
+            ANSWERED if self.control is not None else NO_PASSAGE)
+        if self.control is not None:
+            asked.insert(self.control.at, (self.control.statement, [self.control.evidence]))
+        self.count = len(asked)
+        self.prompt, self.form = None, None
+        if len(asked) > 1:
+            self.prompt, self.form = judge._asked(build_batch_prompt(asked, question), "batch",
+                                                  len(asked))
         self.own = own_numbers(asked)  # the prompt's passage numbers -> each item's own
-        self.untrusted = [question, *(part for i in self.pending for part in
-                                      (items[i][0], *(e.text for e in items[i][1])))]
+        if self.control is not None:
+            del self.own[self.control.at]
+        self.untrusted = [question, *(part for claim, evidence in asked
+                                      for part in (claim, *(e.text for e in evidence)))]
+        self.problem = UNREADABLE_VERDICT  # why an item the reply gave nothing for has none
+        self.reply: str | None = None  # the reply, as an unreadable one is shown
+
+    def without_control(self, parsed: list[Verdict | None]) -> Verdict | None:
+        """The control's verdict, taken out of ``parsed`` (None: no control, or none read)."""
+        return None if self.control is None else parsed.pop(self.control.at)
 
 
-def _read(reply: Reply | BaseException, read: Callable[[str], T | None],
+def _read(reply: Reply | BaseException, read: Callable[[Reply], T | None],
           keep: Callable[[Any], bool]) -> tuple[T | None, bool]:
     """What ``read`` finds in ``reply`` (None for a failed call), and whether it is kept."""
     if isinstance(reply, BaseException):
         return None, False
-    value = read(reply.text)
+    value = read(reply)
     return value, value is not None and keep(value)
 
 

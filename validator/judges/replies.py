@@ -11,6 +11,7 @@ batched replies and claim lists: only the JSON object that ends the reply is rea
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -25,6 +26,7 @@ from ..types import (
     UNSUPPORTED,
     Verdict,
 )
+from .prompts import MAX_CLAIMS
 
 _WORDS = {
     "yes": SUPPORTED,
@@ -164,7 +166,6 @@ def _by_id(items: list, count: int) -> list[Verdict | None]:
     return found
 
 
-MAX_CLAIMS = 12  # claims read from one sentence; more is a runaway reply
 MAX_CLAIM_CHARS = 1000
 
 
@@ -209,6 +210,69 @@ def parse_rewrite(reply: object, untrusted: Sequence[str | None] = ()) -> str | 
         return rewrite.strip() if isinstance(rewrite, str) else None
 
     return final_object(reply, read, untrusted)
+
+
+# A verdict's value in a JSON reply, and an entry's id: JSON escapes the quotes of a string,
+# so neither matches text inside a reason.
+_VERDICT_VALUE = re.compile(r'"(?:verdict|supported|label)"\s*:\s*"([^"\\]{1,40})"')
+_ID = re.compile(r'"id"\s*:\s*(\d{1,6})')
+Tokens = Sequence[tuple[str, float]]
+
+
+def with_probability(verdict: Verdict, text: str, tokens: Tokens | None) -> Verdict:
+    """``verdict``, read from the reply ``text``, with ``probability``: the chance the model
+    gave the tokens of its verdict's word (from their log probabilities), where ``tokens`` are
+    the reply's, the word is the reply's last verdict value and reads as the verdict's label;
+    else None, never a guess."""
+    if tokens is None or verdict.label == INVALID:
+        return verdict
+    found = list(_VERDICT_VALUE.finditer(text))
+    if not found or _word(found[-1].group(1)) != verdict.label:
+        return verdict
+    return replace(verdict, probability=_chance(text, tokens, found[-1].span(1)))
+
+
+def with_probabilities(verdicts: list[Verdict | None], text: str, tokens: Tokens | None
+                       ) -> list[Verdict | None]:
+    """A batched reply's verdicts, each with the probability of its word's tokens: the verdict
+    values after the reply's last ``"verdicts": [``, each matched to the id written before it
+    in its entry; an id written twice, or a word that is not the verdict read, gives None."""
+    if tokens is None:
+        return verdicts
+    opened = list(_VERDICTS_OPEN.finditer(text))
+    if not opened:
+        return verdicts
+    chances: dict[int, tuple[str | None, float | None] | None] = {}
+    start = opened[-1].end()
+    for match in _VERDICT_VALUE.finditer(text, start):
+        ids = _ID.findall(text, start, match.start())
+        start = match.end()
+        if not ids:
+            continue
+        number = int(ids[-1])
+        chances[number] = None if number in chances else (
+            _word(match.group(1)), _chance(text, tokens, match.span(1)))
+    out = list(verdicts)
+    for i, verdict in enumerate(out):
+        seen = chances.get(i + 1)
+        if verdict is not None and seen is not None and seen[0] == verdict.label:
+            out[i] = replace(verdict, probability=seen[1])
+    return out
+
+
+def _chance(text: str, tokens: Tokens, span: tuple[int, int]) -> float | None:
+    """The probability of the tokens covering ``text[span[0]:span[1]]``: the product of theirs,
+    when the tokens spell ``text`` exactly (else None: they are not this reply's)."""
+    if "".join(token for token, _ in tokens) != text:
+        return None
+    total, at = 0.0, 0
+    for token, logprob in tokens:
+        if at < span[1] and at + len(token) > span[0]:
+            if not isinstance(logprob, (int, float)) or math.isnan(logprob) or logprob > 0:
+                return None
+            total += logprob
+        at += len(token)
+    return round(math.exp(total), 4)
 
 
 def _word(text: str) -> str | None:

@@ -76,6 +76,13 @@ def cut_off(prompt: str) -> None:
         meter.add(Usage(1, tokens(prompt), 0, None, 1, None, CUT_OFF, 1))
 
 
+def caught() -> None:
+    """One call whose reply called its control statement supported (its verdicts unused)."""
+    meter = _METER.get()
+    if meter is not None:
+        meter.add(Usage(caught_calls=1))
+
+
 def reported(response: Any, model: str, prompt: str) -> None:
     """One LiteLLM call: its tokens as the provider reported them (counted when it did not),
     priced by LiteLLM's table."""

@@ -14,6 +14,9 @@ bench_speed.py.
 
     pip install --no-deps guardrails-ai-provenance-llm   # the hub validator, beside ours
     python benchmarks/bench_cost.py [--records 40] [--skip-hub] [--json]
+
+The control statement's cost is the change in prompt and reply tokens per text (the reply at
+one entry per statement, each with a one-sentence reason) with ``control_statements="on"``.
 """
 
 from __future__ import annotations
@@ -31,25 +34,35 @@ from halueval import SETS, records
 FLOOR_INSTRUCTIONS = 600  # characters of instructions a one-call-per-text judge needs
 
 
+# A reason of the length the batched prompt asks for ("one sentence citing passage numbers"):
+# what a model writes per statement, for the reply tokens a control statement adds.
+REASON = "Passage [1] states this in the same words, with the same name and date, so it holds."
+
+
 class Recorder:
-    """A judge callable: records each prompt's characters and tokens, answers "supported" (one
-    JSON entry per statement of a batch, the hub's tag otherwise)."""
+    """A judge callable: records each prompt's characters and tokens and its reply's tokens,
+    answers "supported" (one JSON entry per statement of a batch, or one JSON verdict, each with
+    a one-sentence reason; the hub's tag to the hub's prompt)."""
 
     def __init__(self):
-        self.calls, self.chars, self.tokens = 0, 0, 0
+        self.calls, self.chars, self.tokens, self.reply_tokens = 0, 0, 0, 0
         self._lock = threading.Lock()
 
     def __call__(self, prompt: str) -> str:
         import litellm
 
+        ids = re.findall(r"BEGIN STATEMENT (\d+)>>", prompt)
+        reply = (json.dumps({"verdicts": [{"id": int(n), "reason": REASON, "verdict": "supported",
+                                           "score": 1.0} for n in ids]}) if ids
+                 else json.dumps({"reason": REASON, "verdict": "supported", "score": 1.0})
+                 if "BEGIN STATEMENT>>" in prompt else "<supported>[YES]</supported>")
         tokens = litellm.token_counter(model="gpt-4o-mini", text=prompt)
+        written = litellm.token_counter(model="gpt-4o-mini", text=reply)
         with self._lock:
             self.calls, self.chars, self.tokens = (self.calls + 1, self.chars + len(prompt),
                                                    self.tokens + tokens)
-        ids = re.findall(r"BEGIN STATEMENT (\d+)>>", prompt)
-        if ids:
-            return json.dumps({"verdicts": [{"id": int(n), "verdict": "supported"} for n in ids]})
-        return "<supported>[YES]</supported>"
+            self.reply_tokens += written
+        return reply
 
 
 @dataclass
@@ -63,6 +76,9 @@ class Row:
     over_floor: dict
     over_floor_with_question: dict
     hub_share: dict
+    control_tokens: dict  # prompt + reply tokens per text, without and with a control
+
+
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -89,8 +105,10 @@ def main(argv: list[str] | None = None) -> int:
             question = record.get(kind.question) if kind.question else None
             for key in (kind.right, kind.wrong):
                 texts.append((record[key], record[kind.source], question))
-        recorders = {"per text": Recorder(), "per sentence": Recorder()}
-        for mode, options in (("per text", {}), ("per sentence", {"batch_size": 1})):
+        recorders = {"per text": Recorder(), "per sentence": Recorder(),
+                     "per text + control": Recorder()}
+        for mode, options in (("per text", {}), ("per sentence", {"batch_size": 1}),
+                              ("per text + control", {"control_statements": "on"})):
             ours = ProvenanceLLM(llm_callable=recorders[mode], on_fail="noop", cache_size=0,
                                  **options)
             for text, source, question in texts:
@@ -118,7 +136,9 @@ def main(argv: list[str] | None = None) -> int:
             {m: round(r.chars / (floor_chars + asked), 2) for m, r in per.items()} if asked
             else {},
             {m: round(r.chars / per["hub"].chars, 2) for m, r in per.items()} if "hub" in per
-            else {}))
+            else {},
+            {m: round((per[m].tokens + per[m].reply_tokens) / len(texts), 1)
+             for m in ("per text", "per text + control")}))
     _print(rows, args.json)
     return 0
 
@@ -142,6 +162,9 @@ def _print(rows: list[Row], as_json: bool) -> None:
                   + (f" ({with_question:.2f}x with the question)" if with_question else "")
                   + (f"  {share:>5.2f}x hub" if share is not None else "")
                   + f"  {r.calls_per_text[mode]:>5.2f} calls per text")
+        without, with_control = r.control_tokens.values()
+        print(f"  control statement: {without:,.1f} -> {with_control:,.1f} prompt + reply tokens "
+              f"per text ({with_control / without - 1:+.1%})")
 
 
 if __name__ == "__main__":

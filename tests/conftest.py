@@ -202,11 +202,23 @@ def words_judge(prompt: str) -> str:
 
 def agrees(prompt: str) -> str:
     """Finds every statement supported, in the reply form the prompt asks for (one verdict,
-    or one per statement of a batched prompt): for tests about anything but the verdict."""
+    or one per statement of a batched prompt): for tests about anything but the verdict. Like
+    any judge that reads its passages, it finds a sentence of theirs with a number changed
+    contradicted (as a control statement is)."""
     if "BEGIN STATEMENT 1>>" in prompt:
-        return json.dumps({"verdicts": [{"id": n, "verdict": "supported"}
-                                        for n, _, _ in batch_items(prompt)]})
+        return json.dumps({"verdicts": [{"id": n, "verdict": _read_numbers(statement, passages)}
+                                        for n, passages, statement in batch_items(prompt)]})
     return '{"verdict": "supported"}'
+
+
+def _read_numbers(statement: str, passages: str) -> str:
+    """"contradicted" for a sentence of the passages with a number changed, else "supported"."""
+    number = r"\d[\d,.]*\d|\d"
+    passages = re.sub(r"(?m)^\[\d+\] ", "", passages)
+    masked = re.sub(number, "#", statement.rstrip("."))
+    copied = masked in re.sub(number, "#", passages)
+    return ("contradicted" if copied and statement.rstrip(".") not in passages
+            else "supported")
 
 
 def toy_metadata(**extra) -> dict:

@@ -440,7 +440,7 @@ class Settings:
         None, Probability(),
         "A supported verdict the model gave with a lower probability (read from its tokens' log "
         "probabilities, where the provider returns them) is invalid, as is one with no "
-        "probability (None: no threshold).", flag="--min-support-probability")
+        "probability (None: no threshold).")
 
     def __post_init__(self) -> None:
         for row in fields(self):

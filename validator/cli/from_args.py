@@ -43,7 +43,9 @@ def judge_of(args: argparse.Namespace, cache_dir: str | Path | None):
     from ..judges import LiteLLMJudge, LocalJudge
 
     if args.model:
-        return LiteLLMJudge(args.model, llm_kwargs(args), cache_dir=cache_dir)
+        return LiteLLMJudge(args.model, llm_kwargs(args), cache_dir=cache_dir, **{
+            name: getattr(args, name) for name in ("structured_replies", "control_statements")
+            if hasattr(args, name)})
     return LocalJudge()
 
 

@@ -81,7 +81,9 @@ def _judges(args: argparse.Namespace, template: str | None, parser: argparse.Arg
     spec = args.judge or args.model or "local"
     try:
         judge = make_judge(spec, llm_kwargs(args) or None,
-                           **({"template": template} if template else {}))
+                           **({"template": template} if template else {}),
+                           **{name: getattr(args, name) for name in (
+                               "structured_replies", "control_statements") if hasattr(args, name)})
         first = make_judge(args.first_judge) if args.first_judge else None
     except ValueError as error:
         parser.error(in_flags(str(error)))

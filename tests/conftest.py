@@ -327,15 +327,18 @@ class ChatServer:
     before replying normally: ``(status, headers)`` answers with that HTTP status, and
     ``("slow", s)`` waits s seconds then replies, ``("trickle", s)`` sends the reply a byte at
     a time over s seconds, ``("malformed", _)`` sends a 200 whose body is not JSON,
-    ``("empty", _)`` a reply with empty content, ``("length", n)`` the reply's first n
+    ``("empty", _)`` a reply with empty content, ``("refuse", message)`` a 400 with that
+    message, ``("length", n)`` the reply's first n
     characters, ended with ``finish_reason: "length"`` at n completion tokens, as a provider
     ends a reply that reached its ``max_tokens``. ``usage`` is what each reply reports of its
-    tokens (None: nothing).
+    tokens (None: nothing). ``logprob``: where a request asks for ``logprobs``, each character
+    of the reply is returned as a token with this log probability (None: none are returned).
     """
 
     def __init__(self, reply):
         self.reply = reply
         self.usage: dict | None = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+        self.logprob: float | None = None
         self.faults: list[tuple[int, dict]] = []
         self.requests: list[dict] = []
         server = self
@@ -354,6 +357,11 @@ class ChatServer:
                                                     "type": "scripted", "code": fault}})
                     self._send(fault, payload, detail)
                     return
+                if fault == "refuse":  # a 400 that names what it refuses
+                    payload = json.dumps({"error": {"message": detail, "type": "invalid_request_error",
+                                                    "code": 400}})
+                    self._send(400, payload, {})
+                    return
                 if fault == "malformed":
                     self._send(200, '{"id": "chatcmpl-test", "choices": [', {})
                     return
@@ -371,7 +379,11 @@ class ChatServer:
                     "model": body.get("model", "test"),
                     "choices": [{"index": 0,
                                  "finish_reason": "length" if fault == "length" else "stop",
-                                 "message": {"role": "assistant", "content": content}}],
+                                 "message": {"role": "assistant", "content": content},
+                                 **({"logprobs": {"content": [
+                                     {"token": ch, "logprob": server.logprob} for ch in content]}}
+                                    if body.get("logprobs") and server.logprob is not None
+                                    else {})}],
                     **({} if usage is None else {"usage": usage}),
                 })
                 self._send(200, payload, {}, trickle=detail if fault == "trickle" else 0)

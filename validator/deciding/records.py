@@ -64,12 +64,14 @@ class VerdictRecord(_Read):
     decided_by: DecidedBy | None = None
     confidence: Share | None = None
     judge_reply: StrictStr | None = None
+    probability: Share | None = None
+    control: StrictStr | None = None
 
     def as_verdict(self) -> Verdict | None:
         if self.verdict is None or self.decided_by is None:
             return None
         return Verdict(self.verdict, self.reason or "", self.score, self.decided_by,
-                       self.confidence, self.judge_reply)
+                       self.confidence, self.judge_reply, self.probability, self.control)
 
     def judged(self) -> Verdict:
         """The verdict of what was judged: one without a label is refused."""
@@ -164,6 +166,7 @@ class UsageRecord(_Read):
     cost_usd: Dollars | None = None
     unpriced: StrictStr = ""
     cut_off_calls: Whole = 0
+    caught_calls: Whole = 0
 
     def typed(self) -> Usage:
         return Usage(**dict(self))

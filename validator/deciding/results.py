@@ -405,10 +405,11 @@ def usage_from_dict(raw: Any, where: str) -> Usage:
 def _verdict_dict(verdict: Verdict | None) -> dict:
     if verdict is None:
         return dict.fromkeys(("verdict", "score", "reason", "decided_by", "confidence",
-                              "judge_reply"))
+                              "judge_reply", "probability", "control"))
     return {"verdict": verdict.label, "score": verdict.score, "reason": verdict.reason,
             "decided_by": verdict.decided_by, "confidence": verdict.confidence,
-            "judge_reply": verdict.reply}
+            "judge_reply": verdict.reply, "probability": verdict.probability,
+            "control": verdict.control}
 
 
 EVIDENCE_LINES, EVIDENCE_LINE_CHARS = 3, 400  # passages per sentence in the reask message

@@ -30,7 +30,7 @@ CAUGHT = ("the judge called supported a control statement its passages contradic
 UNANSWERED = "the judge's reply gave no readable verdict for the call's control statement"
 
 _NUMBER = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w,]|\.\d)|(?<![\w.,])\d+(?![\w,]|\.\d)")
-_WORDS = (6, 40)  # a control is a sentence of this many words: as long as a statement is
+_WORDS = (4, 40)  # a control is a sentence of this many words: as long as a statement is
 _TRIED = 8  # sentences tried (each checked by the rules) before the call goes without
 
 

@@ -217,7 +217,7 @@ class PromptJudge(Backend):
         verdict for are asked again, one per call, all at once; if the batched call itself
         fails, or the judge called the control supported, they are INVALID."""
         found: list[Verdict | None] = [None] * len(items)
-        if self.reads_batches is not False and (len(items) > 1 or self.controls):
+        if self.reads_batches is not False and len(items) > 1:
             found = await self._batch(items, question)
         left = [i for i, verdict in enumerate(found) if verdict is None]
         asked = await asyncio.gather(*(self._alone(items[i], question) for i in left))
@@ -236,8 +236,10 @@ class PromptJudge(Backend):
         return batch
 
     async def _alone(self, item: Item, question: str | None) -> Verdict:
-        """One statement asked again: with a control, in a batch of its own beside it (what
-        that reply leaves unreadable is INVALID); else in a prompt of its own."""
+        """One statement (or one asked again): with a control, in a batch of its own beside it
+        (what that reply leaves unreadable is INVALID); else in a prompt of its own, its
+        verdict saying why it had no control."""
+        note = ALONE if self.controls else None
         if self.controls and self.reads_batches is not False:
             batch = await self._asked_batch([item], question)
             if batch.found[0] is not None:
@@ -245,8 +247,10 @@ class PromptJudge(Backend):
             if batch.prompt is not None and self.reads_batches is not False:
                 return Verdict(INVALID, batch.problem, decided_by=BY_FALLBACK,
                                reply=batch.reply, control=batch.control_note)
+            if batch.prompt is None:
+                note = batch.control_note  # no control could be made
         verdict = await self._verdict(*item, question)
-        return replace(verdict, control=ALONE) if self.controls else verdict
+        return verdict if note is None else replace(verdict, control=note)
 
     def _sure(self, verdict: Verdict) -> Verdict:
         """A supported verdict the model gave with less than ``min_support_probability``, or

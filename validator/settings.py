@@ -432,7 +432,7 @@ class Settings:
     control_statements: str = setting(
         "auto", Choice(("auto", "on", "off")),
         "Whether each judge call carries a control statement: a sentence of one of the call's "
-        "passages with a number or date changed, which they contradict; a reply that calls it "
+        "passages with a number, date or name changed, which they contradict; a reply that calls it "
         "supported gives every statement of the call an invalid verdict (`usage.caught_calls` "
         "counts such calls). `auto`: on for a LiteLLM model, off for a callable; `on`, `off`.",
         flag="--control-statements")

@@ -146,7 +146,7 @@ def test_one_statement_goes_in_a_batch_of_two_with_its_control(chat_server):
     assert len(batch_items(server.requests[0]["body"]["messages"][0]["content"])) == 2
 
 
-def test_a_call_with_no_number_to_change_goes_without_and_says_so(chat_server):
+def test_a_call_with_nothing_to_change_goes_without_and_says_so(chat_server):
     server = chat_server(agrees)
     metadata = toy_metadata(sources=["The Louvre houses the Mona Lisa and many famous works."])
     report = check(server, "The Louvre houses the Mona Lisa.", metadata)
@@ -219,3 +219,20 @@ def test_a_callable_that_cannot_take_the_schema_is_refused_when_built():
     with pytest.raises(ConfigurationError, match="response_format .structured_replies."):
         ProvenanceLLM(llm_callable="openai/judge", llm_kwargs={
             "api_key": "sk-test", "response_format": {"type": "json_object"}})
+
+
+def test_claims_and_corrections_are_asked_for_by_their_schemas_too(chat_server):
+    def judge(prompt):
+        if "BEGIN SENTENCE>>" in prompt:
+            return json.dumps({"claims": ["The Eiffel Tower is in Paris."]})
+        if "BEGIN FAILING SENTENCE>>" in prompt:
+            return json.dumps({"rewrite": "The Eiffel Tower is in Paris."})
+        return words_judge(prompt)
+
+    server = chat_server(judge)
+    guard = litellm_validator(server.url, on_fail="fix", structured_replies="on",
+                              validation_method="claim", fix_mode="correct")
+    report = guard.check("The Eiffel Tower is in Rome.", toy_metadata())
+    names = [r["body"]["response_format"]["json_schema"]["name"] for r in server.requests]
+    assert {"provenance_claims", "provenance_rewrite", "provenance_batch"} <= set(names)
+    assert report.fixed == "The Eiffel Tower is in Paris."

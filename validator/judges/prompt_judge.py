@@ -33,6 +33,7 @@ from .replies import (
     EXPECTED_BATCH,
     UNREADABLE_REWRITE,
     UNREADABLE_VERDICT,
+    Tokens,
     UnreadableReply,
     parse_batch_reply,
     parse_claims,
@@ -60,9 +61,6 @@ MORE_ROOM = 4
 
 def batch_room(statements: int) -> int:
     return 512 + 160 * statements
-
-
-Tokens = tuple[tuple[str, float], ...]  # a reply's tokens, each with its log probability
 
 
 @dataclass(frozen=True)
@@ -259,13 +257,15 @@ class PromptJudge(Backend):
         if floor is None or verdict.label != SUPPORTED:
             return verdict
         if verdict.probability is None:
-            why = "its provider returned no token probabilities to check it by"
+            why = (f"but its provider returned no token probabilities to check that against "
+                   f"min_support_probability={floor}")
         elif verdict.probability < floor:
-            why = f"with probability {verdict.probability:.2f}"
+            why = (f"with probability {verdict.probability:.2f}, below "
+                   f"min_support_probability={floor}")
         else:
             return verdict
-        return replace(verdict, label=INVALID, decided_by=BY_FALLBACK, reason=(
-            f"the judge called it supported, {why}, below min_support_probability={floor}"))
+        return replace(verdict, label=INVALID, decided_by=BY_FALLBACK,
+                       reason=f"the judge called it supported, {why}")
 
     async def _verdict(self, claim: str, evidence: Sequence[Evidence], question: str | None
                        ) -> Verdict:

@@ -216,7 +216,7 @@ def parse_rewrite(reply: object, untrusted: Sequence[str | None] = ()) -> str | 
 # so neither matches text inside a reason.
 _VERDICT_VALUE = re.compile(r'"(?:verdict|supported|label)"\s*:\s*"([^"\\]{1,40})"')
 _ID = re.compile(r'"id"\s*:\s*(\d{1,6})')
-Tokens = Sequence[tuple[str, float]]
+Tokens = tuple[tuple[str, float], ...]  # a reply's tokens, each with its log probability
 
 
 def with_probability(verdict: Verdict, text: str, tokens: Tokens | None) -> Verdict:

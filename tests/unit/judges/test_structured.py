@@ -130,9 +130,18 @@ def test_a_control_is_a_passage_sentence_with_a_number_changed_and_contradicted(
     assert control_for(items) == control  # the same call, the same control (caches hold)
 
 
-def test_no_control_where_no_passage_has_a_number():
-    words = Evidence("The Louvre houses the Mona Lisa and many other famous paintings today.")
-    assert control_for([("It houses the Mona Lisa.", [words])]) is None
+def test_a_name_is_changed_where_no_passage_has_a_number():
+    passage = Evidence("The museum stands in Paris, beside the river. Its best known painting "
+                       "was made by Leonardo in Florence.")
+    control = control_for([("It is beside the river.", [passage])])
+    assert control is not None and control.statement not in passage.text
+    assert not re.search(r"\d", control.statement)
+    assert LocalJudge().decide(control.statement, [passage])[0] == CONTRADICTED
+
+
+def test_no_control_where_no_passage_has_a_number_date_or_name():
+    words = Evidence("the museum houses many famous paintings, and it is open every day.")
+    assert control_for([("It houses many paintings.", [words])]) is None
     assert control_for([("It is in Paris.", [])]) is None
 
 

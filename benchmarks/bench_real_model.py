@@ -43,8 +43,8 @@ DATASETS = ("qa", "summarisation")
 MAX_TOKENS = 256
 
 
-def run_way(url: str, counters, mode: str, structured: str, control: str,
-            floor: float | None, texts: list) -> dict:
+def run_way(server, mode: str, structured: str, control: str, floor: float | None,
+            texts: list) -> dict:
     from provenance_guard import ProvenanceLLM
     from provenance_guard.judges.control import CAUGHT
 
@@ -52,9 +52,9 @@ def run_way(url: str, counters, mode: str, structured: str, control: str,
                           validation_method=mode, structured_replies=structured,
                           control_statements=control, min_support_probability=floor,
                           deadline=600,
-                          llm_kwargs={"api_base": url, "api_key": "sk-none",
+                          llm_kwargs={"api_base": server.url, "api_key": "sk-none",
                                       "max_tokens": MAX_TOKENS})
-    before, started = counters(), time.perf_counter()
+    before, started = server.counters(), time.perf_counter()
     statements = readable = thrown = calls = prompt = completion = caught = 0
     outcomes = []
     for text, source, question, wrong in texts:
@@ -71,7 +71,7 @@ def run_way(url: str, counters, mode: str, structured: str, control: str,
                                      completion + used.completion_tokens)
         caught += used.caught_calls
         outcomes.append((wrong, report.passed))
-    seconds, after = time.perf_counter() - started, counters()
+    seconds, after = time.perf_counter() - started, server.counters()
     return {
         "statements": statements, "readable": readable, "thrown_away": thrown,
         "hallucinated_passed": sum(passed for wrong, passed in outcomes if wrong),
@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     if found is None:
         sys.exit(f"needs the server and the model: {INSTALL}")
     rows = []
-    with serving(*found) as (url, counters):
+    with serving(*found) as server:
         for name in DATASETS:
             kind = SETS[name]
             texts = []
@@ -112,8 +112,7 @@ def main(argv: list[str] | None = None) -> int:
                 for way in args.ways:
                     structured, control, floor = WAYS[way]
                     row = {"data": name, "mode": mode, "way": way,
-                           **run_way(url, counters, mode, structured, control, floor,
-                                     texts)}
+                           **run_way(server, mode, structured, control, floor, texts)}
                     if way == "free":
                         free_failed = [not passed for passed in row["passed"]]
                     row["hallucinated_passed_free_failed"] = sum(

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import json
 import re
 import socket
 import subprocess
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -30,10 +32,32 @@ def installed() -> tuple[Path, Path] | None:
     return (binary, weights) if binary.is_file() and weights.is_file() else None
 
 
+@dataclass(frozen=True)
+class Server:
+    """A running server: ``url`` is its OpenAI base URL."""
+
+    base: str
+
+    @property
+    def url(self) -> str:
+        return f"{self.base}/v1"
+
+    def counters(self) -> dict[str, float]:
+        """Its prompt and completion token counters (``/metrics``)."""
+        with urllib.request.urlopen(f"{self.base}/metrics", timeout=5) as answer:
+            text = answer.read().decode()
+        return {name: float(value) for name, value in re.findall(
+            r"^llamacpp:(prompt_tokens_total|tokens_predicted_total) (\S+)", text, re.M)}
+
+    def busy(self) -> int:
+        """Its slots generating now (``/slots``)."""
+        with urllib.request.urlopen(f"{self.base}/slots", timeout=5) as answer:
+            return sum(bool(slot.get("is_processing")) for slot in json.load(answer))
+
+
 @contextlib.contextmanager
-def serving(binary: Path, weights: Path) -> Iterator[tuple[str, Callable[[], dict[str, float]]]]:
-    """The server on a free port of 127.0.0.1 (two slots, two threads, its /metrics on): its
-    OpenAI base URL, and a function that reads its prompt and completion token counters.
+def serving(binary: Path, weights: Path) -> Iterator[Server]:
+    """The server on a free port of 127.0.0.1 (two slots, two threads, its /metrics on).
     Stopped on leaving."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -43,13 +67,6 @@ def serving(binary: Path, weights: Path) -> Iterator[tuple[str, Callable[[], dic
          "--ctx-size", "8192", "--parallel", "2", "--threads", "2", "--metrics", "--no-webui"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
-
-    def counters() -> dict[str, float]:
-        with urllib.request.urlopen(f"{base}/metrics", timeout=5) as answer:
-            text = answer.read().decode()
-        return {name: float(value) for name, value in re.findall(
-            r"^llamacpp:(prompt_tokens_total|tokens_predicted_total) (\S+)", text, re.M)}
-
     try:
         for _ in range(240):
             try:
@@ -60,7 +77,7 @@ def serving(binary: Path, weights: Path) -> Iterator[tuple[str, Callable[[], dic
                 time.sleep(0.25)
         else:
             raise RuntimeError("llama.cpp's server did not start in 60 s")
-        yield f"{base}/v1", counters
+        yield Server(base)
     finally:
         process.terminate()
         process.wait(timeout=30)

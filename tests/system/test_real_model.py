@@ -36,7 +36,7 @@ TEXTS = [  # each of two sentences: a batch, with a control beside them where on
 
 @pytest.fixture(scope="module")
 def llama():
-    """The server's OpenAI base URL, and a function that reads its token counters."""
+    """The running server (``tools/llama_server.py``)."""
     found = installed()
     if found is None:
         if os.environ.get("PROVENANCE_LLAMA_REQUIRED"):
@@ -59,11 +59,10 @@ def checked(guard: ProvenanceLLM, text: str):
 
 def test_structured_replies_give_every_statement_a_readable_verdict_with_the_servers_counts(
         llama):
-    url, counters = llama
-    guard = validator(url, structured_replies="on", control_statements="off")
-    before = counters()
+    guard = validator(llama.url, structured_replies="on", control_statements="off")
+    before = llama.counters()
     reports = [checked(guard, text) for text in TEXTS]
-    after = counters()
+    after = llama.counters()
     verdicts = [r.verdict for report in reports for r in report.sentences]
     assert len(verdicts) == 6 and all(v.label != INVALID for v in verdicts), verdicts
     used = sum((report.usage for report in reports[1:]), reports[0].usage)
@@ -76,7 +75,7 @@ def test_structured_replies_give_every_statement_a_readable_verdict_with_the_ser
 
 
 def test_a_verdicts_probability_is_read_from_the_servers_token_log_probabilities(llama):
-    url, _ = llama
+    url = llama.url
     guard = validator(url, structured_replies="on", control_statements="off")
     verdicts = [r.verdict for r in checked(guard, TEXTS[0]).sentences]
     assert all(v.probability is not None and 0 < v.probability <= 1 for v in verdicts), verdicts
@@ -88,7 +87,7 @@ def test_a_verdicts_probability_is_read_from_the_servers_token_log_probabilities
 
 
 def test_the_free_form_path_fails_closed_on_the_models_prose(llama):
-    url, _ = llama
+    url = llama.url
     guard = validator(url, structured_replies="off", control_statements="off",
                       llm_kwargs={"max_tokens": 48})
     report = checked(guard, TEXTS[1])
@@ -97,7 +96,7 @@ def test_the_free_form_path_fails_closed_on_the_models_prose(llama):
 
 
 def test_the_deadline_cancels_a_slow_generation(llama):
-    url, _ = llama
+    url = llama.url
     guard = validator(url, structured_replies="off", control_statements="off",
                       llm_kwargs={"max_tokens": 4000}, deadline=1.5, max_retries=0)
     started = time.perf_counter()
@@ -105,6 +104,12 @@ def test_the_deadline_cancels_a_slow_generation(llama):
     assert time.perf_counter() - started < 15
     assert not report.passed and report.usage.cut_off_calls >= 1
     assert all(r.verdict.label == INVALID for r in report.sentences)
+    # the request was closed, and the server stopped generating for it (not 4,000 tokens on)
+    for _ in range(50):
+        if not llama.busy():
+            break
+        time.sleep(0.1)
+    assert llama.busy() == 0
 
 
 def test_a_call_whose_reply_passes_its_control_is_thrown_away(llama, monkeypatch):
@@ -114,7 +119,7 @@ def test_a_call_whose_reply_passes_its_control_is_thrown_away(llama, monkeypatch
     from provenance_guard.judges import prompts
 
     monkeypatch.setattr(prompts, "_LABEL", {"type": "string", "enum": ["supported"]})
-    url, _ = llama
+    url = llama.url
     reports = [checked(validator(url, structured_replies="on"), text) for text in TEXTS]
     assert sum(report.usage.caught_calls for report in reports) == len(TEXTS)
     for report in reports:

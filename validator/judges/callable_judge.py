@@ -29,7 +29,7 @@ class CallableJudge(PromptJudge):
         self.function = function
         self.awaited = self.awaits_user_code = is_async(function)
         self.structured = structured_replies == "on"
-        self.controls = control_statements == "on"
+        self.use_controls(control_statements == "on")
 
     def model_key(self) -> int:
         return id(self.function)

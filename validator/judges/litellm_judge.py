@@ -50,7 +50,7 @@ class LiteLLMJudge(PromptJudge):
         provider = _provider(model, llm_kwargs or {})[0]
         self.structured = structured_replies == "on" or (
             structured_replies == "auto" and _takes_schema(model, provider))
-        self.controls = control_statements != "off"
+        self.use_controls(control_statements != "off")
         self.logprobs = _gives_logprobs(model, provider)
         self.latencies: deque[float] = deque(maxlen=10_000)  # seconds, of the latest calls
         if cache_dir is not None:

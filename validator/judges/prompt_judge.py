@@ -11,13 +11,22 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar, cast
 
-from ..concurrency import Once
+from ..concurrency import Once, offload
 from ..errors import warn
 from ..text.citations import renumbered
 from ..types import BY_CACHE, BY_FALLBACK, BY_LLM, INVALID, SUPPORTED, Evidence, Verdict
 from . import usage
 from .base import Backend, Item
-from .control import ALONE, ANSWERED, CAUGHT, NO_PASSAGE, UNANSWERED, control_for
+from .control import (
+    ALONE,
+    ANSWERED,
+    CAUGHT,
+    NO_PASSAGE,
+    UNANSWERED,
+    Control,
+    control_for,
+    ready,
+)
 from .limits import MAX_IN_FLIGHT, gate
 from .prompts import (
     build_batch_prompt,
@@ -138,6 +147,13 @@ class PromptJudge(Backend):
     async def complete(self, prompt: str, room: int, form: dict | None = None) -> Reply:
         raise NotImplementedError
 
+    def use_controls(self, on: bool) -> None:
+        """Whether each call carries a control statement; what making one needs is loaded
+        now."""
+        self.controls = on
+        if on:
+            ready()
+
     def _asked(self, prompt: str, kind: str, count: int = 1) -> tuple[str, dict | None]:
         """``prompt`` as sent, and the reply schema it is sent with: the structured form of a
         prompt of ours where the judge asks for structured replies."""
@@ -228,6 +244,8 @@ class PromptJudge(Backend):
 
     async def _asked_batch(self, items: Sequence[Item], question: str | None) -> _Batch:
         batch = _Batch(self, items, question)
+        if self.controls and batch.asked:  # made by the rules: computed in the pool
+            batch.place(await offload(control_for, list(batch.asked)))
         if batch.prompt is not None:
             self._read_batch(batch, *await self._reply(batch.prompt, batch_room(batch.count),
                                                        batch.form))
@@ -411,7 +429,7 @@ class _Batch:
     """One batch of claims for ``verdicts``: each item's cache key and the verdict already
     known (from the cache), the items still to ask, and the batched prompt that asks them (None
     when one or none is left and no control goes with it: it is asked alone). With the judge's
-    ``controls``, a control statement goes among them, where one can be made."""
+    ``controls``, ``place`` puts a control statement among them, where one could be made."""
 
     def __init__(self, judge: PromptJudge, items: Sequence[tuple[str, Sequence[Evidence]]],
                  question: str | None):
@@ -422,24 +440,33 @@ class _Batch:
             cached = cast(Verdict | None, judge.cache.get(key))  # what judge() keeps under it
             self.found.append(None if cached is None else replace(cached, decided_by=BY_CACHE))
         self.pending = [i for i, verdict in enumerate(self.found) if verdict is None]
-        asked: list[Item] = [items[i] for i in self.pending]
-        self.control = control_for(asked) if judge.controls and asked else None
-        self.control_note = None if not judge.controls else (
-            ANSWERED if self.control is not None else NO_PASSAGE)
-        if self.control is not None:
-            asked.insert(self.control.at, (self.control.statement, [self.control.evidence]))
-        self.count = len(asked)
-        self.prompt, self.form = None, None
-        if len(asked) > 1:
-            self.prompt, self.form = judge._asked(build_batch_prompt(asked, question), "batch",
-                                                  len(asked))
-        self.own = own_numbers(asked)  # the prompt's passage numbers -> each item's own
-        if self.control is not None:
-            del self.own[self.control.at]
-        self.untrusted = [question, *(part for claim, evidence in asked
-                                      for part in (claim, *(e.text for e in evidence)))]
+        self.asked: list[Item] = [items[i] for i in self.pending]
+        self.control: Control | None = None
+        self.control_note = NO_PASSAGE if judge.controls else None
         self.problem = UNREADABLE_VERDICT  # why an item the reply gave nothing for has none
         self.reply: str | None = None  # the reply, as an unreadable one is shown
+        self._judge, self._question = judge, question
+        self._build(self.asked)
+
+    def place(self, control: Control | None) -> None:
+        """The call's control statement, put among the statements (None: none could be made)."""
+        if control is None:
+            return
+        self.control, self.control_note = control, ANSWERED
+        sent = list(self.asked)
+        sent.insert(control.at, (control.statement, [control.evidence]))
+        self._build(sent)
+        del self.own[control.at]
+
+    def _build(self, sent: list[Item]) -> None:
+        self.count = len(sent)
+        self.prompt, self.form = None, None
+        if len(sent) > 1:
+            self.prompt, self.form = self._judge._asked(
+                build_batch_prompt(sent, self._question), "batch", len(sent))
+        self.own = own_numbers(sent)  # the prompt's passage numbers -> each item's own
+        self.untrusted = [self._question, *(part for claim, evidence in sent
+                                            for part in (claim, *(e.text for e in evidence)))]
 
     def without_control(self, parsed: list[Verdict | None]) -> Verdict | None:
         """The control's verdict, taken out of ``parsed`` (None: no control, or none read)."""

@@ -434,7 +434,8 @@ class Settings:
         "Whether each judge call carries a control statement: a sentence of one of the call's "
         "passages with a number, date or name changed, which they contradict; a reply that calls it "
         "supported gives every statement of the call an invalid verdict (`usage.caught_calls` "
-        "counts such calls). `auto`: on for a LiteLLM model, off for a callable; `on`, `off`.",
+        "counts such calls). `auto`: on where replies are structured (`structured_replies`), where "
+        "a careless reply is as readable as a careful one; `on`, `off`.",
         flag="--control-statements")
     min_support_probability: float | None = setting(
         None, Probability(),

@@ -50,9 +50,8 @@ def test_a_real_failure_beside_a_fallback_is_a_failure_of_the_text(tmp_path, cap
         return "no verdict here" if "levels" in prompt.split("BEGIN STATEMENT")[-1] else (
             '{"reason": "no passage says so", "verdict": "unsupported"}')
 
-    server = chat_server(reply)  # it answers one statement per prompt: no control beside it
-    assert check(tmp_path, f"{TRUE} {FALSE}", *model_flags(server), "--json",
-                 "--control-statements", "off") == 1
+    server = chat_server(reply)
+    assert check(tmp_path, f"{TRUE} {FALSE}", *model_flags(server), "--json") == 1
     summary = json.loads(capsys.readouterr().out)["groundedness"]
     assert list(summary["fallbacks"].values()) == [1]
     assert next(iter(summary["fallbacks"])).startswith(
@@ -60,12 +59,11 @@ def test_a_real_failure_beside_a_fallback_is_a_failure_of_the_text(tmp_path, cap
 
 
 def test_passing_and_failing_texts_keep_0_and_1(tmp_path, capsys, chat_server):
-    one_statement = ["--control-statements", "off"]  # the scripts answer one statement a call
     server = chat_server(lambda prompt: '{"reason": "ok", "verdict": "supported"}')
-    assert check(tmp_path, TRUE, *model_flags(server), *one_statement) == 0
+    assert check(tmp_path, TRUE, *model_flags(server)) == 0
     capsys.readouterr()
     server = chat_server(lambda prompt: '{"reason": "no", "verdict": "unsupported"}')
-    assert check(tmp_path, TRUE, *model_flags(server), "--json", *one_statement) == 1
+    assert check(tmp_path, TRUE, *model_flags(server), "--json") == 1
     assert json.loads(capsys.readouterr().out)["groundedness"]["fallbacks"] == {}
 
 

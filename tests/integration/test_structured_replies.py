@@ -27,6 +27,9 @@ TWO = f"{GOOD} It was finished in 1889."  # both stated by the toy sources
 
 
 def check(server, text=TWO, metadata=None, **options):
+    """``text`` checked by a LiteLLM judge on ``server``, with control statements unless the
+    options say otherwise (by default they go only with structured replies)."""
+    options.setdefault("control_statements", "on")
     return litellm_validator(server.url, on_fail="noop", **options).check(
         text, metadata or toy_metadata())
 
@@ -182,7 +185,7 @@ def test_a_judge_template_asks_one_statement_a_call_without_a_control(chat_serve
     from provenance_guard.judges.prompts import JUDGE_PROMPT
 
     server = chat_server(agrees)
-    guard = litellm_validator(server.url, on_fail="noop")
+    guard = litellm_validator(server.url, on_fail="noop", control_statements="on")
     guard._judge.template = JUDGE_PROMPT
     guard._judge.reads_batches = False
     report = guard.check(TWO, toy_metadata())

@@ -19,8 +19,8 @@ class CallableJudge(PromptJudge):
     """``function(prompt) -> reply``. With ``structured_replies="on"`` it is called
     ``function(prompt, response_format=schema)``, the reply's JSON schema in OpenAI's form, to
     pass on to its model; with "auto" (a function's model is not known) or "off", never.
-    ``control_statements``: "on" puts a control statement in each call; "auto" and "off" do
-    not (a function may be no model at all)."""
+    ``control_statements``: "on" puts a control statement in each call; "auto" does where
+    replies are structured (``structured_replies="on"``)."""
 
     def __init__(self, function: Callable[[str], Any], structured_replies: str = "auto",
                  control_statements: str = "auto", **options):
@@ -29,7 +29,7 @@ class CallableJudge(PromptJudge):
         self.function = function
         self.awaited = self.awaits_user_code = is_async(function)
         self.structured = structured_replies == "on"
-        self.use_controls(control_statements == "on")
+        self.use_controls(control_statements)
 
     def model_key(self) -> int:
         return id(self.function)

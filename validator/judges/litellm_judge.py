@@ -30,9 +30,9 @@ class LiteLLMJudge(PromptJudge):
     ``structured_replies``: "auto" asks for each reply by its JSON schema where LiteLLM's
     capability table says the model takes one (``supports_response_schema``), "on" always (an
     OpenAI-compatible server), "off" never. Token log probabilities are asked for where
-    LiteLLM says the provider returns them. ``control_statements``: "auto" and "on" put a
-    control statement in each judge call. A provider that refuses a schema or log
-    probabilities is asked without them from then on, said once.
+    LiteLLM says the provider returns them. ``control_statements``: "on" puts a control
+    statement in each judge call; "auto" does where replies are structured. A provider that
+    refuses a schema or log probabilities is asked without them from then on, said once.
     """
 
     def __init__(self, model: str, llm_kwargs: dict[str, Any] | None = None,
@@ -50,7 +50,7 @@ class LiteLLMJudge(PromptJudge):
         provider = _provider(model, llm_kwargs or {})[0]
         self.structured = structured_replies == "on" or (
             structured_replies == "auto" and _takes_schema(model, provider))
-        self.use_controls(control_statements != "off")
+        self.use_controls(control_statements)
         self.logprobs = _gives_logprobs(model, provider)
         self.latencies: deque[float] = deque(maxlen=10_000)  # seconds, of the latest calls
         if cache_dir is not None:

@@ -147,11 +147,12 @@ class PromptJudge(Backend):
     async def complete(self, prompt: str, room: int, form: dict | None = None) -> Reply:
         raise NotImplementedError
 
-    def use_controls(self, on: bool) -> None:
-        """Whether each call carries a control statement; what making one needs is loaded
-        now."""
-        self.controls = on
-        if on:
+    def use_controls(self, setting: str) -> None:
+        """Whether each call carries a control statement (``control_statements``: "on";
+        "auto", where replies are structured: there a careless reply is as readable as a
+        careful one); what making one needs is loaded now."""
+        self.controls = setting == "on" or (setting == "auto" and self.structured)
+        if self.controls:
             ready()
 
     def _asked(self, prompt: str, kind: str, count: int = 1) -> tuple[str, dict | None]:

@@ -239,3 +239,23 @@ def test_claims_and_corrections_are_asked_for_by_their_schemas_too(chat_server):
     names = [r["body"]["response_format"]["json_schema"]["name"] for r in server.requests]
     assert {"provenance_claims", "provenance_rewrite", "provenance_batch"} <= set(names)
     assert report.fixed == "The Eiffel Tower is in Paris."
+
+
+def test_the_command_line_prints_the_models_probability_and_takes_the_settings(
+        chat_server, capsys, tmp_path):
+    from conftest import REPO, model_flags
+
+    from provenance_guard import cli
+
+    server = chat_server(agrees)
+    server.logprob = -0.05
+    answer = tmp_path / "answer.txt"
+    answer.write_text("The tower has three levels open to visitors.")
+    code = cli.main(["check", "--source", str(REPO / "examples/eiffel_visiting.txt"), "--text",
+                     str(answer), *model_flags(server),
+                     "--structured-replies", "on", "--control-statements", "on"])
+    out = capsys.readouterr().out
+    assert code == 0 and "the model's probability for supported: 0.64" in out
+    body = server.requests[0]["body"]
+    assert body["response_format"]["type"] == "json_schema"
+    assert len(batch_items(body["messages"][0]["content"])) == 2  # the sentence and a control

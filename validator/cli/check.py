@@ -96,6 +96,8 @@ def _print_text(report: Report, args: argparse.Namespace) -> None:
             print(f"    why: {verdict.reason}")
         if verdict.reply is not None:  # untrusted: shown as a quoted string, never interpreted
             print(f"    the judge's reply: {verdict.reply!r}")
+        if verdict.probability is not None:
+            print(f"    the model's probability for {verdict.label}: {verdict.probability:.2f}")
         for n in result.shown_evidence:
             passage = result.evidence[n - 1]
             where = args.source[passage.source] if passage.source is not None else "source"

@@ -47,6 +47,7 @@ def run_way(server, mode: str, structured: str, control: str, floor: float | Non
             texts: list) -> dict:
     from provenance_guard import ProvenanceLLM
     from provenance_guard.judges.control import CAUGHT
+    from provenance_guard.judges.prompt_judge import UNSURE
 
     guard = ProvenanceLLM(llm_callable="openai/smollm2", on_fail="noop", cache_size=0,
                           validation_method=mode, structured_replies=structured,
@@ -63,8 +64,10 @@ def run_way(server, mode: str, structured: str, control: str, floor: float | Non
             report = guard.check(text, {"sources": [source], "question": question})
         verdicts = [c.verdict for r in report.sentences for c in r.claims]
         statements += len(verdicts)
-        # read: a verdict came back (one a caught call threw away was read, then not used)
-        readable += sum(v.label != "invalid" or v.reason == CAUGHT for v in verdicts)
+        # read: a verdict came back (one a caught call threw away, or one under the probability
+        # threshold, was read, then not used)
+        readable += sum(v.label != "invalid" or v.reason == CAUGHT
+                        or v.reason.startswith(UNSURE) for v in verdicts)
         thrown += sum(v.reason == CAUGHT for v in verdicts)
         used = report.usage
         calls, prompt, completion = (calls + used.calls, prompt + used.prompt_tokens,

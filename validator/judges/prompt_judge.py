@@ -58,6 +58,7 @@ from .retries import complete_with_retries
 
 NOTHING_READABLE = "the judge's reply has nothing readable"
 CUT = "the judge's reply was cut"  # how the reason for a reply cut at its length limit starts
+UNSURE = "the judge called it supported"  # ... and a supported verdict under the threshold's
 T = TypeVar("T")
 
 # The room a reply is given (its max_tokens, where the judge sets one): a verdict with its
@@ -283,8 +284,7 @@ class PromptJudge(Backend):
                    f"min_support_probability={floor}")
         else:
             return verdict
-        return replace(verdict, label=INVALID, decided_by=BY_FALLBACK,
-                       reason=f"the judge called it supported, {why}")
+        return replace(verdict, label=INVALID, decided_by=BY_FALLBACK, reason=f"{UNSURE}, {why}")
 
     async def _verdict(self, claim: str, evidence: Sequence[Evidence], question: str | None
                        ) -> Verdict:

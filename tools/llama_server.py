@@ -11,6 +11,7 @@ import json
 import re
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -65,22 +66,28 @@ def serving(binary: Path, weights: Path) -> Iterator[Server]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    process = subprocess.Popen(
-        [str(binary), "--model", str(weights), "--host", "127.0.0.1", "--port", str(port),
-         "--ctx-size", "8192", "--parallel", "2", "--threads", "2", "--metrics", "--no-webui"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(240):
-            try:
-                with urllib.request.urlopen(f"{base}/health", timeout=1) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.25)
-        else:
-            raise RuntimeError("llama.cpp's server did not start in 60 s")
-        yield Server(base)
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(
+            [str(binary), "--model", str(weights), "--host", "127.0.0.1", "--port", str(port),
+             "--ctx-size", "8192", "--parallel", "2", "--threads", "2", "--metrics",
+             "--no-webui"], stdout=subprocess.DEVNULL, stderr=log)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(240):
+                if process.poll() is not None:
+                    log.seek(0)
+                    said = log.read().decode(errors="replace").strip().splitlines()[-3:]
+                    raise RuntimeError(f"llama.cpp's server exited with {process.returncode}: "
+                                       + " | ".join(said))
+                try:
+                    with urllib.request.urlopen(f"{base}/health", timeout=1) as answer:
+                        if answer.status == 200:
+                            break
+                except OSError:
+                    time.sleep(0.25)
+            else:
+                raise RuntimeError("llama.cpp's server did not start in 60 s")
+            yield Server(base)
+        finally:
+            process.terminate()
+            process.wait(timeout=30)

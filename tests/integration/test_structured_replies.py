@@ -126,6 +126,7 @@ def test_a_careless_judge_is_caught_by_the_control_and_nothing_is_asked_again(ch
                for r in report.sentences)
     assert report.usage.caught_calls == 1 and len(server.requests) == 1
     assert "called a control statement supported" in report.usage.line()
+    assert report.metadata({})["usage"]["caught_calls"] == 1
     # with the control off, the same judge passes the hallucinated sentence
     assert check(chat_server(careless), TWO.replace("1889", "1890"),
                  control_statements="off").passed

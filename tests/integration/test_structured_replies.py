@@ -260,3 +260,19 @@ def test_the_command_line_prints_the_models_probability_and_takes_the_settings(
     body = server.requests[0]["body"]
     assert body["response_format"]["type"] == "json_schema"
     assert len(batch_items(body["messages"][0]["content"])) == 2  # the sentence and a control
+
+
+def test_a_provider_that_refuses_log_probabilities_is_asked_without_them_once_warned(
+        chat_server):
+    server = chat_server(agrees)
+    server.faults = [("refuse", "logprobs are not supported with this model")]
+    guard = litellm_validator(server.url, on_fail="noop")
+    with caught_warnings() as seen:
+        first = guard.check(TWO, toy_metadata())
+        second = guard.check("The Louvre houses the Mona Lisa.", toy_metadata())
+    assert sum("refused to return token log probabilities" in m for m in seen) == 1
+    assert all(r.verdict.label == SUPPORTED and r.verdict.probability is None
+               for r in first.sentences + second.sentences)
+    refused, *after = server.requests
+    assert refused["body"]["logprobs"] is True
+    assert after and all("logprobs" not in r["body"] for r in after)

@@ -78,22 +78,28 @@ class LiteLLMJudge(PromptJudge):
             response = await self._call("acompletion", room,
                                         messages=[{"role": "user", "content": prompt}], **extra)
         except Refused as refused:
-            if refused.what == "response_format":
-                self.refused_form(refused.error)
-                form = None
-            else:
-                self.refused_logprobs(refused.error)
-            return await self.complete(prompt, room, form)
+            self._do_without(refused)
+            return await self.complete(prompt, room,
+                                       None if refused.what == "response_format" else form)
         return reply_of(response, response.choices[0].message.content)
 
-    def refused_logprobs(self, error: BaseException) -> None:
-        """The provider refused to return log probabilities: not asked for again, said once."""
+    def _do_without(self, refused: Refused) -> None:
+        """What the provider refused (a reply schema, log probabilities) is not asked for
+        again, said once."""
+        schema = refused.what == "response_format"
         with self._learning:
-            if not self.logprobs:
+            if not (self.structured if schema else self.logprobs):
                 return
-            self.logprobs = False
-        warn(f"the judge's provider refused to return token log probabilities ({error}): "
-             "verdicts have no probability from now on.")
+            if schema:
+                self.structured = False
+            else:
+                self.logprobs = False
+        error = refused.error
+        warn(f"the judge's provider refused {_REFUSED_WHAT[refused.what]} "
+             f"({type(error).__name__}: {error}): "
+             + ("it is asked for free replies from now on. Set structured_replies='off' to ask "
+                "for them from the start." if schema
+                else "verdicts have no probability from now on."))
 
     async def _call(self, function: str, room: int, **request):
         """``litellm.<function>(...)`` (``acompletion``, ``atext_completion``) with the judge's
@@ -167,6 +173,8 @@ class Refused(Exception):
         self.what, self.error = what, error
 
 
+_REFUSED_WHAT = {"response_format": "a JSON schema for its replies",
+                 "logprobs": "to return token log probabilities"}
 _REFUSAL_WORDS = {"response_format": ("response_format", "json_schema", "response schema",
                                       "grammar", "structured output"),
                   "logprobs": ("logprobs", "log probabilities")}

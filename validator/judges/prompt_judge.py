@@ -163,17 +163,6 @@ class PromptJudge(Backend):
             return prompt, None
         return structured(prompt, kind, count), reply_schema(kind, count)
 
-    def refused_form(self, error: BaseException) -> None:
-        """The provider refused the reply schema (``error``): asked without it from now on,
-        said once."""
-        with self._learning:
-            if not self.structured:
-                return
-            self.structured = False
-        warn(f"the judge's provider refused a JSON schema for its replies ({_failure(error)}): "
-             "it is asked for free replies from now on. Set structured_replies='off' to ask for "
-             "them from the start.")
-
     @property
     def room_is_ours(self) -> bool:
         """Whether the judge sets a reply's room (so it may give a cut reply more)."""
@@ -234,20 +223,17 @@ class PromptJudge(Backend):
         fails, or the judge called the control supported, they are INVALID."""
         found: list[Verdict | None] = [None] * len(items)
         if self.reads_batches is not False and len(items) > 1:
-            found = await self._batch(items, question)
+            found = (await self._asked_batch(items, question)).found
         left = [i for i, verdict in enumerate(found) if verdict is None]
         asked = await asyncio.gather(*(self._alone(items[i], question) for i in left))
         for i, verdict in zip(left, asked, strict=True):
             found[i] = verdict
         return [self._sure(cast(Verdict, verdict)) for verdict in found]
 
-    async def _batch(self, items: Sequence[Item], question: str | None) -> list[Verdict | None]:
-        return (await self._asked_batch(items, question)).found
-
     async def _asked_batch(self, items: Sequence[Item], question: str | None) -> _Batch:
         batch = _Batch(self, items, question)
-        if self.controls and batch.asked:  # made by the rules: computed in the pool
-            batch.place(await offload(control_for, list(batch.asked)))
+        batch.make_prompt(await offload(control_for, list(batch.asked))  # the rules compute
+                          if self.controls and batch.asked else None)
         if batch.prompt is not None:
             self._read_batch(batch, *await self._reply(batch.prompt, batch_room(batch.count),
                                                        batch.form))
@@ -428,9 +414,9 @@ class PromptJudge(Backend):
 
 class _Batch:
     """One batch of claims for ``verdicts``: each item's cache key and the verdict already
-    known (from the cache), the items still to ask, and the batched prompt that asks them (None
-    when one or none is left and no control goes with it: it is asked alone). With the judge's
-    ``controls``, ``place`` puts a control statement among them, where one could be made."""
+    known (from the cache), the items still to ask, and (``make_prompt``) the batched prompt
+    that asks them, with the call's control statement among them where one was made (None when
+    one statement or none is left and no control goes with it: it is asked alone)."""
 
     def __init__(self, judge: PromptJudge, items: Sequence[tuple[str, Sequence[Evidence]]],
                  question: str | None):
@@ -447,25 +433,22 @@ class _Batch:
         self.problem = UNREADABLE_VERDICT  # why an item the reply gave nothing for has none
         self.reply: str | None = None  # the reply, as an unreadable one is shown
         self._judge, self._question = judge, question
-        self._build(self.asked)
 
-    def place(self, control: Control | None) -> None:
-        """The call's control statement, put among the statements (None: none could be made)."""
-        if control is None:
-            return
-        self.control, self.control_note = control, ANSWERED
+    def make_prompt(self, control: Control | None) -> None:
+        """The batched prompt of the items still to ask, and ``control`` among them (None: the
+        call has none)."""
         sent = list(self.asked)
-        sent.insert(control.at, (control.statement, [control.evidence]))
-        self._build(sent)
-        del self.own[control.at]
-
-    def _build(self, sent: list[Item]) -> None:
+        if control is not None:
+            self.control, self.control_note = control, ANSWERED
+            sent.insert(control.at, (control.statement, [control.evidence]))
         self.count = len(sent)
         self.prompt, self.form = None, None
         if len(sent) > 1:
             self.prompt, self.form = self._judge._asked(
                 build_batch_prompt(sent, self._question), "batch", len(sent))
         self.own = own_numbers(sent)  # the prompt's passage numbers -> each item's own
+        if control is not None:
+            del self.own[control.at]
         self.untrusted = [self._question, *(part for claim, evidence in sent
                                             for part in (claim, *(e.text for e in evidence)))]
 

@@ -21,6 +21,7 @@ offline_imports.install()  # Guardrails, whenever it is first imported, without 
 _HOMES = {
     "CallableJudge": ".judges", "ConfigurationError": ".errors", "Corrector": ".judges",
     "Evidence": ".types", "Judge": ".judges", "JudgeAuthError": ".errors",
+    "JudgeSettings": ".judges",
     "LiteLLMJudge": ".judges", "LocalJudge": ".judges", "MiniCheckJudge": ".judges.minicheck",
     "NLIJudge": ".judges.nli", "ProvenanceLLM": ".main", "Report": ".deciding.results",
     "Sentence": ".types", "SentenceResult": ".deciding.results", "Verdict": ".types",
@@ -48,6 +49,7 @@ __all__ = [
     "Evidence",
     "Judge",
     "JudgeAuthError",
+    "JudgeSettings",
     "LiteLLMJudge",
     "LocalJudge",
     "MiniCheckJudge",

@@ -20,9 +20,9 @@ boundary, ``offload``: the process's bounded pool.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import concurrent.futures
 import contextvars
-import functools
 import os
 import threading
 import time
@@ -46,7 +46,7 @@ class Scope:
         self.max_concurrency = max(1, max_concurrency)
         self.deadline = deadline
         self.tasks: set[asyncio.Task] = set()
-        self.jobs: list[asyncio.Future] = []
+        self.jobs: list[concurrent.futures.Future] = []
         self.waits: set[str] = set()  # what calls cut off by the deadline were waiting for
 
     def too_late(self, what: str) -> str:
@@ -136,9 +136,11 @@ class Runner:
             _SCOPE.reset(token)
             for task in current.tasks:
                 task.cancel()
-            # native work cannot be cancelled: it is waited for, so nothing of this
-            # validation still runs once it returns
-            await asyncio.shield(asyncio.gather(*current.tasks, *current.jobs,
+            # work not started yet never starts; native work that has started cannot be
+            # cancelled: it is waited for, so nothing of this validation computes once it
+            # returns
+            started = [asyncio.wrap_future(job) for job in current.jobs if not job.cancel()]
+            await asyncio.shield(asyncio.gather(*current.tasks, *started,
                                                 return_exceptions=True))
 
 
@@ -159,17 +161,98 @@ def pool() -> concurrent.futures.ThreadPoolExecutor:
         return _pool[1]
 
 
-async def offload(function: Callable[..., T], *args: Any, join: bool = True) -> T:
+async def offload(function: Callable[..., T], *args: Any) -> T:
     """``function(*args)`` in the process's pool, in a copy of the caller's context, awaited
-    without blocking the loop. ``join``: the validation waits for it before it ends even when
-    it is cancelled (native code: an embedding, a search, a model); False for a call that only
-    waits (a user's judge callable), which the validation leaves to finish on its own."""
-    call = functools.partial(contextvars.copy_context().run, function, *args)
-    job = asyncio.get_running_loop().run_in_executor(pool(), call)
+    without blocking the loop: work that computes (an embedding, a search, the rules, a
+    model). The validation waits for it before it ends, even when cancelled; if it has not
+    started by then, it never does. A call that only waits on a user's code goes to
+    ``Waiting`` instead, never here: a thread it holds could not do this work."""
+    job = pool().submit(contextvars.copy_context().run, function, *args)
     current = _SCOPE.get()
-    if join and current is not None:
+    if current is not None:
         current.jobs.append(job)
-    return await job
+    return await asyncio.wrap_future(job)
+
+
+class Busy(RuntimeError):
+    """A call refused at once because earlier calls to the same judge are still running past
+    the deadline that gave up on them (``Waiting``)."""
+
+
+class Waiting:
+    """Calls that only wait on a user's code (a plain callable, a judge object's plain
+    ``judge()``): each runs in a daemon thread of its own, apart from the pool that does the
+    validations' work, at most ``size`` at once. A caller that gives up (its deadline) abandons
+    its call: the thread runs on until the user's code returns, still counted, and the
+    interpreter does not wait for it at exit. When ``size`` calls are running, a new one is
+    refused at once (``Busy``) rather than queued behind calls that may never return."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._lock = threading.Lock()
+        self.running = 0
+        self.abandoned = 0  # of the running calls, those whose caller gave up
+
+    async def call(self, function: Callable[..., T], *args: Any) -> T:
+        with self._lock:
+            if self.running >= self.size:
+                raise Busy(self._refusal())
+            self.running += 1
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future = loop.create_future()
+        state = {"abandoned": False}
+        context = contextvars.copy_context()
+
+        def deliver(outcome: tuple[bool, Any]) -> None:
+            if not future.done():
+                ok, value = outcome
+                future.set_result(value) if ok else future.set_exception(value)
+
+        def body() -> None:
+            try:
+                outcome: tuple[bool, Any] = (True, context.run(function, *args))
+            except BaseException as error:  # noqa: BLE001 - handed to the caller as it is
+                outcome = (False, error)
+            with self._lock:
+                self.running -= 1
+                self.abandoned -= state["abandoned"]
+            try:
+                loop.call_soon_threadsafe(deliver, outcome)
+            except RuntimeError:  # the caller's loop closed meanwhile: nobody is waiting
+                pass
+
+        threading.Thread(target=body, name=WAIT_THREAD, daemon=True).start()
+        try:
+            return await future
+        except asyncio.CancelledError:
+            with self._lock:
+                if not future.done():
+                    state["abandoned"] = True
+                    self.abandoned += 1
+            raise
+
+    def _refusal(self) -> str:
+        late = (f"{self.abandoned} of them still running past the deadline that gave up on "
+                "them" if self.abandoned else "none of them past a deadline yet")
+        return (f"{self.running} calls to this judge are still running ({late}), the most it "
+                f"may have at once (max_calls_in_flight={self.size}): a judge that does not "
+                "return holds up nothing else, but its new calls are refused until earlier ones "
+                "return. Give its client a timeout shorter than the deadline.")
+
+
+WAIT_THREAD = "provenance-wait"
+_waitings: dict[Hashable, Waiting] = {}
+_waitings_lock = threading.Lock()
+
+
+def waiting(key: Hashable, size: int) -> Waiting:
+    """The process's ``Waiting`` for ``key`` (a judge's model, the query functions) with
+    ``size`` threads: everything that calls the same code shares its bound."""
+    with _waitings_lock:
+        found = _waitings.get((key, size))
+        if found is None:
+            found = _waitings[(key, size)] = Waiting(size)
+        return found
 
 
 # The loop synchronous callers hand their validations to: one thread, kept by the process.
@@ -189,7 +272,21 @@ def _loop() -> tuple[asyncio.AbstractEventLoop, threading.Thread]:
             thread = threading.Thread(target=loop.run_forever, name=LOOP_THREAD, daemon=True)
             thread.start()
             _home = (os.getpid(), loop, thread)
+            atexit.register(_stop, loop, thread)
         return _home[1], _home[2]
+
+
+def _stop(loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
+    """At interpreter exit, the validation loop stops: what still runs on it has no caller
+    left to hand a result to."""
+    if thread.is_alive():
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=1.0)
+
+
+def on_the_validation_loop() -> bool:
+    """Whether this runs on the process's validation loop."""
+    return _home is not None and _home[0] == os.getpid() and threading.current_thread() is _home[2]
 
 
 def submit(coroutine: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:

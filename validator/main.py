@@ -25,14 +25,14 @@ from guardrails.validator_base import (
     register_validator,
 )
 
-from .concurrency import Runner, offload, run, submit
+from .concurrency import Runner, offload, on_the_validation_loop, run, submit
 from .deciding.aggregation import Reporting, aggregate, fix
 from .deciding.correction import Correcting, make_corrector
 from .deciding.decider import Decider, Deciding
 from .deciding.results import REGISTERED_NAME, Report
 from .errors import ConfigurationError, warnings_to_caller
-from .judges import make_judge, usage
-from .judges.base import Backend, adapt
+from .judges import JudgeSettings, build, usage
+from .judges.factory import Dressed, refuse_unused
 from .request import Defaults, Request, read_request
 from .retrieval.embedding import SentenceTransformerEmbedder
 from .retrieval.retriever import Retriever, Retrieving, retriever_for
@@ -112,21 +112,21 @@ class ProvenanceLLM(Validator):
         arguments = settings.arguments()
         super().__init__(arguments.pop("on_fail"), **arguments)
         self._settings = settings
-        self._judge = make_judge(settings.llm_callable, settings.llm_kwargs,
-                                 **_judge_options(settings))
-        judge = adapt(self._judge)  # what users pass, adapted once
+        judging = settings.take(JudgeSettings)
+        judge = build(settings.llm_callable, settings.llm_kwargs, judging)
+        self._judge = judge.made
         self._embedder = SentenceTransformerEmbedder(settings.embedding_model)
         self._runner = Runner(settings.max_concurrency, settings.deadline)
         first = None if settings.first_judge is None else _first_judge(settings.first_judge,
-                                                                        settings)
+                                                                        judging)
         self._decider = Decider(judge, settings.take(Deciding), first)
         self._correcting = None if settings.fix_mode != "correct" else Correcting(
-            make_corrector(settings.corrector, judge, settings.llm_kwargs,
-                           **_judge_options(settings)),
+            make_corrector(settings.corrector, judge, settings.llm_kwargs, judging),
             self._decider)
+        corrector = None if self._correcting is None else self._correcting.corrector
+        refuse_unused(judging, judge, first, corrector if corrector is not judge else None)
         # A user's async judge code is awaited on the loop that awaits the validation, where its
         # clients live; everything else runs on the process's validation loop, whoever awaits.
-        corrector = None if self._correcting is None else self._correcting.corrector
         self._on_the_callers_loop = any(backend is not None and backend.awaits_user_code
                                         for backend in (judge, first, corrector))
         self._defaults, self._reading = settings.take(Defaults), settings.take(Reading)
@@ -147,11 +147,20 @@ class ProvenanceLLM(Validator):
     def check(self, value: Any, metadata: dict[str, Any] | None = None) -> Report:
         """What ``validate`` finds, typed: each sentence's result and the summary, whatever
         ``on_fail`` says. ``report.metadata()`` is the result metadata ``validate`` gives.
-        ``acheck`` run to its end on the process's validation loop, from any thread."""
+        The validation run to its end on the process's validation loop, from any thread."""
         with warnings_to_caller():
-            return run(self.acheck(value, metadata))
+            return run(self._validation(value, metadata))
 
     async def acheck(self, value: Any, metadata: dict[str, Any] | None = None) -> Report:
+        """``check``, awaited from any event loop: the validation runs on the process's
+        validation loop (where LiteLLM keeps its clients), unless a judge of the user's is async
+        code, which is awaited on the loop that awaits it."""
+        if self._on_the_callers_loop or on_the_validation_loop():
+            return await self._validation(value, metadata)
+        with warnings_to_caller():
+            return await asyncio.wrap_future(submit(self._validation(value, metadata)))
+
+    async def _validation(self, value: Any, metadata: dict[str, Any] | None) -> Report:
         """The validation: each stage once, in order. Judge calls are awaited on the running
         loop, the stages that compute run in the process's bounded pool, and no thread is held
         while a call waits for its reply."""
@@ -185,34 +194,17 @@ class ProvenanceLLM(Validator):
 
     async def async_validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
         """What ``AsyncGuard`` (and a synchronous ``Guard``, on a loop it makes per thread)
-        awaits: ``acheck``'s report as the Guardrails result, run on the process's validation
-        loop unless a judge of the user's is async code (then on the loop awaiting it)."""
-        if self._on_the_callers_loop:
-            report = await self.acheck(value, metadata)
-        else:
-            with warnings_to_caller():
-                report = await asyncio.wrap_future(submit(self.acheck(value, metadata)))
-        return _guardrails_result(report, metadata, self._settings.on_fail)
+        awaits: ``acheck``'s report as the Guardrails result."""
+        return _guardrails_result(await self.acheck(value, metadata), metadata,
+                                  self._settings.on_fail)
 
 
-def _first_judge(first_judge: object, settings: Settings) -> Backend:
+def _first_judge(first_judge: object, settings: JudgeSettings) -> Dressed:
     """The cheaper judge asked first; a bad one is refused under its own name."""
     try:
-        return adapt(make_judge(first_judge, None, **_judge_options(settings)))
+        return build(first_judge, None, settings)
     except (ValueError, ConfigurationError) as error:
         raise type(error)(f"first_judge: {error}") from None
-
-
-def _judge_options(settings: Settings) -> dict[str, Any]:
-    """What every prompt judge of a validator (the judge, the first judge, the corrector) is
-    built with."""
-    return {"max_retries": settings.max_retries, "cache_size": settings.cache_size,
-            "max_in_flight": settings.max_calls_in_flight,
-            "max_per_minute": settings.max_requests_per_minute,
-            "max_tokens_per_minute": settings.max_tokens_per_minute,
-            "structured_replies": settings.structured_replies,
-            "control_statements": settings.control_statements,
-            "min_support_probability": settings.min_support_probability}
 
 
 ProvenanceLLM.__init__.__signature__ = signature(ProvenanceLLM.__init__)  # type: ignore[attr-defined]

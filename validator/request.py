@@ -13,6 +13,7 @@ from typing import Any
 
 from .errors import warn
 from .settings import boolean, count
+from .types import Context
 
 CHUNK_STRATEGIES = ("full", "sentence", "word", "char", "token")
 # The metadata keys a validation reads; "sentences", "groundedness" and "usage" are what it
@@ -75,6 +76,11 @@ class Request:
     query_function: Callable | None = None
     embed_function: Callable | None = None
     chunking: Chunking = field(default_factory=Chunking)
+
+    @property
+    def context(self) -> Context:
+        """What the judges read beside the evidence."""
+        return Context(self.question)
 
     @property
     def source_count(self) -> int | None:

@@ -165,6 +165,24 @@ class ReadSentence:
     not_a_claim: str | None = None
 
 
+@dataclass(frozen=True)
+class Context:
+    """What a judge reads beside a statement's evidence, to read the statement right: every
+    part untrusted text, never evidence. ``question``: what the text answers. A new kind of
+    context is a field here, and ``parts`` the one place that lists them."""
+
+    question: str | None = None
+
+    @property
+    def parts(self) -> tuple[str | None, ...]:
+        """Its texts, for what must see every untrusted text of a prompt (the tag that marks
+        the prompt's sections, the reader that refuses a verdict copied from them)."""
+        return (self.question,)
+
+
+NO_CONTEXT = Context()
+
+
 REPLY_SHOWN = 300  # characters of an unreadable reply kept in its verdict
 
 

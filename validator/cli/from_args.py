@@ -37,16 +37,22 @@ class Neutralised:
         return getattr(self.raw, name)
 
 
-def judge_of(args: argparse.Namespace, cache_dir: str | Path | None):
-    """The judge the options name: a LiteLLM model (replies kept in ``cache_dir`` if given),
-    or the local heuristic judge."""
-    from ..judges import LiteLLMJudge, LocalJudge
+def judge_settings(args: argparse.Namespace):
+    """The judge settings the options give (those a command has flags for; the rest at their
+    defaults): the same slice the validator is built with."""
+    from ..judges import JudgeSettings
 
-    if args.model:
-        return LiteLLMJudge(args.model, llm_kwargs(args), cache_dir=cache_dir, **{
-            name: getattr(args, name) for name in ("structured_replies", "control_statements")
-            if hasattr(args, name)})
-    return LocalJudge()
+    return JudgeSettings(**{row.name: getattr(args, row.name) for row in fields(JudgeSettings)
+                            if hasattr(args, row.name)})
+
+
+def judge_of(args: argparse.Namespace, cache_dir: str | Path | None):
+    """The judge the options name, built with their judge settings: a LiteLLM model (replies
+    kept in ``cache_dir`` if given), or the local heuristic judge."""
+    from ..judges import build
+
+    return build(args.model or "local", llm_kwargs(args) or None, judge_settings(args),
+                 cache_dir=cache_dir if args.model else None)
 
 
 def validator_of(args: argparse.Namespace, judge, validator_class):

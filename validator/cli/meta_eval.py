@@ -73,21 +73,19 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def _judges(args: argparse.Namespace, template: str | None, parser: argparse.ArgumentParser):
     """The judge (``--judge`` or ``--model``, else the local judge) and the first judge, if any,
-    from their spec strings; a bad one is a usage error."""
-    from ..judges import LiteLLMJudge, MiniCheckJudge, make_judge
+    from their spec strings, built as the validator builds them; a bad one is a usage error."""
+    from ..judges import LiteLLMJudge, MiniCheckJudge, build
 
     if args.judge and args.model:
         parser.error("--judge and --model both name the judge; give one")
     spec = args.judge or args.model or "local"
     try:
-        judge = make_judge(spec, llm_kwargs(args) or None,
-                           **({"template": template} if template else {}),
-                           **{name: getattr(args, name) for name in (
-                               "structured_replies", "control_statements") if hasattr(args, name)})
-        first = make_judge(args.first_judge) if args.first_judge else None
+        judge = build(spec, llm_kwargs(args) or None, template=template)
+        first = build(args.first_judge) if args.first_judge else None
     except ValueError as error:
         parser.error(in_flags(str(error)))
-    if template and (not isinstance(judge, LiteLLMJudge) or isinstance(judge, MiniCheckJudge)):
+    if template and (not isinstance(judge.made, LiteLLMJudge)
+                     or isinstance(judge.made, MiniCheckJudge)):
         parser.error("--template needs a LiteLLM model judge (--model or --judge MODEL): "
                      f"{spec!r} uses no prompt template")
     return judge, first

@@ -21,8 +21,9 @@ from typing import cast
 from .. import rules
 from ..concurrency import TOO_LATE, Scope
 from ..errors import ConfigurationError, warn
-from ..judges import Corrector, make_judge
-from ..judges.base import Backend, adapt
+from ..judges import Corrector, Judge, JudgeSettings, build
+from ..judges.base import Backend
+from ..judges.factory import Dressed, dress
 from ..judges.prompts import CORRECTION_RULES
 from ..judges.replies import EXPECTED_REWRITE, UnreadableReply
 from ..request import Request
@@ -53,8 +54,8 @@ LATE = f"no rewrite {TOO_LATE}"
 _LATE = object()  # what the runner gives for a sentence the deadline left unrewritten
 
 
-def make_corrector(spec: object, judge: Backend, llm_kwargs: dict | None,
-                   **options) -> Backend:
+def make_corrector(spec: object, judge: Dressed, llm_kwargs: dict | None,
+                   settings: JudgeSettings) -> Dressed:
     """The corrector ``spec`` names (see the ``corrector`` setting); None: the judge's model."""
     if spec is None:
         if judge.corrects:
@@ -64,10 +65,9 @@ def make_corrector(spec: object, judge: Backend, llm_kwargs: dict | None,
             f"({judge.name}) is no language model. Pass corrector=\"<LiteLLM model>\" "
             "(or a callable prompt -> reply), or use fix_mode=\"remove\"; on the command line, "
             "judge with --model NAME.")
-    if isinstance(spec, Corrector):
-        return adapt(spec)
     try:
-        made = adapt(make_judge(spec, llm_kwargs if isinstance(spec, str) else None, **options))
+        made = (dress(spec, settings) if isinstance(spec, Corrector) and not isinstance(spec, Judge)
+                else build(spec, llm_kwargs if isinstance(spec, str) else None, settings))
     except (ValueError, ConfigurationError) as error:
         raise type(error)(f"corrector: {error}") from None
     if not made.corrects:
@@ -110,7 +110,7 @@ class _Todo:
 
     def __init__(self, report: Report, request: Request, read: Sequence[ReadSentence]):
         failing = {id(r) for r in report.failing}
-        self.report, self.question = report, request.question
+        self.report, self.context = report, request.context
         self.indexes = [i for i, r in enumerate(report.sentences)
                         if id(r) in failing and r.verdict is not None
                         and r.verdict.label in (UNSUPPORTED, CONTRADICTED)]
@@ -122,7 +122,7 @@ class _Todo:
         result = self.report.sentences[i]
         if not result.evidence or result.verdict is None:
             return None
-        return self.texts[i], result.evidence, result.verdict, self.question
+        return self.texts[i], result.evidence, result.verdict, self.context
 
     def checked(self, written: Sequence[object]) -> _Rewrites:
         """The corrector's rewrites, in the order of ``indexes`` (``_LATE`` for one the

@@ -30,6 +30,7 @@ from ..types import (
     SUPPORTED,
     UNSUPPORTED,
     Claim,
+    Context,
     Evidence,
     ReadSentence,
     Verdict,
@@ -92,7 +93,7 @@ _ASKED, _BY_RULES, _BY_FIRST = 0, 1, 2  # how a claim was decided: by the judge,
 
 
 async def decide(judge: Backend, claims: Sequence[str], evidence: EvidenceOf,
-                 question: str | None, scope: Scope, *, cascade: Cascade, batch_size: int,
+                 context: Context, scope: Scope, *, cascade: Cascade, batch_size: int,
                  first: FirstJudge | None = None) -> Decided:
     """A verdict for each claim. The claims go out in groups of what one judge call takes (at
     most ``batch_size``), ``max_concurrency`` groups at once; each group takes its claims'
@@ -115,13 +116,13 @@ async def decide(judge: Backend, claims: Sequence[str], evidence: EvidenceOf,
         settled = await offload(settle) if cascade.enabled else settle()
         left = [i for i in indexes if settled[i][0] is None]
         if first is not None and left:
-            cheap = await first.judge.verdicts([(claims[i], found[i]) for i in left], question)
+            cheap = await first.judge.verdicts([(claims[i], found[i]) for i in left], context)
             for i, verdict in zip(left, cheap, strict=True):
                 if first.sure(verdict):
                     settled[i] = (verdict, _BY_FIRST)
             left = [i for i in left if settled[i][0] is None]
         batches = _within_the_cap([(i, claims[i], found[i]) for i in left])
-        asked = await asyncio.gather(*(judge.verdicts([(c, e) for _, c, e in batch], question)
+        asked = await asyncio.gather(*(judge.verdicts([(c, e) for _, c, e in batch], context)
                                        for batch in batches))
         for batch, verdicts in zip(batches, asked, strict=True):
             for (i, _, _), verdict in zip(batch, verdicts, strict=True):
@@ -170,7 +171,7 @@ def _within_the_cap(items: list[_Pending]) -> list[list[_Pending]]:
 
 
 async def extract_claims(judge: Backend, sentences: Sequence[str], answer: str,
-                         question: str | None, scope: Scope) -> list[list[str] | None]:
+                         context: Context, scope: Scope) -> list[list[str] | None]:
     """Each sentence's atomic claims from the judge, or None where it gave none, or claims that
     drop a number, date or name of the sentence (the sentence is then judged whole). A judge
     that cannot extract claims gives None for all."""
@@ -178,7 +179,7 @@ async def extract_claims(judge: Backend, sentences: Sequence[str], answer: str,
         return [None] * len(sentences)
 
     async def extract(sentence: str) -> list[str] | None:
-        claims = await judge.claims(sentence, answer, question)
+        claims = await judge.claims(sentence, answer, context)
         return claims if claims and rules.keeps_facts(sentence, claims) else None
 
     return await scope.map(extract, sentences, lambda sentence: None)
@@ -232,7 +233,7 @@ class Decider:
         if not self.split_into_claims or request.no_sources:
             return [Claim(text, i, within) for i, text, within in asserting]
         return _split(asserting, await extract_claims(
-            self.judge, [text for _, text, _ in asserting], request.value, request.question,
+            self.judge, [text for _, text, _ in asserting], request.value, request.context,
             scope))
 
     async def decide(self, claims: Sequence[Claim], evidence: Found, request: Request,
@@ -244,7 +245,7 @@ class Decider:
             return Decided([NO_SOURCES] * len(claims), 0)
         once = _Once(claims)
         return once.spread(await decide(self.judge, once.texts, _Subset(evidence, once.unique),
-                                        request.question, scope, cascade=self.cascade,
+                                        request.context, scope, cascade=self.cascade,
                                         batch_size=self.batch_size, first=self.first))
 
     async def judge_texts(self, texts: Sequence[str], evidence: Sequence[Sequence[Evidence]],
@@ -253,7 +254,7 @@ class Decider:
         cascade, the first judge, batches, the deadline): how a rewrite is judged."""
         if not texts:
             return []
-        decided = await decide(self.judge, texts, Given(evidence), request.question, scope,
+        decided = await decide(self.judge, texts, Given(evidence), request.context, scope,
                                cascade=self.cascade, batch_size=self.batch_size,
                                first=self.first)
         return decided.verdicts

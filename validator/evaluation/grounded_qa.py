@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..concurrency import run
-from ..judges.prompt_judge import PromptJudge, Reply
+from ..judges.kinds import Ask, Reply
+from ..judges.prompt_judge import PromptJudge
 from ..judges.replies import final_object
 from ..types import BY_FALLBACK
 from .qa_prompts import COMPLETENESS_TASK, RELEVANCY_TASK, USEFULNESS_TASK, build_qa_prompt
@@ -43,6 +44,7 @@ TOP_SCORE = {"answer_relevancy": 5, "completeness": 5}  # the others are 0/1
 SCORED = "scored"
 NULL = "null"  # the metric does not apply to this sample (GroUSE's null rules)
 FAILED = "failed"  # the judge gave no readable reply; no value is guessed
+ROOM = 1024  # tokens a grading reply is given (its reason and its score)
 
 BY_VALIDATOR = "validator"  # faithfulness: this package's own verdict on the answer
 BY_RULE = "rule"  # GroUSE's null rules and acceptance/rejection, applied in code
@@ -175,7 +177,7 @@ class _Reader:
 
 
 def _ask(judge: PromptJudge, prompt: str, reader: _Reader) -> Metric:
-    answer = run(judge.ask(prompt, reader))  # on the process's validation loop
+    answer = run(judge.ask(Ask(prompt, reader, ROOM)))  # on the process's validation loop
     if answer.value is None:
         return _failed(answer.problem, answer.decided_by)
     score, reason = answer.value

@@ -37,7 +37,7 @@ def meta_evaluate(cases: list[Example], make_validator: Callable[[dict], Any], j
             confusion[expected.verdict][got] += 1
     reports = [o.report for o in outcomes if o.report is not None]
     usage = sum((r.usage for r in reports if r.usage is not None), Usage())
-    latencies = list(getattr(judge, "latencies", ()))
+    latencies = list(getattr(getattr(judge, "made", judge), "latencies", ()))
     return MetaEvalReport(
         cases=len(cases),
         by_type=accuracy_by_type(outcomes),

@@ -18,21 +18,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..concurrency import offload
+from ..concurrency import waiting
 from ..errors import ConfigurationError
+from ..judges.kinds import Reply
 from ..judges.limits import Turns
 
 
-async def _in_the_pool(reserve: Callable[[], float]) -> float:
-    """``reserve()``, which may ask another process (the Ray engine's actor), off the loop."""
-    return await offload(reserve, join=False)
+async def _reserved(reserve: Callable[[], float]) -> float:
+    """``reserve()``, which may ask another process (the Ray engine's actor), in a thread of
+    its own: it only waits."""
+    return await waiting("pacing", 64).call(reserve)
 
 
 def pace(judge, reserve: Callable[[], float]) -> None:
-    """Make ``judge`` wait ``reserve()`` seconds before each request to its model. Only a judge
-    that sends requests (a LiteLLM model, a callable) can be paced: any other raises."""
+    """Make ``judge`` wait ``reserve()`` seconds before each request to its model: a policy
+    over its transport, so every request, retries included, takes its turn. Only a judge that
+    sends requests (a LiteLLM model, a callable) can be paced: any other raises."""
     from ..judges import PromptJudge
-    from ..judges.prompt_judge import Reply
 
     if not isinstance(judge, PromptJudge):
         raise ConfigurationError(
@@ -46,10 +48,10 @@ def pace(judge, reserve: Callable[[], float]) -> None:
         # meanwhile at once. Imported here, before any slot is handed out.
         import litellm  # noqa: F401
 
-    send, turns = judge.complete, Turns(reserve, _in_the_pool)
+    send, turns = judge.caller.transport, Turns(reserve, _reserved)
 
     async def paced(prompt: str, room: int, form: dict | None = None) -> Reply:
         async with turns.turn():
             return await send(prompt, room, form)
 
-    judge.complete = paced  # type: ignore[method-assign]  # every request, retries included, goes through complete()
+    judge.caller.transport = paced

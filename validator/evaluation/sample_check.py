@@ -37,17 +37,16 @@ class Plan:
         """The per-sample function, with its own judge and validator. ``reserve()`` returns the
         seconds to wait before each request to the judge's model (a shared rate limit; see
         ``pacing``). Raises ``ConfigurationError``/``ValueError`` for a bad plan."""
-        from ..judges import make_judge
+        from ..judges import JudgeSettings, build
         from ..main import ProvenanceLLM
+        from ..settings import Settings
         from .pacing import pace
 
-        judge_options = {key: self.options[key] for key in ("max_retries", "cache_size")
-                         if key in self.options}
-        if self.cache_dir is not None:
-            judge_options["cache_dir"] = self.cache_dir
-        judge = make_judge(self.llm_callable, self.llm_kwargs or None, **judge_options)
+        settings = Settings(**self.options).take(JudgeSettings)
+        judge = build(self.llm_callable, self.llm_kwargs or None, settings,
+                      cache_dir=self.cache_dir)
         if reserve is not None:
-            pace(judge, reserve)
+            pace(judge.made, reserve)
         validator = ProvenanceLLM(llm_callable=judge, on_fail="noop", **self.options)
         return functools.partial(check, validator, self.metadata, self.grounded_qa)
 

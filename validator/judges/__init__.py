@@ -1,16 +1,17 @@
 """Judges: five kinds, a LiteLLM model, a callable (both prompt judges over an awaited
 ``complete(prompt)`` transport), MiniCheck (a LiteLLM model with its own prompt), a local NLI
-checkpoint and the offline rule checker. ``factory.make_judge`` picks one, once, from what
-``llm_callable`` is; ``base.adapt`` gives the validator the one interface it calls
-(``Backend.verdicts``). ``Judge`` and its optional abilities are the protocols a judge object of
-the user's follows."""
+checkpoint and the offline rule checker. ``factory.build`` makes one, once, from what
+``llm_callable`` is and the judge settings (``JudgeSettings``), adapted to the one interface
+the validator calls (``Backend.verdicts``) and wearing the policies the settings ask for
+(``policies``). ``Judge`` and its optional abilities are the protocols a judge object of the
+user's follows."""
 
 from __future__ import annotations
 
 from ..errors import ConfigurationError
-from .base import BatchJudge, ClaimExtractor, Corrector, Judge, JudgeAuthError
+from .base import BatchJudge, ClaimExtractor, Corrector, Judge, JudgeAuthError, JudgeSettings
 from .callable_judge import CallableJudge
-from .factory import make_judge
+from .factory import build, make_judge
 from .litellm_judge import LiteLLMJudge
 from .local import LocalJudge
 from .minicheck import MiniCheckJudge
@@ -25,10 +26,12 @@ __all__ = [
     "Corrector",
     "Judge",
     "JudgeAuthError",
+    "JudgeSettings",
     "LiteLLMJudge",
     "LocalJudge",
     "MiniCheckJudge",
     "NLIJudge",
     "PromptJudge",
+    "build",
     "make_judge",
 ]

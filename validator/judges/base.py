@@ -1,30 +1,39 @@
 """The judge interface.
 
 Inside the validator a judge is a ``Backend``: one awaited method, ``verdicts(items,
-question)``, a group of statements with their evidence in and a verdict for each out, and what
-it declares of itself: how many statements one call takes (``group_size``), and whether it can
-break a sentence into claims or rewrite one. The prompt judges (a LiteLLM model, a callable,
-MiniCheck) are backends as they are.
+context)``, a group of statements with their evidence in and a verdict for each out (the
+``Context`` is what the judge reads beside the evidence), and what it declares of itself: how
+many statements one call takes (``group_size``), whether it can break a sentence into claims or
+rewrite one, whether its verdicts carry a probability. The prompt judges (a LiteLLM model, a
+callable, MiniCheck) are backends as they are; the policies (``policies``) are backends that
+wrap one.
 
 What users pass is adapted once, when the validator is built (``adapt``): an object with
 ``judge(claim, evidence, question)`` (the public ``Judge`` protocol), and optionally
 ``judge_batch``, ``extract_claims``, ``correct``, each with or without an awaited twin
-(``ajudge``, ...). Its plain methods run in the process's bounded pool; what it returns is
-checked there, once, so that nothing the validator cannot read becomes a verdict.
+(``ajudge``, ...). Its plain methods run apart from the validation's own work: in the process's
+pool when they compute (``computes``), else in threads of their own that a deadline may abandon
+(``concurrency.Waiting``). What it returns is checked once, so that nothing the validator
+cannot read becomes a verdict.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, cast, runtime_checkable
 
-from ..concurrency import offload
+from dataclasses import dataclass, fields
+
+from ..concurrency import Waiting, offload, waiting
 from ..errors import ConfigurationError, JudgeAuthError
-from ..types import DECIDERS, LABELS, Evidence, Verdict
+from ..settings import DEFAULTS
+from ..types import DECIDERS, LABELS, Context, Evidence, Verdict
+from .limits import MAX_IN_FLIGHT
 
 __all__ = ["Backend", "BatchJudge", "ClaimExtractor", "ConfigurationError", "Corrector", "Judge",
-           "JudgeAuthError", "adapt"]
+           "JudgeAuthError", "JudgeSettings", "Unread", "adapt"]
 
 Item = tuple[str, Sequence[Evidence]]
 
@@ -69,6 +78,37 @@ class Corrector(Protocol):
     ) -> str | None: ...
 
 
+@dataclass(frozen=True)
+class JudgeSettings:
+    """The settings that make a judge and the policies it wears (each field is the setting of
+    that name, its default the settings table's): one slice, taken from the validator's
+    settings (``Settings.take``) on every path that builds a judge."""
+
+    max_calls_in_flight: int = DEFAULTS.max_calls_in_flight
+    max_retries: int = DEFAULTS.max_retries
+    cache_size: int = DEFAULTS.cache_size
+    max_requests_per_minute: float | None = DEFAULTS.max_requests_per_minute
+    max_tokens_per_minute: float | None = DEFAULTS.max_tokens_per_minute
+    structured_replies: str = DEFAULTS.structured_replies
+    control_statements: str = DEFAULTS.control_statements
+    min_support_probability: float | None = DEFAULTS.min_support_probability
+
+    def given(self) -> dict[str, Any]:
+        """The settings that differ from their defaults: what a user asked for."""
+        return {row.name: getattr(self, row.name) for row in fields(self)
+                if getattr(self, row.name) != getattr(DEFAULT_JUDGE, row.name)}
+
+
+DEFAULT_JUDGE = JudgeSettings()
+
+
+@dataclass(frozen=True)
+class Unread(Verdict):
+    """An INVALID verdict for a statement that a group call's reply gave nothing readable for:
+    asked again on its own by ``policies.AskAlone`` (where it is asked alone already, it
+    stands)."""
+
+
 class Backend:
     """A judge as the validator calls it. Subclasses write ``verdicts``; a backend that can
     break sentences into claims or rewrite them sets ``extracts_claims`` or ``corrects`` and
@@ -79,40 +119,46 @@ class Backend:
     corrects = False
     computes = False  # its calls compute here (run in the pool), rather than wait on a model
     awaits_user_code = False  # it awaits a user's async code, bound to the caller's loop
+    gives_probabilities = False  # its verdicts may carry a probability to hold to a threshold
     one_per_call_because: str | None = None  # why a judge that could batch takes one a call
 
     @property
     def name(self) -> str:
         return type(self).__name__
 
-    async def verdicts(self, items: Sequence[Item], question: str | None) -> list[Verdict]:
+    async def verdicts(self, items: Sequence[Item], context: Context) -> list[Verdict]:
         raise NotImplementedError
 
-    async def claims(self, sentence: str, answer: str, question: str | None
-                     ) -> list[str] | None:
+    async def claims(self, sentence: str, answer: str, context: Context) -> list[str] | None:
         return None
 
     async def rewrite(self, sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
-                      question: str | None) -> str | None:
+                      context: Context) -> str | None:
         return None
 
 
-def adapt(judge: object) -> Backend:
-    """``judge`` as a ``Backend``: a backend as it is, a judge object of the user's adapted."""
-    return judge if isinstance(judge, Backend) else ObjectJudge(judge)
+def adapt(judge: object, size: int = MAX_IN_FLIGHT) -> Backend:
+    """``judge`` as a ``Backend``: a backend as it is, a judge object of the user's adapted,
+    its plain calls that only wait run at most ``size`` at once."""
+    return judge if isinstance(judge, Backend) else ObjectJudge(judge, size)
 
 
 class ObjectJudge(Backend):
     """A judge object (``Judge``, and optionally ``BatchJudge``, ``ClaimExtractor``,
     ``Corrector``), its methods chosen once: the awaited twin where the object writes one beside
-    the plain method (in the same class or below it), else the plain method in the pool."""
+    the plain method (in the same class or below it), else the plain method: in the pool when
+    the object computes (``computes`` or ``is_heuristic``), else in a thread of its own under
+    the object's bound of ``size`` (``concurrency.Waiting``): a call that never returns holds
+    up nothing but itself."""
 
-    def __init__(self, judge: object):
+    def __init__(self, judge: object, size: int = MAX_IN_FLIGHT):
         self.judge = judge
         # its plain methods compute (the rules, a model's forward pass): the validation waits
         # for them before it returns; a user's may wait on a network, and is not waited for
         self.computes = bool(getattr(judge, "is_heuristic", False)
                              or getattr(judge, "computes", False))
+        self.gives_probabilities = bool(getattr(judge, "gives_probabilities", True))
+        self.waiting: Waiting | None = None if self.computes else waiting(id(judge), size)
         self._one = self._method("judge") if isinstance(judge, Judge) else None  # a corrector
         self._batch = self._method("judge_batch") if isinstance(judge, BatchJudge) else None
         self.group_size = None if self._batch is not None else 1
@@ -132,13 +178,12 @@ class ObjectJudge(Backend):
         if has_async(self.judge, name):
             return getattr(self.judge, f"a{name}")
         method = getattr(self.judge, name)
+        if self.waiting is None:
+            return functools.partial(offload, method)
+        return functools.partial(self.waiting.call, method)
 
-        async def in_the_pool(*args: Any) -> Any:
-            return await offload(method, *args, join=self.computes)
-
-        return in_the_pool
-
-    async def verdicts(self, items: Sequence[Item], question: str | None) -> list[Verdict]:
+    async def verdicts(self, items: Sequence[Item], context: Context) -> list[Verdict]:
+        question = context.question
         if self._batch is not None and len(items) > 1:
             verdicts = await self._batch(items, question)
             check_count(self.name, verdicts, len(items))
@@ -150,11 +195,10 @@ class ObjectJudge(Backend):
             check_verdict(self.name, verdict)
         return verdicts
 
-    async def claims(self, sentence: str, answer: str, question: str | None
-                     ) -> list[str] | None:
+    async def claims(self, sentence: str, answer: str, context: Context) -> list[str] | None:
         if self._extract is None:
             return None
-        claims = await self._extract(sentence, answer, question)
+        claims = await self._extract(sentence, answer, context.question)
         if claims is not None and (not isinstance(claims, list)
                                    or not all(isinstance(c, str) for c in claims)):
             raise ConfigurationError(
@@ -163,10 +207,10 @@ class ObjectJudge(Backend):
         return claims
 
     async def rewrite(self, sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
-                      question: str | None) -> str | None:
+                      context: Context) -> str | None:
         if self._correct is None:
             return None
-        written = await self._correct(sentence, evidence, verdict, question)
+        written = await self._correct(sentence, evidence, verdict, context.question)
         if written is not None and not isinstance(written, str):
             raise ConfigurationError(
                 f"{self.name}.correct returned {type(written).__name__}; it must return the "

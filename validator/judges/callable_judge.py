@@ -1,46 +1,50 @@
 """A plain ``prompt -> str`` callable as a judge (the hub validator's ``llm_callable``), or an
-``async def`` one: awaited on the loop the validation runs on, a plain one in the process's
-pool."""
+``async def`` one: awaited on the loop the validation runs on; a plain one in a thread of its
+own (``concurrency.Waiting``), apart from the validations' work, which a deadline abandons."""
 
 from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, cast
 
-from ..concurrency import offload
+from ..concurrency import offload, waiting
 from ..errors import ConfigurationError
 from . import usage
-from .prompt_judge import PromptJudge, Reply
+from .base import DEFAULT_JUDGE, JudgeSettings
+from .kinds import Reply
+from .prompt_judge import PromptJudge
 
 
 class CallableJudge(PromptJudge):
     """``function(prompt) -> reply``. With ``structured_replies="on"`` it is called
     ``function(prompt, response_format=schema)``, the reply's JSON schema in OpenAI's form, to
-    pass on to its model; with "auto" (a function's model is not known) or "off", never.
-    ``control_statements``: "on" puts a control statement in each call; "auto" does where
-    replies are structured (``structured_replies="on"``)."""
+    pass on to its model; with "auto" (a function's model is not known) or "off", never. At most
+    ``max_calls_in_flight`` calls of a plain function run at once, also counting calls a
+    deadline gave up on that have not returned: past that, a new call fails at once, saying so.
+    """
 
-    def __init__(self, function: Callable[[str], Any], structured_replies: str = "auto",
-                 control_statements: str = "auto", **options):
-        super().__init__(**options)
-        _check_takes_one_prompt(function, structured_replies == "on")
+    def __init__(self, function: Callable[[str], Any], settings: JudgeSettings = DEFAULT_JUDGE,
+                 **options):
+        super().__init__(settings, **options)
+        _check_takes_one_prompt(function, settings.structured_replies == "on")
         self.function = function
         self.awaited = self.awaits_user_code = is_async(function)
-        self.structured = structured_replies == "on"
-        self.use_controls(control_statements)
+        self.structured = settings.structured_replies == "on"
 
-    def model_key(self) -> int:
+    def model_key(self) -> Hashable:
         return id(self.function)
 
     async def complete(self, prompt: str, room: int, form: dict | None = None) -> Reply:
         """The function's reply (it cannot be told its room, nor tell where a reply ended)."""
-        # a plain function waits on its model in the pool; the validation does not wait for a
-        # call its deadline cut off
         call: Callable[[str], Any] = (self.function if form is None else functools.partial(
             cast(Callable[..., Any], self.function), response_format=form))
-        reply = call(prompt) if self.awaited else await offload(call, prompt, join=False)
+        if self.awaited:
+            reply = call(prompt)
+        else:
+            threads = waiting(self.model_key(), self.settings.max_calls_in_flight)
+            reply = await threads.call(call, prompt)
         if inspect.isawaitable(reply):  # a plain function that returned a coroutine
             reply = await reply
         # counting tokens computes: in the pool

@@ -10,7 +10,9 @@ from typing import Any
 
 from ..errors import UNREACHABLE, ConfigurationError, JudgeAuthError, warn
 from . import usage
-from .prompt_judge import PromptJudge, Reply
+from .base import DEFAULT_JUDGE, JudgeSettings
+from .kinds import Reply
+from .prompt_judge import PromptJudge
 from .replies import Tokens
 from .reply_cache import ReplyStore
 from .retries import misconfigured, refused_credentials
@@ -27,18 +29,17 @@ class LiteLLMJudge(PromptJudge):
     ``cache_dir`` keeps readable replies on disk, keyed by the prompt, the model and the
     settings that change a reply (not the key or the timeout): a rerun makes no call twice.
 
-    ``structured_replies``: "auto" asks for each reply by its JSON schema where LiteLLM's
-    capability table says the model takes one (``supports_response_schema``), "on" always (an
-    OpenAI-compatible server), "off" never. Token log probabilities are asked for where
-    LiteLLM says the provider returns them. ``control_statements``: "on" puts a control
-    statement in each judge call; "auto" does where replies are structured. A provider that
-    refuses a schema or log probabilities is asked without them from then on, said once.
+    ``settings.structured_replies``: "auto" asks for each reply by its JSON schema where
+    LiteLLM's capability table says the model takes one (``supports_response_schema``), "on"
+    always (an OpenAI-compatible server), "off" never. Token log probabilities are asked for
+    where LiteLLM says the provider returns them. A provider that refuses a schema or log
+    probabilities is asked without them from then on, said once.
     """
 
     def __init__(self, model: str, llm_kwargs: dict[str, Any] | None = None,
-                 cache_dir: str | os.PathLike | None = None, structured_replies: str = "auto",
-                 control_statements: str = "auto", **options):
-        super().__init__(**options)
+                 cache_dir: str | os.PathLike | None = None,
+                 settings: JudgeSettings = DEFAULT_JUDGE, **options):
+        super().__init__(settings, **options)
         if llm_kwargs is not None and not isinstance(llm_kwargs, dict):
             raise ConfigurationError(f"llm_kwargs must be a dict of litellm.completion arguments; "
                                      f"got {type(llm_kwargs).__name__}.")
@@ -48,14 +49,14 @@ class LiteLLMJudge(PromptJudge):
         self.model = model
         self.llm_kwargs = {"temperature": 0, "timeout": 60, **(llm_kwargs or {})}
         provider = _provider(model, llm_kwargs or {})[0]
-        self.structured = structured_replies == "on" or (
-            structured_replies == "auto" and _takes_schema(model, provider))
-        self.use_controls(control_statements)
+        structured = settings.structured_replies
+        self.structured = self.takes_forms and (structured == "on" or (
+            structured == "auto" and _takes_schema(model, provider)))
         self.logprobs = _gives_logprobs(model, provider)
         self.latencies: deque[float] = deque(maxlen=10_000)  # seconds, of the latest calls
         if cache_dir is not None:
-            settings = {k: v for k, v in self.llm_kwargs.items() if k not in _NOT_IDENTITY}
-            self.store = ReplyStore(cache_dir, json.dumps([model, settings], sort_keys=True,
+            identity = {k: v for k, v in self.llm_kwargs.items() if k not in _NOT_IDENTITY}
+            self.caller.store = ReplyStore(cache_dir, json.dumps([model, identity], sort_keys=True,
                                                           default=repr))
 
     def model_key(self) -> tuple[str, str | None]:
@@ -63,6 +64,7 @@ class LiteLLMJudge(PromptJudge):
 
     learns_batching = False  # a model that reads the batch: an unreadable reply is a slip
     room_setting = "llm_kwargs['max_tokens']"
+    gives_probabilities = True  # where its provider returns them (else verdicts have none)
 
     @property
     def room_is_ours(self) -> bool:

@@ -44,6 +44,7 @@ class LocalJudge:
     """A rule-based judge: no model, no network, the same answer every time."""
 
     is_heuristic = True
+    gives_probabilities = False  # its verdicts carry a calibrated confidence instead
 
     def judge(
         self, claim: str, evidence: Sequence[Evidence], question: str | None = None

@@ -15,17 +15,13 @@ import asyncio
 from collections.abc import Sequence
 
 from ..errors import ConfigurationError
-from ..types import BY_FALLBACK, INVALID, SUPPORTED, UNSUPPORTED, Evidence, Verdict
+from ..types import BY_FALLBACK, INVALID, SUPPORTED, UNSUPPORTED, Context, Evidence, Verdict
 from .base import Item
+from .calls import NOTHING_READABLE, Answer
+from .kinds import Ask, Kind, Reply
 from .litellm_judge import LiteLLMJudge, reply_of
-from .prompt_judge import NOTHING_READABLE, Answer, Reply
 
 _ANSWERS = {"yes": SUPPORTED, "no": UNSUPPORTED}
-ROOM = 16  # tokens for "Yes" or "No"
-
-
-def minicheck_prompt(claim: str, evidence: Sequence[Evidence]) -> str:
-    return f"Document: {chr(10).join(e.text for e in evidence)}\nClaim: {claim}"
 
 
 def read_answer(reply: str) -> str | None:
@@ -33,6 +29,24 @@ def read_answer(reply: str) -> str | None:
     full stop aside), None for anything else: a model that says more was not answering."""
     word = reply.strip().rstrip(".").strip().lower()
     return _ANSWERS.get(word)
+
+
+def minicheck_prompt(claim: str, evidence: Sequence[Evidence]) -> str:
+    return f"Document: {chr(10).join(e.text for e in evidence)}\nClaim: {claim}"
+
+
+class MiniCheckKind(Kind):
+    """MiniCheck's one prompt: the document and the claim, and a Yes or No."""
+
+    name = "minicheck"
+    room = 16  # tokens for "Yes" or "No"
+
+    def ask(self, claim: str, evidence: Sequence[Evidence]) -> Ask[str]:
+        return Ask(minicheck_prompt(claim, evidence), lambda reply: read_answer(reply.text),
+                   self.room)
+
+
+MINICHECK = MiniCheckKind()
 
 
 class MiniCheckJudge(LiteLLMJudge):
@@ -47,12 +61,11 @@ class MiniCheckJudge(LiteLLMJudge):
         if not isinstance(model, str) or not model.strip():
             raise ConfigurationError("minicheck: needs a LiteLLM model name after the colon, e.g. "
                                      "'minicheck:ollama/bespoke-minicheck'.")
-        for name in ("structured_replies", "control_statements"):  # its prompt is its own
-            options.pop(name, None)
-        super().__init__(model, llm_kwargs, structured_replies="off",
-                         control_statements="off", **options)
+        super().__init__(model, llm_kwargs, **options)
         self.logprobs = False  # it answers Yes or No: no verdict word to read them for
 
+    takes_forms = False  # its prompt is its own: no reply schema, no control statement
+    gives_probabilities = False
     group_size = 1  # one claim per call: the model was trained on nothing else
     extracts_claims = False  # it cannot split a sentence: each is judged whole
     corrects = False
@@ -65,14 +78,13 @@ class MiniCheckJudge(LiteLLMJudge):
             return reply_of(response, response.choices[0].text)
         return await super().complete(prompt, room, form)
 
-    async def verdicts(self, items: Sequence[Item], question: str | None) -> list[Verdict]:
+    async def verdicts(self, items: Sequence[Item], context: Context) -> list[Verdict]:
         """Each claim in a call of its own, all at once."""
-        return list(await asyncio.gather(*(self._one(claim, evidence) for claim, evidence
+        return list(await asyncio.gather(*(self._asked(claim, evidence) for claim, evidence
                                            in items)))
 
-    async def _one(self, claim: str, evidence: Sequence[Evidence]) -> Verdict:
-        return _verdict(await self.ask(minicheck_prompt(claim, evidence),
-                                       lambda reply: read_answer(reply.text), room=ROOM))
+    async def _asked(self, claim: str, evidence: Sequence[Evidence]) -> Verdict:
+        return _verdict(await self.ask(MINICHECK.ask(claim, evidence)))
 
 
 def _verdict(answer: Answer[str]) -> Verdict:

@@ -238,6 +238,9 @@ class NLIJudge:
         return rows
 
     def _verdict(self, windows: list[list[float]] | str) -> Verdict:
+        """The verdict of the window that backs the claim most; its ``probability`` is the
+        model's for the verdict's own class (``min_support_probability`` holds a supported
+        one to it)."""
         if isinstance(windows, str):
             return Verdict(INVALID, windows, None, BY_FALLBACK)
         index = {label: i for i, label in self.labels.items()}
@@ -247,16 +250,20 @@ class NLIJudge:
         if len(self.labels) == 2:
             if score >= self.threshold:
                 return Verdict(SUPPORTED, f"entailment probability {score:.2f} >= threshold "
-                               f"{self.threshold} (best of {count})", score, BY_MODEL)
+                               f"{self.threshold} (best of {count})", score, BY_MODEL,
+                               probability=score)
             return Verdict(UNSUPPORTED, f"entailment probability {score:.2f} < threshold "
-                           f"{self.threshold} (best of {count})", score, BY_MODEL)
+                           f"{self.threshold} (best of {count})", score, BY_MODEL,
+                           probability=round(1 - score, 4))
         if max(range(len(best)), key=best.__getitem__) == index[SUPPORTED]:
-            return Verdict(SUPPORTED, f"entailment {score:.2f} (best of {count})", score, BY_MODEL)
+            return Verdict(SUPPORTED, f"entailment {score:.2f} (best of {count})", score, BY_MODEL,
+                           probability=score)
         contradicting = [p for p in windows
                          if max(range(len(p)), key=p.__getitem__) == index[CONTRADICTED]]
         if contradicting:
             worst = max(p[index[CONTRADICTED]] for p in contradicting)
             return Verdict(CONTRADICTED, f"contradiction {worst:.2f} (of {count}; entailment "
-                           f"at most {score:.2f})", score, BY_MODEL)
+                           f"at most {score:.2f})", score, BY_MODEL,
+                           probability=round(float(worst), 4))
         return Verdict(UNSUPPORTED, f"neutral: entailment at most {score:.2f} (of {count})",
-                       score, BY_MODEL)
+                       score, BY_MODEL, probability=round(float(best[index[UNSUPPORTED]]), 4))

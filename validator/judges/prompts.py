@@ -14,7 +14,7 @@ import hashlib
 from collections.abc import Iterator, Sequence
 
 from ..text.sentences import safe_text
-from ..types import Evidence
+from ..types import NO_CONTEXT, Context, Evidence
 
 MAX_CLAIMS = 12  # claims read from one sentence; more is a runaway reply
 
@@ -123,69 +123,6 @@ JSON and nothing after it:
 # The instructions of the correction prompt, which a rewrite must not repeat.
 CORRECTION_RULES = CORRECTION_PROMPT[CORRECTION_PROMPT.index("Write the sentence again"):]
 
-# Where a model takes a response schema (``structured_replies``), a reply is one JSON object
-# and nothing else: the prompt's last lines say so, and the reasoning a free-text reply writes
-# before its verdict goes first in the object, in "reason", so the model still reasons before it
-# decides. The schemas fix the keys, their order, the verdict's three values and the ids.
-STRUCTURED_ENDINGS = {
-    "verdict": """Reply with one JSON object and nothing else: first "reason", your reasoning \
-step by step citing passage numbers (one or two sentences), then "verdict" and "score":
-{{"reason": "...", "verdict": "supported" | "unsupported" | "contradicted", "score": <0 to 1: \
-how fully the passages back it>}}""",
-    "batch": """Reply with one JSON object and nothing else, an entry for each of the {count} \
-statements, each "reason" (one sentence citing passage numbers) before its "verdict":
-{{"verdicts": [{{"id": 1, "reason": "...", "verdict": "supported" | "unsupported" | \
-"contradicted", "score": <0 to 1: how fully its passages back it>}}, ...]}}""",
-    "claims": """Reply with one JSON object and nothing else:
-{{"claims": ["<claim>", ...]}}""",
-    "rewrite": """Reply with one JSON object and nothing else:
-{{"rewrite": "<the sentence, rewritten>"}} or {{"rewrite": null}}""",
-}
-# Where each free-text prompt's reply instructions begin: what a structured prompt replaces.
-_FREE_ENDINGS = {"verdict": "Reason step by step, citing passage numbers",
-                 "batch": "End with one line of JSON",
-                 "claims": "If the sentence makes a single fact",
-                 "rewrite": "If the passages give nothing that could stand"}
-_LABEL = {"type": "string", "enum": ["supported", "unsupported", "contradicted"]}
-_TEXT = {"type": "string"}
-_SCORE = {"type": "number"}
-
-
-def _entry(properties: dict) -> dict:
-    return {"type": "object", "properties": properties, "required": list(properties),
-            "additionalProperties": False}
-
-
-def reply_schema(kind: str, count: int = 1) -> dict:
-    """The JSON schema of the reply to a prompt of ``kind`` ("verdict", "batch" of ``count``
-    statements, "claims", "rewrite"), in the form of OpenAI's ``response_format`` (which LiteLLM
-    passes on to each provider in its own). A request, never a guarantee: the reply is read by
-    the same reader as a free one."""
-    if kind == "verdict":
-        schema = _entry({"reason": _TEXT, "verdict": _LABEL, "score": _SCORE})
-    elif kind == "batch":
-        item = _entry({"id": {"type": "integer", "enum": list(range(1, count + 1))},
-                       "reason": _TEXT, "verdict": _LABEL, "score": _SCORE})
-        schema = _entry({"verdicts": {"type": "array", "items": item, "minItems": count,
-                                      "maxItems": count}})
-    elif kind == "claims":
-        schema = _entry({"claims": {"type": "array", "items": _TEXT, "minItems": 1,
-                                    "maxItems": MAX_CLAIMS}})
-    elif kind == "rewrite":
-        schema = _entry({"rewrite": {"anyOf": [_TEXT, {"type": "null"}]}})
-    else:
-        raise ValueError(f"no reply schema for {kind!r}")
-    return {"type": "json_schema",
-            "json_schema": {"name": f"provenance_{kind}", "schema": schema, "strict": True}}
-
-
-def structured(prompt: str, kind: str, count: int = 1) -> str:
-    """``prompt`` (one of ours, of ``kind``) with its reply instructions for a reply held to
-    ``reply_schema(kind)``: one JSON object, the reasoning in its "reason"."""
-    cut = prompt.rindex(_FREE_ENDINGS[kind])
-    return prompt[:cut] + STRUCTURED_ENDINGS[kind].format(count=count)
-
-
 QUESTION_BLOCK = """
 Read the text as an answer to this question:
 <<{tag}:BEGIN QUESTION>>
@@ -222,23 +159,22 @@ def check_template(template: str) -> str:
     return template
 
 
-def build_prompt(statement: str, evidence: Sequence[Evidence], question: str | None = None,
+def build_prompt(statement: str, evidence: Sequence[Evidence], context: Context = NO_CONTEXT,
                  template: str | None = None) -> str:
-    tag = tag_of(statement, question, *(e.text for e in evidence))
+    tag = tag_of(statement, *context.parts, *(e.text for e in evidence))
     return (template or JUDGE_PROMPT).format(
-        tag=tag, data_rule=DATA_RULE.format(tag=tag), question_block=_question(tag, question),
+        tag=tag, data_rule=DATA_RULE.format(tag=tag), question_block=_context(tag, context),
         passages=_passages(evidence), statement=safe_text(statement), verdicts=_VERDICTS,
     )
 
 
-def build_batch_prompt(
-    items: Sequence[tuple[str, Sequence[Evidence]]], question: str | None = None
-) -> str:
+def build_batch_prompt(items: Sequence[tuple[str, Sequence[Evidence]]],
+                       context: Context = NO_CONTEXT) -> str:
     """One prompt for several statements: the passages once, numbered, and each statement
     naming the numbers of its own. Passages of one source that overlap or touch are sent as one
     (neighbouring chunks share sentences), so no character of a source is sent twice."""
-    tag = tag_of(question, *(part for statement, evidence in items
-                           for part in (statement, *(e.text for e in evidence))))
+    tag = tag_of(*context.parts, *(part for statement, evidence in items
+                                   for part in (statement, *(e.text for e in evidence))))
     texts, each = _regions(items)
     named = [list(dict.fromkeys(numbers)) for numbers in each]
     body = "\n".join(
@@ -249,7 +185,7 @@ def build_batch_prompt(
     passages = "\n".join(f"[{k}] {safe_text(text)}" for k, text in enumerate(texts, 1))
     return BATCH_PROMPT.format(
         count=len(items), tag=tag, data_rule=DATA_RULE.format(tag=tag),
-        question_block=_question(tag, question), passages=passages or "(none)", items=body,
+        question_block=_context(tag, context), passages=passages or "(none)", items=body,
         verdicts=_VERDICTS,
     )
 
@@ -325,19 +261,19 @@ def _location(e: Evidence) -> tuple[int, int, int] | None:
     return chunk.source, chunk.start, chunk.end
 
 
-def build_claims_prompt(sentence: str, answer: str, question: str | None = None) -> str:
-    tag = tag_of(sentence, answer, question)
+def build_claims_prompt(sentence: str, answer: str, context: Context = NO_CONTEXT) -> str:
+    tag = tag_of(sentence, answer, *context.parts)
     return CLAIMS_PROMPT.format(
-        tag=tag, data_rule=DATA_RULE.format(tag=tag), question_block=_question(tag, question),
+        tag=tag, data_rule=DATA_RULE.format(tag=tag), question_block=_context(tag, context),
         answer=safe_text(answer), sentence=safe_text(sentence),
     )
 
 
 def build_correction_prompt(sentence: str, evidence: Sequence[Evidence], label: str,
-                            reason: str, question: str | None = None) -> str:
-    tag = tag_of(sentence, reason, question, *(e.text for e in evidence))
+                            reason: str, context: Context = NO_CONTEXT) -> str:
+    tag = tag_of(sentence, reason, *context.parts, *(e.text for e in evidence))
     return CORRECTION_PROMPT.format(
-        tag=tag, data_rule=DATA_RULE.format(tag=tag), question_block=_question(tag, question),
+        tag=tag, data_rule=DATA_RULE.format(tag=tag), question_block=_context(tag, context),
         passages=_passages(evidence), sentence=safe_text(sentence), label=label,
         reason=safe_text(reason) or "(none given)",
     )
@@ -347,7 +283,9 @@ def _passages(evidence: Sequence[Evidence]) -> str:
     return "\n".join(f"[{i}] {safe_text(e.text)}" for i, e in enumerate(evidence, 1)) or "(none)"
 
 
-def _question(tag: str, question: str | None) -> str:
+def _context(tag: str, context: Context) -> str:
+    """The context's block of a prompt (today, the question; empty without one)."""
+    question = context.question
     return QUESTION_BLOCK.format(tag=tag, question=safe_text(question)) if question else ""
 
 

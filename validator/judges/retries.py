@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import tenacity
 
-from ..concurrency import remaining
+from ..concurrency import Busy, remaining
 from ..errors import ConfigurationError, JudgeAuthError, warn
 
 T = TypeVar("T")
@@ -157,6 +157,8 @@ def _classify(error: Exception) -> Exception | None:
     else, raised as it is (retried if transient)."""
     if isinstance(error, ConfigurationError):
         return None
+    if isinstance(error, Busy):  # refused at once: a retry now would be refused again
+        return _Permanent()
     if isinstance(error, (TypeError, AttributeError, NameError)):  # a bug or a setup mistake
         return ConfigurationError(
             f"the judge could not be called ({type(error).__name__}: {_first_line(error)}); "

@@ -64,6 +64,16 @@ def counted(prompt: str, reply: str, cost_usd: float | None = None,
                         "" if cost_usd is not None else unpriced))
 
 
+OBJECT_PRICE = "a judge object's model calls, tokens and price are its own"
+
+
+def called() -> None:
+    """One call to a judge object of the user's: what its model consumed is its own."""
+    meter = _METER.get()
+    if meter is not None:
+        meter.add(Usage(calls=1, cost_usd=None, unpriced=OBJECT_PRICE))
+
+
 CUT_OFF = "a call the deadline cut off did not report its tokens"
 
 

@@ -10,12 +10,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..concurrency import offload, start
+from ..concurrency import offload, start, waiting
 from ..request import Chunking, Request
 from ..types import Claim, Evidence
 from .embedding import Embedder, FunctionEmbedder
 from .evidence_windows import bounded, windows
 from .index import INDEX_CACHE
+
+
+QUERY_FUNCTIONS = "query functions"  # the bound every validation's query_function calls share
+QUERY_THREADS = 64
 
 
 class Found:
@@ -55,10 +59,10 @@ class Found:
     async def get(self, i: int) -> list[Evidence]:
         n = self._slot[i]
         if self._group is None:
-            if self._found[n] is None:  # a user's query_function: the validation does not
-                # wait for one its deadline cut off
-                self._found[n] = (await offload(self._compute, [self._claims[n]],
-                                                join=False))[0]
+            if self._found[n] is None:  # a user's query_function, which may only wait (on
+                # a vector store): in a thread of its own, that its deadline may abandon
+                self._found[n] = (await waiting(QUERY_FUNCTIONS, QUERY_THREADS).call(
+                    self._compute, [self._claims[n]]))[0]
         else:
             await asyncio.shield(self._ready[n // self._group])  # raises what the search raised
         return self._found[n] or []

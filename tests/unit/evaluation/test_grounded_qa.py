@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import batch_items, caught_warnings, model_flags
 
-from provenance_guard import CallableJudge, cli, evaluate
+from provenance_guard import CallableJudge, JudgeSettings, cli, evaluate
 from provenance_guard.evaluation.grounded_qa import FAILED, NULL, SCORED, grade
 
 EIFFEL = "The Eiffel Tower is in Paris. It was finished in 1889. It is 330 metres tall."
@@ -185,7 +185,7 @@ def test_usage_errors_are_named(tmp_path, usage_error):
 
 
 def _grade_with(reply, answer="It was finished in 1889 [1].", faithful=True):
-    judge = CallableJudge(reply, max_retries=0)
+    judge = CallableJudge(reply, JudgeSettings(max_retries=0))
     return grade(judge, "When was it finished?", answer, [EIFFEL], faithful, "checked")
 
 

@@ -10,7 +10,7 @@ from provenance_guard import ConfigurationError, Verdict
 from provenance_guard.judges import CallableJudge, LocalJudge, make_judge
 from provenance_guard.judges.base import adapt
 from provenance_guard.judges.factory import _REGISTRY, NAMES
-from provenance_guard.types import Evidence
+from provenance_guard.types import Context, Evidence
 
 EVIDENCE = [Evidence("The Eiffel Tower is in Paris.")]
 
@@ -57,7 +57,7 @@ def test_a_judge_object_is_adapted_once_to_what_it_can_do():
     assert not one.awaits_user_code and awaited.awaits_user_code
     assert not one.extracts_claims and not one.corrects
     items = [("A.", EVIDENCE), ("B.", EVIDENCE)]
-    labels = [[str(v.label) for v in asyncio.run(backend.verdicts(items, None))]
+    labels = [[str(v.label) for v in asyncio.run(backend.verdicts(items, Context()))]
               for backend in (one, batches, awaited)]
     assert labels == [["supported"] * 2, ["unsupported"] * 2, ["contradicted"] * 2]
     assert adapt(one) is one  # a backend is used as it is
@@ -74,6 +74,6 @@ def test_what_a_judge_object_returns_is_checked_where_it_is_adapted():
 
     items = [("A.", EVIDENCE), ("B.", EVIDENCE)]
     with pytest.raises(ConfigurationError, match="Junk.judge returned 'supported'"):
-        asyncio.run(adapt(Junk()).verdicts(items, None))
+        asyncio.run(adapt(Junk()).verdicts(items, Context()))
     with pytest.raises(ConfigurationError, match="a list of 2; got list of 0"):
-        asyncio.run(adapt(Short()).verdicts(items, None))
+        asyncio.run(adapt(Short()).verdicts(items, Context()))

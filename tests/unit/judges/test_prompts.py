@@ -56,8 +56,10 @@ def test_every_prompt_of_a_kind_begins_with_the_same_instructions_and_the_data_c
 
     from provenance_guard.judges.prompts import build_prompt
 
-    for build in (lambda s, e, q: build_prompt(s, e, q),
-                  lambda s, e, q: build_batch_prompt([(s, e), ("Another.", e)], q)):
+    from provenance_guard.types import Context
+
+    for build in (lambda s, e, q: build_prompt(s, e, Context(q)),
+                  lambda s, e, q: build_batch_prompt([(s, e), ("Another.", e)], Context(q))):
         one = build("It houses the Mona Lisa.", [HOUSES], None)
         other = build("Everest is in Nepal.", [EVEREST, PARIS], "Where is Everest?")
         shared = os.path.commonprefix([one, other])

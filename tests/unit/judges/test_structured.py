@@ -16,9 +16,8 @@ from provenance_guard.judges.prompts import (
     build_claims_prompt,
     build_correction_prompt,
     build_prompt,
-    reply_schema,
-    structured,
 )
+from provenance_guard.judges.kinds import reply_schema, structured
 from provenance_guard.judges.replies import (
     parse_batch_reply,
     parse_claims,

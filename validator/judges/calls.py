@@ -1,0 +1,143 @@
+"""The call pipeline: every call a prompt judge makes, whatever its kind (a batch, one
+statement, claims, a rewrite, a grading prompt), goes through ``Caller.ask``:
+
+    memory cache -> one flight per prompt -> disk store -> the model's shared limits
+        -> retries -> transport -> read -> (cut at its room: once more with more room) -> keep
+
+The transport is all a backend writes (``complete(prompt, room, form) -> Reply``: LiteLLM, a
+callable); a policy over transports (pacing a run's requests) wraps it. ``Caller.send`` is the
+one function that calls the model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import Generic, TypeVar, cast
+
+from ..concurrency import Once
+from ..types import BY_CACHE, BY_FALLBACK, BY_LLM
+from . import usage
+from .kinds import Ask, Reply
+from .limits import Gate
+from .reply_cache import ReplyCache, ReplyStore
+from .retries import complete_with_retries
+
+T = TypeVar("T")
+Transport = Callable[[str, int, "dict | None"], Awaitable[Reply]]
+
+NOTHING_READABLE = "the judge's reply has nothing readable"
+CUT = "the judge's reply was cut"  # how the reason for a reply cut at its length limit starts
+MORE_ROOM = 4  # a reply cut at the room the judge gave it is asked once more with this times it
+
+
+@dataclass(frozen=True)
+class Answer(Generic[T]):
+    """What ``Caller.ask`` read: ``value`` None when nothing readable came back (``problem``
+    says why); ``decided_by``: where the reply came from (BY_LLM, BY_CACHE), BY_FALLBACK when
+    it gave nothing; ``kept``: whether the value passed the ask's ``keep``; ``reply``: the
+    reply read (None from the memory cache), to learn from or show."""
+
+    value: T | None
+    decided_by: str
+    problem: str = ""
+    kept: bool = False
+    reply: Reply | None = None
+
+
+@dataclass(frozen=True)
+class Room:
+    """Who sets a reply's room: ``ours``, whether the judge sets it (so a cut reply may be
+    given more); ``setting``, the setting a user bounds it with (None: none)."""
+
+    ours: Callable[[], bool] = lambda: False
+    setting: str | None = None
+
+    def cut_reason(self, cut_at: int) -> str:
+        if self.setting is None:
+            fix = "the judge's own limit cut it"
+        elif self.ours():
+            fix = f"asked again with {MORE_ROOM}x the room, it was cut again: set {self.setting}"
+        else:
+            fix = f"raise {self.setting}"
+        return f"{CUT} at {cut_at} tokens, before anything in it could be read ({fix})"
+
+
+class Caller:
+    """A prompt judge's calls: its caches, its model's shared limits (``gate``), its retries
+    and its transport."""
+
+    def __init__(self, transport: Transport, gate: Callable[[], Gate], *, max_retries: int,
+                 backoff: float, cache_size: int, room: Room, counts_tokens: bool):
+        self.transport = transport
+        self.gate = gate
+        self.max_retries, self.backoff = max_retries, backoff
+        self.cache = ReplyCache(cache_size)
+        self.store: ReplyStore | None = None  # replies on disk (a LiteLLM judge's cache_dir)
+        self.room = room
+        self.counts_tokens = counts_tokens  # under a tokens-a-minute limit
+        self._flights = Once()
+
+    async def ask(self, ask: Ask[T]) -> Answer[T]:
+        """What ``ask.read`` finds in the reply to ``ask.prompt``, from the caches when there;
+        one prompt in flight at a time, its answer shared."""
+        cached = cast(T | None, self.cache.get(ask.prompt))
+        if cached is not None:
+            return Answer(cached, BY_CACHE, kept=True)
+        answer, shared = await self._flights.run(ask.prompt, lambda: self._asked(ask))
+        if shared and answer.decided_by != BY_FALLBACK:
+            return replace(answer, decided_by=BY_CACHE)
+        return answer
+
+    async def _asked(self, ask: Ask[T]) -> Answer[T]:
+        reply, source = await self.send(ask.prompt, ask.room, ask.form)
+        value = None if isinstance(reply, BaseException) else ask.read(reply)
+        kept = value is not None and ask.keep(value)
+        if (not kept and ask.grows and isinstance(reply, Reply) and reply.cut_at is not None
+                and self.room.ours()):
+            reply, source = await self.send(ask.prompt, ask.room * MORE_ROOM, ask.form)
+            value = None if isinstance(reply, BaseException) else ask.read(reply)
+            kept = value is not None and ask.keep(value)
+        if isinstance(reply, BaseException):
+            return Answer(None, BY_FALLBACK, failure(reply))
+        if kept:
+            self.cache.put(ask.prompt, value)
+            if self.store is not None and reply.cut_at is None:
+                self.store.put(ask.prompt, reply.text)
+            return Answer(value, source, kept=True, reply=reply)
+        if ask.grows and reply.cut_at is not None:
+            return Answer(None, BY_FALLBACK, self.room.cut_reason(reply.cut_at), reply=reply)
+        if value is None:
+            return Answer(None, BY_FALLBACK, NOTHING_READABLE, reply=reply)
+        return Answer(value, source, reply=reply)
+
+    async def send(self, prompt: str, room: int, form: dict | None
+                   ) -> tuple[Reply | BaseException, str]:
+        """The one function that calls the model: the reply to ``prompt`` and where it came
+        from, the disk store or the model (under its shared limits, retried). A call the
+        deadline cuts off is counted as one whose tokens nobody reported."""
+        stored = self.store.get(prompt) if self.store is not None else None
+        if stored is not None:
+            return Reply(stored), BY_CACHE
+        gate = self.gate()
+
+        async def one_call(prompt: str) -> Reply:
+            async with gate.slot(self._tokens(prompt)):
+                try:
+                    reply = await self.transport(prompt, room, form)
+                except asyncio.CancelledError:
+                    usage.cut_off(prompt)
+                    raise
+            gate.spent(self._tokens(reply.text))
+            return reply
+
+        return await complete_with_retries(one_call, prompt, self.max_retries, self.backoff,
+                                           gate.pause), BY_LLM
+
+    def _tokens(self, text: str) -> int:
+        return usage.tokens(text) if self.counts_tokens else 0
+
+
+def failure(error: BaseException) -> str:
+    return f"the judge failed: {type(error).__name__}: {error}"

@@ -1,0 +1,234 @@
+"""The kinds of prompt a prompt judge sends: one statement, a batch, a sentence's claims, a
+rewrite. A kind is one object holding what belongs together: its prompt (from ``prompts``),
+the room its reply is given, the reply's JSON schema and the ending that asks for it, and the
+reader of its reply (from ``replies``). ``Kind.ask`` makes the ``Ask`` the call pipeline
+(``calls.Caller``) sends; adding a kind is one new class here.
+
+Where a model takes a response schema (``structured_replies``) a reply is one JSON object and
+nothing else: the prompt's last lines say so, and the reasoning a free reply writes before its
+verdict goes first in the object, in "reason", so the model still reasons before it decides.
+The schemas fix the keys, their order, the verdict's three values and a batch's ids. A schema
+is a request, never a guarantee: the reply is read by the same reader as a free one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from ..types import INVALID, Context, Evidence, Verdict
+from .base import Item
+from .prompts import (
+    MAX_CLAIMS,
+    build_batch_prompt,
+    build_claims_prompt,
+    build_correction_prompt,
+    build_prompt,
+)
+from .replies import (
+    Tokens,
+    parse_batch_reply,
+    parse_claims,
+    parse_cut_batch_reply,
+    parse_reply,
+    parse_rewrite,
+    with_probabilities,
+    with_probability,
+)
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A model's reply: its text; ``cut_at``, the tokens it had when the provider ended it at
+    its length limit (None: it ended on its own, or the transport cannot tell); ``tokens``, its
+    tokens with their log probabilities, where the provider returned them (None: it did not)."""
+
+    text: str
+    cut_at: int | None = None
+    tokens: Tokens | None = None
+
+
+def _always(value: object) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Ask(Generic[T]):
+    """One call as the pipeline sends it: the prompt, the reply's schema (None: a free reply),
+    the room the reply is given (its max_tokens, where the judge sets one), the reader, and
+    whether what was read is kept (cached, and not asked again). ``grows``: a reply cut at its
+    room, with nothing kept read from it, is asked once more with more room."""
+
+    prompt: str
+    read: Callable[[Reply], T | None]
+    room: int
+    form: dict | None = None
+    keep: Callable[[T], bool] = _always
+    grows: bool = True
+
+
+_LABEL = {"type": "string", "enum": ["supported", "unsupported", "contradicted"]}
+_TEXT = {"type": "string"}
+_SCORE = {"type": "number"}
+
+
+def _entry(properties: dict) -> dict:
+    return {"type": "object", "properties": properties, "required": list(properties),
+            "additionalProperties": False}
+
+
+class Kind:
+    """What every kind has: a name, where its free prompt's reply instructions begin (what a
+    structured prompt replaces), the structured ending, the room of a reply."""
+
+    name = ""
+    free_ending = ""
+    structured_ending = ""
+    room = 1024
+
+    def schema(self, count: int) -> dict:
+        raise NotImplementedError
+
+    def form(self, count: int = 1) -> dict:
+        """The reply's JSON schema, as OpenAI's ``response_format`` (which LiteLLM passes on to
+        each provider in its own)."""
+        return {"type": "json_schema", "json_schema": {
+            "name": f"provenance_{self.name}", "schema": self.schema(count), "strict": True}}
+
+    def sent(self, prompt: str, structured: bool, count: int = 1) -> tuple[str, dict | None]:
+        """``prompt`` as sent, and the schema it is sent with: where replies are structured,
+        its reply instructions are the structured ending."""
+        if not structured:
+            return prompt, None
+        cut = prompt.rindex(self.free_ending)
+        return prompt[:cut] + self.structured_ending.format(count=count), self.form(count)
+
+
+class OneStatement(Kind):
+    """One statement against its own passages: the judge's reasoning, then its verdict."""
+
+    name = "verdict"
+    free_ending = "Reason step by step, citing passage numbers"
+    structured_ending = """Reply with one JSON object and nothing else: first "reason", your \
+reasoning step by step citing passage numbers (one or two sentences), then "verdict" and "score":
+{{"reason": "...", "verdict": "supported" | "unsupported" | "contradicted", "score": <0 to 1: \
+how fully the passages back it>}}"""
+
+    def schema(self, count: int) -> dict:
+        return _entry({"reason": _TEXT, "verdict": _LABEL, "score": _SCORE})
+
+    def ask(self, item: Item, context: Context, structured: bool, template: str | None
+            ) -> Ask[Verdict]:
+        claim, evidence = item
+        untrusted = [claim, *context.parts, *(e.text for e in evidence)]
+        prompt, form = build_prompt(claim, evidence, context, template), None
+        if template is None:  # a template of the user's has a reply form of its own
+            prompt, form = self.sent(prompt, structured)
+
+        def read(reply: Reply) -> Verdict:
+            return with_probability(parse_reply(reply.text, untrusted), reply.text,
+                                    reply.tokens)
+
+        return Ask(prompt, read, self.room, form, keep=lambda verdict: verdict.label != INVALID)
+
+
+class Batch(Kind):
+    """Several statements in one prompt, each passage once: a verdict for each (None for one
+    the reply gives no readable entry for). A reply cut at its room keeps the entries written in
+    full before the cut; the rest are asked again alone, not the whole batch with more room."""
+
+    name = "batch"
+    free_ending = "End with one line of JSON"
+    structured_ending = """Reply with one JSON object and nothing else, an entry for each of \
+the {count} statements, each "reason" (one sentence citing passage numbers) before its "verdict":
+{{"verdicts": [{{"id": 1, "reason": "...", "verdict": "supported" | "unsupported" | \
+"contradicted", "score": <0 to 1: how fully its passages back it>}}, ...]}}"""
+
+    def schema(self, count: int) -> dict:
+        item = _entry({"id": {"type": "integer", "enum": list(range(1, count + 1))},
+                       "reason": _TEXT, "verdict": _LABEL, "score": _SCORE})
+        return _entry({"verdicts": {"type": "array", "items": item, "minItems": count,
+                                    "maxItems": count}})
+
+    @staticmethod
+    def room_for(statements: int) -> int:
+        """A verdict and a one-sentence reason each: about 60 tokens, measured."""
+        return 512 + 160 * statements
+
+    def ask(self, items: Sequence[Item], context: Context, structured: bool
+            ) -> Ask[list[Verdict | None]]:
+        count = len(items)
+        untrusted = [*context.parts, *(part for claim, evidence in items
+                                       for part in (claim, *(e.text for e in evidence)))]
+        prompt, form = self.sent(build_batch_prompt(items, context), structured, count)
+
+        def read(reply: Reply) -> list[Verdict | None]:
+            parse = parse_batch_reply if reply.cut_at is None else parse_cut_batch_reply
+            return with_probabilities(parse(reply.text, count, untrusted), reply.text,
+                                      reply.tokens)
+
+        return Ask(prompt, read, self.room_for(count), form, grows=False,
+                   keep=lambda verdicts: all(v is not None and v.label != INVALID
+                                             for v in verdicts))
+
+
+class Claims(Kind):
+    """A sentence broken into atomic claims."""
+
+    name = "claims"
+    free_ending = "If the sentence makes a single fact"
+    structured_ending = """Reply with one JSON object and nothing else:
+{{"claims": ["<claim>", ...]}}"""
+
+    def schema(self, count: int) -> dict:
+        return _entry({"claims": {"type": "array", "items": _TEXT, "minItems": 1,
+                                  "maxItems": MAX_CLAIMS}})
+
+    def ask(self, sentence: str, answer: str, context: Context, structured: bool
+            ) -> Ask[tuple[str, ...]]:
+        def read(reply: Reply) -> tuple[str, ...] | None:
+            claims = parse_claims(reply.text, [sentence, answer])
+            return None if claims is None else tuple(claims)
+
+        prompt, form = self.sent(build_claims_prompt(sentence, answer, context), structured)
+        return Ask(prompt, read, self.room, form)
+
+
+class Rewrite(Kind):
+    """A failing sentence rewritten from its evidence (``fix_mode="correct"``)."""
+
+    name = "rewrite"
+    free_ending = "If the passages give nothing that could stand"
+    structured_ending = """Reply with one JSON object and nothing else:
+{{"rewrite": "<the sentence, rewritten>"}} or {{"rewrite": null}}"""
+    room = 512
+
+    def schema(self, count: int) -> dict:
+        return _entry({"rewrite": {"anyOf": [_TEXT, {"type": "null"}]}})
+
+    def ask(self, sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
+            context: Context, structured: bool) -> Ask[str]:
+        untrusted = [sentence, *context.parts, verdict.reason, *(e.text for e in evidence)]
+        prompt, form = self.sent(build_correction_prompt(
+            sentence, evidence, verdict.label, verdict.reason, context), structured)
+        return Ask(prompt, lambda reply: parse_rewrite(reply.text, untrusted), self.room, form)
+
+
+ONE, BATCH, CLAIMS, REWRITE = OneStatement(), Batch(), Claims(), Rewrite()
+KINDS: dict[str, Any] = {kind.name: kind for kind in (ONE, BATCH, CLAIMS, REWRITE)}
+
+
+def reply_schema(kind: str, count: int = 1) -> dict:
+    """The ``response_format`` of a reply to a prompt of ``kind`` ("verdict", "batch" of
+    ``count`` statements, "claims", "rewrite")."""
+    if kind not in KINDS:
+        raise ValueError(f"no reply schema for {kind!r}")
+    return KINDS[kind].form(count)
+
+
+def structured(prompt: str, kind: str, count: int = 1) -> str:
+    """``prompt`` (one of ours, of ``kind``) with its structured ending."""
+    return KINDS[kind].sent(prompt, True, count)[0]

@@ -18,7 +18,7 @@ from conftest import (
 )
 
 from provenance_guard import ProvenanceLLM
-from provenance_guard.judges.prompt_judge import ROOM, batch_room
+from provenance_guard.judges.kinds import BATCH, ONE
 
 FOUR = ("The Eiffel Tower is in Paris. It was finished in 1889. It is 330 metres tall. "
         "It houses the Mona Lisa.")
@@ -59,7 +59,7 @@ def test_a_cut_batch_keeps_its_whole_verdicts_and_asks_the_rest_alone(chat_serve
     assert [str(s.label) for s in first.sentences] == ["supported"] * 4
     assert [s.verdict.decided_by for s in first.sentences] == ["llm"] * 4
     # one batch, cut after two entries; the other two asked alone, each with a verdict's room
-    assert max_tokens(server)[:3] == [batch_room(4), ROOM["verdict"], ROOM["verdict"]]
+    assert max_tokens(server)[:3] == [BATCH.room_for(4), ONE.room, ONE.room]
     assert len(server.requests) == 4 and batch_items(
         server.requests[3]["body"]["messages"][-1]["content"])  # the next text: batched still
     assert first.summary.one_statement_per_call is None and not warned
@@ -71,7 +71,7 @@ def test_a_single_reply_cut_short_is_asked_once_with_more_room_then_named(chat_s
     server.faults = [("length", 12), ("length", 12)]
     report = litellm_validator(server.url, batch_size=1).check(GOOD, toy_metadata())
     [sentence] = report.sentences
-    assert max_tokens(server) == [ROOM["verdict"], 4 * ROOM["verdict"]]
+    assert max_tokens(server) == [ONE.room, 4 * ONE.room]
     assert str(sentence.label) == "invalid" and sentence.verdict.decided_by == "fallback"
     assert "cut at 12 tokens" in sentence.verdict.reason
     assert "llm_kwargs['max_tokens']" in sentence.verdict.reason

@@ -43,7 +43,7 @@ def litellm_is_loaded():
 
 def validate(validator, text=GOOD, **metadata):
     """The result of validating ``text``, and the warnings it gave."""
-    validator.judge.backoff = BACKOFF
+    validator.judge.caller.backoff = BACKOFF
     with caught_warnings() as caught:
         result = validator.validate(text, toy_metadata(**metadata))
     return result, caught

@@ -15,9 +15,17 @@ from conftest import BAD, GOOD, SOURCES, caught_warnings, toy_metadata
 from guardrails import Guard
 
 from provenance_guard import ConfigurationError, Evidence, ProvenanceLLM
-from provenance_guard.judges import MiniCheckJudge, make_judge
+from provenance_guard.judges import JudgeSettings, MiniCheckJudge, make_judge
 from provenance_guard.judges.minicheck import read_answer
-from provenance_guard.types import BY_CACHE, BY_FALLBACK, BY_LLM, INVALID, SUPPORTED, UNSUPPORTED
+from provenance_guard.types import (
+    BY_CACHE,
+    BY_FALLBACK,
+    BY_LLM,
+    INVALID,
+    SUPPORTED,
+    UNSUPPORTED,
+    Context,
+)
 
 _PROMPT = re.compile(r"\ADocument: (.*)\nClaim: (.*)\Z", re.DOTALL)
 
@@ -116,8 +124,8 @@ def test_minicheck_over_ollama_in_a_guard(ollama):
 def test_unreadable_answers_are_invalid_and_fail_closed(ollama):
     server = ollama(lambda document, claim: "Well, the document mentions Paris.")
     judge = make_judge("minicheck:ollama/bespoke-minicheck", {"api_base": server.url},
-                       max_retries=0)
-    [verdict] = asyncio.run(judge.verdicts([(GOOD, [Evidence(SOURCES[0])])], None))
+                       JudgeSettings(max_retries=0))
+    [verdict] = asyncio.run(judge.verdicts([(GOOD, [Evidence(SOURCES[0])])], Context()))
     assert (verdict.label, verdict.decided_by) == (INVALID, BY_FALLBACK)
     assert "neither Yes nor No" in verdict.reason
     with caught_warnings() as warned:

@@ -43,7 +43,7 @@ def test_a_first_request_that_stalls_does_not_bring_the_next_ones_with_it():
     pace(judge, Pacer(600).reserve)  # 0.1 s apart
 
     async def six_at_once() -> None:
-        await asyncio.gather(*(judge.complete("claim", 16) for _ in range(6)))
+        await asyncio.gather(*(judge.caller.transport("claim", 16, None) for _ in range(6)))
 
     asyncio.run(six_at_once())
     # unpaced for the stall, the slots at 0.1-0.4 s all leave at 0.5 s, with the first

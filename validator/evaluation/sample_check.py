@@ -42,7 +42,7 @@ class Plan:
         from ..settings import Settings
         from .pacing import pace
 
-        settings = Settings(**self.options).take(JudgeSettings)
+        settings = Settings.from_call((), self.options).take(JudgeSettings)
         judge = build(self.llm_callable, self.llm_kwargs or None, settings,
                       cache_dir=self.cache_dir)
         if reserve is not None:

@@ -83,14 +83,27 @@ class Scope:
                                          timeout=None if late is None else self.remaining())
         finally:  # cancelled first, so that what they waited for is known to ``late``
             for task in tasks:
-                if task not in done:
-                    task.cancel()
+                task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-        for task in tasks:
-            if task in done and not task.cancelled() and task.exception() is not None:
+        # a task that ended with a result between the deadline and its cancellation ended in time
+        ended = [task in done or (not task.cancelled() and task.exception() is None)
+                 for task in tasks]
+        for task, end in zip(tasks, ended, strict=True):
+            if end and task.exception() is not None:
                 raise task.exception()  # type: ignore[misc]
-        return [task.result() if task in done else late(item)  # type: ignore[misc]
-                for task, item in zip(tasks, items, strict=True)]
+        return [task.result() if end else late(item)  # type: ignore[misc]
+                for task, end, item in zip(tasks, ended, items, strict=True)]
+
+
+JUDGE_REPLY = "the judge's reply"  # what a call the deadline cut off mid-call waited for
+
+
+def waited_for(what: str) -> None:
+    """The current validation's deadline cut off a call waiting for ``what``: its late
+    verdicts' reason says so."""
+    current = _SCOPE.get()
+    if current is not None:
+        current.waits.add(what)
 
 
 def scope() -> Scope | None:
@@ -200,7 +213,7 @@ class Waiting:
             self.running += 1
         loop = asyncio.get_running_loop()
         future: asyncio.Future = loop.create_future()
-        state = {"abandoned": False}
+        state = {"abandoned": False, "returned": False}
         context = contextvars.copy_context()
 
         def deliver(outcome: tuple[bool, Any]) -> None:
@@ -216,6 +229,7 @@ class Waiting:
             with self._lock:
                 self.running -= 1
                 self.abandoned -= state["abandoned"]
+                state["returned"] = True
             try:
                 loop.call_soon_threadsafe(deliver, outcome)
             except RuntimeError:  # the caller's loop closed meanwhile: nobody is waiting
@@ -226,18 +240,17 @@ class Waiting:
             return await future
         except asyncio.CancelledError:
             with self._lock:
-                if not future.done():
+                if not state["returned"]:
                     state["abandoned"] = True
                     self.abandoned += 1
+            waited_for(JUDGE_REPLY)
             raise
 
     def _refusal(self) -> str:
-        late = (f"{self.abandoned} of them still running past the deadline that gave up on "
-                "them" if self.abandoned else "none of them past a deadline yet")
-        return (f"{self.running} calls to this judge are still running ({late}), the most it "
-                f"may have at once (max_calls_in_flight={self.size}): a judge that does not "
-                "return holds up nothing else, but its new calls are refused until earlier ones "
-                "return. Give its client a timeout shorter than the deadline.")
+        return (f"{self.running} calls to this judge are still running, {self.abandoned} of "
+                f"them past the deadline that gave up on them; at most max_calls_in_flight="
+                f"{self.size} may run at once, so it is not called again until one returns "
+                "(give its client a timeout shorter than the deadline)")
 
 
 WAIT_THREAD = "provenance-wait"

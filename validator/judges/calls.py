@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar, cast
 
-from ..concurrency import Once
+from ..concurrency import JUDGE_REPLY, Busy, Once, waited_for
 from ..types import BY_CACHE, BY_FALLBACK, BY_LLM
 from . import usage
 from .kinds import Ask, Reply
@@ -128,6 +128,7 @@ class Caller:
                     reply = await self.transport(prompt, room, form)
                 except asyncio.CancelledError:
                     usage.cut_off(prompt)
+                    waited_for(JUDGE_REPLY)
                     raise
             gate.spent(self._tokens(reply.text))
             return reply
@@ -140,4 +141,6 @@ class Caller:
 
 
 def failure(error: BaseException) -> str:
+    if isinstance(error, Busy):
+        return f"the judge was not called: {error}"
     return f"the judge failed: {type(error).__name__}: {error}"

@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from contextlib import asynccontextmanager
 
-from ..concurrency import scope
+from ..concurrency import waited_for
 from ..errors import ConfigurationError
 
 MAX_IN_FLIGHT = 32  # calls in flight to one model, by default (max_calls_in_flight)
@@ -191,9 +191,7 @@ async def _wait(waiting: Awaitable, what: str) -> None:
     try:
         await waiting
     except asyncio.CancelledError:
-        current = scope()
-        if current is not None:
-            current.waits.add(what)
+        waited_for(what)
         raise
 
 

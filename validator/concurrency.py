@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import contextlib
 import contextvars
 import os
 import threading
@@ -230,10 +231,8 @@ class Waiting:
                 self.running -= 1
                 self.abandoned -= state["abandoned"]
                 state["returned"] = True
-            try:
+            with contextlib.suppress(RuntimeError):  # a loop closed meanwhile: nobody waits
                 loop.call_soon_threadsafe(deliver, outcome)
-            except RuntimeError:  # the caller's loop closed meanwhile: nobody is waiting
-                pass
 
         threading.Thread(target=body, name=WAIT_THREAD, daemon=True).start()
         try:

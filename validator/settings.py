@@ -278,9 +278,12 @@ class Settings:
     max_calls_in_flight: int = setting(
         32, Whole(1, 1024),
         "Judge calls in flight at once to one model, shared by every validation in the process "
-        "(validators naming the same model and server, or the same callable, with the same "
-        "limit); a call waits for a free slot, and a `Retry-After` one call receives holds back "
-        "the others, until the validation's deadline.",
+        "(validators naming the same model and server, or the same callable or judge object, "
+        "with the same limit); a call waits for a free slot, and a `Retry-After` one call "
+        "receives holds back the others, until the validation's deadline. A plain callable's or "
+        "a judge object's calls run in threads of their own, at most this many, counting calls "
+        "a deadline gave up on that have not returned: past that, a new call is refused at "
+        "once, and its sentences are invalid with the reason.",
         flag="--max-calls-in-flight",
         command_doc="Judge calls in flight at once to the model, for the whole run.")
     max_retries: int = setting(
@@ -439,9 +442,11 @@ class Settings:
         flag="--control-statements")
     min_support_probability: float | None = setting(
         None, Probability(),
-        "A supported verdict the model gave with a lower probability (read from its tokens' log "
-        "probabilities, where the provider returns them) is invalid, as is one with no "
-        "probability (None: no threshold).")
+        "A supported verdict the judge gave with a lower probability (a LiteLLM model's: read "
+        "from its tokens' log probabilities, where the provider returns them; an NLI "
+        "checkpoint's: its class probability; a judge object's: its verdicts' `probability`) is "
+        "invalid, as is one with no probability (None: no threshold). Refused for a judge that "
+        "gives none (the rules, a callable, MiniCheck).")
 
     def __post_init__(self) -> None:
         for row in fields(self):

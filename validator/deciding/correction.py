@@ -66,7 +66,8 @@ def make_corrector(spec: object, judge: Dressed, llm_kwargs: dict | None,
             "(or a callable prompt -> reply), or use fix_mode=\"remove\"; on the command line, "
             "judge with --model NAME.")
     try:
-        made = (dress(spec, settings) if isinstance(spec, Corrector) and not isinstance(spec, Judge)
+        made = (dress(cast(Backend, spec), settings)
+                if isinstance(spec, Corrector) and not isinstance(spec, Judge)
                 else build(spec, llm_kwargs if isinstance(spec, str) else None, settings))
     except (ValueError, ConfigurationError) as error:
         raise type(error)(f"corrector: {error}") from None
@@ -81,7 +82,7 @@ def make_corrector(spec: object, judge: Dressed, llm_kwargs: dict | None,
 class Correcting:
     """The corrector, and the decider that judges its rewrites, for one validator."""
 
-    def __init__(self, corrector: Backend, decider: Decider):
+    def __init__(self, corrector: Dressed, decider: Decider):
         self.corrector, self.decider = corrector, decider
 
     async def corrections(self, report: Report, request: Request,

@@ -22,9 +22,8 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Protocol, cast, runtime_checkable
-
 from dataclasses import dataclass, fields
+from typing import Any, Protocol, cast, runtime_checkable
 
 from ..concurrency import Waiting, offload, waiting
 from ..errors import ConfigurationError, JudgeAuthError

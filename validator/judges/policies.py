@@ -21,7 +21,7 @@ import asyncio
 import json
 from collections.abc import Sequence
 from dataclasses import fields, replace
-from typing import Any
+from typing import Any, cast
 
 from ..concurrency import Busy, offload
 from ..types import BY_CACHE, BY_FALLBACK, BY_LLM, INVALID, SUPPORTED, Context, Evidence, Verdict
@@ -34,39 +34,25 @@ from .reply_cache import ReplyCache
 UNSURE = "the judge called it supported"  # how a supported verdict under the threshold's starts
 
 
+def _inner(name: str) -> Any:
+    """A property that reads ``name`` of the backend a policy wraps."""
+    return property(lambda policy: getattr(policy.inner, name))
+
+
 class Policy(Backend):
     """A backend wearing a policy: what the policy does not change is the backend's."""
 
     def __init__(self, inner: Backend):
         self.inner = inner
 
-    @property
-    def group_size(self) -> int | None:  # type: ignore[override]
-        return self.inner.group_size
-
-    @property
-    def extracts_claims(self) -> bool:  # type: ignore[override]
-        return self.inner.extracts_claims
-
-    @property
-    def corrects(self) -> bool:  # type: ignore[override]
-        return self.inner.corrects
-
-    @property
-    def computes(self) -> bool:  # type: ignore[override]
-        return self.inner.computes
-
-    @property
-    def awaits_user_code(self) -> bool:  # type: ignore[override]
-        return self.inner.awaits_user_code
-
-    @property
-    def gives_probabilities(self) -> bool:  # type: ignore[override]
-        return self.inner.gives_probabilities
-
-    @property
-    def one_per_call_because(self) -> str | None:  # type: ignore[override]
-        return self.inner.one_per_call_because
+    # what the backend declares of itself is the backend's
+    group_size = _inner("group_size")  # type: ignore[assignment]
+    extracts_claims = _inner("extracts_claims")  # type: ignore[assignment]
+    corrects = _inner("corrects")  # type: ignore[assignment]
+    computes = _inner("computes")  # type: ignore[assignment]
+    awaits_user_code = _inner("awaits_user_code")  # type: ignore[assignment]
+    gives_probabilities = _inner("gives_probabilities")  # type: ignore[assignment]
+    one_per_call_because = _inner("one_per_call_because")  # type: ignore[assignment]
 
     @property
     def name(self) -> str:
@@ -127,7 +113,7 @@ class Remembered(Policy):
                 for claim, evidence in items]
         found: list[Verdict | None] = []
         for key in keys:
-            kept = self.cache.get(key)
+            kept = cast(Verdict | None, self.cache.get(key))
             found.append(None if kept is None else replace(kept, decided_by=BY_CACHE))
         left = [i for i, verdict in enumerate(found) if verdict is None]
         if left:

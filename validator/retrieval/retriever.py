@@ -17,7 +17,6 @@ from .embedding import Embedder, FunctionEmbedder
 from .evidence_windows import bounded, windows
 from .index import INDEX_CACHE
 
-
 QUERY_FUNCTIONS = "query functions"  # the bound every validation's query_function calls share
 QUERY_THREADS = 64
 

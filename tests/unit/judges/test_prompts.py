@@ -55,7 +55,6 @@ def test_every_prompt_of_a_kind_begins_with_the_same_instructions_and_the_data_c
     import re
 
     from provenance_guard.judges.prompts import build_prompt
-
     from provenance_guard.types import Context
 
     for build in (lambda s, e, q: build_prompt(s, e, Context(q)),

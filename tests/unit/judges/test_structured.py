@@ -10,6 +10,7 @@ import re
 import pytest
 
 from provenance_guard.judges.control import control_for
+from provenance_guard.judges.kinds import reply_schema, structured
 from provenance_guard.judges.local import LocalJudge
 from provenance_guard.judges.prompts import (
     build_batch_prompt,
@@ -17,7 +18,6 @@ from provenance_guard.judges.prompts import (
     build_correction_prompt,
     build_prompt,
 )
-from provenance_guard.judges.kinds import reply_schema, structured
 from provenance_guard.judges.replies import (
     parse_batch_reply,
     parse_claims,

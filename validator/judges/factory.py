@@ -75,6 +75,13 @@ def make_judge(llm_callable: object, llm_kwargs: dict[str, Any] | None = None,
     options: dict[str, Any] = {"settings": settings}
     if template is not None:
         options["template"] = template
+    if cache_dir is not None:
+        if not isinstance(llm_callable, str) or llm_callable == LOCAL or (
+                llm_callable.startswith(NLI)):
+            raise ConfigurationError(
+                f"cache_dir keeps a LiteLLM model's replies on disk, and the judge "
+                f"{llm_callable!r} calls no LiteLLM model: leave cache_dir out.")
+        options["cache_dir"] = cache_dir
     if isinstance(llm_callable, type):
         name = llm_callable.__name__
         raise ConfigurationError(
@@ -90,8 +97,6 @@ def make_judge(llm_callable: object, llm_kwargs: dict[str, Any] | None = None,
         for name, make in _REGISTRY.items():
             if llm_callable == name or (name.endswith(":") and llm_callable.startswith(name)):
                 return make(llm_callable[len(name):], llm_kwargs, options)
-        if cache_dir is not None:
-            options["cache_dir"] = cache_dir
         return _litellm(llm_callable, llm_kwargs, options)
     if callable(llm_callable):
         _no_llm_kwargs(llm_kwargs, "a callable judge")

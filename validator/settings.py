@@ -301,7 +301,9 @@ class Settings:
         "sentence-transformers does.")
     llm_kwargs: Any = setting(None, Unchecked("a dict, or None"),
                               "Extra arguments for every `litellm.completion` call (`api_base`, "
-                              "`api_key`, `temperature`, `timeout`...).")
+                              "`api_key`, `temperature`...). A call is given the time its "
+                              "validation has left before the `deadline`; `timeout` (seconds) "
+                              "caps that, for a provider that may hang up.")
     pass_on_invalid: bool = setting(
         False, Flag(),
         "Whether a sentence the judge gave no readable verdict for passes (the default of the "

@@ -240,7 +240,9 @@ class Usage:
     validation's deadline cut off before the provider reported their tokens (a hosted provider
     bills them): their prompt tokens are counted here, their completion tokens are unknown.
     ``caught_calls``: calls whose reply called their control statement supported, a statement
-    the call's passages contradict: none of their verdicts was used."""
+    the call's passages contradict: none of their verdicts was used. ``failed_calls``: requests
+    the provider answered with an error, or that timed out (counted in ``calls``: it received
+    them). ``retried_calls``: of the calls, those that were a retry of a failed one."""
 
     calls: int = 0
     prompt_tokens: int = 0
@@ -251,6 +253,8 @@ class Usage:
     unpriced: str = ""
     cut_off_calls: int = 0
     caught_calls: int = 0
+    failed_calls: int = 0
+    retried_calls: int = 0
 
     def __add__(self, other: Usage) -> Usage:
         cached = (None if self.cached_tokens is None and other.cached_tokens is None
@@ -261,7 +265,9 @@ class Usage:
                      self.completion_tokens + other.completion_tokens, cached,
                      self.counted_calls + other.counted_calls, cost,
                      self.unpriced or other.unpriced, self.cut_off_calls + other.cut_off_calls,
-                     self.caught_calls + other.caught_calls)
+                     self.caught_calls + other.caught_calls,
+                     self.failed_calls + other.failed_calls,
+                     self.retried_calls + other.retried_calls)
 
     def line(self) -> str:
         """For a person: '1 judge call, 800 prompt + 60 completion tokens, $0.000156'."""
@@ -280,4 +286,6 @@ class Usage:
                 else f"cost unknown: {self.unpriced}")
         caught = (f"; {self.caught_calls} call(s) called a control statement supported, their "
                   "verdicts unused" if self.caught_calls else "")
-        return f"{calls}, {tokens}, {cost}{caught}"
+        failed = (f"; {self.failed_calls} failed" if self.failed_calls else "") + (
+            f"; {self.retried_calls} were retries" if self.retried_calls else "")
+        return f"{calls}, {tokens}, {cost}{caught}{failed}"

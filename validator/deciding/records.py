@@ -167,6 +167,8 @@ class UsageRecord(_Read):
     unpriced: StrictStr = ""
     cut_off_calls: Whole = 0
     caught_calls: Whole = 0
+    failed_calls: Whole = 0
+    retried_calls: Whole = 0
 
     def typed(self) -> Usage:
         return Usage(**dict(self))

@@ -12,6 +12,9 @@ one function that calls the model.
 from __future__ import annotations
 
 import asyncio
+import statistics
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar, cast
@@ -22,7 +25,7 @@ from . import usage
 from .kinds import Ask, Reply
 from .limits import Gate
 from .reply_cache import ReplyCache, ReplyStore
-from .retries import complete_with_retries
+from .retries import NoTimeToRetry, complete_with_retries, received, timed_out
 
 T = TypeVar("T")
 Transport = Callable[[str, int, "dict | None"], Awaitable[Reply]]
@@ -30,6 +33,7 @@ Transport = Callable[[str, int, "dict | None"], Awaitable[Reply]]
 NOTHING_READABLE = "the judge's reply has nothing readable"
 CUT = "the judge's reply was cut"  # how the reason for a reply cut at its length limit starts
 MORE_ROOM = 4  # a reply cut at the room the judge gave it is asked once more with this times it
+RECENT = 20  # answered calls whose latencies say how long the next one takes
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,7 @@ class Caller:
         self.store: ReplyStore | None = None  # replies on disk (a LiteLLM judge's cache_dir)
         self.room = room
         self.counts_tokens = counts_tokens  # under a tokens-a-minute limit
+        self.latencies: deque[float] = deque(maxlen=10_000)  # seconds, of the answered calls
         self._flights = Once()
 
     async def ask(self, ask: Ask[T]) -> Answer[T]:
@@ -121,20 +126,38 @@ class Caller:
         if stored is not None:
             return Reply(stored), BY_CACHE
         gate = self.gate()
+        tries = 0
 
         async def one_call(prompt: str) -> Reply:
+            nonlocal tries
+            tries += 1
             async with gate.slot(self._tokens(prompt)):
+                started = time.monotonic()
                 try:
                     reply = await self.transport(prompt, room, form)
                 except asyncio.CancelledError:
                     usage.cut_off(prompt)
                     waited_for(JUDGE_REPLY)
                     raise
+                except Exception as error:
+                    if received(error):
+                        usage.failed(prompt, timed_out(error))
+                    raise
+                finally:
+                    if tries > 1:
+                        usage.retried()
+                self.latencies.append(time.monotonic() - started)
             gate.spent(self._tokens(reply.text))
             return reply
 
         return await complete_with_retries(one_call, prompt, self.max_retries, self.backoff,
-                                           gate.pause), BY_LLM
+                                           gate.pause, self.takes), BY_LLM
+
+    def takes(self) -> float | None:
+        """About how long a call takes: the median of the latest answered calls (None before
+        the first), so that no retry is started that the deadline would cut off."""
+        recent = list(self.latencies)[-RECENT:]
+        return statistics.median(recent) if recent else None
 
     def _tokens(self, text: str) -> int:
         return usage.tokens(text) if self.counts_tokens else 0
@@ -143,4 +166,6 @@ class Caller:
 def failure(error: BaseException) -> str:
     if isinstance(error, Busy):
         return f"the judge was not called: {error}"
+    if isinstance(error, NoTimeToRetry):
+        return f"the judge failed: {error}"
     return f"the judge failed: {type(error).__name__}: {error}"

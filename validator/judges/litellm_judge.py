@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 import os
-import time
-from collections import deque
 from typing import Any
 
+from ..concurrency import remaining
 from ..errors import UNREACHABLE, ConfigurationError, JudgeAuthError, warn
 from . import usage
 from .base import DEFAULT_JUDGE, JudgeSettings
@@ -15,7 +14,7 @@ from .kinds import Reply
 from .prompt_judge import PromptJudge
 from .replies import Tokens
 from .reply_cache import ReplyStore
-from .retries import misconfigured, refused_credentials
+from .retries import misconfigured, refused_credentials, unreachable
 
 _NOT_IDENTITY = {"api_key", "timeout", "num_retries", "max_retries"}
 
@@ -23,7 +22,9 @@ _NOT_IDENTITY = {"api_key", "timeout", "num_retries", "max_retries"}
 class LiteLLMJudge(PromptJudge):
     """Sends the prompt as one user message to ``model`` through ``litellm.acompletion``.
 
-    ``llm_kwargs`` go to every call: ``api_base``, ``api_key``, ``temperature``, ``timeout``...
+    ``llm_kwargs`` go to every call: ``api_base``, ``api_key``, ``temperature``... A call's
+    timeout is the time its validation has left before the deadline, at most
+    ``llm_kwargs['timeout']`` where that is set.
     LiteLLM's own retries are off; ``PromptJudge`` retries with backoff instead.
 
     ``cache_dir`` keeps readable replies on disk, keyed by the prompt, the model and the
@@ -47,13 +48,12 @@ class LiteLLMJudge(PromptJudge):
         _check_model(model, llm_kwargs or {})
         _check_key(model, llm_kwargs or {})
         self.model = model
-        self.llm_kwargs = {"temperature": 0, "timeout": 60, **(llm_kwargs or {})}
+        self.llm_kwargs = {"temperature": 0, **(llm_kwargs or {})}
         provider = _provider(model, llm_kwargs or {})[0]
         structured = settings.structured_replies
         self.structured = self.takes_forms and (structured == "on" or (
             structured == "auto" and _takes_schema(model, provider)))
         self.logprobs = _gives_logprobs(model, provider)
-        self.latencies: deque[float] = deque(maxlen=10_000)  # seconds, of the latest calls
         if cache_dir is not None:
             identity = {k: v for k, v in self.llm_kwargs.items() if k not in _NOT_IDENTITY}
             self.caller.store = ReplyStore(cache_dir, json.dumps([model, identity], sort_keys=True,
@@ -109,7 +109,7 @@ class LiteLLMJudge(PromptJudge):
         counted. The validation's deadline cancels it."""
         litellm, kwargs = self._prepared()
         kwargs.setdefault("max_tokens", room)
-        started = time.perf_counter()
+        kwargs["timeout"] = call_timeout(self.llm_kwargs.get("timeout"))
         try:
             response = await getattr(litellm, function)(model=self.model, num_retries=0,
                                                         **request, **kwargs)
@@ -118,7 +118,7 @@ class LiteLLMJudge(PromptJudge):
             if what is not None:
                 raise Refused(what, error) from error
             raise explained(error, self.model, self.llm_kwargs) from error
-        return self._received(response, started, request)
+        return self._received(response, request)
 
     def _prepared(self) -> tuple[Any, dict[str, Any]]:
         """LiteLLM, and the call's settings."""
@@ -127,11 +127,21 @@ class LiteLLMJudge(PromptJudge):
         litellm.suppress_debug_info = True  # no "Give Feedback" banner on every error
         return litellm, dict(self.llm_kwargs)
 
-    def _received(self, response: Any, started: float, request: dict[str, Any]) -> Any:
-        self.latencies.append(time.perf_counter() - started)
+    def _received(self, response: Any, request: dict[str, Any]) -> Any:
         usage.reported(response, self.model, request.get("prompt") or "".join(
             m["content"] for m in request.get("messages", ())))
         return response
+
+
+def call_timeout(cap: float | None) -> float | None:
+    """A call's timeout: the time its validation has left before the deadline, at most ``cap``
+    (``llm_kwargs['timeout']``, where the user sets one); None (LiteLLM's own) with neither. A
+    slow model is given all the time there is, not a fixed share it may never meet."""
+    left = remaining()
+    if left is None:
+        return cap
+    left = max(left, 0.001)
+    return left if cap is None else min(cap, left)
 
 
 def reply_of(response: Any, text: str | None) -> Reply:
@@ -298,24 +308,10 @@ def explained(error: Exception, model: str, llm_kwargs: dict[str, Any]) -> Excep
         return ConfigurationError(
             f"the judge's server has no model {model!r}{answered}: check llm_callable (the "
             "model's name as the server knows it) and llm_kwargs['api_base'].")
-    if _unreachable(error):
+    if unreachable(error):
         return JudgeUnreachable(f"{UNREACHABLE} at {_base(model, llm_kwargs)} "
                                 f"for {model!r}: start it, or check llm_kwargs['api_base'].")
     return error
-
-
-def _unreachable(error: BaseException) -> bool:
-    """Whether ``error`` or what caused it is a connection that could not be made (LiteLLM
-    reports some as an ``InternalServerError`` reading "Connection error")."""
-    seen: set[int] = set()
-    link: BaseException | None = error
-    while link is not None and id(link) not in seen:
-        seen.add(id(link))
-        if type(link).__name__ in ("APIConnectionError", "ConnectError", "ConnectTimeout") or (
-                isinstance(link, ConnectionRefusedError)):
-            return True
-        link = link.__cause__ or link.__context__
-    return False
 
 
 class JudgeUnreachable(ConnectionError):

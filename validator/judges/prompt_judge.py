@@ -91,6 +91,11 @@ class PromptJudge(Backend):
         setting = self.settings.control_statements
         return self.takes_forms and (setting == "on" or (setting == "auto" and self.structured))
 
+    @property
+    def latencies(self) -> Sequence[float]:
+        """Seconds each answered call took, the latest last."""
+        return self.caller.latencies
+
     def model_key(self) -> Hashable:
         """What names the model this judge calls, for the limits every validation in the
         process shares (``limits.gate``): judges with the same key share them."""

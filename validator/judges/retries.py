@@ -76,6 +76,31 @@ def _seconds_until(http_date: str) -> float | None:
     return max(0.0, (when - datetime.datetime.now(datetime.timezone.utc)).total_seconds())
 
 
+def unreachable(error: BaseException) -> bool:
+    """Whether ``error`` or what caused it is a connection that could not be made (LiteLLM
+    reports some as an ``InternalServerError`` reading "Connection error")."""
+    seen: set[int] = set()
+    link: BaseException | None = error
+    while link is not None and id(link) not in seen:
+        seen.add(id(link))
+        if type(link).__name__ in ("APIConnectionError", "ConnectError", "ConnectTimeout",
+                                   "JudgeUnreachable") or isinstance(link, ConnectionRefusedError):
+            return True
+        link = link.__cause__ or link.__context__
+    return False
+
+
+def timed_out(error: BaseException) -> bool:
+    """Whether ``error`` is a request that timed out waiting for its reply."""
+    return isinstance(error, TimeoutError) or "Timeout" in type(error).__name__
+
+
+def received(error: BaseException) -> bool:
+    """Whether the provider received the request that ended in ``error``: not when it was never
+    sent (refused here, a setup mistake, no connection made)."""
+    return not (isinstance(error, (Busy, ConfigurationError)) or unreachable(error))
+
+
 def misconfigured(error: BaseException) -> bool:
     """Whether ``error`` says the model or endpoint does not exist: no prompt can be judged."""
     text = str(error).lower()
@@ -95,9 +120,15 @@ class _Permanent(Exception):
     """A failure no retry can fix (400, 413, 422): the reply is the error itself."""
 
 
+class NoTimeToRetry(Exception):
+    """A failed call not tried again: the time left before the deadline is less than a call
+    takes, so a retry could only be cut off."""
+
+
 async def complete_with_retries(complete: Callable[[str], Awaitable[T]], prompt: str,
                                 max_retries: int, backoff: float,
-                                pause: Callable[[float], None] | None = None
+                                pause: Callable[[float], None] | None = None,
+                                takes: Callable[[], float | None] = lambda: None
                                 ) -> T | BaseException:
     """``await complete(prompt)``, retried after transient errors (timeouts, refused
     connections, 429 and 5xx answers), by tenacity: ``max_retries`` times, but a server that
@@ -107,23 +138,29 @@ async def complete_with_retries(complete: Callable[[str], Awaitable[T]], prompt:
     which holds back every call to it). Returns the reply, or the error that ended the tries.
     Raises ``JudgeAuthError`` when the credentials are refused and ``ConfigurationError`` when
     the model or endpoint does not exist (404, "LLM Provider NOT provided") or ``complete``
-    itself says the setup is wrong: no prompt could be judged."""
-    retrying = tenacity.AsyncRetrying(**_policy(max_retries, backoff, pause), sleep=_sleep)
+    itself says the setup is wrong: no prompt could be judged. No retry is started that the
+    deadline would cut off: with less time left than a call ``takes`` (the latest calls'
+    median), the tries end there, and the error says so (``NoTimeToRetry``)."""
+    late: list[str] = []
+    retrying = tenacity.AsyncRetrying(**_policy(max_retries, backoff, pause, takes, late),
+                                      sleep=_sleep)
     try:
         return await retrying(_classified, complete, prompt)
     except Exception as failure:  # noqa: BLE001 - classified by _given_up
-        return _given_up(failure, retrying.statistics)
+        error = _given_up(failure, retrying.statistics)
+        return NoTimeToRetry(f"{type(error).__name__}: {error}; {late[0]}") if late else error
 
 
 _sleep = asyncio.sleep  # the wait between tries (tests record it instead)
 
 
-def _policy(max_retries: int, backoff: float, pause: Callable[[float], None] | None
-            ) -> dict[str, Any]:
+def _policy(max_retries: int, backoff: float, pause: Callable[[float], None] | None,
+            takes: Callable[[], float | None], late: list[str]) -> dict[str, Any]:
     # tenacity catches BaseException: a cancelled call (the deadline) must end the tries
     return {"retry": tenacity.retry_if_not_exception_type((ConfigurationError, _Permanent,
                                                            asyncio.CancelledError)),
-            "wait": _wait(backoff, pause), "stop": _stop(max_retries), "reraise": True}
+            "wait": _wait(backoff, pause), "stop": _stop(max_retries, takes, late),
+            "reraise": True}
 
 
 def _given_up(failure: Exception, statistics: dict[str, Any]) -> BaseException:
@@ -187,14 +224,21 @@ def _busy(error: BaseException | None) -> bool:
                                   or type(error).__name__ == "RateLimitError")
 
 
-def _stop(max_retries: int) -> Callable[[tenacity.RetryCallState], bool]:
+def _stop(max_retries: int, takes: Callable[[], float | None], late: list[str]
+          ) -> Callable[[tenacity.RetryCallState], bool]:
     """Stop after ``max_retries`` failed retries, not counting the answers of a busy server
-    while a deadline bounds the wait (without one, they count: no call waits forever)."""
+    while a deadline bounds the wait (without one, they count: no call waits forever); and
+    where the time left is less than a call takes (said in ``late``)."""
     failures = 0
 
     def stop(state: tenacity.RetryCallState) -> bool:
         nonlocal failures
-        failures += remaining() is None or not _busy(_failure(state))
+        left, call = remaining(), takes()
+        if left is not None and call is not None and left < call:
+            late.append(f"not tried again: {left:.1f} s left before the deadline, less than a "
+                        f"call takes here ({call:.1f} s)")
+            return True
+        failures += left is None or not _busy(_failure(state))
         return failures > max_retries
 
     return stop

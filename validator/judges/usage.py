@@ -86,6 +86,28 @@ def cut_off(prompt: str) -> None:
         meter.add(Usage(1, tokens(prompt), 0, None, 1, None, CUT_OFF, 1))
 
 
+def failed(prompt: str, timed_out: bool) -> None:
+    """One request the provider answered with an error (no tokens, no bill), or that timed out
+    (the provider may have written a reply and bill it: counted as a cut-off call is)."""
+    meter = _METER.get()
+    if meter is None:
+        return
+    if timed_out:
+        meter.add(Usage(1, tokens(prompt), 0, None, 1, None, TIMED_OUT, failed_calls=1))
+    else:
+        meter.add(Usage(calls=1, failed_calls=1))
+
+
+TIMED_OUT = "a call that timed out did not report its tokens"
+
+
+def retried() -> None:
+    """The request just counted was a retry of a failed one."""
+    meter = _METER.get()
+    if meter is not None:
+        meter.add(Usage(retried_calls=1))
+
+
 def caught() -> None:
     """One call whose reply called its control statement supported (its verdicts unused)."""
     meter = _METER.get()

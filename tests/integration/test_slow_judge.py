@@ -1,0 +1,64 @@
+"""A slow model as the judge, over real HTTP: a call is given the time its validation has left,
+not a fixed share of it, so a model slower than a minute answers once instead of being sent the
+same prompt again; no retry is started that the deadline would cut off; and usage counts every
+request the server received, saying which were retries and which failed."""
+
+from __future__ import annotations
+
+import time
+
+from conftest import GOOD, agrees, litellm_validator, toy_metadata
+
+from provenance_guard.types import INVALID, SUPPORTED
+
+
+def test_a_model_slower_than_a_minute_answers_once_within_the_deadline(chat_server):
+    server = chat_server(agrees)
+    server.faults = [("slow", 65.0)]  # the reply comes after 65 s
+    started = time.monotonic()
+    report = litellm_validator(server.url, deadline=90).check(GOOD, toy_metadata())
+    assert 65 <= time.monotonic() - started < 80
+    assert report.sentences[0].verdict.label == SUPPORTED and report.passed
+    assert len(server.requests) == 1  # never sent again
+    assert report.usage.calls == 1 and report.usage.retried_calls == 0
+
+
+def test_usage_counts_every_request_the_server_received(chat_server):
+    server = chat_server(agrees)
+    server.faults = [(500, {}), (503, {})]
+    validator = litellm_validator(server.url)
+    validator.judge.caller.backoff = 0.01
+    report = validator.check(GOOD, toy_metadata())
+    assert report.passed
+    used = report.usage
+    assert used.calls == len(server.requests) == 3
+    assert (used.failed_calls, used.retried_calls) == (2, 2)
+    assert "2 failed; 2 were retries" in used.line()
+
+
+def test_a_request_that_timed_out_is_counted_with_its_prompt(chat_server):
+    server = chat_server(agrees)
+    server.faults = [("slow", 2.0)]
+    validator = litellm_validator(server.url, llm_kwargs={"timeout": 0.5})
+    validator.judge.caller.backoff = 0.01
+    report = validator.check(GOOD, toy_metadata())
+    assert report.passed
+    used = report.usage
+    assert used.calls == len(server.requests) == 2
+    assert (used.failed_calls, used.retried_calls) == (1, 1)
+    assert used.cost_usd is None and "timed out" in used.unpriced
+
+
+def test_no_retry_is_started_that_the_deadline_would_cut_off(chat_server):
+    server = chat_server(agrees)
+    validator = litellm_validator(server.url, deadline=2, llm_kwargs={"timeout": 1.2})
+    validator.judge.caller.backoff = 0.01
+    server.faults = [("slow", 1.0)]  # an answered call: a call takes about 1 s here
+    assert validator.check("It is 330 metres tall.", toy_metadata()).passed
+    server.faults = [("slow", 5.0)]  # the next one times out after 1.2 s, 0.8 s before the end
+    before = len(server.requests)
+    report = validator.check(GOOD, toy_metadata())
+    verdict = report.sentences[0].verdict
+    assert len(server.requests) == before + 1  # the failed call was not sent again
+    assert verdict.label == INVALID and "not tried again" in verdict.reason, verdict.reason
+    assert "less than a call takes here (1.0 s)" in verdict.reason, verdict.reason

@@ -95,6 +95,9 @@ def main() -> None:
         "litellm_normal": normal, "litellm_meanwhile": meanwhile,
         "after": {"seconds": time.monotonic() - began, "passed": after.validation_passed,
                   "reasons": reasons(after)},
+        # what the interpreter waits for at exit: threads that are not daemons
+        "joined_at_exit": [t.name for t in threading.enumerate()
+                           if not t.daemon and t is not threading.main_thread()],
         "printed_at": time.time()}), flush=True)
 
 

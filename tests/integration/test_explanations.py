@@ -81,6 +81,22 @@ def test_report_from_guard_says_what_the_last_call_ended_with():
     assert "guard.validate first" not in message and "\n" not in message
 
 
+@pytest.mark.parametrize("text, passes", [("", False), ("   ", True)])
+def test_an_empty_text_has_one_outcome_in_the_guard_and_the_report(text, passes):
+    """Guardrails fails an empty text itself, after ProvenanceLLM passed it: the report says
+    so too rather than pass it; a whitespace-only text passes in both."""
+    from guardrails import Guard
+
+    validator = ProvenanceLLM(llm_callable="local", on_fail="noop")
+    guard = Guard().use(validator)
+    assert guard.validate(text, metadata={"sources": SOURCES}).validation_passed is passes
+    if passes:
+        assert Report.from_guard(guard).passed
+    else:
+        with pytest.raises(ValueError, match="ended with an error: Empty response received"):
+            Report.from_guard(guard)
+
+
 def test_an_unknown_flag_is_named_with_the_closest_real_one(capsys):
     with pytest.raises(SystemExit) as raised:
         cli.main(["check", "--souce", "a.txt", "--text", "b.txt"])

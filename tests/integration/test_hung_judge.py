@@ -49,17 +49,13 @@ def server():
     chat.close()
 
 
-@pytest.fixture(scope="module")
-def answering_exit(server):
-    """How long the same run takes to exit when its judge answers: the libraries' own
-    teardown (torch, Guardrails, LiteLLM), which no hung call adds to."""
-    return run("answers", "threads", server.url)[1]
-
-
 @pytest.mark.parametrize("kind", ["callable", "object"])
 @pytest.mark.parametrize("mode", ["threads", "async"])
-def test_validations_with_a_judge_that_never_returns_end_by_their_deadline(
-        server, answering_exit, kind, mode):
+def test_validations_with_a_judge_that_never_returns_end_by_their_deadline(server, kind, mode):
+    # how long the same run takes to exit when its judge answers, measured just before: the
+    # libraries' own teardown (torch, Guardrails, LiteLLM), which no hung call may add to
+    answered, answering_exit = run("answers", mode, server.url)
+    assert answered["joined_at_exit"] == []
     seen, exited = run(kind, mode, server.url)
     assert seen["elapsed"] <= DEADLINE + MARGIN, seen["elapsed"]
     assert seen["passed"] == [False] * COUNT
@@ -72,12 +68,18 @@ def test_validations_with_a_judge_that_never_returns_end_by_their_deadline(
                                            for line in sentences), reason
     assert any(f"{late} (its call was waiting for the judge's reply)]" in reason
                for reason in seen["reasons"])
-    # LiteLLM's calls never waited behind the hung ones
+    # LiteLLM's calls never waited behind the hung ones (before, they queued behind them for
+    # as long as they hung); what it may share is the CPU: the 40 texts' sentences are being
+    # embedded as it starts, and a busy machine slows that down
     meanwhile = seen["litellm_meanwhile"]
-    assert meanwhile["passed"] and meanwhile["seconds"] <= seen["litellm_normal"] + 0.5, seen
+    assert meanwhile["passed"], seen
+    assert meanwhile["seconds"] <= min(seen["litellm_normal"] + 1.5, DEADLINE), seen
     # the hung calls still hold every thread the judge may have: the next call is refused at
     # once, saying why, rather than queued behind them
     after = seen["after"]
     assert not after["passed"] and after["seconds"] < 1.0, after
     assert "still running, 32 of them past the deadline" in after["reasons"][0], after
+    # nothing the interpreter waits for at exit is left running: the hung calls' threads are
+    # daemons, abandoned
+    assert seen["joined_at_exit"] == []
     assert exited <= answering_exit + EXIT, (exited, answering_exit)

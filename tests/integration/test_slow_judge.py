@@ -23,14 +23,19 @@ def test_a_model_slower_than_a_minute_answers_once_within_the_deadline(chat_serv
     assert report.usage.calls == 1 and report.usage.retried_calls == 0
 
 
-def test_usage_counts_every_request_the_server_received(chat_server):
-    server = chat_server(agrees)
-    server.faults = [(500, {}), (503, {})]
-    validator = litellm_validator(server.url)
+def used_after(server, faults: list, **options):
+    """The usage of one validation of GOOD while the server meets ``faults``, which it passes."""
+    server.faults = faults
+    validator = litellm_validator(server.url, **options)
     validator.judge.caller.backoff = 0.01
     report = validator.check(GOOD, toy_metadata())
     assert report.passed
-    used = report.usage
+    return report.usage
+
+
+def test_usage_counts_every_request_the_server_received(chat_server):
+    server = chat_server(agrees)
+    used = used_after(server, [(500, {}), (503, {})])
     assert used.calls == len(server.requests) == 3
     assert (used.failed_calls, used.retried_calls) == (2, 2)
     assert "2 failed; 2 were retries" in used.line()
@@ -38,12 +43,7 @@ def test_usage_counts_every_request_the_server_received(chat_server):
 
 def test_a_request_that_timed_out_is_counted_with_its_prompt(chat_server):
     server = chat_server(agrees)
-    server.faults = [("slow", 2.0)]
-    validator = litellm_validator(server.url, llm_kwargs={"timeout": 0.5})
-    validator.judge.caller.backoff = 0.01
-    report = validator.check(GOOD, toy_metadata())
-    assert report.passed
-    used = report.usage
+    used = used_after(server, [("slow", 2.0)], llm_kwargs={"timeout": 0.5})
     assert used.calls == len(server.requests) == 2
     assert (used.failed_calls, used.retried_calls) == (1, 1)
     assert used.cost_usd is None and "timed out" in used.unpriced

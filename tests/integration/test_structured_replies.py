@@ -122,7 +122,12 @@ def test_a_careless_judge_is_caught_by_the_control_and_nothing_is_asked_again(ch
     server = chat_server(careless)
     report = check(server, TWO.replace("1889", "1890"))  # one hallucinated, one right
     assert not report.passed
-    assert all(r.verdict.label == INVALID and r.verdict.reason == CAUGHT
+    assert all(r.verdict.label == INVALID for r in report.sentences)
+    # the reason names the control statement the judge called supported: the statement of
+    # the call that is no sentence of the text
+    [control] = [s for s in batch_items(server.requests[0]["body"]["messages"][0]["content"])
+                 if s[2] not in TWO.replace("1889", "1890")]
+    assert all(r.verdict.reason.startswith(f"{CAUGHT}: the control was {control[2]!r}")
                for r in report.sentences)
     assert report.usage.caught_calls == 1 and len(server.requests) == 1
     assert "called a control statement supported" in report.usage.line()
@@ -208,7 +213,7 @@ def test_a_judge_steered_by_a_planted_source_is_caught():
     outcome, result = validate_in_guard(text, ScriptedJudge(reply=steered), dict(
         toy_metadata(), **metadata), control_statements="on")
     assert outcome.validation_passed is False
-    assert result["sentences"][0]["reason"] == CAUGHT
+    assert result["sentences"][0]["reason"].startswith(CAUGHT)
     outcome, _ = validate_in_guard(text, ScriptedJudge(reply=steered), dict(
         toy_metadata(), **metadata))  # a callable's default: no control
     assert outcome.validation_passed is True  # the documented gap it closes

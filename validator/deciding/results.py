@@ -367,9 +367,10 @@ class Report:
         if last is None:
             raise ValueError("the guard has validated nothing yet: call guard.validate first.")
         error = getattr(last, "error", None)
-        if not ours and error:
-            raise ValueError(f"the guard's last call ended with an error, before any result: "
-                             f"{' '.join(str(error).split())[:300]}")
+        if error:  # also after ProvenanceLLM's result: Guardrails fails an empty text itself
+            said = ' '.join(str(error).split())[:300]
+            raise ValueError(f"the guard's last call ended with an error"
+                             f"{'' if ours else ', before any result'}: {said}")
         if len(ours) != 1:
             raise ValueError(f"the guard's last call has {len(ours)} ProvenanceLLM results; "
                              "Report.from_guard reads exactly one (read each validator log with "

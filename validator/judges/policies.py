@@ -160,7 +160,9 @@ class Controlled(Policy):
         if checked.label == SUPPORTED:
             if checked.decided_by == BY_LLM:
                 usage.caught()
-            return [Verdict(INVALID, CAUGHT, decided_by=BY_FALLBACK, control=CAUGHT)
+            said = f"; its reason: {checked.reason[:200]!r}" if checked.reason else ""
+            reason = f"{CAUGHT}: the control was {control.statement!r}{said}"
+            return [Verdict(INVALID, reason, decided_by=BY_FALLBACK, control=CAUGHT)
                     for _ in items]
         if checked.label != INVALID:
             return _noted(found, ANSWERED)

@@ -306,7 +306,21 @@ def _verdict_of(value: dict) -> Verdict | None:
             reason = json.dumps(reason)[:2000]
         except (ValueError, TypeError, RecursionError):  # nested deeper than the stack
             reason = "(the judge's reason could not be read)"
+    said = _word(reason) if len(reason.strip()) <= _BARE_MAX else None
+    if said is not None and said != label:  # "unsupported", because: "supported"
+        return Verdict(INVALID, f"{CONTRADICTS} (its verdict is {label}, its reason only "
+                       f"{reason.strip()!r})", decided_by=BY_FALLBACK)
+    if said == label or not reason.strip():  # "supported", because: "supported"
+        reason = NO_REASON + (f" (only {reason.strip()!r})" if reason.strip() else "")
     return _verdict(label, reason, value.get("score"))
+
+
+# What a reply's reason that is no reason is shown as. A reason that is only another verdict
+# word contradicts the verdict: the reply is not read (a supported verdict so given would pass
+# a text on a reply that also says the opposite); one that is its own verdict word, or empty,
+# says nothing: the verdict stands, and its reason says that none was given.
+CONTRADICTS = "the judge's reply contradicts itself"
+NO_REASON = "the judge gave no reason"
 
 
 def final_object(reply: str, read, untrusted: Sequence[str | None] = ()):

@@ -197,3 +197,26 @@ def test_an_unreadable_verdict_says_what_was_expected_in_the_reason_and_the_warn
     assert [w for w in caught if w.startswith("the judge gave no readable verdict")] == [
         f"the judge gave no readable verdict for 1 sentence(s) (1 of its replies could not be "
         f"read: expected {expected}); counting them as unsupported (pass_on_invalid=False)."]
+
+
+@pytest.mark.parametrize("reply, label, reason", [
+    ('{"reason": "unsupported", "verdict": "supported"}', INVALID,
+     "the judge's reply contradicts itself (its verdict is supported, its reason only "
+     "'unsupported')"),
+    ('{"reason": "Supported.", "verdict": "unsupported"}', INVALID,
+     "the judge's reply contradicts itself (its verdict is unsupported, its reason only "
+     "'Supported.')"),
+    ('{"reason": "supported", "verdict": "supported"}', SUPPORTED,
+     "the judge gave no reason (only 'supported')"),
+    ('{"reason": " ", "verdict": "contradicted"}', CONTRADICTED, "the judge gave no reason"),
+    ('{"verdict": "supported"}', SUPPORTED, "the judge gave no reason"),
+    ('{"reason": "[1] says it was not supported by the council.", "verdict": "supported"}',
+     SUPPORTED, "[1] says it was not supported by the council."),
+])
+def test_a_reason_that_contradicts_its_verdict_or_says_nothing_is_shown_as_such(reply, label,
+                                                                                 reason):
+    """A reason that is only another verdict word: the reply is not read (a supported verdict
+    so given would pass a text on a reply that also says the opposite); one that is only its own
+    verdict word, or empty: the verdict stands, its reason saying that none was given."""
+    verdict = parse_reply(reply)
+    assert (verdict.label, verdict.reason) == (label, reason)

@@ -25,7 +25,8 @@ from conftest import REPO
 from llama_server import INSTALL, installed, serving
 
 from provenance_guard import ProvenanceLLM
-from provenance_guard.judges.control import CAUGHT
+from provenance_guard.judges.control import CAUGHT, UNANSWERED
+from provenance_guard.judges.replies import CONTRADICTS
 from provenance_guard.types import INVALID
 
 pytestmark = pytest.mark.slow
@@ -99,7 +100,10 @@ def test_structured_replies_give_every_statement_a_readable_verdict_with_the_ser
     reports = [checked(guard, text) for text in TEXTS]
     after = llama.counters()
     verdicts = [r.verdict for report in reports for r in report.sentences]
-    assert len(verdicts) == 6 and all(v.label != INVALID for v in verdicts), verdicts
+    # every entry read: a verdict, or one whose reason says the opposite (this model often
+    # writes only a verdict word as its reason), which is not taken and not asked again
+    assert len(verdicts) == 6 and all(v.label != INVALID or v.reason.startswith(CONTRADICTS)
+                                      for v in verdicts), verdicts
     used = sum((report.usage for report in reports[1:]), reports[0].usage)
     assert used.calls == 3 and used.counted_calls == 0  # the server reported every call's tokens
     # its own counters moved by what it reported to us (prompt tokens it served from its
@@ -112,8 +116,10 @@ def test_structured_replies_give_every_statement_a_readable_verdict_with_the_ser
 def test_a_verdicts_probability_is_read_from_the_servers_token_log_probabilities(llama, pace):
     url = llama.url
     guard = validator(url, pace, structured_replies="on", control_statements="off")
-    verdicts = [r.verdict for r in checked(guard, TEXTS[0]).sentences]
-    assert all(v.probability is not None and 0 < v.probability <= 1 for v in verdicts), verdicts
+    verdicts = [r.verdict for text in TEXTS for r in checked(guard, text).sentences]
+    taken = [v for v in verdicts if v.label != INVALID]  # not those that contradict themselves
+    assert taken and all(v.probability is not None and 0 < v.probability <= 1
+                         for v in taken), verdicts
     # a threshold above every probability the model gave fails each supported verdict
     strict = validator(url, pace, structured_replies="on", control_statements="off",
                        min_support_probability=1.0)
@@ -159,8 +165,10 @@ def test_a_call_whose_reply_passes_its_control_is_thrown_away(llama, pace, monke
     monkeypatch.setattr(kinds, "_LABEL", {"type": "string", "enum": ["supported"]})
     url = llama.url
     reports = [checked(validator(url, pace, structured_replies="on"), text) for text in TEXTS]
-    assert sum(report.usage.caught_calls for report in reports) == len(TEXTS)
+    # each text's call is caught; a reply that left its control unread vouches for nothing,
+    # and the statements asked again beside controls of their own are caught again or fail
+    assert all(report.usage.caught_calls >= 1 for report in reports)
     for report in reports:
         assert not report.passed
-        assert all(r.verdict.label == INVALID and r.verdict.reason.startswith(CAUGHT)
-                   for r in report.sentences)
+        assert all(r.verdict.label == INVALID and r.verdict.reason.startswith(
+            (CAUGHT, UNANSWERED)) for r in report.sentences)

@@ -367,8 +367,9 @@ class Report:
         if last is None:
             raise ValueError("the guard has validated nothing yet: call guard.validate first.")
         error = getattr(last, "error", None)
-        if error:  # also after ProvenanceLLM's result: Guardrails fails an empty text itself
-            said = ' '.join(str(error).split())[:300]
+        passed = bool(ours) and ours[0].validation_result.outcome == "pass"
+        if error and (not ours or passed):  # Guardrails failed what ProvenanceLLM passed: an
+            said = ' '.join(str(error).split())[:300]  # empty text
             raise ValueError(f"the guard's last call ended with an error"
                              f"{'' if ours else ', before any result'}: {said}")
         if len(ours) != 1:

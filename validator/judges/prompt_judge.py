@@ -139,7 +139,8 @@ class PromptJudge(Backend):
             self._learn_from(answer.value, reply.text, len(items))
         unread = None if reply is None else shown(reply.text)
         return [Unread(INVALID, UNREADABLE_VERDICT, decided_by=BY_FALLBACK, reply=unread)
-                if verdict is None or verdict.label == INVALID else
+                if verdict is None else  # no entry for it: asked again alone
+                replace(verdict, reply=unread) if verdict.label == INVALID else  # contradicts
                 replace(verdict, decided_by=answer.decided_by,
                         reason=renumbered(verdict.reason, own))
                 for verdict, own in zip(answer.value, own_numbers(items), strict=True)]

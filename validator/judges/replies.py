@@ -316,9 +316,9 @@ def _verdict_of(value: dict) -> Verdict | None:
 
 
 # What a reply's reason that is no reason is shown as. A reason that is only another verdict
-# word contradicts the verdict: the reply is not read (a supported verdict so given would pass
-# a text on a reply that also says the opposite); one that is its own verdict word, or empty,
-# says nothing: the verdict stands, and its reason says that none was given.
+# word contradicts the verdict: the entry is not read, nor asked again (a supported verdict so
+# given would pass a text on a reply that also says the opposite); one that is its own verdict
+# word, or empty, says nothing: the verdict stands, and its reason says that none was given.
 CONTRADICTS = "the judge's reply contradicts itself"
 NO_REASON = "the judge gave no reason"
 

@@ -26,7 +26,9 @@ from check_wheel import copy_checkout
 from conftest import REPO, USER_HOME, ScriptedJudge, said
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
-PYTHON = re.findall(r"```python\n(.*?)```", README, re.DOTALL)
+# the local-model block needs llama.cpp's server: tests/system/test_real_model.py runs it
+PYTHON = [block for block in re.findall(r"```python\n(.*?)```", README, re.DOTALL)
+          if "openai/smollm2" not in block]
 BASH = re.findall(r"```bash\n(.*?)```", README, re.DOTALL)
 
 

@@ -172,3 +172,43 @@ def test_a_call_whose_reply_passes_its_control_is_thrown_away(llama, pace, monke
         assert not report.passed
         assert all(r.verdict.label == INVALID and r.verdict.reason.startswith(
             (CAUGHT, UNANSWERED)) for r in report.sentences)
+
+
+def test_the_readmes_local_judge_runs_as_written(llama):
+    """The README's commands for a local judge, as written: its install line (a no-op where
+    the packages are installed), the server started on port 8080, and the Python block, which
+    prints what the README says."""
+    import re
+    import subprocess
+    import sys
+    import tempfile
+    import urllib.request
+
+    from conftest import said
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    [commands] = [b for b in re.findall(r"```bash\n(.*?)```", readme, re.DOTALL)
+                  if "llama-cpp-server" in b]
+    [block] = [b for b in re.findall(r"```python\n(.*?)```", readme, re.DOTALL)
+               if "openai/smollm2" in b]
+    env = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}"}
+    with tempfile.TemporaryFile("w+") as said_by_bash:  # not a pipe: the server keeps it open
+        bash = subprocess.Popen(["bash", "-e", "-c", commands], env=env, stdout=said_by_bash,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+        bash.wait(timeout=900)  # the server it started runs on, in its process group
+        said_by_bash.seek(0)
+        output = said_by_bash.read()
+    assert bash.returncode == 0, output[-3000:]
+    try:
+        for _ in range(600):
+            try:
+                with urllib.request.urlopen("http://127.0.0.1:8080/health", timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        done = subprocess.run([sys.executable, "-c", block], env=env, capture_output=True,
+                              text=True, timeout=900)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert done.stdout.splitlines() == said(block)
+    finally:
+        os.killpg(bash.pid, 15)

@@ -40,13 +40,12 @@ RECENT = 20  # answered calls whose latencies say how long the next one takes
 class Answer(Generic[T]):
     """What ``Caller.ask`` read: ``value`` None when nothing readable came back (``problem``
     says why); ``decided_by``: where the reply came from (BY_LLM, BY_CACHE), BY_FALLBACK when
-    it gave nothing; ``kept``: whether the value passed the ask's ``keep``; ``reply``: the
-    reply read (None from the memory cache), to learn from or show."""
+    it gave nothing; ``reply``: the reply read (None from the memory cache), to learn from or
+    show."""
 
     value: T | None
     decided_by: str
     problem: str = ""
-    kept: bool = False
     reply: Reply | None = None
 
 
@@ -89,7 +88,7 @@ class Caller:
         one prompt in flight at a time, its answer shared."""
         cached = cast(T | None, self.cache.get(ask.prompt))
         if cached is not None:
-            return Answer(cached, BY_CACHE, kept=True)
+            return Answer(cached, BY_CACHE)
         answer, shared = await self._flights.run(ask.prompt, lambda: self._asked(ask))
         if shared and answer.decided_by != BY_FALLBACK:
             return replace(answer, decided_by=BY_CACHE)
@@ -110,7 +109,7 @@ class Caller:
             self.cache.put(ask.prompt, value)
             if self.store is not None and reply.cut_at is None:
                 self.store.put(ask.prompt, reply.text)
-            return Answer(value, source, kept=True, reply=reply)
+            return Answer(value, source, reply=reply)
         if ask.grows and reply.cut_at is not None:
             return Answer(None, BY_FALLBACK, self.room.cut_reason(reply.cut_at), reply=reply)
         if value is None:

@@ -168,7 +168,7 @@ def dress(made: Made, settings: JudgeSettings) -> Dressed:
     if isinstance(backend, PromptJudge):
         inner = AskAlone(inner)
     if own.cache_size and (isinstance(backend, PromptJudge) or (
-            backend.computes and not getattr(made, "is_heuristic", False))):
+            backend.computes and not _rules(backend))):
         inner = Remembered(inner, own.cache_size)
     if own.min_support_probability is not None and backend.gives_probabilities:
         inner = Threshold(inner, own.min_support_probability)

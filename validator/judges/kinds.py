@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from ..types import INVALID, Context, Evidence, Verdict
 from .base import Item
@@ -218,17 +218,3 @@ class Rewrite(Kind):
 
 
 ONE, BATCH, CLAIMS, REWRITE = OneStatement(), Batch(), Claims(), Rewrite()
-KINDS: dict[str, Any] = {kind.name: kind for kind in (ONE, BATCH, CLAIMS, REWRITE)}
-
-
-def reply_schema(kind: str, count: int = 1) -> dict:
-    """The ``response_format`` of a reply to a prompt of ``kind`` ("verdict", "batch" of
-    ``count`` statements, "claims", "rewrite")."""
-    if kind not in KINDS:
-        raise ValueError(f"no reply schema for {kind!r}")
-    return KINDS[kind].form(count)
-
-
-def structured(prompt: str, kind: str, count: int = 1) -> str:
-    """``prompt`` (one of ours, of ``kind``) with its structured ending."""
-    return KINDS[kind].sent(prompt, True, count)[0]

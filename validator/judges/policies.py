@@ -58,12 +58,6 @@ class Policy(Backend):
     def name(self) -> str:
         return self.inner.name
 
-    @property
-    def base(self) -> Backend:
-        """The backend under every policy."""
-        inner = self.inner
-        return inner.base if isinstance(inner, Policy) else inner
-
     async def verdicts(self, items: Sequence[Item], context: Context) -> list[Verdict]:
         return await self.inner.verdicts(items, context)
 

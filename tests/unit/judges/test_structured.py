@@ -10,7 +10,7 @@ import re
 import pytest
 
 from provenance_guard.judges.control import control_for
-from provenance_guard.judges.kinds import reply_schema, structured
+from provenance_guard.judges.kinds import BATCH, CLAIMS, ONE, REWRITE
 from provenance_guard.judges.local import LocalJudge
 from provenance_guard.judges.prompts import (
     build_batch_prompt,
@@ -29,6 +29,7 @@ from provenance_guard.judges.replies import (
 from provenance_guard.text.sentences import split_sentences
 from provenance_guard.types import CONTRADICTED, SUPPORTED, UNSUPPORTED, Evidence
 
+KINDS = {kind.name: kind for kind in (ONE, BATCH, CLAIMS, REWRITE)}
 PARIS = Evidence("The Eiffel Tower is in Paris. It was finished in 1889 after two years of work.")
 LOUVRE = Evidence("The Louvre opened in 1793. It houses the Mona Lisa and about 35,000 works.")
 
@@ -48,7 +49,7 @@ def characters(text: str, logprob: float = -0.1) -> tuple[tuple[str, float], ...
     ("rewrite", build_correction_prompt("It is in Rome.", [PARIS], "contradicted", "Paris")),
 ])
 def test_a_structured_prompt_keeps_the_data_and_asks_for_one_json_object(kind, prompt):
-    asked = structured(prompt, kind, 2)
+    asked, _ = KINDS[kind].sent(prompt, True, 2)
     data_end = prompt.rindex(">>") + 2
     assert asked[:data_end] == prompt[:data_end]  # instructions and data unchanged
     assert "Reply with one JSON object and nothing else" in asked[data_end:]
@@ -57,15 +58,15 @@ def test_a_structured_prompt_keeps_the_data_and_asks_for_one_json_object(kind, p
 
 def test_each_schema_is_strict_and_puts_the_reason_before_the_verdict():
     for kind in ("verdict", "batch", "claims", "rewrite"):
-        form = reply_schema(kind, 3)
+        form = KINDS[kind].form(3)
         assert form["type"] == "json_schema" and form["json_schema"]["strict"] is True
         schema = form["json_schema"]["schema"]
         assert schema["additionalProperties"] is False
         assert schema["required"] == list(schema["properties"])
-    verdict = reply_schema("verdict")["json_schema"]["schema"]["properties"]
+    verdict = ONE.form()["json_schema"]["schema"]["properties"]
     assert list(verdict) == ["reason", "verdict", "score"]
     assert verdict["verdict"]["enum"] == ["supported", "unsupported", "contradicted"]
-    entries = reply_schema("batch", 3)["json_schema"]["schema"]["properties"]["verdicts"]
+    entries = BATCH.form(3)["json_schema"]["schema"]["properties"]["verdicts"]
     assert entries["minItems"] == entries["maxItems"] == 3
     assert entries["items"]["properties"]["id"]["enum"] == [1, 2, 3]
     assert list(entries["items"]["properties"]) == ["id", "reason", "verdict", "score"]

@@ -86,6 +86,17 @@ def test_a_judge_objects_supported_verdicts_are_held_to_the_threshold():
         report.sentences[0].verdict.reason)
 
 
+class Overconfident(Counting):
+    def judge(self, claim, evidence, question=None) -> Verdict:
+        return Verdict(SUPPORTED, "sure", 1.0, probability=5.0)
+
+
+def test_a_judge_objects_probability_out_of_range_is_refused_not_held_to_the_threshold():
+    with pytest.raises(ConfigurationError, match="a probability each from 0 to 1"):
+        ProvenanceLLM(llm_callable=Overconfident(), min_support_probability=0.9).check(
+            GOOD, toy_metadata())
+
+
 class Careless:
     """A judge object that takes batches and calls every statement supported."""
 

@@ -235,14 +235,18 @@ def check_count(name: str, verdicts: object, count: int) -> None:
 
 def check_verdict(name: str, verdict: object) -> None:
     """A judge object of the user's must give Verdicts we can read: anything else is a setup
-    mistake, raised, never guessed at (a guess could pass the text)."""
-    score = getattr(verdict, "score", None)
+    mistake, raised, never guessed at (a guess could pass the text). Its probability is held
+    to ``min_support_probability``: one out of range could pass a verdict no model was sure of."""
     if (not isinstance(verdict, Verdict) or verdict.label not in LABELS
             or verdict.decided_by not in DECIDERS or not isinstance(verdict.reason, str)
-            or not (score is None or (isinstance(score, (int, float)) and not isinstance(score, bool)
-                                      and 0 <= score <= 1))):
+            or not _chance(verdict.score) or not _chance(verdict.probability)):
         raise ConfigurationError(
             f"{name}.judge returned {verdict!r}; a judge must return a "
             f"provenance_guard.Verdict with a label in {LABELS}, decided_by in {DECIDERS}, a "
-            "str reason and a score from 0 to 1 (or None)."
+            "str reason, and a score and a probability each from 0 to 1 (or None)."
         )
+
+
+def _chance(value: object) -> bool:
+    return value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)
+                             and 0 <= value <= 1)

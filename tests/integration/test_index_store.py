@@ -121,8 +121,8 @@ def test_the_default_embedders_index_is_stored_and_reloaded(tmp_path):
     def run():
         INDEX_CACHE.clear()
         before = INDEX_CACHE.embedded_chunks
-        result = ProvenanceLLM(llm_callable=agrees,
-                               index_dir=tmp_path).validate(GOOD, metadata)
+        result = ProvenanceLLM(llm_callable=agrees, top_k=2,  # fewer than the 3 passages:
+                               index_dir=tmp_path).validate(GOOD, metadata)  # embedded
         return result.metadata["sentences"][0]["evidence"], INDEX_CACHE.embedded_chunks - before
 
     first, embedded = run()

@@ -30,6 +30,11 @@ class Embedder(Protocol):
     def persistent(self) -> bool:
         """Whether the key means the same in another process (indexes may be stored)."""
 
+    @property
+    def chosen(self) -> bool:
+        """Whether the user chose it (a model named, a function given): its vectors are then
+        computed even where they would only order passages every claim is shown anyway."""
+
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
 
@@ -45,6 +50,7 @@ class SentenceTransformerEmbedder:
         self.batch_size = batch_size
         self.key = ("sentence-transformers", model)
         self.persistent = True  # its key means the same in every process: indexes may be stored
+        self.chosen = model not in (DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}")
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         model = _load_model(self.model_name)
@@ -186,6 +192,7 @@ class FunctionEmbedder:
         self.persistent = isinstance(named, str) and bool(named.strip())
         # Unnamed, the cache entry keeps a reference to the function, so its id is not reused.
         self.key = ("function", named) if self.persistent else ("function", id(function))
+        self.chosen = True
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         texts = [safe_text(t) for t in texts]

@@ -17,7 +17,7 @@ from ..types import Chunk, Evidence
 from .index import SourceIndex
 
 
-def windows(index: SourceIndex, sources: Sequence[str], hits: Sequence[tuple[int, float]],
+def windows(index: SourceIndex, sources: Sequence[str], hits: Sequence[tuple[int, float | None]],
             max_chars: int | None, neighbours: int) -> list[Evidence]:
     """The evidence for ``hits`` (passage id, similarity), best first."""
     share = max_chars // len(hits) if max_chars is not None and hits else None

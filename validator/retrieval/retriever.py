@@ -101,8 +101,11 @@ class Retriever(Protocol):
 class SourceRetriever:
     """Evidence from ``sources``: chunked and embedded once into a cached index (built only
     once there is a claim to judge), then each group of claims is one embedding batch and one
-    search per source limit (``Claim.within``). The query is the claim, after the question
-    when there is one; with ``hybrid``, dense and BM25 rankings are fused. Each hit is shown
+    search per source limit (``Claim.within``). Sources of no more than ``top_k`` distinct
+    passages are not embedded by the default model: every claim is shown every passage
+    (ranked by BM25). A model or function the user chose is always used.
+    The query is the claim, after the question when there is one; with ``hybrid``, dense and
+    BM25 rankings are fused. Each hit is shown
     with its neighbours, within ``max_evidence_chars`` (see ``evidence``)."""
 
     def __init__(self, sources: list[str], chunking: Chunking, embedder: Embedder, top_k: int,
@@ -124,11 +127,12 @@ class SourceRetriever:
 
         def compute(group: list[Claim]) -> list[list[Evidence]]:
             index = INDEX_CACHE.get(self.sources, self.chunking, self.embedder, self.index_dir,
-                                    lexical=self.hybrid)
+                                    lexical=self.hybrid,
+                                    shown=None if self.embedder.chosen else self.top_k)
             queries = [self.query(claim.text) for claim in group]
-            hits = index.hits(self.embedder.embed(queries), self.top_k,
-                              [claim.within for claim in group],
-                              queries if self.hybrid else None)
+            vectors = self.embedder.embed(queries) if index.embedded else None
+            hits = index.hits(vectors, self.top_k, [claim.within for claim in group],
+                              queries if self.hybrid or vectors is None else None)
             return [windows(index, self.sources, row, self.max_evidence_chars,
                             self.evidence_window) for row in hits]
 

@@ -44,41 +44,69 @@ class IndexCache:
         return len(self._entries)
 
     def get(self, sources: list[str], chunking: Chunking, embedder: Embedder,
-            directory: str | os.PathLike | None = None, lexical: bool = False) -> SourceIndex:
+            directory: str | os.PathLike | None = None, lexical: bool = False,
+            shown: int | None = None) -> SourceIndex:
         """The index of ``sources``: from memory, else from ``directory`` (when given and the
         embedder's key holds across processes), else built (and stored there). With
         ``lexical``, its BM25 index too: loaded with a stored set, or built the first time it
-        is asked for and stored with the set."""
+        is asked for and stored with the set.
+
+        ``shown``: how many passages a search shows (``top_k``). Sources of no more distinct
+        passages than that are indexed by their words alone, not embedded (every search shows
+        them all; see ``SourceIndex``); such an index is neither stored nor counted in
+        ``embedded_chunks``, and is embedded when a search that shows fewer asks for it."""
         key = content_key(sources, chunking, embedder.key)
         with self._lock:
             hit = self._entries.get(key)
-            if hit is not None and (hit[0].lexical is not None or not lexical):
+            if hit is not None and _serves(hit[0], lexical, shown):
                 return hit[0]
             build_lock = self._building.setdefault(key, threading.Lock())
         with build_lock:
             hit = self._entries.get(key)
-            index = hit[0] if hit is not None else None
+            index = hit[0] if hit is not None and _serves(hit[0], False, shown) else None
             store = IndexStore(directory) if directory and embedder.persistent else None
             built = changed = False
             try:
+                if index is None:
+                    index = _words_only(sources, chunking, shown)
+                    built = index is not None
                 if index is None and store:
                     index, changed = _stored(store, key, sources, chunking, embedder)
                 if index is None:
                     index, built = build_index(sources, chunking, embedder), True
                 if lexical and index.lexical is None:
                     index.lexical, changed = LexicalIndex.build(index.texts), True
-                if store and (built or changed):
+                if store and (built or changed) and index.embedded:
                     store.save(key, index)  # the whole set, BM25 with it when built
             finally:
                 with self._lock:
                     self._building.pop(key, None)
             with self._lock:
-                self.embedded_chunks += len(index.texts) if built else 0
+                self.embedded_chunks += len(index.texts) if built and index.embedded else 0
             self._entries.put(key, (index, embedder))  # again when it grew: weighed anew
             return index
 
     def clear(self) -> None:
         self._entries.clear()
+
+
+def _serves(index: SourceIndex, lexical: bool, shown: int | None) -> bool:
+    """Whether a built index answers a search that shows ``shown`` passages (None: any number),
+    with BM25 when ``lexical``."""
+    return ((index.lexical is not None or not lexical)
+            and (index.embedded or (shown is not None and len(index.texts) <= shown)))
+
+
+def _words_only(sources: list[str], chunking: Chunking, shown: int | None) -> SourceIndex | None:
+    """The index of sources whose every passage a search shows, from their words alone (None
+    when they hold more distinct passages than ``shown``)."""
+    if shown is None or sum(map(len, sources)) > shown * WINDOW_CHARS * 4:
+        return None  # sources this long are not chunked twice to count what they rarely hold
+    chunks, parents = passages(sources, chunking)
+    texts = list(dict.fromkeys(c.text for c in chunks))
+    if not chunks or len(texts) > shown:
+        return None
+    return SourceIndex(chunks, None, parents=parents, lexical=LexicalIndex.build(texts))
 
 
 def _weight(key: str, entry: tuple[SourceIndex, Embedder]) -> int:

@@ -1,4 +1,11 @@
-"""A FAISS inner-product index over the unit vectors of source chunks.
+"""A FAISS inner-product index over the unit vectors of source chunks, or, where every passage
+is shown anyway, no vectors at all.
+
+A claim is shown at most ``top_k`` passages. When the sources hold no more distinct passages
+than that, every claim is shown all of them whatever it is searched with: embedding the
+passages and the claims would only order them. Such an index is built from words alone
+(``embedded`` False): its passages are ranked for each claim by BM25, then in source order, and
+carry no similarity.
 
 Up to ``APPROXIMATE_FROM`` chunks the index is exact (a flat scan). From there an HNSW graph
 answers unrestricted searches; searches limited to cited sources scan the exact vectors the
@@ -26,6 +33,9 @@ class SourceIndex:
     distinct passage text (exact below ``APPROXIMATE_FROM``, HNSW from there; ``approximate``
     forces either), and, once built, a BM25 index over the same texts (``lexical``).
 
+    Without vectors (``vectors`` and ``faiss_index`` None), the BM25 index ranks passages and a
+    search must allow no more than ``k`` of them (see ``hits``).
+
     A text that several passages share (a source given twice, a repeated boilerplate line) is
     one vector: it cannot crowd other passages out of the top k, and a claim citing any copy
     finds it in the copy it cites. ``parents[i]`` is the span of the chunk passage i is a
@@ -51,11 +61,13 @@ class SourceIndex:
             self._vector_of.append(v)
             self._chunk_ids.setdefault(chunk.source, []).append(i)
         self.texts = [chunks[h[0]].text for h in self.holders]
-        if faiss_index is None and len(chunks):
-            if vectors is None:
-                raise ValueError("an index of passages needs their vectors or a FAISS index")
+        if faiss_index is None and len(chunks) and vectors is not None:
             faiss_index = _new_faiss_index(vectors, approximate)
         self._index: Any = faiss_index if len(chunks) else None  # FAISS's classes are untyped
+        self.embedded = self._index is not None or not chunks
+        if not self.embedded and lexical is None:
+            raise ValueError("an index of passages needs their vectors, a FAISS index, or "
+                             "(its passages ranked by words alone) a BM25 index")
         if self._index is not None and self._index.ntotal != len(self.texts):
             raise ValueError(f"{self._index.ntotal} vectors for {len(self.texts)} distinct "
                              "passage texts")
@@ -74,20 +86,27 @@ class SourceIndex:
         return np.stack([self._exact.reconstruct(int(i)) for i in ids])
 
     def search(
-        self, queries: np.ndarray, k: int, within: Sequence[Within] | None = None,
+        self, queries: np.ndarray | None, k: int, within: Sequence[Within] | None = None,
         texts: Sequence[str] | None = None,
     ) -> list[list[Evidence]]:
         """The ``k`` best passages for each query row, best first, each distinct text once,
-        with its cosine similarity to the query. ``within[i]``, when given and not None,
+        with its cosine similarity to the query (None in an index without vectors, which takes
+        ``queries`` None and ranks by ``texts``). ``within[i]``, when given and not None,
         limits row ``i`` to the passages of those source indexes (a cited sentence is checked
         against the sources it cites). With ``texts`` (the queries' words) and a ``lexical``
         index, the dense and BM25 rankings are fused by reciprocal rank."""
         return [[Evidence.of(self.chunks[p], score) for p, score in row]
                 for row in self.hits(queries, k, within, texts)]
 
-    def hits(self, queries: np.ndarray, k: int, within: Sequence[Within] | None = None,
-             texts: Sequence[str] | None = None) -> list[list[tuple[int, float]]]:
+    def hits(self, queries: np.ndarray | None, k: int, within: Sequence[Within] | None = None,
+             texts: Sequence[str] | None = None) -> list[list[tuple[int, float | None]]]:
         """As ``search``, as (passage id, cosine similarity) pairs."""
+        if not self.embedded:
+            if texts is None:
+                raise ValueError("an index without vectors is searched with the queries' words")
+            return self._every_passage(texts, k, within)
+        if queries is None:
+            raise ValueError("an index with vectors is searched with the queries' vectors")
         if self._index is None or len(queries) == 0:
             return [[] for _ in range(len(queries))]
         if queries.shape[1] != self.dimension:
@@ -98,7 +117,7 @@ class SourceIndex:
         within = [None] * len(queries) if within is None else list(within)
         lexical = self.lexical if texts is not None else None
         depth = max(FUSION_DEPTH, 2 * k) if lexical is not None else k
-        found: list[list[tuple[int, float]]] = [[] for _ in range(len(queries))]
+        found: list[list[tuple[int, float | None]]] = [[] for _ in range(len(queries))]
         for limit in dict.fromkeys(within):
             rows = [i for i, row_limit in enumerate(within) if row_limit == limit]
             allowed = self._allowed(limit)
@@ -111,6 +130,24 @@ class SourceIndex:
                     ranked = fuse([[v for v, _ in ranked], words], k)
                     ranked = list(zip(ranked, self._cosines(queries[row], ranked), strict=True))
                 found[row] = [(self._holder(v, limit), score) for v, score in ranked[:k]]
+        return found
+
+    def _every_passage(self, texts: Sequence[str], k: int, within: Sequence[Within] | None
+                       ) -> list[list[tuple[int, float | None]]]:
+        """Every passage each query may be shown, best BM25 match first, the rest in source
+        order; no similarity (nothing was embedded). More than ``k`` is a caller's error: the
+        index was built for searches that show every passage."""
+        assert self.lexical is not None  # an index without vectors is built with its words
+        within = [None] * len(texts) if within is None else list(within)
+        found: list[list[tuple[int, float | None]]] = []
+        for text, limit in zip(texts, within, strict=True):
+            allowed = self._allowed(limit)
+            ids = range(len(self.texts)) if allowed is None else np.flatnonzero(allowed).tolist()
+            if len(ids) > k:
+                raise ValueError(f"{len(ids)} passages to show, more than k={k}: an index "
+                                 "without vectors cannot choose among them")
+            ranked = list(dict.fromkeys([*self.lexical.top(text, len(ids), allowed), *ids]))
+            found.append([(self._holder(v, limit), None) for v in ranked])
         return found
 
     def _allowed(self, limit: Within) -> np.ndarray | None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import textwrap
+import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -125,6 +127,8 @@ class ProvenanceLLM(Validator):
             self._decider)
         corrector = None if self._correcting is None else self._correcting.corrector
         refuse_unused(judging, judge, first, corrector if corrector is not judge else None)
+        self._judges = tuple(dict.fromkeys(backend for backend in (judge, first, corrector)
+                                           if backend is not None))
         # A user's async judge code is awaited on the loop that awaits the validation, where its
         # clients live; everything else runs on the process's validation loop, whoever awaits.
         self._on_the_callers_loop = any(backend is not None and backend.awaits_user_code
@@ -140,6 +144,30 @@ class ProvenanceLLM(Validator):
     @property
     def settings(self) -> Settings:
         return self._settings
+
+    def warm_up(self) -> dict[str, float]:
+        """Load now what a process's first validation would otherwise load: the sentence
+        splitter, the search libraries, the embedding model, and what each judge reads with
+        (the rules, a local model, the tokenizer that counts a callable's tokens). No judge is
+        called. Call it once at start-up (a server, a worker) so that no request pays for it.
+        Returns the seconds each step took, by name (about 0 for what was already loaded)."""
+        import faiss  # noqa: F401 - loaded with the index it searches
+
+        from .retrieval.index.bm25 import LexicalIndex
+
+        steps: list[tuple[str, Callable[[], object]]] = [
+            ("sentence splitting", lambda: reader.read("It opened in 1900. It is tall.", None,
+                                                       self._reading)),
+            ("the search libraries (FAISS, BM25)", lambda: LexicalIndex.build(["warm up"])),
+            (f"the embedding model {self._settings.embedding_model}",
+             lambda: self._embedder.embed(["warm up"])),
+            *((f"the judge {judge.name}", judge.ready) for judge in self._judges)]
+        took = {}
+        for name, step in steps:
+            started = time.perf_counter()
+            step()
+            took[name] = round(time.perf_counter() - started, 3)
+        return took
 
     def _chunking_function(self, chunk: str) -> list[str]:
         return stream_chunks(chunk, self._settings.language)

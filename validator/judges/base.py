@@ -135,6 +135,10 @@ class Backend:
                       context: Context) -> str | None:
         return None
 
+    def ready(self) -> None:
+        """Load what judging reads with (rules, a model, a tokenizer) that its first call would
+        otherwise load; call nothing. ``ProvenanceLLM.warm_up`` calls it."""
+
 
 def adapt(judge: object, size: int = MAX_IN_FLIGHT) -> Backend:
     """``judge`` as a ``Backend``: a backend as it is, a judge object of the user's adapted,
@@ -180,6 +184,12 @@ class ObjectJudge(Backend):
         if self.waiting is None:
             return functools.partial(offload, method)
         return functools.partial(self.waiting.call, method)
+
+    def ready(self) -> None:
+        """A judge object's own ``ready()``, where it writes one (ours: the rules, a model)."""
+        ready = getattr(self.judge, "ready", None)
+        if callable(ready):
+            ready()
 
     async def verdicts(self, items: Sequence[Item], context: Context) -> list[Verdict]:
         question = context.question

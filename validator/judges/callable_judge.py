@@ -36,6 +36,9 @@ class CallableJudge(PromptJudge):
     def model_key(self) -> Hashable:
         return id(self.function)
 
+    def ready(self) -> None:
+        usage.tokens("")  # the tokenizer that counts each call's tokens (nobody reports them)
+
     async def complete(self, prompt: str, room: int, form: dict | None = None) -> Reply:
         """The function's reply (it cannot be told its room, nor tell where a reply ended)."""
         call: Callable[[str], Any] = (self.function if form is None else functools.partial(

@@ -175,6 +175,10 @@ class NLIJudge:
             window = min(window, int(self.max_length))
         return _Loaded(tokenizer, model, threading.Lock(), window)
 
+    def ready(self) -> None:
+        """Load the model and its tokenizer (once a process)."""
+        self._loaded()
+
     def judge(self, claim: str, evidence: Sequence[Evidence], question: str | None = None
               ) -> Verdict:
         return self.judge_batch([(claim, evidence)], question)[0]

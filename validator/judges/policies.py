@@ -61,6 +61,9 @@ class Policy(Backend):
     async def verdicts(self, items: Sequence[Item], context: Context) -> list[Verdict]:
         return await self.inner.verdicts(items, context)
 
+    def ready(self) -> None:
+        self.inner.ready()
+
     async def claims(self, sentence: str, answer: str, context: Context) -> list[str] | None:
         return await self.inner.claims(sentence, answer, context)
 

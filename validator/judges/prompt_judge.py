@@ -16,6 +16,7 @@ from typing import TypeVar
 from ..errors import warn
 from ..text.citations import renumbered
 from ..types import BY_FALLBACK, INVALID, Context, Evidence, Verdict
+from . import usage
 from .base import DEFAULT_JUDGE, Backend, Item, JudgeSettings, Unread
 from .calls import CUT, NOTHING_READABLE, Answer, Caller, Room
 from .kinds import BATCH, CLAIMS, ONE, REWRITE, Ask, Reply
@@ -105,6 +106,10 @@ class PromptJudge(Backend):
         s = self.settings
         return gate(self.model_key(), s.max_calls_in_flight, s.max_requests_per_minute,
                     s.max_tokens_per_minute)
+
+    def ready(self) -> None:
+        if self.caller.counts_tokens:  # under a tokens-a-minute limit, each prompt is counted
+            usage.tokens("")
 
     async def ask(self, ask: Ask[T]) -> Answer[T]:
         """``ask`` through the call pipeline (for a kind of prompt of the caller's own, such as

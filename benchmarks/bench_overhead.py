@@ -27,6 +27,7 @@ A local OpenAI-compatible server (its own process) answers every call "supported
 from __future__ import annotations
 
 import argparse
+import atexit
 import collections
 import functools
 import inspect
@@ -64,6 +65,7 @@ def sources(count: int) -> list[str]:
 def server(latency: float) -> str:
     process = subprocess.Popen([sys.executable, "-c", SERVER, str(latency), "0"],
                                stdout=subprocess.PIPE, text=True)
+    atexit.register(process.kill)
     return f"http://127.0.0.1:{process.stdout.readline().strip()}/v1"
 
 

@@ -160,7 +160,8 @@ validator = ProvenanceLLM(llm_callable=sys.argv[2] if sys.argv[2] != "callable" 
                           (lambda prompt: '{"verdicts": [' + ", ".join(
                               '{"id": %d, "verdict": "supported"}' % (n + 1)
                               for n in range(prompt.count("BEGIN STATEMENT "))) + ']}'),
-                          on_fail="noop", llm_kwargs={"api_base": sys.argv[1], "api_key": "sk"})
+                          on_fail="noop", **({} if sys.argv[2] == "callable" else {
+                              "llm_kwargs": {"api_base": sys.argv[1], "api_key": "sk"}}))
 marks.append(("build the validator", time.perf_counter()))
 if sys.argv[4] == "warm":
     loaded = validator.warm_up()

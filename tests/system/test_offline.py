@@ -29,10 +29,10 @@ CHILD = AUDIT + textwrap.dedent("""
     from provenance_guard import ProvenanceLLM
     after_import = list(attempts)
 
-    sources = ["The Eiffel Tower is in Paris. It was finished in 1889."]
+    sources = ["The Eiffel Tower is in Paris. It was finished in 1889.", "The Louvre holds the Mona Lisa."]
     text = "The Eiffel Tower is in Paris. It was painted gold."
     judge = lambda prompt: "yes" if "Paris" in prompt.split("BEGIN STATEMENT")[1] else "no"
-    direct = ProvenanceLLM(llm_callable=judge, on_fail="noop").validate(text, {"sources": sources})
+    direct = ProvenanceLLM(llm_callable=judge, on_fail="noop", top_k=1).validate(text, {"sources": sources})
     guard = Guard().use(ProvenanceLLM(llm_callable=judge, on_fail="fix"))
     outcome = guard.validate(text, metadata={"sources": sources})
     print(json.dumps({"after_import": after_import, "all": attempts,

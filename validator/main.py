@@ -12,6 +12,7 @@ input in ``request``; concurrency and the deadline owned by ``concurrency``.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import textwrap
 import time
 from collections.abc import Callable
@@ -151,14 +152,13 @@ class ProvenanceLLM(Validator):
         (the rules, a local model, the tokenizer that counts a callable's tokens). No judge is
         called. Call it once at start-up (a server, a worker) so that no request pays for it.
         Returns the seconds each step took, by name (about 0 for what was already loaded)."""
-        import faiss  # noqa: F401 - loaded with the index it searches
-
         from .retrieval.index.bm25 import LexicalIndex
 
         steps: list[tuple[str, Callable[[], object]]] = [
             ("sentence splitting", lambda: reader.read("It opened in 1900. It is tall.", None,
                                                        self._reading)),
-            ("the search libraries (FAISS, BM25)", lambda: LexicalIndex.build(["warm up"])),
+            ("the search libraries (FAISS, BM25)",
+             lambda: (importlib.import_module("faiss"), LexicalIndex.build(["warm up"]))),
             (f"the embedding model {self._settings.embedding_model}",
              lambda: self._embedder.embed(["warm up"])),
             *((f"the judge {judge.name}", judge.ready) for judge in self._judges)]

@@ -16,6 +16,7 @@ import numpy as np
 from ...errors import warn
 from ...request import Chunking
 from ...storage import LRU, MiB
+from ...types import Chunk
 from ..chunking import WINDOW_CHARS, passages
 from ..embedding import Embedder
 from .bm25 import LexicalIndex
@@ -66,14 +67,16 @@ class IndexCache:
             index = hit[0] if hit is not None and _serves(hit[0], False, shown) else None
             store = IndexStore(directory) if directory and embedder.persistent else None
             built = changed = False
+            found = None  # the passages, when counted here: not chunked again to embed them
             try:
-                if index is None:
-                    index = _words_only(sources, chunking, shown)
+                if index is None and shown is not None and _may_be_few(sources, shown):
+                    found = passages(sources, chunking)
+                    index = _words_only(found, shown)
                     built = index is not None
                 if index is None and store:
                     index, changed = _stored(store, key, sources, chunking, embedder)
                 if index is None:
-                    index, built = build_index(sources, chunking, embedder), True
+                    index, built = build_index(sources, chunking, embedder, found), True
                 if lexical and index.lexical is None:
                     index.lexical, changed = LexicalIndex.build(index.texts), True
                 if store and (built or changed) and index.embedded:
@@ -97,12 +100,17 @@ def _serves(index: SourceIndex, lexical: bool, shown: int | None) -> bool:
             and (index.embedded or (shown is not None and len(index.texts) <= shown)))
 
 
-def _words_only(sources: list[str], chunking: Chunking, shown: int | None) -> SourceIndex | None:
-    """The index of sources whose every passage a search shows, from their words alone (None
-    when they hold more distinct passages than ``shown``)."""
-    if shown is None or sum(map(len, sources)) > shown * WINDOW_CHARS * 4:
-        return None  # sources this long are not chunked twice to count what they rarely hold
-    chunks, parents = passages(sources, chunking)
+def _may_be_few(sources: list[str], shown: int) -> bool:
+    """Whether the sources are worth chunking to count their passages against ``shown``
+    (longer ones rarely hold so few)."""
+    return sum(map(len, sources)) <= shown * WINDOW_CHARS * 4
+
+
+def _words_only(found: tuple[list[Chunk], list[tuple[int, int]]], shown: int
+                ) -> SourceIndex | None:
+    """The index of passages ``found`` (chunks, parents) whose every one a search shows, from
+    their words alone (None when they hold more distinct texts than ``shown``)."""
+    chunks, parents = found
     texts = list(dict.fromkeys(c.text for c in chunks))
     if not chunks or len(texts) > shown:
         return None
@@ -158,8 +166,10 @@ def _matches(index: SourceIndex, sources: list[str], chunking: Chunking,
     return False
 
 
-def build_index(sources: list[str], chunking: Chunking, embedder: Embedder) -> SourceIndex:
-    chunks, parents = passages(sources, chunking)
+def build_index(sources: list[str], chunking: Chunking, embedder: Embedder,
+                found: tuple[list[Chunk], list[tuple[int, int]]] | None = None) -> SourceIndex:
+    """The embedded index of ``sources`` (their passages ``found``, when already chunked)."""
+    chunks, parents = found if found is not None else passages(sources, chunking)
     if not chunks:
         return SourceIndex([], np.zeros((0, 0), dtype=np.float32))
     texts = list(dict.fromkeys(c.text for c in chunks))  # each distinct text embedded once

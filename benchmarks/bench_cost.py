@@ -17,6 +17,13 @@ bench_speed.py.
 
 The control statement's cost is the change in prompt and reply tokens per text (the reply at
 one entry per statement, each with a one-sentence reason) with ``control_statements="on"``.
+
+"default LiteLLM" is what a user gets from ``llm_callable="gpt-4o-mini"`` with nothing else set:
+LiteLLM says the model takes a reply schema, so replies are structured and every call that can
+carry a control statement does. It talks over HTTP to a server started here on 127.0.0.1 that
+records each request; what it sends is the prompt and the reply schema (both counted), and it
+answers each statement "supported", or "contradicted" for a control (a judge that reads its
+passages), with a one-sentence reason.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ import re
 import sys
 import threading
 from dataclasses import asdict, dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from bench_speed import _hub_validator
 from halueval import SETS, records
@@ -46,6 +54,7 @@ class Recorder:
 
     def __init__(self):
         self.calls, self.chars, self.tokens, self.reply_tokens = 0, 0, 0, 0
+        self.statements = 0  # statements asked (a control statement is one more)
         self._lock = threading.Lock()
 
     def __call__(self, prompt: str) -> str:
@@ -62,7 +71,96 @@ class Recorder:
             self.calls, self.chars, self.tokens = (self.calls + 1, self.chars + len(prompt),
                                                    self.tokens + tokens)
             self.reply_tokens += written
+            self.statements += len(ids) or 1
         return reply
+
+
+class ChatRecorder(Recorder):
+    """An OpenAI-compatible chat server on 127.0.0.1 that records what each request sends (the
+    prompt and the reply schema) and answers in the schema asked for: "supported" for every
+    statement, "contradicted" for one its passages contradict (a control statement), as a judge
+    that reads them would."""
+
+    def __init__(self):
+        super().__init__()
+        recorder = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                content = recorder.answer(body)
+                data = json.dumps({
+                    "id": "c", "object": "chat.completion", "created": 0, "model": body["model"],
+                    "choices": [{"index": 0, "finish_reason": "stop", "message": {
+                        "role": "assistant", "content": content}}],
+                    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+                }).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_port}/v1"
+
+    def answer(self, body: dict) -> str:
+        import litellm
+
+        prompt = "\n".join(m["content"] for m in body["messages"])
+        schema = json.dumps(body.get("response_format") or "")
+        items = re.findall(r"BEGIN STATEMENT (\d+)>>\n(.*?)\n<<", prompt, re.DOTALL)
+
+        def verdict(statement: str) -> str:
+            return "contradicted" if statement.strip() in CONTROLS else "supported"
+
+        reply = (json.dumps({"verdicts": [{"id": int(n), "reason": REASON,
+                                           "verdict": verdict(statement), "score": 1.0}
+                                          for n, statement in items]}) if items
+                 else json.dumps({"reason": REASON, "verdict": "supported", "score": 1.0}))
+        sent = prompt + (schema if body.get("response_format") else "")
+        with self._lock:
+            self.calls, self.chars = self.calls + 1, self.chars + len(sent)
+            self.tokens += litellm.token_counter(model="gpt-4o-mini", text=sent)
+            self.reply_tokens += litellm.token_counter(model="gpt-4o-mini", text=reply)
+            self.statements += len(items) or 1
+        return reply
+
+
+CONTROLS: set[str] = set()  # every control statement the run has made
+
+
+def record_controls() -> None:
+    """Every control statement the run makes goes to ``CONTROLS`` as it is made (so that the
+    server can answer it as a judge that reads its passages would)."""
+    from provenance_guard.judges import policies
+
+    original = policies.control_for
+
+    def recorded(items):
+        found = original(items)
+        if found is not None:
+            CONTROLS.add(found.statement.strip())
+        return found
+
+    policies.control_for = recorded
+
+
+# The judge paths whose control statement is priced: each, the run without and with one.
+CONTROL_PAIRS = {"a callable": ("per text", "per text + control"),
+                 "default LiteLLM": ("default, no control", "default LiteLLM")}
+
+
+def _control(without: Recorder, with_control: Recorder, texts: int) -> dict:
+    return {"sent": [round(r.tokens / texts, 1) for r in (without, with_control)],
+            "with reply": [round((r.tokens + r.reply_tokens) / texts, 1)
+                           for r in (without, with_control)],
+            "carried": round((with_control.statements - without.statements)
+                             / with_control.calls, 3)}
 
 
 @dataclass
@@ -76,7 +174,8 @@ class Row:
     over_floor: dict
     over_floor_with_question: dict
     hub_share: dict
-    control_tokens: dict  # prompt + reply tokens per text, without and with a control
+    control: dict  # per judge path: tokens per text without and with a control, prompt and
+    # prompt + reply, and the share of calls that carry one
 
 
 
@@ -97,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     from provenance_guard.retrieval.embedding import SentenceTransformerEmbedder
 
     model = SentenceTransformerEmbedder()
+    record_controls()
     hub_class = None if args.skip_hub else _hub_validator(split_sentences)
     rows = []
     for name, kind in SETS.items():
@@ -106,11 +206,19 @@ def main(argv: list[str] | None = None) -> int:
             for key in (kind.right, kind.wrong):
                 texts.append((record[key], record[kind.source], question))
         recorders = {"per text": Recorder(), "per sentence": Recorder(),
-                     "per text + control": Recorder()}
-        for mode, options in (("per text", {}), ("per sentence", {"batch_size": 1}),
-                              ("per text + control", {"control_statements": "on"})):
-            ours = ProvenanceLLM(llm_callable=recorders[mode], on_fail="noop", cache_size=0,
-                                 **options)
+                     "per text + control": Recorder(), "default LiteLLM": ChatRecorder(),
+                     "default, no control": ChatRecorder()}
+        for mode, options in (
+                ("per text", {}), ("per sentence", {"batch_size": 1}),
+                ("per text + control", {"control_statements": "on"}),
+                ("default LiteLLM", {}), ("default, no control", {"control_statements": "off"})):
+            judge = recorders[mode]
+            if isinstance(judge, ChatRecorder):
+                options = {**options, "llm_callable": "gpt-4o-mini",
+                           "llm_kwargs": {"api_base": judge.url, "api_key": "none"}}
+            else:
+                options = {**options, "llm_callable": judge}
+            ours = ProvenanceLLM(on_fail="noop", cache_size=0, **options)
             for text, source, question in texts:
                 ours.validate(text, {"sources": [source], "question": question,
                                      "embed_function": model.embed})
@@ -137,8 +245,8 @@ def main(argv: list[str] | None = None) -> int:
             else {},
             {m: round(r.chars / per["hub"].chars, 2) for m, r in per.items()} if "hub" in per
             else {},
-            {m: round((per[m].tokens + per[m].reply_tokens) / len(texts), 1)
-             for m in ("per text", "per text + control")}))
+            {path: _control(per[without], per[with_control], len(texts))
+             for path, (without, with_control) in CONTROL_PAIRS.items()}))
     _print(rows, args.json)
     return 0
 
@@ -162,9 +270,12 @@ def _print(rows: list[Row], as_json: bool) -> None:
                   + (f" ({with_question:.2f}x with the question)" if with_question else "")
                   + (f"  {share:>5.2f}x hub" if share is not None else "")
                   + f"  {r.calls_per_text[mode]:>5.2f} calls per text")
-        without, with_control = r.control_tokens.values()
-        print(f"  control statement: {without:,.1f} -> {with_control:,.1f} prompt + reply tokens "
-              f"per text ({with_control / without - 1:+.1%})")
+        for path, c in r.control.items():
+            print(f"  control statement, {path} ({c['carried']:.0%} of calls carry one): "
+                  f"{c['sent'][0]:,.1f} -> {c['sent'][1]:,.1f} tokens sent per text "
+                  f"({c['sent'][1] / c['sent'][0] - 1:+.1%}); {c['with reply'][0]:,.1f} -> "
+                  f"{c['with reply'][1]:,.1f} with the reply "
+                  f"({c['with reply'][1] / c['with reply'][0] - 1:+.1%})")
 
 
 if __name__ == "__main__":

@@ -51,8 +51,8 @@ _STATEMENT = re.compile(r"BEGIN STATEMENT>>\n(.*?)\n<<", re.DOTALL)
 _PASSAGES = re.compile(r"BEGIN PASSAGES>>\n(.*?)\n<<", re.DOTALL)
 
 
-_BATCH_ITEM = re.compile(
-    r"BEGIN STATEMENT (\d+)>>\n(.*?)\n<<[^\n]*\nPassages for statement \1: ([^\n]*)", re.DOTALL)
+_BATCH_ITEM = re.compile(r"BEGIN STATEMENT (\d+)>>\n(.*?)\n<<", re.DOTALL)
+_NAMED = re.compile(r"(?m)^statement (\d+): (.*)$")
 _SENTENCE = re.compile(r"BEGIN SENTENCE>>\n(.*?)\n<<", re.DOTALL)
 _FAILING = re.compile(r"BEGIN FAILING SENTENCE>>\n(.*?)\n<<", re.DOTALL)
 
@@ -65,8 +65,11 @@ def batch_items(prompt: str) -> list[tuple[int, str, str]]:
     """A batched prompt's statements: (number, the passages named for it, the statement)."""
     parts = re.split(r"(?m)^\[(\d+)\] ", _PASSAGES.search(prompt).group(1))
     shared = dict(zip(parts[1::2], (text.rstrip("\n") for text in parts[2::2]), strict=True))
-    return [(int(n), "\n".join(f"[{k}] {shared[k]}" for k in re.findall(r"\[(\d+)\]", named)),
-             statement) for n, statement, named in _BATCH_ITEM.findall(prompt)]
+    named = dict(_NAMED.findall(prompt.rpartition(":END STATEMENTS>>")[2]))
+    every = ", ".join(f"[{k}]" for k in shared)  # no list: each statement has every passage
+    return [(int(n), "\n".join(f"[{k}] {shared[k]}"
+                                for k in re.findall(r"\[(\d+)\]", named.get(n, every))),
+             statement) for n, statement in _BATCH_ITEM.findall(prompt)]
 
 
 def sentence_of(prompt: str) -> str:

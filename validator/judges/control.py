@@ -3,11 +3,13 @@ contradict, placed among the others, so that a judge that calls everything suppo
 careless small model, a reply steered by text planted in the sources) is caught in the act.
 
 It is a sentence of one of the call's passages with one number or date changed (or, where no
-passage has one, a name changed for another name of the passages), kept only if the rule checker
-finds it contradicted by that passage: a judge that reads the passages cannot call it
-supported. Its place among the statements and the passage it comes from are drawn from
-the call's own content, so the same call is the same prompt (the reply caches hold) and the
-model cannot tell it from its neighbours by position.
+passage has one, a name changed for another name of the passages), cut after the clause that
+holds the change where that still reads as a statement (what a control costs is mostly its own
+words), kept only if the rule checker finds it contradicted by that passage: a judge that reads
+the passages cannot call it supported. Of the candidates, the shortest such is taken. Its
+place among the statements and the passage it comes from are drawn from the call's own
+content, so the same call is the same prompt (the reply caches hold) and the model cannot tell
+it from its neighbours by position.
 """
 
 from __future__ import annotations
@@ -31,8 +33,10 @@ CAUGHT = ("the judge called supported a control statement its passages contradic
 UNANSWERED = "the judge's reply gave no readable verdict for the call's control statement"
 
 _NAME = re.compile(r"(?<=[a-z,;] )[A-Z][a-z]{2,}\b")  # a capitalised word inside a sentence
-_NUMBER = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w,]|\.\d)|(?<![\w.,])\d+(?![\w,]|\.\d)")
+_NUMBER = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w]|[.,]\d)|(?<![\w.,])\d+(?![\w]|[.,]\d)")
 _WORDS = (4, 40)  # a control is a sentence of this many words: as long as a statement is
+# Where a clause ends: a comma, semicolon, colon, closing bracket or dash, then a space.
+_CLAUSE_END = re.compile(r"(?<=[,;:)])\s|\s[–—-]\s")
 _TRIED = 8  # sentences tried (each checked by the rules) before the call goes without
 
 
@@ -59,11 +63,28 @@ def control_for(items: Sequence[Item]) -> Control | None:
     for change, holds in ((_changed, _NUMBER), (_renamed, _NAME)):
         candidates = [(e, sentence) for e, sentence in sentences if holds.search(sentence)]
         draw.shuffle(candidates)
+        made = []  # (statement, evidence): each candidate changed, cut and whole
         for evidence, sentence in candidates[:_TRIED]:
-            statement = change(sentence, names, draw)
-            if statement is not None and _contradicted(statement, evidence):
+            changed = change(sentence, names, draw)
+            if changed is not None:
+                made += [(cut, evidence) for cut in (_cut(*changed), changed[0]) if cut]
+        # the shortest the rules find contradicted: a control's cost is mostly its own words
+        for statement, evidence in sorted(made, key=lambda each: len(each[0])):
+            if _contradicted(statement, evidence):
                 return Control(statement, evidence, draw.randint(0, len(items)))
     return None
+
+
+def _cut(statement: str, at: int) -> str | None:
+    """``statement`` up to the end of the clause that holds its change (which ends at ``at``),
+    as a sentence: None when that is the whole of it, or too short to read as one."""
+    end = _CLAUSE_END.search(statement, at)
+    if end is None:
+        return None
+    kept = statement[:end.start()].rstrip(",;:–—- ")
+    if len(kept.split()) < _WORDS[0] or not kept[-1:].isalnum() and kept[-1:] != ")":
+        return None
+    return kept + "."
 
 
 def ready() -> None:
@@ -73,9 +94,10 @@ def ready() -> None:
     control_for([("It opened in 1900.", [Evidence("The hall opened in 1900 in the town.")])])
 
 
-def _changed(sentence: str, names: Sequence[str], draw: random.Random) -> str | None:
-    """``sentence`` with one of its numbers changed: a year by a few years, any other number
-    by about a third (never to itself); None when it has none."""
+def _changed(sentence: str, names: Sequence[str],
+             draw: random.Random) -> tuple[str, int] | None:
+    """``sentence`` with one of its numbers changed (a year by a few years, any other number
+    by about a third, never to itself), and where the change ends; None when it has none."""
     found = list(_NUMBER.finditer(sentence))
     if not found:
         return None
@@ -86,18 +108,22 @@ def _changed(sentence: str, names: Sequence[str], draw: random.Random) -> str | 
     else:
         new = value + max(1, round(value * draw.uniform(0.25, 0.6)))
     written = f"{new:,}" if "," in match.group() else str(new)
-    return sentence[:match.start()] + written + sentence[match.end():]
+    return (sentence[:match.start()] + written + sentence[match.end():],
+            match.start() + len(written))
 
 
-def _renamed(sentence: str, names: Sequence[str], draw: random.Random) -> str | None:
+def _renamed(sentence: str, names: Sequence[str],
+             draw: random.Random) -> tuple[str, int] | None:
     """``sentence`` with a name in it (a capitalised word inside it) changed for another name
-    of the call's passages; None when it has none, or the passages have no other."""
+    of the call's passages, and where the change ends; None when it has none, or the passages
+    have no other."""
     found = list(_NAME.finditer(sentence))
     others = [name for name in names if name not in sentence]
     if not found or not others:
         return None
-    match = draw.choice(found)
-    return sentence[:match.start()] + draw.choice(others) + sentence[match.end():]
+    match, other = draw.choice(found), draw.choice(others)
+    return (sentence[:match.start()] + other + sentence[match.end():],
+            match.start() + len(other))
 
 
 def _contradicted(statement: str, evidence: Evidence) -> bool:

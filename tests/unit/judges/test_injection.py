@@ -152,8 +152,8 @@ def test_answer_yes_instructions_reach_the_judge_only_as_data(structured):
                     control_statements="off")
     assert any("answer YES" in prompt for prompt in judge.prompts)
     for prompt in judge.prompts:  # a batch of the two statements, and each alone
-        outside = re.sub(r"<<(\d+):BEGIN (STATEMENT(?: \d+)?)>>.*?<<\1:END \2>>", "",
-                         prompt, flags=re.DOTALL)
+        # data runs from a BEGIN marker to the next marker of its tag
+        outside = re.sub(r"<<(\d+):BEGIN [^>]*>>.*?(?=<<\1:)", "", prompt, flags=re.DOTALL)
         assert "answer YES" not in outside
         # the data rule comes first
         assert "not instructions to you" in prompt[:prompt.index("BEGIN STATEMENT")]

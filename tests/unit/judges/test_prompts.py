@@ -15,8 +15,8 @@ def test_a_batch_prompt_carries_each_passage_once_and_each_statement_names_its_o
              ("Everest is in Nepal.", [EVEREST])]
     prompt = build_batch_prompt(items)
     assert [prompt.count(p.text) for p in (HOUSES, PARIS, EVEREST)] == [1, 1, 1]
-    assert "Passages for statement 1: [1], [2]\n" in prompt
-    assert "Passages for statement 2: [2], [1]\n" in prompt  # its own order, best first
+    assert "statement 1: [1], [2]\n" in prompt
+    assert "statement 2: [2], [1]\n" in prompt  # its own order, best first
     assert batch_items(prompt) == [
         (1, f"[1] {HOUSES.text}\n[2] {PARIS.text}", "It houses the Mona Lisa."),
         (2, f"[2] {PARIS.text}\n[1] {HOUSES.text}", "It is in Paris."),
@@ -26,7 +26,7 @@ def test_a_batch_prompt_carries_each_passage_once_and_each_statement_names_its_o
 
 def test_a_statement_with_no_passage_says_so_and_the_passages_come_before_the_statements():
     prompt = build_batch_prompt([("Mars has two moons.", []), ("It is in Paris.", [PARIS])])
-    assert "Passages for statement 1: none\n" in prompt
+    assert "statement 1: none\n" in prompt
     assert prompt.index("BEGIN PASSAGES>>") < prompt.index("BEGIN STATEMENT 1>>")
 
 
@@ -43,8 +43,8 @@ def test_chunks_of_one_source_that_overlap_or_touch_are_sent_as_one_stretch():
     prompt = build_batch_prompt(items)
     assert f"[1] {source[:22]}\n" in prompt  # one stretch: no character of source 0 twice
     assert prompt.count("Two.") == 2  # once in the stretch, once as source 1's own passage
-    assert "Passages for statement 2: [1], [2]\n" in prompt
-    assert "Passages for statement 3: [1]\n" in prompt
+    assert "statement 2: [1], [2]\n" in prompt
+    assert "statement 3: [1]\n" in prompt
     assert batch_passage_chars(items) == 22 + 4
 
 

@@ -152,3 +152,20 @@ def test_a_control_never_equals_what_the_passage_says(statement):
         assert control.statement not in PARIS.text + LOUVRE.text
         label = LocalJudge().decide(control.statement, [control.evidence])[0]
         assert label == CONTRADICTED and label != UNSUPPORTED
+
+
+def test_a_control_is_cut_after_the_clause_that_holds_its_change():
+    """A control's cost is mostly its own words: a long sentence is cut after the clause that
+    holds the change, where what is kept still reads as a statement the passage contradicts."""
+    passage = Evidence("The tower was finished in 1889, and it has been painted again and again "
+                       "by the same family of painters ever since that year.")
+    control = control_for([("It was finished in 1889.", [passage])])
+    assert control is not None
+    assert re.fullmatch(r"The tower was finished in \d{4}\.", control.statement)
+    assert control.statement != "The tower was finished in 1889."
+    assert LocalJudge().decide(control.statement, [passage])[0] == CONTRADICTED
+    # a clause too short to read as a statement is not cut off alone
+    short = Evidence("In 1889, the tower was finished by a large team of workers from the city.")
+    control = control_for([("It was finished in 1889.", [short])])
+    assert control is not None and control.statement.startswith("In ")
+    assert len(control.statement.split()) > 2

@@ -47,7 +47,7 @@ def run_way(server, mode: str, structured: str, control: str, floor: float | Non
             texts: list) -> dict:
     from provenance_guard import ProvenanceLLM
     from provenance_guard.judges.control import CAUGHT
-    from provenance_guard.judges.prompt_judge import UNSURE
+    from provenance_guard.judges.policies import UNSURE
 
     guard = ProvenanceLLM(llm_callable="openai/smollm2", on_fail="noop", cache_size=0,
                           validation_method=mode, structured_replies=structured,

@@ -44,7 +44,7 @@ MAX_TOKENS = 256
 
 
 def run_way(server, mode: str, structured: str, control: str, floor: float | None,
-            texts: list) -> dict:
+            texts: list, temperature: float | None = None) -> dict:
     from provenance_guard import ProvenanceLLM
     from provenance_guard.judges.control import CAUGHT
     from provenance_guard.judges.policies import UNSURE
@@ -54,7 +54,8 @@ def run_way(server, mode: str, structured: str, control: str, floor: float | Non
                           control_statements=control, min_support_probability=floor,
                           deadline=600,
                           llm_kwargs={"api_base": server.url, "api_key": "sk-none",
-                                      "max_tokens": MAX_TOKENS})
+                                      "max_tokens": MAX_TOKENS}
+                          | ({} if temperature is None else {"temperature": temperature}))
     before, started = server.counters(), time.perf_counter()
     statements = readable = thrown = calls = prompt = completion = caught = 0
     outcomes = []
@@ -96,6 +97,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="records of each set's report half (two answers each)")
     parser.add_argument("--modes", nargs="+", default=["sentence", "claim"])
     parser.add_argument("--ways", nargs="+", default=list(WAYS), choices=list(WAYS))
+    parser.add_argument("--temperature", type=float, default=None,
+                        help="the model's sampling temperature (default: the server's); 0 "
+                             "makes runs comparable")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     found = installed()
@@ -115,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
                 for way in args.ways:
                     structured, control, floor = WAYS[way]
                     row = {"data": name, "mode": mode, "way": way,
-                           **run_way(server, mode, structured, control, floor, texts)}
+                           **run_way(server, mode, structured, control, floor, texts,
+                                             args.temperature)}
                     if way == "free":
                         free_failed = [not passed for passed in row["passed"]]
                     row["hallucinated_passed_free_failed"] = sum(

@@ -63,6 +63,10 @@ class ProvenanceLLM(Validator):
         ``chunk_strategy`` (full, sentence, word, char, token; default full), ``chunk_size``
         (5), ``chunk_overlap`` (2). ``pass_on_invalid`` (False): whether a sentence the judge
         gave no readable verdict for passes. ``question``: what the text answers, for the judge.
+        ``messages``: the conversation the text replies to, ``[{"role": "user", "content":
+        "..."}, ...]``: context for the judge; what a user turn asserts grounds a restatement
+        of it (``conversation_grounding``); its last user turn is the question unless
+        ``question`` is given.
     """
 
     if TYPE_CHECKING:  # the arguments, for editors and type checkers
@@ -85,6 +89,7 @@ class ProvenanceLLM(Validator):
             citations: str = 'auto',
             cascade_contradictions: bool = False,
             cascade_verbatim: bool = False,
+            conversation_grounding: bool = True,
             batch_size: int = 16,
             deadline: float | None = 120.0,
             max_sentences: int | None = 1000,
@@ -199,6 +204,7 @@ class ProvenanceLLM(Validator):
                 claims = await decider.claims(read, request, scope)
                 evidence = retriever.find(claims)
                 decided = await decider.decide(claims, evidence, request, scope)
+                decided = await decider.ground(claims, decided, request, scope)
                 read = await decider.cite(read, claims, decided.verdicts, retriever, request,
                                           scope)
                 report = await offload(aggregate, request, read, claims, decided, evidence,

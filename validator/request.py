@@ -13,6 +13,7 @@ from typing import Any
 
 from .errors import warn
 from .settings import boolean, count
+from .text.conversation import CONVERSATION_CHARS, Turn, check_messages, last_user_turn, shown
 from .types import Context
 
 CHUNK_STRATEGIES = ("full", "sentence", "word", "char", "token")
@@ -20,7 +21,7 @@ CHUNK_STRATEGIES = ("full", "sentence", "word", "char", "token")
 # adds to the metadata Guardrails hands to the next validator (a second ProvenanceLLM reads
 # past them).
 METADATA_KEYS = ("sources", "query_function", "embed_function", "chunk_strategy", "chunk_size",
-                 "chunk_overlap", "pass_on_invalid", "question")
+                 "chunk_overlap", "pass_on_invalid", "question", "messages")
 RESULT_KEYS = ("sentences", "groundedness", "usage")
 
 
@@ -72,6 +73,8 @@ class Request:
     metadata: dict[str, Any]  # the caller's, never changed
     pass_on_invalid: bool
     question: str | None = None
+    # the conversation the text replies to (metadata["messages"]), oldest turn first
+    conversation: tuple[Turn, ...] = ()
     sources: list[str] | None = None
     query_function: Callable | None = None
     embed_function: Callable | None = None
@@ -79,8 +82,10 @@ class Request:
 
     @property
     def context(self) -> Context:
-        """What the judges read beside the evidence."""
-        return Context(self.question)
+        """What the judges read beside the evidence: the question, and the newest turns of
+        the conversation that fit in ``CONVERSATION_CHARS``."""
+        return Context(self.question, tuple((t.role, t.content)
+                                            for t in shown(self.conversation, CONVERSATION_CHARS)))
 
     @property
     def source_count(self) -> int | None:
@@ -116,8 +121,13 @@ def read_request(value: Any, metadata: dict[str, Any] | None, settings: Defaults
     question = metadata.get("question")
     if question is not None and not isinstance(question, str):
         raise ValueError(f"metadata['question'] must be a string; got {type(question).__name__}.")
+    messages = metadata.get("messages")
+    conversation = () if messages is None else check_messages(messages)
+    if question is None:  # the reply answers what the user said last
+        question = last_user_turn(conversation)
     common: dict[str, Any] = {"value": value, "metadata": metadata,
-                              "pass_on_invalid": pass_on_invalid, "question": question}
+                              "pass_on_invalid": pass_on_invalid, "question": question,
+                              "conversation": conversation}
 
     query_function = metadata.get("query_function")
     if query_function is not None:

@@ -337,6 +337,12 @@ class Settings:
     cascade_verbatim: bool = setting(
         False, Flag(), "The rule checker passes a claim a passage states word for word, without a "
         "judge call.")
+    conversation_grounding: bool = setting(
+        True, Flag(), "With metadata['messages'], a claim the sources leave unsupported that "
+        "restates what the user asserted in a turn (not asked) is supported by the "
+        "conversation, its evidence that turn. The sources win: a claim they contradict stays "
+        "contradicted. The assistant's and system turns ground nothing. False: the "
+        "conversation is context only.")
     batch_size: int = setting(
         16, Whole(1, 64),
         "Sentences (or claims) judged together in one LLM call: a text of up to this many is one "
@@ -564,8 +570,9 @@ def add_flags(command: Any) -> None:
 
 
 # Python's names as the command's user knows them: the settings' flags, and the chunking keys'.
+# Metadata keys the command line takes as flags of their own.
 _CHUNK_FLAGS = {"chunk_strategy": "--chunk-strategy", "chunk_size": "--chunk-size",
-                "chunk_overlap": "--chunk-overlap"}
+                "chunk_overlap": "--chunk-overlap", "messages": "--messages"}
 # The judge's settings in a message, as the command line names them (its own flags).
 _JUDGE_WORDS = {"llm_callable='local' is the offline judge": "without --model the offline judge runs",
                 "llm_kwargs['api_key']": "--api-key", "llm_kwargs['api_base']": "--api-base",

@@ -99,15 +99,27 @@ class Chunk(Span):
 
 
 @dataclass(frozen=True)
+class Said(Span):
+    """A sentence of a turn of the conversation: ``text == messages[turn - 1]["content"]
+    [start:end]``, ``turn`` counted from 1."""
+
+    turn: int
+    role: str
+
+
+@dataclass(frozen=True)
 class Evidence:
     """A passage retrieved for a claim, with its cosine similarity to it (None when unknown).
     ``chunk`` locates it in the sources; passages a ``query_function`` returns have none.
-    ``cut``: the text is part of a longer chunk or passage, cut to fit the judge's prompt."""
+    ``cut``: the text is part of a longer chunk or passage, cut to fit the judge's prompt.
+    ``said``: the evidence is what the user said in the conversation, not a source (its text
+    is that sentence as a reply says it back: "my order" -> "your order")."""
 
     text: str
     similarity: float | None = None
     chunk: Chunk | None = None
     cut: bool = False
+    said: Said | None = None
 
     @classmethod
     def of(cls, chunk: Chunk, similarity: float | None = None) -> Evidence:
@@ -168,16 +180,20 @@ class ReadSentence:
 @dataclass(frozen=True)
 class Context:
     """What a judge reads beside a statement's evidence, to read the statement right: every
-    part untrusted text, never evidence. ``question``: what the text answers. A new kind of
-    context is a field here, and ``parts`` the one place that lists them."""
+    part untrusted text, never evidence. ``question``: what the text answers; ``conversation``: the turns
+    it replies to. A new kind of context is a field here, and ``parts`` the one place that
+    lists them."""
 
     question: str | None = None
+    # the conversation the text replies to, as (role, text) turns, oldest first, already cut
+    # to what a prompt carries
+    conversation: tuple[tuple[str, str], ...] = ()
 
     @property
     def parts(self) -> tuple[str | None, ...]:
         """Its texts, for what must see every untrusted text of a prompt (the tag that marks
         the prompt's sections, the reader that refuses a verdict copied from them)."""
-        return (self.question,)
+        return (self.question, *(text for _, text in self.conversation))
 
 
 NO_CONTEXT = Context()

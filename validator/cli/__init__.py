@@ -53,6 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--text", required=True, metavar="FILE",
                        help="the text to check, or - for standard input")
     check.add_argument("--question", help="the question the text answers")
+    check.add_argument("--messages", metavar="FILE",
+                       help="the conversation the text replies to: a JSON list of "
+                            "{\"role\": \"user\" | \"assistant\" | \"system\", \"content\": ...}; "
+                            "what a user turn asserts grounds a restatement of it")
     _encoding_option(check, "the source and text files")
     _judging_options(check)
     check.add_argument("--json", action="store_true", help="print a machine-readable report")

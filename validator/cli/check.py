@@ -26,6 +26,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
         sources = [read_text(path, args.encoding) for path in args.source]
         text = sys.stdin.read() if args.text == "-" else read_text(args.text, args.encoding)
+        messages = None if args.messages is None else _messages(args.messages, args.encoding)
     except OSError as error:
         parser.error(f"cannot read input: {error}")
     except ValueError as error:  # not text in the encoding: the file and the fix are named
@@ -39,6 +40,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         metadata = {"sources": sources, **chunking_of(args)}
         if args.question:
             metadata["question"] = args.question
+        if messages is not None:
+            metadata["messages"] = messages
         report = validator.check(text, metadata)
     except JudgeAuthError as error:  # no verdict can be had: not a verdict on the text
         print(f"provenance: {in_flags(str(error))}", file=sys.stderr)
@@ -100,6 +103,10 @@ def _print_text(report: Report, args: argparse.Namespace) -> None:
             print(f"    the model's probability for {verdict.label}: {verdict.probability:.2f}")
         for n in result.shown_evidence:
             passage = result.evidence[n - 1]
+            if passage.said is not None:  # what the user said, as they wrote it
+                print(f"    evidence [{n}] (the {passage.said.role}, turn {passage.said.turn} of "
+                      f"the conversation): {_clip(passage.said.text, 600)}")
+                continue
             where = args.source[passage.source] if passage.source is not None else "source"
             similarity = ("" if passage.similarity is None
                           else f", similarity {passage.similarity:.2f}")
@@ -138,3 +145,13 @@ def _print_text(report: Report, args: argparse.Namespace) -> None:
 def _clip(text: str, limit: int = 200) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _messages(path: str, encoding: str) -> object:
+    """The conversation in ``path``: JSON, checked as metadata['messages'] by the validation."""
+    try:
+        return json.loads(read_text(path, encoding))
+    except json.JSONDecodeError as error:
+        raise ValueError(f"--messages {path} is not JSON ({error.msg}, line {error.lineno}): "
+                         "write the conversation as a JSON list of {\"role\": ..., \"content\": "
+                         "...} messages.") from None

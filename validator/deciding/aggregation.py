@@ -105,7 +105,8 @@ def aggregate(request: Request, read: Sequence[ReadSentence], claims: Sequence[C
     by_claim = reporting.validation_method == "claim"
     claims_of: list[list[ClaimResult]] = [[] for _ in read]
     for n, (claim, verdict) in enumerate(zip(claims, decided.verdicts, strict=True)):
-        claims_of[claim.sentence].append(ClaimResult(claim.text, verdict, evidence.peek(n)))
+        claims_of[claim.sentence].append(ClaimResult(claim.text, verdict,
+                                                     decided.said.get(n) or evidence.peek(n)))
     results = [SentenceResult(r.sentence, claims_of[i], r.citation, by_claim, r.not_a_claim)
                for i, r in enumerate(read)]
     invalid = sum(r.verdict is not None and r.verdict.label == INVALID for r in results)

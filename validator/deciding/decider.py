@@ -11,8 +11,9 @@ else by the judge, one claim per call or in batches.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Protocol, cast
 
 from .. import rules
@@ -21,7 +22,9 @@ from ..judges.base import Backend
 from ..judges.prompts import batch_passage_chars
 from ..request import Request
 from ..retrieval.retriever import Found, Retriever
+from ..rules.tokens import FUNCTION_WORDS
 from ..text import citations
+from ..text.conversation import asserted
 from ..types import (
     BY_FALLBACK,
     BY_LOCAL,
@@ -87,6 +90,8 @@ class Decided:
     saved_calls: int  # claims the cascade decided, each a judge call not made
     by_first_judge: int = 0  # of those, the claims the first judge decided (the rest: rules)
     one_per_call_because: str | None = None  # why the judge is asked one statement a call
+    # the claims the conversation grounds, by index: what the user said that supports each
+    said: dict[int, list[Evidence]] = field(default_factory=dict)
 
 
 _ASKED, _BY_RULES, _BY_FIRST = 0, 1, 2  # how a claim was decided: by the judge, or a call saved
@@ -208,6 +213,7 @@ class Deciding:
     batch_size: int
     confidence_band: tuple[float, float]
     citations: str
+    conversation_grounding: bool
 
 
 class Decider:
@@ -221,6 +227,7 @@ class Decider:
         self.batch_size = deciding.batch_size
         self.split_into_claims = deciding.validation_method == "claim"
         self.citation_mode = deciding.citations
+        self.grounding = deciding.conversation_grounding
 
     async def claims(self, read: Sequence[ReadSentence], request: Request, scope: Scope
                      ) -> list[Claim]:
@@ -247,6 +254,31 @@ class Decider:
         return once.spread(await decide(self.judge, once.texts, _Subset(evidence, once.unique),
                                         request.context, scope, cascade=self.cascade,
                                         batch_size=self.batch_size, first=self.first))
+
+    async def ground(self, claims: Sequence[Claim], decided: Decided, request: Request,
+                     scope: Scope) -> Decided:
+        """``decided`` with each claim the sources leave unsupported, and that restates what
+        the user asserted in the conversation, supported by it: judged (as a rewrite is) against
+        the user's sentences that share most of its words, said back ("my" -> "your"). A claim
+        the sources contradict, or that no user sentence is near, is not asked about."""
+        said = asserted(request.conversation) if self.grounding else []
+        asked = [(n, near) for n, (claim, verdict) in enumerate(zip(claims, decided.verdicts,
+                                                                      strict=True))
+                 if verdict.label == UNSUPPORTED
+                 and (near := _near(unframed(claim.text), said))]
+        if not asked:
+            return decided
+        verdicts = list(decided.verdicts)
+        grounded = dict(decided.said)
+        found = await self.judge_texts([unframed(claims[n].text) for n, _ in asked],
+                                       [near for _, near in asked], request, scope)
+        for (n, near), verdict in zip(asked, found, strict=True):
+            if verdict.label == SUPPORTED:
+                turns = ", ".join(sorted({str(e.said.turn) for e in near if e.said}))
+                verdicts[n] = replace(verdict, reason=(
+                    f"the user said it (turn {turns}), not the sources: {verdict.reason}"))
+                grounded[n] = near
+        return replace(decided, verdicts=verdicts, said=grounded)
 
     async def judge_texts(self, texts: Sequence[str], evidence: Sequence[Sequence[Evidence]],
                           request: Request, scope: Scope) -> list[Verdict]:
@@ -278,6 +310,53 @@ class Decider:
                                                     request.source_count,
                                                     tuple(sorted(found[i]))))
                 for i, r in enumerate(read)]
+
+
+# How a reply opens when it says back what the user told it: its own words, not a claim. Taken
+# off a claim before it is judged against what the user said ("I'm sorry your order hasn't
+# arrived" restates "My order hasn't arrived").
+_FRAMING = re.compile(
+    r"^(?:(?:i'?m|i am|we'?re|we are) (?:so |very |really )?sorry(?: to hear)?(?: that)?"
+    r"|(?:i|we) (?:understand|see|hear|note)(?: that)?|(?:thanks|thank you) for (?:letting (?:me|us) "
+    r"know|telling (?:me|us))(?: that)?|as you (?:said|mentioned|noted|wrote)|you (?:said|mentioned|"
+    r"wrote|told (?:me|us))(?: that)?|unfortunately|sadly|ok(?:ay)?|yes|no|right|sure)[,:;!.]?\s+",
+    re.IGNORECASE)
+
+
+def unframed(claim: str) -> str:
+    """``claim`` without the reply's framing at its start ("I'm sorry", "As you said,")."""
+    cut = _FRAMING.sub("", claim.replace("’", "'"), count=1)
+    return cut[:1].upper() + cut[1:] if cut and cut != claim else claim
+
+
+_NEAR = 0.6  # the share of a claim's words a user sentence must hold to be asked about
+_NEAREST = 3  # user sentences a claim is judged against, the nearest first
+
+
+def _near(claim: str, said: Sequence[Evidence]) -> list[Evidence]:
+    """The user's sentences that hold most of ``claim``'s words (said back, so "your order"
+    meets "my order" as "your order"), nearest first: a restatement shares its words with
+    what it restates. A claim that shares little with anything the user said is not asked."""
+    mine = _words(claim)
+    if not mine:
+        return []
+    scored: list[tuple[float, int, Evidence]] = []
+    for evidence in said:
+        theirs = _words(evidence.text)
+        share = sum(any(_alike(w, t) for t in theirs) for w in mine) / len(mine)
+        if share >= _NEAR:
+            scored.append((-share, len(scored), evidence))
+    return [evidence for _, _, evidence in sorted(scored)[:_NEAREST]]
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[^\W_]+(?:'[^\W_]+)?", text.lower().replace("’", "'"))
+            if w not in FUNCTION_WORDS}
+
+
+def _alike(a: str, b: str) -> bool:
+    """The same word, or two forms of one ("arrive", "arrived"): a shared start of 5 letters."""
+    return a == b or len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5]
 
 
 def _asserting(read: Sequence[ReadSentence], request: Request

@@ -34,6 +34,7 @@ from ..types import (
     DecidedBy,
     Evidence,
     Label,
+    Said,
     Usage,
     Verdict,
 )
@@ -81,6 +82,17 @@ class VerdictRecord(_Read):
         return verdict
 
 
+class SaidRecord(_Read):
+    text: StrictStr
+    turn: Whole
+    role: StrictStr
+    start: Whole
+    end: Whole
+
+    def typed(self) -> Said:
+        return Said(self.text, self.start, self.end, self.turn, self.role)
+
+
 class EvidenceRecord(_Read):
     text: StrictStr
     source: Whole | None = None
@@ -88,11 +100,13 @@ class EvidenceRecord(_Read):
     end: Whole | None = None
     similarity: Annotated[float, Field(strict=True)] | None = None
     cut: StrictBool = False
+    said: SaidRecord | None = None
 
     def typed(self) -> Evidence:
         chunk = (None if self.source is None
                  else Chunk(self.text, self.start or 0, self.end or 0, self.source))
-        return Evidence(self.text, self.similarity, chunk, self.cut)
+        return Evidence(self.text, self.similarity, chunk, self.cut,
+                        None if self.said is None else self.said.typed())
 
 
 class ClaimRecord(VerdictRecord):

@@ -440,5 +440,9 @@ def _place(e: Evidence) -> tuple:
 
 
 def _evidence_dict(e: Evidence) -> dict:
+    said = e.said
     return {"text": e.text, "source": e.source, "start": e.start, "end": e.end,
-            "similarity": None if e.similarity is None else round(e.similarity, 4), "cut": e.cut}
+            "similarity": None if e.similarity is None else round(e.similarity, 4), "cut": e.cut,
+            "said": None if said is None else {"text": said.text, "turn": said.turn,
+                                               "role": said.role, "start": said.start,
+                                               "end": said.end}}

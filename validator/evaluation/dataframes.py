@@ -15,7 +15,7 @@ from .engine_options import DEFAULT_CONCURRENCY
 # a sample the validator rejected has only id, sample_hash, label and error.
 COLUMNS = ["id", "sample_hash", "label", "passed", "faithfulness", "level", "counts",
            "sentences", "usage", "error"]
-_OPTIONAL = ("question", "label", "expected", "id")
+_OPTIONAL = ("question", "messages", "label", "expected", "id")
 
 
 def evaluate(
@@ -40,7 +40,8 @@ def evaluate(
     """Validate each sample; return one result record per sample, in their order.
 
     ``samples``: dicts (or a pandas DataFrame's rows) with ``output`` and ``sources``, and
-    optionally ``id`` (default: the position), ``question``, ``label``, ``expected``: the
+    optionally ``id`` (default: the position), ``question``, ``messages``, ``label``,
+    ``expected``: the
     fields of ``provenance eval``'s JSONL. ``llm_callable``: the judge, as ``ProvenanceLLM``
     takes it (``"local"`` for the offline judge); no default, so that nothing calls a paid
     model unasked. Other keyword arguments go to ``ProvenanceLLM`` (``top_k``,

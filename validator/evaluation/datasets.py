@@ -1,7 +1,8 @@
 """Batch evaluation (``provenance eval``): a validator over a JSONL data set, resumable.
 
 Input, one sample per line: ``{"id": ..., "output": "...", "sources": ["..."], "question":
-"..." (optional), "label": ... (optional), "expected": "..." (optional)}``. ``label`` says
+"..." (optional), "messages": [{"role": "user", "content": "..."}, ...] (optional), "label": ...
+(optional), "expected": "..." (optional)}``. ``label`` says
 whether the output is grounded: ``true``/``"pass"``/``"supported"`` (it should pass) or
 ``false``/``"fail"``/``"unsupported"``/``"hallucinated"`` (it should fail). ``expected`` is a
 reference answer, used by the grounded-QA metrics. GroUSE's field names are read too
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..storage import DEFAULT_ENCODING, read_jsonl
+from ..text.conversation import check_messages
 from ..types import Usage
 from .engine_options import DEFAULT_CONCURRENCY
 from .examples import Checked, Example
@@ -79,12 +81,15 @@ def sample_of(raw: Any, where: str, text: str, default_id: str) -> Example:
             raw.get("sources"), list):
         raise ValueError(f"{where}: a sample needs \"output\" (a string) and \"sources\" (a "
                          "list of strings).")
-    question, expected = raw.get("question"), raw.get("expected")
+    question, expected, messages = raw.get("question"), raw.get("expected"), raw.get("messages")
+    if messages is not None:
+        check_messages(messages, f'{where}: "messages"')
     return Example(str(raw.get("id", default_id)), raw["output"], raw["sources"],
                    question if isinstance(question, str) else None,
                    _label(raw.get("label"), where),
                    expected if isinstance(expected, str) and expected.strip() else None,
-                   digest=hashlib.sha256(text.strip().encode("utf-8", "surrogatepass")).hexdigest())
+                   digest=hashlib.sha256(text.strip().encode("utf-8", "surrogatepass")).hexdigest(),
+                   messages=None if messages is None else list(messages))
 
 
 def _label(value: Any, where: str) -> bool | None:

@@ -40,7 +40,8 @@ class Expected:
 class Example:
     """A text to check against its sources. ``label``: True when the text is grounded (it
     should pass), False when not, None when unknown. ``expected``: a reference answer (for the
-    grounded-QA metrics). ``type``, ``sentences``, ``options``: a suite case's kind, the
+    grounded-QA metrics). ``messages``: the conversation it replies to (``metadata["messages"]``).
+    ``type``, ``sentences``, ``options``: a suite case's kind, the
     verdict expected of each sentence, and the validator arguments it needs. ``digest``: the
     hash of the line it was read from (a resumed run redoes a sample whose line changed)."""
 
@@ -54,6 +55,7 @@ class Example:
     sentences: tuple[Expected, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
     digest: str = ""
+    messages: list[dict[str, Any]] | None = None  # the conversation it replies to
 
 
 @dataclass(frozen=True)

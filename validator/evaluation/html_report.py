@@ -172,6 +172,9 @@ def _sentence(anchor: str, result: SentenceResult, source_names: Sequence[str]) 
     evidence = [View(runs=marked(result.sentence.text, e.text, verdict.label), number=n,
                      where=_source(source_names, e.source) + (
                          "" if e.similarity is None else f", similarity {e.similarity:.2f}"))
+                if e.said is None else
+                View(runs=marked(result.sentence.text, e.said.text, verdict.label), number=n,
+                     where=f"the {e.said.role}, turn {e.said.turn} of the conversation")
                 for n, e in enumerate(result.evidence, 1)]
     claims = ([View(text=c.text, verdict=c.verdict.label) for c in result.claims]
               if result.split_into_claims else [])

@@ -58,6 +58,8 @@ def check(validator, metadata: dict, grounded_qa: bool, sample: Example) -> dict
     from ..errors import ConfigurationError
 
     request = {"sources": sample.sources, **metadata}
+    if sample.messages is not None:
+        request["messages"] = sample.messages
     if sample.question:
         request["question"] = sample.question
     elif grounded_qa:  # its metrics grade an answer to its question

@@ -134,6 +134,16 @@ Read the text as an answer to this question:
 <<{tag}:END QUESTION>>
 """
 
+# The conversation is context for reading a statement (what "it" or "your order" refers to),
+# never evidence: what a user said reaches a judge as evidence only as a passage of its own.
+CONVERSATION_BLOCK = """
+Read the text as the assistant's next turn in this conversation (context for what its words \
+refer to, not evidence):
+<<{tag}:BEGIN CONVERSATION>>
+{turns}
+<<{tag}:END CONVERSATION>>
+"""
+
 
 TEMPLATE_FIELDS = ("tag", "data_rule", "question_block", "passages", "statement", "verdicts")
 REQUIRED_FIELDS = ("passages", "statement")
@@ -289,9 +299,14 @@ def _passages(evidence: Sequence[Evidence]) -> str:
 
 
 def _context(tag: str, context: Context) -> str:
-    """The context's block of a prompt (today, the question; empty without one)."""
-    question = context.question
-    return QUESTION_BLOCK.format(tag=tag, question=safe_text(question)) if question else ""
+    """The context's blocks of a prompt: the conversation, then the question (unless it is the
+    conversation's last turn); empty without either."""
+    question, turns = context.question, context.conversation
+    block = CONVERSATION_BLOCK.format(tag=tag, turns="\n".join(
+        f"{role}: {safe_text(text)}" for role, text in turns)) if turns else ""
+    if question and not (turns and turns[-1][1] == question):
+        block += QUESTION_BLOCK.format(tag=tag, question=safe_text(question))
+    return block
 
 
 def tag_of(*parts: str | None) -> str:

@@ -1,0 +1,156 @@
+"""Chat answers: the labelled chat cases (``tests/data/chat-cases``), each a conversation, its
+sources and a one-sentence reply, judged with the conversation (``metadata["messages"]``) and
+without it, by each judge kind: the offline rules (``local``), and a scripted LLM judge over
+HTTP (LiteLLM to a server started here on 127.0.0.1, answering by the words of each statement
+and its passages: for the mechanics, not a model's reading).
+
+For each case type it prints how many replies got the verdict the case expects, and the wrong
+passes (a reply passed that should not) and wrong fails.
+
+    python benchmarks/bench_chat.py [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import threading
+from collections import Counter, defaultdict
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+CASES = Path(__file__).resolve().parents[1] / "tests" / "data" / "chat-cases" / "cases.jsonl"
+NUMBER = re.compile(r"\d+(?:[.:,]\d+)*")
+WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+SMALL = frozenset("a an the is are was were be it its they he she you your i my of to in on at "
+                  "by for with and or".split())
+
+
+def cases() -> list[dict]:
+    return [json.loads(line) for line in CASES.read_text(encoding="utf-8").splitlines() if line]
+
+
+def scripted_verdict(statement: str, passages: str) -> str:
+    """A judge that reads words: "supported" when the passages hold every word of the
+    statement, "contradicted" when they hold most of them but another number, else
+    "unsupported"."""
+    passages = re.sub(r"(?m)^\[\d+\] ", "", passages).lower()
+    mine = {w for w in WORD.findall(statement.lower()) if w not in SMALL}
+    theirs = set(WORD.findall(passages))
+    numbers, their_numbers = set(NUMBER.findall(statement)), set(NUMBER.findall(passages))
+    if mine <= theirs:
+        return "supported"
+    words = mine - numbers
+    if (numbers - their_numbers and their_numbers
+            and len(words & theirs) >= 0.6 * max(1, len(words))):
+        return "contradicted"
+    return "unsupported"
+
+
+def answer(prompt: str) -> str:
+    items = re.findall(r"BEGIN STATEMENT (\d+)>>\n(.*?)\n<<", prompt, re.DOTALL)
+    shared = dict(re.findall(r"(?m)^\[(\d+)\] (.*)$", prompt.split("BEGIN PASSAGES>>")[1]
+                             .split(":END PASSAGES>>")[0]))
+    named = dict(re.findall(r"(?m)^statement (\d+): (.*)$", prompt.rpartition(
+        ":END STATEMENTS>>")[2]))
+
+    def passages_of(n: str) -> str:
+        numbers = re.findall(r"\[(\d+)\]", named.get(n, " ".join(f"[{k}]" for k in shared)))
+        return "\n".join(shared[k] for k in numbers if k in shared)
+
+    if items:
+        return json.dumps({"verdicts": [{"id": int(n), "reason": "by its words",
+                                         "verdict": scripted_verdict(s, passages_of(n))}
+                                        for n, s in items]})
+    statement = re.search(r"BEGIN STATEMENT>>\n(.*?)\n<<", prompt, re.DOTALL).group(1)
+    return json.dumps({"reason": "by its words",
+                       "verdict": scripted_verdict(statement, "\n".join(shared.values()))})
+
+
+class Server:
+    """An OpenAI-compatible chat server on 127.0.0.1 that answers with ``answer``."""
+
+    def __init__(self):
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                data = json.dumps({
+                    "id": "c", "object": "chat.completion", "created": 0, "model": body["model"],
+                    "choices": [{"index": 0, "finish_reason": "stop", "message": {
+                        "role": "assistant", "content": answer(body["messages"][-1]["content"])}}],
+                    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+                }).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_port}/v1"
+
+
+def run(judge: str, with_conversation: bool, url: str) -> dict:
+    from provenance_guard import ProvenanceLLM
+
+    options = ({"llm_callable": "local"} if judge == "rules" else
+               {"llm_callable": "openai/scripted", "structured_replies": "off", "cache_size": 0,
+                "control_statements": "off",
+                "llm_kwargs": {"api_base": url, "api_key": "none"}})
+    validator = ProvenanceLLM(on_fail="noop", **options)
+    right, total = Counter(), Counter()
+    wrong_pass, wrong_fail = Counter(), Counter()
+    for case in cases():
+        metadata = {"sources": case["sources"], "chunk_strategy": "sentence", "chunk_size": 1,
+                    "chunk_overlap": 0}
+        if with_conversation:
+            metadata["messages"] = case["messages"]
+        else:  # before: the last user turn as the question
+            metadata["question"] = next(m["content"] for m in reversed(case["messages"])
+                                        if m["role"] == "user")
+        report = validator.check(case["output"], metadata)
+        label = str(report.sentences[0].label)
+        kind = case["type"]
+        total[kind] += 1
+        right[kind] += label == case["expected"]
+        should_pass = case["expected"] == "supported"
+        wrong_pass[kind] += report.passed and not should_pass
+        wrong_fail[kind] += should_pass and not report.passed
+    return {kind: {"right": right[kind], "of": total[kind], "wrong passes": wrong_pass[kind],
+                   "wrong fails": wrong_fail[kind]} for kind in total}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    import provenance_guard  # noqa: F401 - before guardrails: no network at import
+
+    server = Server()
+    results: dict = defaultdict(dict)
+    for judge in ("rules", "scripted LLM"):
+        for with_conversation in (False, True):
+            way = "with the conversation" if with_conversation else "question only"
+            results[judge][way] = run(judge, with_conversation, server.url)
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    for judge, ways in results.items():
+        for way, kinds in ways.items():
+            print(f"\n{judge}, {way}:")
+            for kind, r in kinds.items():
+                print(f"  {kind:<18} {r['right']:>2}/{r['of']:<2} as labelled   wrong passes "
+                      f"{r['wrong passes']}   wrong fails {r['wrong fails']}")
+            print(f"  {'all':<18} {sum(r['right'] for r in kinds.values()):>2}/"
+                  f"{sum(r['of'] for r in kinds.values())}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

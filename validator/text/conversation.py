@@ -1,0 +1,142 @@
+"""A conversation given with a text (``metadata["messages"]``): its turns checked, what the
+user asserted in them (the only part of a conversation that may ground a sentence), and the
+conversation as a judge reads it (context, cut to a budget, oldest turns first).
+
+The message format is the one chat APIs use: a list of ``{"role": ..., "content": ...}``.
+What a user *asserts* grounds a restatement of it: each sentence of a user turn that is not a
+question. The assistant's earlier turns, system messages and tool results ground nothing (an
+earlier answer may itself be made up); they are context for reading the text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..types import Evidence, Said
+from .sentences import split_sentences
+
+USER, ASSISTANT, SYSTEM = "user", "assistant", "system"
+ROLES = (USER, ASSISTANT, SYSTEM, "developer", "tool")
+# Characters of the conversation one prompt carries: the newest turns that fit, whole (the
+# newest is cut at its start if it alone is longer). About 500 tokens.
+CONVERSATION_CHARS = 2_000
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One message of the conversation: its role, its text, its number (from 1)."""
+
+    role: str
+    content: str
+    number: int
+
+
+def check_messages(messages: object, where: str = "metadata['messages']") -> tuple[Turn, ...]:
+    """``messages`` (found at ``where``) as turns, or ``ValueError`` naming the bad turn and
+    the fix. A turn's
+    content is a string, or a list of parts of which the text parts are read (an image is
+    not: what it shows grounds nothing); None (an assistant turn that only called a tool) is
+    empty."""
+    if isinstance(messages, (str, bytes)) or not isinstance(messages, (list, tuple)):
+        raise ValueError(f"{where} must be a list of messages, each {{'role': 'user', 'content': "
+                         f"'...'}}; got {type(messages).__name__}.")
+    turns = []
+    for n, message in enumerate(messages):
+        at = f"{where}[{n}]"
+        if not isinstance(message, dict):
+            raise ValueError(f"{at} must be a dict with 'role' and 'content'; got "
+                             f"{type(message).__name__}.")
+        role = message.get("role")
+        if role not in ROLES:
+            raise ValueError(f"{at}['role'] must be one of {', '.join(ROLES)}; got {role!r}.")
+        turns.append(Turn(role, _content(message.get("content"), at), n + 1))
+    return tuple(turns)
+
+
+def _content(content: object, at: str) -> str:
+    if content is None or isinstance(content, str):
+        return content or ""
+    if isinstance(content, (list, tuple)):
+        texts = []
+        for k, part in enumerate(content):
+            if not isinstance(part, dict) or not isinstance(part.get("type"), str):
+                raise ValueError(f"{at}['content'][{k}] must be a part such as {{'type': 'text', "
+                                 f"'text': '...'}}; got {type(part).__name__}.")
+            if part["type"] == "text":
+                if not isinstance(part.get("text"), str):
+                    raise ValueError(f"{at}['content'][{k}]['text'] must be a string.")
+                texts.append(part["text"])
+        return "\n".join(texts)
+    raise ValueError(f"{at}['content'] must be a string or a list of parts; got "
+                     f"{type(content).__name__}.")
+
+
+def last_user_turn(turns: Sequence[Turn]) -> str | None:
+    """What the user said last: the question a reply answers."""
+    return next((t.content for t in reversed(turns) if t.role == USER and t.content.strip()),
+                None)
+
+
+def shown(turns: Sequence[Turn], budget: int = CONVERSATION_CHARS) -> list[Turn]:
+    """The turns a prompt carries: the newest that fit in ``budget`` characters, in order; the
+    newest alone cut to its last ``budget`` characters if it is longer."""
+    kept: list[Turn] = []
+    used = 0
+    for turn in reversed([t for t in turns if t.content.strip()]):
+        if used + len(turn.content) > budget:
+            if not kept:
+                kept.append(Turn(turn.role, "..." + turn.content[-budget:], turn.number))
+            break
+        kept.append(turn)
+        used += len(turn.content)
+    return kept[::-1]
+
+
+_QUESTION = re.compile(r"\?[\"'”’)\]]*\s*$")
+
+
+def asserted(turns: Sequence[Turn]) -> list[Evidence]:
+    """What the user asserted: each sentence of a user turn that is not a question, as
+    evidence that points at its turn and offsets. The text a judge reads is the sentence as a
+    reply would say it back ("my order" -> "your order")."""
+    found = []
+    for turn in turns:
+        if turn.role != USER:
+            continue
+        for sentence in split_sentences(turn.content):
+            if _QUESTION.search(sentence.text) or not any(c.isalnum() for c in sentence.text):
+                continue
+            said = Said(sentence.text, sentence.start, sentence.end, turn.number, USER)
+            found.append(Evidence(said_back(sentence.text), said=said))
+    return found
+
+
+# First person as the user says it -> second person as a reply says it back.
+_SHIFT = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself",
+          "we": "you", "us": "you", "our": "your", "ours": "yours", "ourselves": "yourselves",
+          "am": "are", "i'm": "you're", "i've": "you've", "i'd": "you'd", "i'll": "you'll",
+          "we're": "you're", "we've": "you've", "we'd": "you'd", "we'll": "you'll",
+          "was": "were"}
+_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
+
+
+def said_back(text: str) -> str:
+    """``text`` with its first person turned to the second, as a reply says it back: "I am
+    Ann and my order is late" -> "you are Ann and your order is late". "was" turns only after
+    "I" ("I was charged" -> "you were charged"; "it was late" stays)."""
+    out, last, previous = [], 0, ""
+    for match in _WORD.finditer(text):
+        word = match.group()
+        key = word.lower().replace("’", "'")
+        new = _SHIFT.get(key)
+        if key == "was" and previous != "i":
+            new = None
+        if new is not None:
+            if word[0].isupper() and (key != "i" or not text[:match.start()].strip()):
+                new = new[0].upper() + new[1:]
+            out.append(text[last:match.start()] + new)
+            last = match.end()
+        previous = key
+    return "".join(out) + text[last:]

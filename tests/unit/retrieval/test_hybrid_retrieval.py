@@ -124,7 +124,8 @@ def test_query_function_users_are_unaffected():
     assert seen == [("The Eiffel Tower is in Paris.", 2)]  # the claim alone, as before
     assert result.outcome == "pass"
     assert evidence_of(result) == [{"text": "The Eiffel Tower is in Paris.", "source": None,
-                                    "start": None, "end": None, "similarity": 0.9, "cut": False, "said": None}]
+                                    "start": None, "end": None, "similarity": 0.9, "cut": False,
+                                    "said": None}]
 
 
 def store_files(directory):

@@ -94,7 +94,7 @@ def shown(turns: Sequence[Turn], budget: int = CONVERSATION_CHARS) -> list[Turn]
     return kept[::-1]
 
 
-_QUESTION = re.compile(r"\?[\"'”’)\]]*\s*$")
+_QUESTION = re.compile(r"\?[!?\"'”’)\]]*\s*$")
 
 
 def asserted(turns: Sequence[Turn]) -> list[Evidence]:

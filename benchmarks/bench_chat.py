@@ -7,7 +7,14 @@ and its passages: for the mechanics, not a model's reading).
 For each case type it prints how many replies got the verdict the case expects, and the wrong
 passes (a reply passed that should not) and wrong fails.
 
-    python benchmarks/bench_chat.py [--json]
+``--halueval N``: the first N records of the HaluEval dialogue sample's tuning half, each
+record's right and hallucinated response, with the dialogue history given as the question
+string (before) and as a conversation (after), by the offline rules and by the cheap-first
+path (the rules as ``first_judge``, deciding what they are sure of, before a scripted LLM that
+answers every claim of a text with that text's label): right and hallucinated responses passed,
+and the hallucinated ones the conversation newly passes (there must be none).
+
+    python benchmarks/bench_chat.py [--halueval 250] [--json]
 """
 
 from __future__ import annotations
@@ -126,8 +133,64 @@ def run(judge: str, with_conversation: bool, url: str) -> dict:
                    "wrong fails": wrong_fail[kind]} for kind in total}
 
 
+def turns_of(history: str) -> list[dict]:
+    """HaluEval's dialogue history ("[Human]: ... [Assistant]: ...") as chat messages."""
+    parts = re.split(r"\[(Human|Assistant)\]:\s*", history)
+    return [{"role": "user" if who == "Human" else "assistant", "content": said.strip()}
+            for who, said in zip(parts[1::2], parts[2::2], strict=True) if said.strip()]
+
+
+class LabelJudge:
+    """The scripted LLM of the cheap-first path: every claim of a text gets that text's label
+    (supported for a right response, unsupported for a hallucinated one)."""
+
+    def __init__(self):
+        self.label = "unsupported"
+
+    def judge(self, claim, evidence, question=None):
+        from provenance_guard import Verdict
+
+        return Verdict(self.label, "scripted: the text's label",
+                       1.0 if self.label == "supported" else 0.0, "llm")
+
+
+def halueval_dialogue(count: int) -> dict:
+    """Right and hallucinated responses passed, before and after, by each path."""
+    import halueval
+
+    from provenance_guard import ProvenanceLLM
+
+    kind = halueval.SETS["dialogue"]
+    chosen = list(halueval.records("dialogue", "tune"))[:count]
+    results = {}
+    for path in ("offline rules", "cheap first"):
+        llm = LabelJudge()
+        options = ({"llm_callable": "local"} if path == "offline rules"
+                   else {"llm_callable": llm, "first_judge": "local", "max_concurrency": 1})
+        validator = ProvenanceLLM(on_fail="noop", **options)
+        passed: dict = {"before": defaultdict(list), "after": defaultdict(list)}
+        for n, record in enumerate(chosen):
+            history = record[kind.question]
+            for key, label in ((kind.right, "right"), (kind.wrong, "hallucinated")):
+                llm.label = "supported" if label == "right" else "unsupported"
+                base = {"sources": [record[kind.source]], "chunk_strategy": "sentence",
+                        "chunk_size": 1, "chunk_overlap": 0}
+                for when, extra in (("before", {"question": history}),
+                                    ("after", {"messages": turns_of(history)})):
+                    if validator.check(record[key], {**base, **extra}).passed:
+                        passed[when][label].append(n)
+        newly = sorted(set(passed["after"]["hallucinated"]) - set(passed["before"]["hallucinated"]))
+        results[path] = {when: {label: len(passed[when][label])
+                                for label in ("right", "hallucinated")}
+                         for when in ("before", "after")} | {
+            "records": len(chosen), "hallucinated newly passed": newly}
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--halueval", type=int, default=0, metavar="N",
+                        help="also the first N records of the dialogue sample's tuning half")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     import provenance_guard  # noqa: F401 - before guardrails: no network at import
@@ -138,9 +201,16 @@ def main(argv: list[str] | None = None) -> int:
         for with_conversation in (False, True):
             way = "with the conversation" if with_conversation else "question only"
             results[judge][way] = run(judge, with_conversation, server.url)
+    dialogue = halueval_dialogue(args.halueval) if args.halueval else {}
     if args.json:
-        print(json.dumps(results, indent=2))
+        print(json.dumps({"cases": results, "halueval dialogue": dialogue}, indent=2))
         return 0
+    for path, r in dialogue.items():
+        print(f"\nHaluEval dialogue, tuning half, {r['records']} records, {path}: passed "
+              f"right / hallucinated: question string {r['before']['right']} / "
+              f"{r['before']['hallucinated']}; conversation {r['after']['right']} / "
+              f"{r['after']['hallucinated']}; hallucinated newly passed: "
+              f"{r['hallucinated newly passed'] or 'none'}")
     for judge, ways in results.items():
         for way, kinds in ways.items():
             print(f"\n{judge}, {way}:")

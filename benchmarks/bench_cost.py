@@ -18,6 +18,12 @@ bench_speed.py.
 The control statement's cost is the change in prompt and reply tokens per text (the reply at
 one entry per statement, each with a one-sentence reason) with ``control_statements="on"``.
 
+"per text + 10 turns": the default path with the question replaced by a conversation of ten
+turns (``metadata["messages"]``: nine turns of the dialogue sample's tuning half, then the
+question as the user's last turn); a prompt carries the newest turns that fit in 2,000
+characters. Its judge calls everything supported, so no claim is asked again against what the
+user said: what it measures is the context a call carries.
+
 "default LiteLLM" is what a user gets from ``llm_callable="gpt-4o-mini"`` with nothing else set:
 LiteLLM says the model takes a reply schema, so replies are structured and every call that can
 carry a control statement does. It talks over HTTP to a server started here on 127.0.0.1 that
@@ -150,6 +156,23 @@ def record_controls() -> None:
     policies.control_for = recorded
 
 
+def chat_turns() -> list[dict]:
+    """The turns of the dialogue sample's tuning half, in order: real chat to make the
+    ten-turn conversations of."""
+    from bench_chat import turns_of
+
+    return [turn for record in records("dialogue", "tune")
+            for turn in turns_of(record[SETS["dialogue"].question])]
+
+
+def ten_turns(question: str | None, n: int, pool: list[dict]) -> list[dict]:
+    """A conversation of ten turns for the ``n``th text: nine turns of real chat, then the
+    text's question as the user's last turn (for a summary, a request for one)."""
+    start = (n * 9) % (len(pool) - 9)
+    return [*pool[start:start + 9],
+            {"role": "user", "content": question or "Summarise the article, please."}]
+
+
 # The judge paths whose control statement is priced: each, the run without and with one.
 CONTROL_PAIRS = {"a callable": ("per text", "per text + control"),
                  "default LiteLLM": ("default, no control", "default LiteLLM")}
@@ -176,6 +199,7 @@ class Row:
     hub_share: dict
     control: dict  # per judge path: tokens per text without and with a control, prompt and
     # prompt + reply, and the share of calls that carry one
+    conversation: list  # prompt tokens per text: the question alone, and a ten-turn chat
 
 
 
@@ -199,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     record_controls()
     hub_class = None if args.skip_hub else _hub_validator(split_sentences)
     rows = []
+    pool = chat_turns()
     for name, kind in SETS.items():
         texts = []
         for record in list(records(name, "report"))[:args.records]:
@@ -207,11 +232,12 @@ def main(argv: list[str] | None = None) -> int:
                 texts.append((record[key], record[kind.source], question))
         recorders = {"per text": Recorder(), "per sentence": Recorder(),
                      "per text + control": Recorder(), "default LiteLLM": ChatRecorder(),
-                     "default, no control": ChatRecorder()}
+                     "default, no control": ChatRecorder(), "per text + 10 turns": Recorder()}
         for mode, options in (
                 ("per text", {}), ("per sentence", {"batch_size": 1}),
                 ("per text + control", {"control_statements": "on"}),
-                ("default LiteLLM", {}), ("default, no control", {"control_statements": "off"})):
+                ("default LiteLLM", {}), ("default, no control", {"control_statements": "off"}),
+                ("per text + 10 turns", {})):
             judge = recorders[mode]
             if isinstance(judge, ChatRecorder):
                 options = {**options, "llm_callable": "gpt-4o-mini",
@@ -219,9 +245,11 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 options = {**options, "llm_callable": judge}
             ours = ProvenanceLLM(on_fail="noop", cache_size=0, **options)
-            for text, source, question in texts:
-                ours.validate(text, {"sources": [source], "question": question,
-                                     "embed_function": model.embed})
+            for n, (text, source, question) in enumerate(texts):
+                asked = ({"messages": ten_turns(question, n, pool)}
+                         if mode == "per text + 10 turns" else {"question": question})
+                ours.validate(text, {"sources": [source], "embed_function": model.embed,
+                                     **asked})
         if hub_class is not None:
             recorders["hub"] = Recorder()
             hub = hub_class(llm_callable=recorders["hub"], on_fail="noop")
@@ -246,7 +274,8 @@ def main(argv: list[str] | None = None) -> int:
             {m: round(r.chars / per["hub"].chars, 2) for m, r in per.items()} if "hub" in per
             else {},
             {path: _control(per[without], per[with_control], len(texts))
-             for path, (without, with_control) in CONTROL_PAIRS.items()}))
+             for path, (without, with_control) in CONTROL_PAIRS.items()},
+            [round(per[m].tokens / len(texts), 1) for m in ("per text", "per text + 10 turns")]))
     _print(rows, args.json)
     return 0
 
@@ -270,6 +299,9 @@ def _print(rows: list[Row], as_json: bool) -> None:
                   + (f" ({with_question:.2f}x with the question)" if with_question else "")
                   + (f"  {share:>5.2f}x hub" if share is not None else "")
                   + f"  {r.calls_per_text[mode]:>5.2f} calls per text")
+        alone, chat = r.conversation
+        print(f"  a ten-turn conversation instead of the question: {alone:,.1f} -> {chat:,.1f} "
+              f"prompt tokens per text ({chat / alone - 1:+.1%})")
         for path, c in r.control.items():
             print(f"  control statement, {path} ({c['carried']:.0%} of calls carry one): "
                   f"{c['sent'][0]:,.1f} -> {c['sent'][1]:,.1f} tokens sent per text "

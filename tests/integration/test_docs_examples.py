@@ -49,3 +49,11 @@ def test_the_reply_forms_the_page_lists_are_the_ones_read():
     assert '{"rewrite": "the sentence, rewritten"}' in page and '{"rewrite": null}' in page
     assert '{"rewrite": "the sentence, rewritten"}' in EXPECTED_REWRITE
     assert parse_rewrite('{"rewrite": "the sentence, rewritten"}') == "the sentence, rewritten"
+
+
+def test_the_usage_pages_chat_example_prints_what_it_says():
+    [block] = [b for b in blocks("usage.md") if '"messages": messages' in b]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), caught_warnings():
+        exec(compile(block, "usage.md", "exec"), {})
+    assert out.getvalue().splitlines() == said(block)

@@ -23,10 +23,10 @@ import argparse
 import json
 import re
 import sys
-import threading
 from collections import Counter, defaultdict
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+from local_chat import serve
 
 CASES = Path(__file__).resolve().parents[1] / "tests" / "data" / "chat-cases" / "cases.jsonl"
 NUMBER = re.compile(r"\d+(?:[.:,]\d+)*")
@@ -74,33 +74,6 @@ def answer(prompt: str) -> str:
     statement = re.search(r"BEGIN STATEMENT>>\n(.*?)\n<<", prompt, re.DOTALL).group(1)
     return json.dumps({"reason": "by its words",
                        "verdict": scripted_verdict(statement, "\n".join(shared.values()))})
-
-
-class Server:
-    """An OpenAI-compatible chat server on 127.0.0.1 that answers with ``answer``."""
-
-    def __init__(self):
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                data = json.dumps({
-                    "id": "c", "object": "chat.completion", "created": 0, "model": body["model"],
-                    "choices": [{"index": 0, "finish_reason": "stop", "message": {
-                        "role": "assistant", "content": answer(body["messages"][-1]["content"])}}],
-                    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-                }).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_port}/v1"
 
 
 def run(judge: str, with_conversation: bool, url: str) -> dict:
@@ -195,12 +168,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     import provenance_guard  # noqa: F401 - before guardrails: no network at import
 
-    server = Server()
+    url = serve(lambda body: answer(body["messages"][-1]["content"]))
     results: dict = defaultdict(dict)
     for judge in ("rules", "scripted LLM"):
         for with_conversation in (False, True):
             way = "with the conversation" if with_conversation else "question only"
-            results[judge][way] = run(judge, with_conversation, server.url)
+            results[judge][way] = run(judge, with_conversation, url)
     dialogue = halueval_dialogue(args.halueval) if args.halueval else {}
     if args.json:
         print(json.dumps({"cases": results, "halueval dialogue": dialogue}, indent=2))

@@ -40,10 +40,10 @@ import re
 import sys
 import threading
 from dataclasses import asdict, dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from bench_speed import _hub_validator
 from halueval import SETS, records
+from local_chat import serve
 
 FLOOR_INSTRUCTIONS = 600  # characters of instructions a one-call-per-text judge needs
 
@@ -89,30 +89,7 @@ class ChatRecorder(Recorder):
 
     def __init__(self):
         super().__init__()
-        recorder = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                content = recorder.answer(body)
-                data = json.dumps({
-                    "id": "c", "object": "chat.completion", "created": 0, "model": body["model"],
-                    "choices": [{"index": 0, "finish_reason": "stop", "message": {
-                        "role": "assistant", "content": content}}],
-                    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-                }).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_port}/v1"
+        self.url = serve(self.answer)
 
     def answer(self, body: dict) -> str:
         import litellm

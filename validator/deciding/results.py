@@ -424,7 +424,8 @@ def _evidence_lines(result: SentenceResult) -> str:
     for e in result.evidence[:EVIDENCE_LINES]:
         text = " ".join(e.text.split())
         text = text if len(text) <= EVIDENCE_LINE_CHARS else text[:EVIDENCE_LINE_CHARS] + "..."
-        where = f"source {e.source + 1}" if e.source is not None else "retrieved"
+        where = (f"the user, turn {e.said.turn}" if e.said is not None
+                 else f"source {e.source + 1}" if e.source is not None else "retrieved")
         shown.append(f"\n  evidence ({where}): {text}")
     return "".join(shown)
 

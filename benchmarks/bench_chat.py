@@ -84,7 +84,7 @@ def run(judge: str, with_conversation: bool, url: str) -> dict:
                 "control_statements": "off",
                 "llm_kwargs": {"api_base": url, "api_key": "none"}})
     validator = ProvenanceLLM(on_fail="noop", **options)
-    right, total = Counter(), Counter()
+    right, total, calls = Counter(), Counter(), Counter()
     wrong_pass, wrong_fail = Counter(), Counter()
     for case in cases():
         metadata = {"sources": case["sources"], "chunk_strategy": "sentence", "chunk_size": 1,
@@ -98,12 +98,14 @@ def run(judge: str, with_conversation: bool, url: str) -> dict:
         label = str(report.sentences[0].label)
         kind = case["type"]
         total[kind] += 1
+        calls[kind] += report.usage.calls
         right[kind] += label == case["expected"]
         should_pass = case["expected"] == "supported"
         wrong_pass[kind] += report.passed and not should_pass
         wrong_fail[kind] += should_pass and not report.passed
     return {kind: {"right": right[kind], "of": total[kind], "wrong passes": wrong_pass[kind],
-                   "wrong fails": wrong_fail[kind]} for kind in total}
+                   "wrong fails": wrong_fail[kind], "judge calls": calls[kind]}
+            for kind in total}
 
 
 def turns_of(history: str) -> list[dict]:
@@ -191,7 +193,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {kind:<18} {r['right']:>2}/{r['of']:<2} as labelled   wrong passes "
                       f"{r['wrong passes']}   wrong fails {r['wrong fails']}")
             print(f"  {'all':<18} {sum(r['right'] for r in kinds.values()):>2}/"
-                  f"{sum(r['of'] for r in kinds.values())}")
+                  f"{sum(r['of'] for r in kinds.values())}   judge calls "
+                  f"{sum(r['judge calls'] for r in kinds.values())}")
     return 0
 
 

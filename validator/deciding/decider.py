@@ -316,11 +316,13 @@ class Decider:
 # off a claim before it is judged against what the user said ("I'm sorry your order hasn't
 # arrived" restates "My order hasn't arrived").
 _FRAMING = re.compile(
-    r"^(?:(?:i'?m|i am|we'?re|we are) (?:so |very |really )?sorry(?: to hear)?(?: that)?"
-    r"|(?:i|we) (?:understand|see|hear|note)(?: that)?|(?:thanks|thank you) for (?:letting (?:me|us) "
-    r"know|telling (?:me|us))(?: that)?|as you (?:said|mentioned|noted|wrote)|you (?:said|mentioned|"
-    r"wrote|told (?:me|us))(?: that)?|unfortunately|sadly|ok(?:ay)?|yes|no|right|sure)[,:;!.]?\s+",
-    re.IGNORECASE)
+    r"^(?:(?:(?:i'?m|i am|we'?re|we are) (?:so |very |really )?sorry(?: to hear)?(?: that)?"
+    r"|(?:i|we) (?:understand|see|hear|note)(?: that)?"
+    r"|(?:thanks|thank you) for (?:letting (?:me|us) know|telling (?:me|us))(?: that)?"
+    r"|as you (?:said|mentioned|noted|wrote)|you (?:said|mentioned|wrote|told (?:me|us))"
+    r"(?: that)?)[,:;!.]?"  # a phrase: its punctuation may be left out
+    r"|(?:unfortunately|sadly|ok(?:ay)?|yes|no|right|sure)[,:;!.])"  # a word: only before a mark
+    r"\s+", re.IGNORECASE)
 
 
 def unframed(claim: str) -> str:

@@ -47,3 +47,16 @@ def test_a_long_conversation_reaches_the_prompt_cut_to_its_budget():
     prompt = build_prompt("It is late.", [Evidence("s")], request.context)
     assert "turn 20 " in prompt and "turn 1 " not in prompt
     assert sum(len(text) for _, text in request.context.conversation) <= 2_000
+
+
+@pytest.mark.parametrize("reply, claim", [
+    ("I'm sorry your order is late.", "Your order is late."),
+    ("Thanks for letting me know that your order number is 7730.", "Your order number is 7730."),
+    ("As you said, the flight is LH 454.", "The flight is LH 454."),
+    ("No, your card was not blocked.", "Your card was not blocked."),
+    ("Right now the store is closed.", "Right now the store is closed."),  # no mark: a word
+])
+def test_a_replys_opening_is_set_aside_before_it_meets_what_the_user_said(reply, claim):
+    from provenance_guard.deciding.decider import unframed
+
+    assert unframed(reply) == claim

@@ -212,3 +212,28 @@ def test_the_labelled_chat_cases_pass_nothing_they_should_not():
     for kind in ("restatement", "pronoun"):
         assert with_it[kind]["right"] == with_it[kind]["of"] >= 6
         assert without[kind]["right"] == 0
+
+
+def test_a_huge_or_broken_conversation_is_read_within_its_bounds(chat_server):
+    """A 9-million-character user turn: the judge is sent at most the conversation's budget
+    (the question too is cut to it), what the user asserted is read from the newest part
+    only, and evidence offsets still point into the turn as given. A lone surrogate reaches
+    the judge as U+FFFD and is kept in the metadata."""
+    from provenance_guard.text.conversation import ASSERTED_CHARS, CONVERSATION_CHARS
+
+    huge = "My order 5521 is late and I paid on Monday. " * 200_000 + "\ud800 My cat is grey."
+    server = chat_server(words_judge)
+    validator = ProvenanceLLM(llm_callable="openai/judge", structured_replies="off",
+                              control_statements="off", cache_size=0,
+                              llm_kwargs={"api_base": server.url, "api_key": "none"})
+    report = validator.check("Your cat is grey. You paid on Monday.",
+                             {"sources": SOURCES, "messages": [{"role": "user",
+                                                                "content": huge}]})
+    assert report.passed
+    prompts = [r["body"]["messages"][0]["content"] for r in server.requests]
+    assert all(len(p) < CONVERSATION_CHARS + 3_000 for p in prompts)  # instructions and all
+    assert all("\ud800" not in p and "\ufffd My cat is grey." in p for p in prompts)
+    for result in report.sentences:
+        [said] = [e.said for e in result.evidence]
+        assert huge[said.start:said.end] == said.text
+        assert said.start > len(huge) - ASSERTED_CHARS

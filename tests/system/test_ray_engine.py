@@ -182,14 +182,17 @@ def ray_cluster():
 
 
 def _judge_server(chat_server):
-    """The judge's server: a scripted judge that notes when each request arrived."""
+    """The judge's server: a scripted judge that notes when each request arrived (and keeps
+    its prompt in ``judge.prompts``)."""
     judge, arrivals = ScriptedJudge(), []
 
     def reply(prompt: str) -> str:
         arrivals.append(time.monotonic())
         return judge(prompt)
 
-    return chat_server(reply), arrivals
+    server = chat_server(reply)
+    server.judge = judge
+    return server, arrivals
 
 
 def _eval_ray(data: Path, out: Path, cluster: Cluster, server, *extra: str):
@@ -224,8 +227,11 @@ def _paced(arrivals: list[float], at_once: int) -> bool:
 def test_ray_engine_on_a_two_node_cluster_matches_threads_and_resumes(
         ray_cluster, chat_server, tmp_path, capsys):
     data = tmp_path / "data.jsonl"
+    # the first sample answers inside a conversation, which must reach the judge from an actor
+    chat = [{"role": "user", "content": "We visit Paris next week. How many levels are open?"}]
     data.write_text("".join(json.dumps({"id": f"s{i}", "output": output,
-                                        "sources": [HISTORY, VISITING]}) + "\n"
+                                        "sources": [HISTORY, VISITING]}
+                                       | ({"messages": chat} if i == 0 else {})) + "\n"
                             for i, output in enumerate(OUTPUTS)))
     server, arrivals = _judge_server(chat_server)
 
@@ -236,6 +242,8 @@ def test_ray_engine_on_a_two_node_cluster_matches_threads_and_resumes(
     threads = {r["id"]: r for r in map(json.loads, (tmp_path / "threads.jsonl").open())}
     assert _paced(arrivals, at_once=1), arrivals  # the limit held across the threads
     assert {i for i, r in threads.items() if not r["passed"]} == {"s1", "s3", "s5", "s7"}
+    assert sum("We visit Paris next week" in p for p in server.judge.prompts) == 1
+    server.judge.prompts.clear()
 
     # Ray: stopped half-way, then resumed
     out = tmp_path / "ray.jsonl"
@@ -254,6 +262,7 @@ def test_ray_engine_on_a_two_node_cluster_matches_threads_and_resumes(
     ids = [json.loads(line)["id"] for line in text.splitlines()]
     assert sorted(ids) == sorted(threads)  # every id exactly once
     assert len(arrivals) == 8  # one judge request per sample: nothing validated twice
+    assert sum("We visit Paris next week" in p for p in server.judge.prompts) == 1
     ray = {json.loads(line)["id"]: json.loads(line) for line in text.splitlines()}
     for sample_id, record in threads.items():
         assert _essence(ray[sample_id]) == _essence(record), sample_id

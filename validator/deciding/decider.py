@@ -24,7 +24,7 @@ from ..request import Request
 from ..retrieval.retriever import Found, Retriever
 from ..rules.tokens import FUNCTION_WORDS
 from ..text import citations
-from ..text.conversation import asserted
+from ..text.conversation import Turn, asserted
 from ..types import (
     BY_FALLBACK,
     BY_LOCAL,
@@ -261,23 +261,25 @@ class Decider:
         the user asserted in the conversation, supported by it: judged (as a rewrite is) against
         the user's sentences that share most of its words, said back ("my" -> "your"). A claim
         the sources contradict, or that no user sentence is near, is not asked about."""
-        said = asserted(request.conversation) if self.grounding else []
-        asked = [(n, near) for n, (claim, verdict) in enumerate(zip(claims, decided.verdicts,
-                                                                      strict=True))
-                 if verdict.label == UNSUPPORTED
-                 and (near := _near(unframed(claim.text), said))]
+        open_ = [n for n, verdict in enumerate(decided.verdicts) if verdict.label == UNSUPPORTED]
+        if not (self.grounding and request.conversation and open_):
+            return decided
+        # reading the user's turns computes: in the pool, off the loop
+        nearest = await offload(_nearest, [unframed(claims[n].text) for n in open_],
+                                request.conversation)
+        asked = [(n, said) for n, said in zip(open_, nearest, strict=True) if said]
         if not asked:
             return decided
         verdicts = list(decided.verdicts)
         grounded = dict(decided.said)
-        found = await self.judge_texts([unframed(claims[n].text) for n, _ in asked],
-                                       [near for _, near in asked], request, scope)
-        for (n, near), verdict in zip(asked, found, strict=True):
+        judged = await self.judge_texts([unframed(claims[n].text) for n, _ in asked],
+                                        [said for _, said in asked], request, scope)
+        for (n, said), verdict in zip(asked, judged, strict=True):
             if verdict.label == SUPPORTED:
-                turns = ", ".join(sorted({str(e.said.turn) for e in near if e.said}))
+                turns = ", ".join(sorted({str(e.said.turn) for e in said if e.said}))
                 verdicts[n] = replace(verdict, reason=(
                     f"the user said it (turn {turns}), not the sources: {verdict.reason}"))
-                grounded[n] = near
+                grounded[n] = said
         return replace(decided, verdicts=verdicts, said=grounded)
 
     async def judge_texts(self, texts: Sequence[str], evidence: Sequence[Sequence[Evidence]],
@@ -335,30 +337,29 @@ _NEAR = 0.6  # the share of a claim's words a user sentence must hold to be aske
 _NEAREST = 3  # user sentences a claim is judged against, the nearest first
 
 
-def _near(claim: str, said: Sequence[Evidence]) -> list[Evidence]:
-    """The user's sentences that hold most of ``claim``'s words (said back, so "your order"
-    meets "my order" as "your order"), nearest first: a restatement shares its words with
-    what it restates. A claim that shares little with anything the user said is not asked."""
-    mine = _words(claim)
-    if not mine:
-        return []
-    scored: list[tuple[float, int, Evidence]] = []
-    for evidence in said:
-        theirs = _words(evidence.text)
-        share = sum(any(_alike(w, t) for t in theirs) for w in mine) / len(mine)
-        if share >= _NEAR:
-            scored.append((-share, len(scored), evidence))
-    return [evidence for _, _, evidence in sorted(scored)[:_NEAREST]]
+def _nearest(claims: Sequence[str], conversation: Sequence[Turn]) -> list[list[Evidence]]:
+    """For each claim, the user's sentences that hold most of its words (said back, so "your
+    order" meets "my order" as "your order"), nearest first: a restatement shares its words
+    with what it restates. A claim that shares little with anything the user said gets none,
+    and is not asked about."""
+    said = [(evidence, _words(evidence.text)) for evidence in asserted(conversation)]
+    found = []
+    for claim in claims:
+        mine = _words(claim)
+        scored: list[tuple[float, int, Evidence]] = []
+        for k, (evidence, theirs) in enumerate(said):
+            share = len(mine & theirs) / len(mine) if mine else 0.0
+            if share >= _NEAR:
+                scored.append((-share, k, evidence))
+        found.append([evidence for _, _, evidence in sorted(scored)[:_NEAREST]])
+    return found
 
 
 def _words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[^\W_]+(?:'[^\W_]+)?", text.lower().replace("’", "'"))
+    """The words of ``text`` that carry content, each as its first five letters: two forms of
+    one word ("arrive", "arrived") meet."""
+    return {w[:5] for w in re.findall(r"[^\W_]+(?:'[^\W_]+)?", text.lower().replace("’", "'"))
             if w not in FUNCTION_WORDS}
-
-
-def _alike(a: str, b: str) -> bool:
-    """The same word, or two forms of one ("arrive", "arrived"): a shared start of 5 letters."""
-    return a == b or len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5]
 
 
 def _asserting(read: Sequence[ReadSentence], request: Request

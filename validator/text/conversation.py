@@ -73,10 +73,11 @@ def _content(content: object, at: str) -> str:
                      f"{type(content).__name__}.")
 
 
-def last_user_turn(turns: Sequence[Turn]) -> str | None:
-    """What the user said last: the question a reply answers."""
-    return next((t.content for t in reversed(turns) if t.role == USER and t.content.strip()),
-                None)
+def last_user_turn(turns: Sequence[Turn], budget: int = CONVERSATION_CHARS) -> str | None:
+    """What the user said last, the question a reply answers: cut as a prompt carries it (its
+    last ``budget`` characters), so that a huge turn is not a huge query."""
+    last = next((t for t in reversed(turns) if t.role == USER and t.content.strip()), None)
+    return None if last is None else shown([last], budget)[0].content
 
 
 def shown(turns: Sequence[Turn], budget: int = CONVERSATION_CHARS) -> list[Turn]:
@@ -97,18 +98,34 @@ def shown(turns: Sequence[Turn], budget: int = CONVERSATION_CHARS) -> list[Turn]
 _QUESTION = re.compile(r"\?[!?\"'”’)\]]*\s*$")
 
 
+# Characters of the user's turns read for what they assert: the newest, whole turns first (the
+# newest cut to its last ASSERTED_CHARS if it alone is longer). A bound on the work a hostile
+# conversation can ask for, far above what a chat holds.
+ASSERTED_CHARS = 20_000
+
+
 def asserted(turns: Sequence[Turn]) -> list[Evidence]:
-    """What the user asserted: each sentence of a user turn that is not a question, as
-    evidence that points at its turn and offsets. The text a judge reads is the sentence as a
-    reply would say it back ("my order" -> "your order")."""
+    """What the user asserted: each sentence of a user turn that is not a question (in the
+    newest ``ASSERTED_CHARS`` of them), as evidence that points at its turn and offsets. The
+    text a judge reads is the sentence as a reply would say it back ("my order" -> "your
+    order")."""
+    kept: list[tuple[Turn, int]] = []  # the turns read, newest first, each from an offset
+    used = 0
+    for turn in reversed([t for t in turns if t.role == USER and t.content.strip()]):
+        room = ASSERTED_CHARS - used
+        if len(turn.content) > room:
+            if not kept:
+                kept.append((turn, len(turn.content) - room))
+            break
+        kept.append((turn, 0))
+        used += len(turn.content)
     found = []
-    for turn in turns:
-        if turn.role != USER:
-            continue
-        for sentence in split_sentences(turn.content):
+    for turn, skipped in reversed(kept):
+        for sentence in split_sentences(turn.content[skipped:]):
             if _QUESTION.search(sentence.text) or not any(c.isalnum() for c in sentence.text):
                 continue
-            said = Said(sentence.text, sentence.start, sentence.end, turn.number, USER)
+            said = Said(sentence.text, skipped + sentence.start, skipped + sentence.end,
+                        turn.number, USER)
             found.append(Evidence(said_back(sentence.text), said=said))
     return found
 

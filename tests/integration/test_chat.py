@@ -181,6 +181,14 @@ def test_the_command_line_takes_the_conversation_from_a_json_file(tmp_path, caps
     assert code == 0, out
     assert ("evidence [1] (the user, turn 2 of the conversation): My blue jacket (order 5521) "
             "hasn't arrived.") in out
+    page = tmp_path / "report.html"
+    assert main(["check", "--text", str(tmp_path / "answer.txt"), "--source",
+                 str(tmp_path / "source.txt"), "--messages", str(tmp_path / "chat.json"),
+                 "--html", str(page)]) == 0
+    capsys.readouterr()
+    html = page.read_text()
+    assert "the user, turn 2 of the conversation" in html and "source.txt" not in html.split(
+        "the user, turn 2")[1][:200]
     (tmp_path / "chat.json").write_text("[{'role': 'user'}]")
     with pytest.raises(SystemExit):
         main(["check", "--text", str(tmp_path / "answer.txt"), "--source",

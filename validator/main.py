@@ -204,7 +204,7 @@ class ProvenanceLLM(Validator):
                 claims = await decider.claims(read, request, scope)
                 evidence = retriever.find(claims)
                 decided = await decider.decide(claims, evidence, request, scope)
-                decided = await decider.ground(claims, decided, request, scope)
+                decided = await decider.ground(claims, decided, evidence, request, scope)
                 read = await decider.cite(read, claims, decided.verdicts, retriever, request,
                                           scope)
                 report = await offload(aggregate, request, read, claims, decided, evidence,

@@ -73,6 +73,16 @@ def test_the_sources_win_over_what_the_user_claimed():
     assert "30 days" in sentence["reason"]
 
 
+def test_a_measure_the_sources_give_otherwise_is_not_grounded_by_the_user():
+    """The user asserts "90 days" in other words than the source's "30 days": the rules do not
+    call it contradicted, but the conversation does not ground it either."""
+    messages = [{"role": "user", "content": "Refunds are open for 90 days."}]
+    outcome, [sentence] = guarded("Refunds are open for 90 days.", messages)
+    assert not outcome.validation_passed and sentence["verdict"] == "unsupported"
+    assert all(e["said"] is None for e in sentence["evidence"])
+    assert "'30 days': another value" in sentence["reason"]
+
+
 def test_conversation_grounding_off_makes_the_conversation_context_only():
     outcome, [sentence] = guarded(RESTATED, conversation_grounding=False)
     assert not outcome.validation_passed and sentence["verdict"] == "unsupported"
@@ -217,9 +227,10 @@ def test_the_labelled_chat_cases_pass_nothing_they_should_not():
 
     with_it, without = run("rules", True, ""), run("rules", False, "")
     assert all(r["wrong passes"] == 0 for r in (*with_it.values(), *without.values()))
-    for kind in ("restatement", "pronoun"):
-        assert with_it[kind]["right"] == with_it[kind]["of"] >= 6
-        assert without[kind]["right"] == 0
+    assert with_it["pronoun"]["right"] == with_it["pronoun"]["of"] == 6
+    # one restatement is held back: its measure ("10 days") is one the source gives otherwise
+    assert with_it["restatement"]["right"] == with_it["restatement"]["of"] - 1 == 12
+    assert without["restatement"]["right"] == without["pronoun"]["right"] == 0
 
 
 def test_a_huge_or_broken_conversation_is_read_within_its_bounds(chat_server):

@@ -255,18 +255,21 @@ class Decider:
                                         request.context, scope, cascade=self.cascade,
                                         batch_size=self.batch_size, first=self.first))
 
-    async def ground(self, claims: Sequence[Claim], decided: Decided, request: Request,
-                     scope: Scope) -> Decided:
+    async def ground(self, claims: Sequence[Claim], decided: Decided, evidence: Found,
+                     request: Request, scope: Scope) -> Decided:
         """``decided`` with each claim the sources leave unsupported, and that restates what
         the user asserted in the conversation, supported by it: judged (as a rewrite is) against
         the user's sentences that share most of its words, said back ("my" -> "your"). A claim
-        the sources contradict, or that no user sentence is near, is not asked about."""
+        the sources contradict, in which their passages give another value for one of its
+        numbers (by the rules, whatever the judge said), or that no user sentence is near, is
+        not asked about."""
         open_ = [n for n, verdict in enumerate(decided.verdicts) if verdict.label == UNSUPPORTED]
         if not (self.grounding and request.conversation and open_):
             return decided
-        # reading the user's turns computes: in the pool, off the loop
+        # reading the user's turns and the rules compute: in the pool, off the loop
         nearest = await offload(_nearest, [unframed(claims[n].text) for n in open_],
-                                request.conversation)
+                                request.conversation,
+                                [evidence.peek(n) for n in open_])
         asked = [(n, said) for n, said in zip(open_, nearest, strict=True) if said]
         if not asked:
             return decided
@@ -337,15 +340,20 @@ _NEAR = 0.6  # the share of a claim's words a user sentence must hold to be aske
 _NEAREST = 3  # user sentences a claim is judged against, the nearest first
 
 
-def _nearest(claims: Sequence[str], conversation: Sequence[Turn]) -> list[list[Evidence]]:
+def _nearest(claims: Sequence[str], conversation: Sequence[Turn],
+             sources: Sequence[Sequence[Evidence]]) -> list[list[Evidence]]:
     """For each claim, the user's sentences that hold most of its words (said back, so "your
     order" meets "my order" as "your order"), nearest first: a restatement shares its words
     with what it restates. A claim that shares little with anything the user said gets none,
-    and is not asked about."""
+    and so does one whose ``sources`` give another value for a number of it: the sources win,
+    whatever the user said."""
     said = [(evidence, _words(evidence.text)) for evidence in asserted(conversation)]
     found = []
-    for claim in claims:
+    for claim, passages in zip(claims, sources, strict=True):
         mine = _words(claim)
+        if not mine or passages and _other_value(claim, passages):
+            found.append([])
+            continue
         scored: list[tuple[float, int, Evidence]] = []
         for k, (evidence, theirs) in enumerate(said):
             share = len(mine & theirs) / len(mine) if mine else 0.0
@@ -353,6 +361,14 @@ def _nearest(claims: Sequence[str], conversation: Sequence[Turn]) -> list[list[E
                 scored.append((-share, k, evidence))
         found.append([evidence for _, _, evidence in sorted(scored)[:_NEAREST]])
     return found
+
+
+def _other_value(claim: str, passages: Sequence[Evidence]) -> bool:
+    """Whether the rules find the passages contradicting the claim, or giving another value
+    for a measure of it ("30 days" where it says "90 days"). Fails closed: "paid 10 days ago"
+    against "ships within 3 days" is held back too."""
+    found = rules.check(claim, passages)
+    return found.contradiction or found.other_value
 
 
 def _words(text: str) -> set[str]:

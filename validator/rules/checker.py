@@ -55,6 +55,10 @@ class Findings:
     reason: str  # what aligned where, or what did not, in words
     coverage: float  # share of the claim's content words found anywhere in the evidence
     quotes: tuple[str, ...] = ()  # the source sentences a supported verdict rests on
+    # a measure of the claim (a number with a unit: "90 days"), where the source's in its place
+    # is another value of that unit (a claim the rules leave unaligned may still give a
+    # measure the source gives otherwise)
+    other_value: bool = False
 
     @property
     def supported(self) -> bool:
@@ -89,8 +93,9 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
         if all(is_mention(c) for c in clauses):
             return Findings("mention", f"the source names it: {quoted}", coverage, quotes)
         return Findings("aligned", f"the source states it: {quoted}", coverage, quotes)
-    return Findings("unaligned", _why_not(next(a for a in found if not a.aligned), units,
-                                          evidence), coverage)
+    unaligned = next(a for a in found if not a.aligned)
+    return Findings("unaligned", _why_not(unaligned, units, evidence), coverage,
+                    other_value=_other_value(unaligned, units))
 
 
 def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) -> bool:
@@ -192,6 +197,19 @@ def _why_not(alignment: Alignment, units, evidence: Sequence[Evidence]) -> str:
         reasons.append(f"the source says {named}, but not with the rest of the sentence"
                        + (f": {where!r}" if where else ""))
     return "; ".join(reasons) or "no passage states it"
+
+
+def _other_value(alignment: Alignment, units) -> bool:
+    """Whether a measure the alignment left unmatched (a number with a unit) has, in its place
+    in the source, another value of the same unit (what ``_why_not`` calls "another value").
+    A bare number, such as an order number, is not a measure."""
+    for token in alignment.missing:
+        if token.amount and token.amount.unit:
+            near = _nearest_number(token, alignment, units)
+            if near is not None and near.amount.unit == token.amount.unit and \
+                    token.amount.conflicts(near.amount):
+                return True
+    return False
 
 
 def _voices_differ(mine, theirs) -> bool:

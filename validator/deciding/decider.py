@@ -348,7 +348,7 @@ def _nearest(claims: Sequence[str], conversation: Sequence[Turn],
     and so does one whose ``sources`` give another value for a number of it: the sources win,
     whatever the user said."""
     said = [(evidence, _words(evidence.text)) for evidence in asserted(conversation)]
-    found = []
+    found: list[list[Evidence]] = []
     for claim, passages in zip(claims, sources, strict=True):
         mine = _words(claim)
         if not mine or passages and _other_value(claim, passages):

@@ -154,9 +154,10 @@ class ProvenanceLLM(Validator):
     def warm_up(self) -> dict[str, float]:
         """Load now what a process's first validation would otherwise load: the sentence
         splitter, the search libraries, the embedding model, and what each judge reads with
-        (the rules, a local model, the tokenizer that counts a callable's tokens). No judge is
-        called. Call it once at start-up (a server, a worker) so that no request pays for it.
-        Returns the seconds each step took, by name (about 0 for what was already loaded)."""
+        (the rules, a local model, the tokenizer that counts a callable's tokens), and the
+        rules that conversation grounding reads with. No judge is called. Call it once at
+        start-up (a server, a worker) so that no request pays for it. Returns the seconds
+        each step took, by name (about 0 for what was already loaded)."""
         from .retrieval.index.bm25 import LexicalIndex
 
         steps: list[tuple[str, Callable[[], object]]] = [
@@ -166,7 +167,9 @@ class ProvenanceLLM(Validator):
              lambda: (importlib.import_module("faiss"), LexicalIndex.build(["warm up"]))),
             (f"the embedding model {self._settings.embedding_model}",
              lambda: self._embedder.embed(["warm up"])),
-            *((f"the judge {judge.name}", judge.ready) for judge in self._judges)]
+            *((f"the judge {judge.name}", judge.ready) for judge in self._judges),
+            *([("the rules (conversation grounding)", _rules_ready)]
+              if self._settings.conversation_grounding else [])]
         took = {}
         for name, step in steps:
             started = time.perf_counter()
@@ -231,6 +234,14 @@ class ProvenanceLLM(Validator):
         awaits: ``acheck``'s report as the Guardrails result."""
         return _guardrails_result(await self.acheck(value, metadata), metadata,
                                   self._settings.on_fail)
+
+
+def _rules_ready() -> None:
+    """Load the rules, which hold back a user's measure that the sources give otherwise."""
+    from . import rules
+    from .types import Evidence
+
+    rules.check("It opened in 1900.", [Evidence("The hall opened in 1900.")])
 
 
 def _first_judge(first_judge: object, settings: JudgeSettings) -> Dressed:

@@ -47,5 +47,6 @@ def test_after_warm_up_the_first_validation_loads_nothing_heavy(judge):
     assert warm["loaded_by_the_first"] == [] and warm["called_by_warm_up"] == 0
     name = "CallableJudge" if judge == "callable" else "LocalJudge"
     assert list(warm["took"]) == ["sentence splitting", "the search libraries (FAISS, BM25)",
-                                  "the embedding model all-MiniLM-L6-v2", f"the judge {name}"]
+                                  "the embedding model all-MiniLM-L6-v2", f"the judge {name}",
+                                  "the rules (conversation grounding)"]
     assert all(seconds >= 0 for seconds in warm["took"].values())

@@ -35,10 +35,9 @@ class Turn:
 
 def check_messages(messages: object, where: str = "metadata['messages']") -> tuple[Turn, ...]:
     """``messages`` (found at ``where``) as turns, or ``ValueError`` naming the bad turn and
-    the fix. A turn's
-    content is a string, or a list of parts of which the text parts are read (an image is
-    not: what it shows grounds nothing); None (an assistant turn that only called a tool) is
-    empty."""
+    the fix. A turn's content is a string, or a list of parts of which the text parts are read
+    (an image is not: what it shows grounds nothing); None (an assistant turn that only called
+    a tool) is empty."""
     if isinstance(messages, (str, bytes)) or not isinstance(messages, (list, tuple)):
         raise ValueError(f"{where} must be a list of messages, each {{'role': 'user', 'content': "
                          f"'...'}}; got {type(messages).__name__}.")
@@ -136,19 +135,20 @@ _SHIFT = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "you
           "am": "are", "i'm": "you're", "i've": "you've", "i'd": "you'd", "i'll": "you'll",
           "we're": "you're", "we've": "you've", "we'd": "you'd", "we'll": "you'll",
           "was": "were"}
+_AFTER_I = frozenset(("am", "was"))  # verbs turned only where "I" is their subject
 _WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
 
 
 def said_back(text: str) -> str:
     """``text`` with its first person turned to the second, as a reply says it back: "I am
-    Ann and my order is late" -> "you are Ann and your order is late". "was" turns only after
-    "I" ("I was charged" -> "you were charged"; "it was late" stays)."""
+    Ann and my order is late" -> "you are Ann and your order is late". "am" and "was" turn
+    only after "I" ("I was charged" -> "you were charged"; "it was late", "9 am" stay)."""
     out, last, previous = [], 0, ""
     for match in _WORD.finditer(text):
         word = match.group()
         key = word.lower().replace("’", "'")
         new = _SHIFT.get(key)
-        if key == "was" and previous != "i":
+        if key in _AFTER_I and previous != "i":
             new = None
         if new is not None:
             if word[0].isupper() and (key != "i" or not text[:match.start()].strip()):

@@ -15,6 +15,7 @@ from provenance_guard.types import Evidence
     ("I'm flying on Monday; it was booked in May.", "You're flying on Monday; it was booked in May."),
     ("We lost our keys.", "You lost your keys."),
     ("The parcel is mine.", "The parcel is yours."),
+    ("I am sure the shop opens at 9 am.", "You are sure the shop opens at 9 am."),
 ])
 def test_the_first_person_is_said_back_as_the_second(said, back):
     assert said_back(said) == back

@@ -62,3 +62,35 @@ def test_no_retry_is_started_that_the_deadline_would_cut_off(chat_server):
     assert len(server.requests) == before + 1  # the failed call was not sent again
     assert verdict.label == INVALID and "not tried again" in verdict.reason, verdict.reason
     assert "less than a call takes here (1.0 s)" in verdict.reason, verdict.reason
+
+
+def test_a_call_the_deadline_cuts_off_closes_its_connection():
+    """The server sees the request closed at the deadline: a server that notices (llama.cpp
+    does for a streamed reply) stops writing for nobody. A bare socket that never answers,
+    watching for the close."""
+    import socket
+    import threading
+
+    closed_after: list[float] = []
+
+    def never_answers(listening: socket.socket) -> None:
+        connection, _ = listening.accept()
+        request = b""
+        while b"\r\n\r\n" not in request:
+            request += connection.recv(65536)
+        started = time.monotonic()
+        connection.settimeout(30)
+        while connection.recv(65536):
+            pass
+        closed_after.append(time.monotonic() - started)
+
+    listening = socket.create_server(("127.0.0.1", 0))
+    threading.Thread(target=never_answers, args=(listening,), daemon=True).start()
+    url = f"http://127.0.0.1:{listening.getsockname()[1]}/v1"
+    report = litellm_validator(url, deadline=1.5, max_retries=0).check(GOOD, toy_metadata())
+    assert report.sentences[0].verdict.label == INVALID and report.usage.cut_off_calls == 1
+    deadline = time.monotonic() + 5
+    while not closed_after and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert closed_after and closed_after[0] < 1.5 + 1.0, closed_after
+    listening.close()

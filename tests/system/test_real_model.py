@@ -136,38 +136,36 @@ def test_the_free_form_path_fails_closed_on_the_models_prose(llama, pace):
     assert all(r.verdict.label == INVALID for r in report.sentences), report.sentences
 
 
-def test_the_deadline_cancels_a_slow_generation(llama, pace):
-    """The validation returns at its deadline, the request is closed, and the server stops
-    generating for it (it notices a closed connection within seconds): far short of the 4,000
-    tokens asked for, which a model that repeats itself would write to the end. The waits are
-    the model's measured pace: on a busy machine it writes slower, and stops no sooner."""
+def test_the_deadline_cuts_off_a_slow_generation(llama, pace):
+    """The validation returns at its deadline, counts the call cut off, and fails its
+    sentences, while the model is still writing the 4,000 tokens asked for. (The request is
+    closed at the deadline: tests/integration/test_hung_judge.py sees the socket close. This
+    server, given a request that does not stream, writes on to the end after its client has
+    gone: 3,540 tokens after a close at 1.5 s, measured; so its counters cannot show it.)"""
     deadline = 1.5
     guard = validator(llama.url, pace, structured_replies="off", control_statements="off",
                       llm_kwargs={"max_tokens": 4000}, deadline=deadline, max_retries=0)
-    before, started = llama.counters(), time.perf_counter()
+    started = time.perf_counter()
     report = checked(guard, TEXTS[2])
     assert time.perf_counter() - started < deadline + 5
     assert not report.passed and report.usage.cut_off_calls >= 1
     assert all(r.verdict.label == INVALID for r in report.sentences)
-    to_the_end = 4000 * pace.per_token  # seconds the whole generation would take here
-    while llama.busy() and time.perf_counter() - started < to_the_end / 2:
-        time.sleep(0.1)
-    written = llama.counters()["tokens_predicted_total"] - before["tokens_predicted_total"]
-    assert llama.busy() == 0 and written < 2000, (written, to_the_end)
+    while llama.busy() and time.perf_counter() - started < 4000 * pace.per_token:
+        time.sleep(0.5)  # the next test gets an idle server
 
 
 def test_a_call_whose_reply_passes_its_control_is_thrown_away(llama, pace, monkeypatch):
     """The model made to call every statement supported (the schema's verdict left with that
-    one value: a careless or steered judge's answer): every call carries a control, and every
-    one is caught."""
+    one value: a careless or steered judge's answer): every call carries a control, and no
+    text passes: a call that answers its control is caught, one whose reply leaves the control
+    out (this model sometimes repeats an id instead) vouches for nothing, and its statements
+    asked again beside controls of their own are caught or fail again."""
     from provenance_guard.judges import kinds
 
     monkeypatch.setattr(kinds, "_LABEL", {"type": "string", "enum": ["supported"]})
     url = llama.url
     reports = [checked(validator(url, pace, structured_replies="on"), text) for text in TEXTS]
-    # each text's call is caught; a reply that left its control unread vouches for nothing,
-    # and the statements asked again beside controls of their own are caught again or fail
-    assert all(report.usage.caught_calls >= 1 for report in reports)
+    assert sum(report.usage.caught_calls for report in reports) >= 2
     for report in reports:
         assert not report.passed
         assert all(r.verdict.label == INVALID and r.verdict.reason.startswith(

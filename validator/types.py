@@ -101,7 +101,8 @@ class Chunk(Span):
 @dataclass(frozen=True)
 class Said(Span):
     """A sentence of a turn of the conversation: ``text == messages[turn - 1]["content"]
-    [start:end]``, ``turn`` counted from 1."""
+    [start:end]``, ``turn`` counted from 1 (content given as parts: its text parts joined by a
+    newline)."""
 
     turn: int
     role: str

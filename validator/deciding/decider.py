@@ -266,16 +266,16 @@ class Decider:
         open_ = [n for n, verdict in enumerate(decided.verdicts) if verdict.label == UNSUPPORTED]
         if not (self.grounding and request.conversation and open_):
             return decided
+        texts = {n: unframed(claims[n].text) for n in open_}
         # reading the user's turns and the rules compute: in the pool, off the loop
-        nearest = await offload(_nearest, [unframed(claims[n].text) for n in open_],
-                                request.conversation,
+        nearest = await offload(_nearest, list(texts.values()), request.conversation,
                                 [evidence.peek(n) for n in open_])
         asked = [(n, said) for n, said in zip(open_, nearest, strict=True) if said]
         if not asked:
             return decided
         verdicts = list(decided.verdicts)
         grounded = dict(decided.said)
-        judged = await self.judge_texts([unframed(claims[n].text) for n, _ in asked],
+        judged = await self.judge_texts([texts[n] for n, _ in asked],
                                         [said for _, said in asked], request, scope)
         for (n, said), verdict in zip(asked, judged, strict=True):
             if verdict.label == SUPPORTED:
@@ -356,7 +356,7 @@ def _nearest(claims: Sequence[str], conversation: Sequence[Turn],
             continue
         scored: list[tuple[float, int, Evidence]] = []
         for k, (evidence, theirs) in enumerate(said):
-            share = len(mine & theirs) / len(mine) if mine else 0.0
+            share = len(mine & theirs) / len(mine)
             if share >= _NEAR:
                 scored.append((-share, k, evidence))
         found.append([evidence for _, _, evidence in sorted(scored)[:_NEAREST]])

@@ -82,14 +82,22 @@ def last_user_turn(turns: Sequence[Turn], budget: int = CONVERSATION_CHARS) -> s
 def shown(turns: Sequence[Turn], budget: int = CONVERSATION_CHARS) -> list[Turn]:
     """The turns a prompt carries: the newest that fit in ``budget`` characters, in order; the
     newest alone cut to its last ``budget`` characters if it is longer."""
-    kept: list[Turn] = []
+    return [turn if start == 0 else Turn(turn.role, "..." + turn.content[start:], turn.number)
+            for turn, start in _newest(turns, budget)]
+
+
+def _newest(turns: Sequence[Turn], budget: int) -> list[tuple[Turn, int]]:
+    """The newest non-empty turns that fit in ``budget`` characters, oldest first, each with
+    the offset its kept text starts at: 0, but for the newest alone when it is longer than the
+    budget (its last ``budget`` characters)."""
+    kept: list[tuple[Turn, int]] = []
     used = 0
     for turn in reversed([t for t in turns if t.content.strip()]):
         if used + len(turn.content) > budget:
             if not kept:
-                kept.append(Turn(turn.role, "..." + turn.content[-budget:], turn.number))
+                kept.append((turn, len(turn.content) - budget))
             break
-        kept.append(turn)
+        kept.append((turn, 0))
         used += len(turn.content)
     return kept[::-1]
 
@@ -108,18 +116,8 @@ def asserted(turns: Sequence[Turn]) -> list[Evidence]:
     newest ``ASSERTED_CHARS`` of them), as evidence that points at its turn and offsets. The
     text a judge reads is the sentence as a reply would say it back ("my order" -> "your
     order")."""
-    kept: list[tuple[Turn, int]] = []  # the turns read, newest first, each from an offset
-    used = 0
-    for turn in reversed([t for t in turns if t.role == USER and t.content.strip()]):
-        room = ASSERTED_CHARS - used
-        if len(turn.content) > room:
-            if not kept:
-                kept.append((turn, len(turn.content) - room))
-            break
-        kept.append((turn, 0))
-        used += len(turn.content)
     found = []
-    for turn, skipped in reversed(kept):
+    for turn, skipped in _newest([t for t in turns if t.role == USER], ASSERTED_CHARS):
         for sentence in split_sentences(turn.content[skipped:]):
             if _QUESTION.search(sentence.text) or not any(c.isalnum() for c in sentence.text):
                 continue

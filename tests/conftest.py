@@ -336,6 +336,8 @@ class ChatServer:
     ends a reply that reached its ``max_tokens``. ``usage`` is what each reply reports of its
     tokens (None: nothing). ``logprob``: where a request asks for ``logprobs``, each character
     of the reply is returned as a token with this log probability (None: none are returned).
+    ``keep_alive``: HTTP/1.1, a connection kept open between requests (each request records its
+    ``connection``, the client's address).
     """
 
     def __init__(self, reply):
@@ -344,16 +346,22 @@ class ChatServer:
         self.logprob: float | None = None
         self.faults: list[tuple[int, dict]] = []
         self.requests: list[dict] = []
+        self.keep_alive = False  # True: HTTP/1.1, a connection kept open between requests
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            @property
+            def protocol_version(self):  # read for each request
+                return "HTTP/1.1" if server.keep_alive else "HTTP/1.0"
+
             def log_message(self, *args):  # keep test output clean
                 pass
 
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 server.requests.append({"path": self.path, "body": body,
-                                        "auth": self.headers.get("Authorization")})
+                                        "auth": self.headers.get("Authorization"),
+                                        "connection": self.client_address})
                 fault, detail = server.faults.pop(0) if server.faults else (None, None)
                 if isinstance(fault, int):
                     payload = json.dumps({"error": {"message": f"scripted {fault}",

@@ -43,9 +43,11 @@ class Scope:
     """One validation: its deadline (``time.monotonic()`` seconds, or None), the tasks it
     started and the pool jobs it waits for before it ends."""
 
-    def __init__(self, max_concurrency: int, deadline: float | None):
+    def __init__(self, max_concurrency: int, deadline: float | None,
+                 length: float | None = None):
         self.max_concurrency = max(1, max_concurrency)
         self.deadline = deadline
+        self.length = length  # the seconds its validator gives a validation (None: no limit)
         self.tasks: set[asyncio.Task] = set()
         self.jobs: list[concurrent.futures.Future] = []
         self.waits: set[str] = set()  # what calls cut off by the deadline were waiting for
@@ -119,6 +121,14 @@ def remaining() -> float | None:
     return None if current is None else current.remaining()
 
 
+def length() -> float | None:
+    """The seconds the current validation's validator gives a validation: the same for each of
+    its validations, where ``remaining()`` changes by the moment. None outside one or without a
+    deadline."""
+    current = _SCOPE.get()
+    return None if current is None else current.length
+
+
 def start(coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task:
     """``coroutine`` as a task of the current validation, cancelled when it ends."""
     task = asyncio.ensure_future(coroutine)
@@ -142,7 +152,7 @@ class Runner:
         deadline = None if self.deadline is None else time.monotonic() + self.deadline
         if outer is not None and outer.deadline is not None:  # an earlier deadline holds
             deadline = outer.deadline if deadline is None else min(deadline, outer.deadline)
-        current = Scope(self.max_concurrency, deadline)
+        current = Scope(self.max_concurrency, deadline, self.deadline)
         token = _SCOPE.set(current)
         try:
             yield current

@@ -8,7 +8,8 @@ import asyncio
 import threading
 import time
 
-from conftest import GOOD, ScriptedJudge, caught_warnings, litellm_validator, toy_metadata
+from conftest import (GOOD, ScriptedJudge, agrees, caught_warnings, litellm_validator,
+                      toy_metadata)
 from guardrails import AsyncGuard, Guard
 
 from provenance_guard import ProvenanceLLM
@@ -61,6 +62,18 @@ def test_the_deadline_cancels_calls_in_flight_and_frees_their_slots(chat_server)
     again = validator.check("It is 330 metres tall.", toy_metadata())
     assert str(again.sentences[0].label) == "supported", again.sentences[0].verdict.reason
     assert len(server.requests) == 2
+
+
+def test_a_validators_calls_go_over_one_kept_open_connection(chat_server):
+    # a call's timeout is the same for every call (not the time left): LiteLLM keeps one client,
+    # and its connections, per timeout; one that changed per call opened a connection each
+    server = chat_server(agrees)
+    server.keep_alive = True
+    validator = litellm_validator(server.url, deadline=30)
+    for text in ("It is 330 metres tall.", "It was finished in 1889.", GOOD):
+        assert validator.check(text, toy_metadata()).passed
+    assert len(server.requests) == 3
+    assert len({request["connection"] for request in server.requests}) == 1
 
 
 def test_threads_and_tasks_of_another_loop_share_max_calls_in_flight():

@@ -6,7 +6,7 @@ import json
 import os
 from typing import Any
 
-from ..concurrency import remaining
+from ..concurrency import length
 from ..errors import UNREACHABLE, ConfigurationError, JudgeAuthError, warn
 from . import usage
 from .base import DEFAULT_JUDGE, JudgeSettings
@@ -22,9 +22,9 @@ _NOT_IDENTITY = {"api_key", "timeout", "num_retries", "max_retries"}
 class LiteLLMJudge(PromptJudge):
     """Sends the prompt as one user message to ``model`` through ``litellm.acompletion``.
 
-    ``llm_kwargs`` go to every call: ``api_base``, ``api_key``, ``temperature``... A call's
-    timeout is the time its validation has left before the deadline, at most
-    ``llm_kwargs['timeout']`` where that is set.
+    ``llm_kwargs`` go to every call: ``api_base``, ``api_key``, ``temperature``... A call may
+    take until its validation's deadline (which cancels it); ``llm_kwargs['timeout']`` caps
+    that where set.
     LiteLLM's own retries are off; ``PromptJudge`` retries with backoff instead.
 
     ``cache_dir`` keeps readable replies on disk, keyed by the prompt, the model and the
@@ -134,14 +134,17 @@ class LiteLLMJudge(PromptJudge):
 
 
 def call_timeout(cap: float | None) -> float | None:
-    """A call's timeout: the time its validation has left before the deadline, at most ``cap``
+    """A call's timeout: the seconds its validator gives a validation, at most ``cap``
     (``llm_kwargs['timeout']``, where the user sets one); None (LiteLLM's own) with neither. A
-    slow model is given all the time there is, not a fixed share it may never meet."""
-    left = remaining()
-    if left is None:
+    slow model is given all the time there is, not a fixed share it may never meet: the
+    validation's deadline cancels the call at the moment it passes. One value for every call of
+    a validator, not the time left: LiteLLM keeps a client, and its open connections, per
+    timeout, so a timeout that changed from call to call would build a client and open a
+    connection for every call."""
+    given = length()
+    if given is None:
         return cap
-    left = max(left, 0.001)
-    return left if cap is None else min(cap, left)
+    return given if cap is None else min(cap, given)
 
 
 def reply_of(response: Any, text: str | None) -> Reply:

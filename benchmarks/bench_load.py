@@ -8,7 +8,9 @@ threads sharing one ``Guard``, and as N requests at once to the Guardrails serve
 (``guardrails start`` with a config of one guard of this validator; its threads and peak memory
 are the server process's); then one at a time. Beside them, the stack's own floor on this
 machine: the same N LiteLLM calls made at once with nothing else (``litellm alone``), and each
-in a validator that makes one call and nothing else, through ``AsyncGuard``. Printed per run:
+in a validator that makes one call and nothing else, through ``AsyncGuard``; and those calls
+at most ``--in-flight`` at once, as the validators make theirs (``litellm, bounded``). Each way
+is used once before it is timed. Printed per run:
 wall time and its ratio to the floor (one judge latency: every validation could be answered at
 once), validations per second, the judge server's peak calls in flight, peak threads and
 memory, and the validations that did not pass; then resident memory over ``--soak`` validations
@@ -58,6 +60,8 @@ random.seed(7)
 
 
 class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # connections kept open between calls, as providers keep them
+
     def log_message(self, *args):
         pass
 
@@ -106,9 +110,12 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
-server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-server.daemon_threads = True
-server.request_queue_size = 1024
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 1024  # listen()'s backlog, set before it is called: 256 connect at once
+
+
+server = Server(("127.0.0.1", 0), Handler)
 print(server.server_address[1], flush=True)
 server.serve_forever()
 '''
@@ -224,9 +231,16 @@ def harness(way: str, url: str, texts: list[str]) -> list:
             model="openai/judge", api_base=url, api_key="sk-test",
             messages=[{"role": "user", "content": f"<<1:BEGIN STATEMENT 1>>\n{value}"}])
 
-    if way == "acompletion":
+    if way in ("acompletion", "acompletion, bounded"):
         async def bare():
-            await asyncio.gather(*(call(t) for t in texts))
+            # bounded: at most as many calls in flight as the validators allow themselves
+            limit = asyncio.Semaphore(IN_FLIGHT if way.endswith("bounded") else len(texts))
+
+            async def one(value: str) -> None:
+                async with limit:
+                    await call(value)
+
+            await asyncio.gather(*(one(t) for t in texts))
             return [None] * len(texts)
 
         return asyncio.run(bare())
@@ -248,7 +262,8 @@ def harness(way: str, url: str, texts: list[str]) -> list:
     return asyncio.run(guarded())
 
 
-HARNESS = {"acompletion": "litellm alone", "guard + 1 call": "AsyncGuard, 1 call"}
+HARNESS = {"acompletion": "litellm alone", "acompletion, bounded": "litellm, bounded",
+           "guard + 1 call": "AsyncGuard, 1 call"}
 
 CONFIG = """
 from guardrails import Guard
@@ -416,7 +431,8 @@ def main(argv: list[str] | None = None) -> int:
             with contextlib.ExitStack() as stack:
                 served_by = (None if args.skip_server
                              else stack.enter_context(guardrails_server(url)))
-                all_at_once("threads", url, [text(-1)])  # the embedder and LiteLLM loaded once
+                for n, way in enumerate(_ways(busy, None)):  # each way's first use untimed
+                    (harness if way in HARNESS else all_at_once)(way, url, [text(-1 - n)])
                 if served_by is not None:
                     through_server(served_by[0], [text(-2)])  # the server's, likewise
                 stats(url)

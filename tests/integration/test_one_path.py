@@ -8,8 +8,7 @@ import asyncio
 import threading
 import time
 
-from conftest import (GOOD, ScriptedJudge, agrees, caught_warnings, litellm_validator,
-                      toy_metadata)
+from conftest import GOOD, ScriptedJudge, agrees, caught_warnings, litellm_validator, toy_metadata
 from guardrails import AsyncGuard, Guard
 
 from provenance_guard import ProvenanceLLM

@@ -354,6 +354,8 @@ class ChatServer:
             def protocol_version(self):  # read for each request
                 return "HTTP/1.1" if server.keep_alive else "HTTP/1.0"
 
+            disable_nagle_algorithm = True  # a kept-open connection's replies sent at once
+
             def log_message(self, *args):  # keep test output clean
                 pass
 

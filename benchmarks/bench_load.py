@@ -10,7 +10,8 @@ are the server process's); then one at a time. Beside them, the stack's own floo
 machine: the same N LiteLLM calls made at once with nothing else (``litellm alone``), and each
 in a validator that makes one call and nothing else, through ``AsyncGuard``; and those calls
 at most ``--in-flight`` at once, as the validators make theirs (``litellm, bounded``). Each way
-is used once before it is timed. Printed per run:
+is used once before it is timed, and then ``gc.freeze()`` is called, as the serving guide
+advises after ``warm_up()`` (``--no-freeze``: not). Printed per run:
 wall time and its ratio to the floor (one judge latency: every validation could be answered at
 once), validations per second, the judge server's peak calls in flight, peak threads and
 memory, and the validations that did not pass; then resident memory over ``--soak`` validations
@@ -33,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import resource
@@ -414,6 +416,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="leave out the Guardrails server (guardrails-api, the dev extra)")
     parser.add_argument("--shell", choices=("loop", "asyncio-run"), default="loop",
                         help="how synchronous callers run the validation's coroutines")
+    parser.add_argument("--no-freeze", action="store_true",
+                        help="no gc.freeze() after the warm-up: full collections scan what the "
+                             "libraries loaded")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     global IN_FLIGHT, SHELL
@@ -435,6 +440,9 @@ def main(argv: list[str] | None = None) -> int:
                              else stack.enter_context(guardrails_server(url)))
                 for n, way in enumerate(_ways(busy, None)):  # each way's first use untimed
                     (harness if way in HARNESS else all_at_once)(way, url, [text(-1 - n)])
+                if not args.no_freeze:
+                    gc.collect()
+                    gc.freeze()
                 if served_by is not None:
                     through_server(served_by[0], [text(-2)])  # the server's, likewise
                 stats(url)

@@ -19,7 +19,8 @@ A local OpenAI-compatible server (its own process) answers every call "supported
    in flight): through ``AsyncGuard`` and through threads sharing one ``Guard``, against
    LiteLLM's own calls made at once, unbounded and at most 32 in flight as the validators are
    (goal: at most 1.5x the latter; threads at most 1.2x AsyncGuard). Each way is used once
-   before it is timed.
+   before it is timed, and then ``gc.freeze()`` is called, as the serving guide advises after
+   ``warm_up()`` (``--no-freeze``: not).
    ``bench_load.py`` has the same runs under a 429 storm, memory over time and the Guardrails
    server.
 
@@ -32,6 +33,7 @@ import argparse
 import atexit
 import collections
 import functools
+import gc
 import inspect
 import json
 import os
@@ -192,12 +194,15 @@ def first_validation(judge: str, count: int, warm: bool) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def many_at_once(counts: list[int]) -> list[dict]:
+def many_at_once(counts: list[int], freeze: bool) -> list[dict]:
     """``count`` validations at once, each way, against LiteLLM's own calls (0.5 s server)."""
     url = server(0.5)
     ways = ("AsyncGuard", "threads", "acompletion", "acompletion, bounded")
     for n, way in enumerate(ways):  # each way's first use in the process is not timed
         (harness if way.startswith("acompletion") else all_at_once)(way, url, [f"warm up {n}"])
+    if freeze:
+        gc.collect()
+        gc.freeze()
     rows = []
     for count in counts:
         texts = [text(10_000 * count + n) for n in range(count)]
@@ -225,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="sources per validation (top_k is 3: more are searched)")
     parser.add_argument("--count", type=int, nargs="*", default=[64, 256])
     parser.add_argument("--skip-first", action="store_true")
+    parser.add_argument("--no-freeze", action="store_true",
+                        help="many at once without gc.freeze() after the warm-up")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     import provenance_guard  # noqa: F401 - before litellm: offline settings
@@ -238,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
                                             **first_validation(judge, count, warm)})
     instrument()
     report["one"] = [one_at_a_time(args.runs, count) for count in args.sources]
-    report["many"] = many_at_once(args.count)
+    report["many"] = many_at_once(args.count, not args.no_freeze)
     if args.json:
         print(json.dumps(report, indent=2))
         return 0

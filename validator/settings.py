@@ -569,9 +569,9 @@ def add_flags(command: Any) -> None:
             help=f"{doc} (default: %(default)s{lifted})")
 
 
-# Python's names as the command's user knows them: the settings' flags, and the chunking keys'.
-# Metadata keys the command line takes as flags of their own.
-_CHUNK_FLAGS = {"chunk_strategy": "--chunk-strategy", "chunk_size": "--chunk-size",
+# Python's names as the command's user knows them: the settings' flags, and those of the metadata
+# keys the command line takes as flags of their own (the chunking keys, the conversation).
+_METADATA_FLAGS = {"chunk_strategy": "--chunk-strategy", "chunk_size": "--chunk-size",
                 "chunk_overlap": "--chunk-overlap", "messages": "--messages"}
 # The judge's settings in a message, as the command line names them (its own flags).
 _JUDGE_WORDS = {"llm_callable='local' is the offline judge": "without --model the offline judge runs",
@@ -587,7 +587,7 @@ def in_flags(text: str, help: bool = False) -> str:
     "is refused". With ``help``, the "(None: no limit)" that ``add_flags`` says itself is
     dropped."""
     flags = {row.name: row.metadata["flag"] for row in fields(Settings)
-             if row.metadata["flag"] and not row.metadata["negated"]} | _CHUNK_FLAGS
+             if row.metadata["flag"] and not row.metadata["negated"]} | _METADATA_FLAGS
     names = "|".join(map(re.escape, flags))
     text = text.replace(" (None: no limit)", "" if help else " (none: no limit)")
     text = _RAISES.sub("is refused", text)

@@ -181,9 +181,9 @@ class ReadSentence:
 @dataclass(frozen=True)
 class Context:
     """What a judge reads beside a statement's evidence, to read the statement right: every
-    part untrusted text, never evidence. ``question``: what the text answers; ``conversation``: the turns
-    it replies to. A new kind of context is a field here, and ``parts`` the one place that
-    lists them."""
+    part untrusted text, never evidence. ``question``: what the text answers;
+    ``conversation``: the turns it replies to. A new kind of context is a field here, and
+    ``parts`` the one place that lists them."""
 
     question: str | None = None
     # the conversation the text replies to, as (role, text) turns, oldest first, already cut

@@ -279,7 +279,7 @@ class Decider:
                                         [said for _, said in asked], request, scope)
         for (n, said), verdict in zip(asked, judged, strict=True):
             if verdict.label == SUPPORTED:
-                turns = ", ".join(sorted({str(e.said.turn) for e in said if e.said}))
+                turns = ", ".join(str(t) for t in sorted({e.said.turn for e in said if e.said}))
                 verdicts[n] = replace(verdict, reason=(
                     f"the user said it (turn {turns}), not the sources: {verdict.reason}"))
                 grounded[n] = said
@@ -351,14 +351,14 @@ def _nearest(claims: Sequence[str], conversation: Sequence[Turn],
     found: list[list[Evidence]] = []
     for claim, passages in zip(claims, sources, strict=True):
         mine = _words(claim)
-        if not mine or passages and _other_value(claim, passages):
-            found.append([])
-            continue
         scored: list[tuple[float, int, Evidence]] = []
         for k, (evidence, theirs) in enumerate(said):
-            share = len(mine & theirs) / len(mine)
+            share = len(mine & theirs) / len(mine) if mine else 0.0
             if share >= _NEAR:
                 scored.append((-share, k, evidence))
+        # the rules read the passages only for a claim some user sentence is near
+        if scored and passages and _other_value(claim, passages):
+            scored = []
         found.append([evidence for _, _, evidence in sorted(scored)[:_NEAREST]])
     return found
 

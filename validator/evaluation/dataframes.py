@@ -41,10 +41,9 @@ def evaluate(
 
     ``samples``: dicts (or a pandas DataFrame's rows) with ``output`` and ``sources``, and
     optionally ``id`` (default: the position), ``question``, ``messages``, ``label``,
-    ``expected``: the
-    fields of ``provenance eval``'s JSONL. ``llm_callable``: the judge, as ``ProvenanceLLM``
-    takes it (``"local"`` for the offline judge); no default, so that nothing calls a paid
-    model unasked. Other keyword arguments go to ``ProvenanceLLM`` (``top_k``,
+    ``expected``: the fields of ``provenance eval``'s JSONL. ``llm_callable``: the judge, as
+    ``ProvenanceLLM`` takes it (``"local"`` for the offline judge); no default, so that nothing
+    calls a paid model unasked. Other keyword arguments go to ``ProvenanceLLM`` (``top_k``,
     ``validation_method``...); ``metadata`` is added to every sample's (e.g. chunking keys).
 
     ``engine``: ``"threads"`` or ``"ray"`` (``address``, ``actors``, ``actor_cpus``: see

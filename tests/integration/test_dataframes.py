@@ -95,7 +95,10 @@ def test_the_pacer_spaces_requests_from_every_thread():
     evaluate(rows(), llm_callable=timed, rpm=600, concurrency=4)  # 0.1 s apart
     times.sort()
     assert len(times) == 4
-    assert min(b - a for a, b in zip(times, times[1:], strict=False)) >= 0.09
+    # measured where the calls arrive: a thread a busy machine wakes late shortens the gap
+    # after it, never the span (unpaced, four threads arrive within milliseconds)
+    assert times[-1] - times[0] >= 3 * 0.1 - 0.02, times
+    assert min(b - a for a, b in zip(times, times[1:], strict=False)) >= 0.05, times
     pacer = Pacer(60)
     assert pacer.reserve() == 0 and 0.99 < pacer.reserve() <= 1.0
     with pytest.raises(ConfigurationError, match="positive"):

@@ -46,8 +46,10 @@ def test_a_first_request_that_stalls_does_not_bring_the_next_ones_with_it():
         await asyncio.gather(*(judge.caller.transport("claim", 16, None) for _ in range(6)))
 
     asyncio.run(six_at_once())
-    # unpaced for the stall, the slots at 0.1-0.4 s all leave at 0.5 s, with the first
-    assert len(arrivals) == 6 and min(_gaps(arrivals)) >= 0.09, _gaps(arrivals)
+    # unpaced for the stall, the slots at 0.1-0.4 s all leave at 0.5 s, with the first; a
+    # thread a busy machine wakes late shortens the gap after it, never the span
+    assert len(arrivals) == 6 and max(arrivals) - min(arrivals) >= 5 * 0.1 - 0.02, _gaps(arrivals)
+    assert min(_gaps(arrivals)) >= 0.05, _gaps(arrivals)
 
 
 def test_a_fresh_process_keeps_the_limit_from_its_first_request(chat_server, tmp_path):
@@ -70,4 +72,5 @@ def test_a_fresh_process_keeps_the_limit_from_its_first_request(chat_server, tmp
         capture_output=True, text=True, timeout=300)
     assert run.returncode == 1, run.stderr[-3000:]  # every sample validated, and each fails
     # 0.25 s apart; before the fix the first two arrived 10 ms apart
-    assert len(arrivals) == 6 and min(_gaps(arrivals)) >= 0.2, _gaps(arrivals)
+    assert len(arrivals) == 6 and max(arrivals) - min(arrivals) >= 5 * 0.25 - 0.1, _gaps(arrivals)
+    assert min(_gaps(arrivals)) >= 0.125, _gaps(arrivals)

@@ -70,10 +70,14 @@ def test_a_judge_object_is_held_to_max_calls_in_flight_and_counted_in_usage():
 
 
 def test_a_judge_object_that_is_slow_is_cut_off_at_the_deadline():
+    # the machine's pace first: the same validation with a judge that answers at once
+    started = time.monotonic()
+    ProvenanceLLM(llm_callable=Counting(), deadline=1).check(TEXT, toy_metadata())
+    own_work = time.monotonic() - started
     slow = Counting(seconds=30)
     started = time.monotonic()
     report = ProvenanceLLM(llm_callable=slow, deadline=1).check(TEXT, toy_metadata())
-    assert time.monotonic() - started < 2.5
+    assert time.monotonic() - started < 1 + 1.0 + own_work  # the deadline, its margin, the work
     assert all(r.verdict.label == INVALID and r.verdict.reason.startswith(
         "no verdict before the validation's deadline") for r in report.sentences)
 

@@ -5,6 +5,7 @@ request the server received, saying which were retries and which failed."""
 
 from __future__ import annotations
 
+import re
 import time
 
 from conftest import GOOD, agrees, litellm_validator, toy_metadata
@@ -17,7 +18,8 @@ def test_a_model_slower_than_a_minute_answers_once_within_the_deadline(chat_serv
     server.faults = [("slow", 65.0)]  # the reply comes after 65 s
     started = time.monotonic()
     report = litellm_validator(server.url, deadline=90).check(GOOD, toy_metadata())
-    assert 65 <= time.monotonic() - started < 80
+    # the reply waited for; sent again, the second would outlast the deadline (no verdict)
+    assert time.monotonic() - started >= 65
     assert report.sentences[0].verdict.label == SUPPORTED and report.passed
     assert len(server.requests) == 1  # never sent again
     assert report.usage.calls == 1 and report.usage.retried_calls == 0
@@ -51,17 +53,20 @@ def test_a_request_that_timed_out_is_counted_with_its_prompt(chat_server):
 
 def test_no_retry_is_started_that_the_deadline_would_cut_off(chat_server):
     server = chat_server(agrees)
-    validator = litellm_validator(server.url, deadline=2, llm_kwargs={"timeout": 1.2})
+    # a call's timeout well above the answered call's second, so that a busy machine's slower
+    # answer is not cut off; after it, less than that second is left
+    validator = litellm_validator(server.url, deadline=3.5, llm_kwargs={"timeout": 2.5})
     validator.judge.caller.backoff = 0.01
-    server.faults = [("slow", 1.0)]  # an answered call: a call takes about 1 s here
+    server.faults = [("slow", 1.0)]  # an answered call: a call takes at least 1 s here
     assert validator.check("It is 330 metres tall.", toy_metadata()).passed
-    server.faults = [("slow", 5.0)]  # the next one times out after 1.2 s, 0.8 s before the end
+    server.faults = [("slow", 8.0)]  # the next one times out after 2.5 s, 1 s before the end
     before = len(server.requests)
     report = validator.check(GOOD, toy_metadata())
     verdict = report.sentences[0].verdict
     assert len(server.requests) == before + 1  # the failed call was not sent again
     assert verdict.label == INVALID and "not tried again" in verdict.reason, verdict.reason
-    assert "less than a call takes here (1.0 s)" in verdict.reason, verdict.reason
+    taken = re.search(r"less than a call takes here \((\d+\.\d) s\)", verdict.reason)
+    assert taken and float(taken[1]) >= 1.0, verdict.reason  # measured, as the answered call
 
 
 def test_a_call_the_deadline_cuts_off_closes_its_connection():

@@ -7,8 +7,9 @@ process's validation loop (``run``), one thread the process keeps, and waits for
 docs/design/one-path.md says why this and not ``asyncio.run`` per call.
 
 ``Runner.validation()`` scopes one validation: its deadline, the tasks it starts (cancelled
-when it ends) and the native work it handed to the pool (waited for before it returns, so a
-process that exits right after never finds an embedding still running). ``Scope.map`` runs a
+when it ends) and the native work it handed to the pool (waited for before it returns, up to
+``ABANDON_AFTER`` seconds past the deadline: what still runs then, such as an index build, is
+abandoned, and fills the index cache for the next validation when it ends). ``Scope.map`` runs a
 coroutine function over items, at most ``max_concurrency`` at once; what is not done by the
 deadline is cancelled (its slots freed) and gets the caller's ``late`` value: "too late" is
 that one outcome, ``TOO_LATE`` its one wording.
@@ -35,6 +36,9 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 TOO_LATE = "before the validation's deadline"  # "no verdict " + TOO_LATE: the one wording
+# Seconds past the deadline a validation waits for the native work it started (an embedding,
+# a search) before it abandons it and returns: the margin its deadline is kept within.
+ABANDON_AFTER = 1.0
 
 _SCOPE: ContextVar[Scope | None] = ContextVar("provenance_scope", default=None)
 
@@ -51,13 +55,16 @@ class Scope:
         self.tasks: set[asyncio.Task] = set()
         self.jobs: list[concurrent.futures.Future] = []
         self.waits: set[str] = set()  # what calls cut off by the deadline were waiting for
+        self.unfinished: set[str] = set()  # work the deadline found unfinished, as clauses
 
     def too_late(self, what: str) -> str:
-        """The reason of what the deadline left undone ("no verdict", "no rewrite"), and what
-        its calls were waiting for when it passed (a free slot, a turn under a rate limit)."""
-        waits = sorted(self.waits)
-        return f"{what} {TOO_LATE}" + (f" (its call was waiting for {' and '.join(waits)})"
-                                       if waits else "")
+        """The reason of what the deadline left undone ("no verdict", "no rewrite"): the work
+        it found unfinished (the sources still being embedded) and what its calls were waiting
+        for when it passed (the judge's reply, a free slot, a turn under a rate limit)."""
+        said = sorted(self.unfinished)
+        if self.waits:
+            said.append(f"its call was waiting for {' and '.join(sorted(self.waits))}")
+        return f"{what} {TOO_LATE}" + (f" ({'; '.join(said)})" if said else "")
 
     def remaining(self) -> float | None:
         """Seconds left before the deadline (0 once passed); None without one."""
@@ -107,6 +114,14 @@ def waited_for(what: str) -> None:
     current = _SCOPE.get()
     if current is not None:
         current.waits.add(what)
+
+
+def unfinished(clause: str) -> None:
+    """The current validation's deadline found ``clause`` ("the sources were still being
+    embedded"): its late verdicts' reason says so."""
+    current = _SCOPE.get()
+    if current is not None:
+        current.unfinished.add(clause)
 
 
 def scope() -> Scope | None:
@@ -161,11 +176,18 @@ class Runner:
             for task in current.tasks:
                 task.cancel()
             # work not started yet never starts; native work that has started cannot be
-            # cancelled: it is waited for, so nothing of this validation computes once it
-            # returns
+            # cancelled: it is waited for, so that nothing of this validation computes once it
+            # returns, but past the deadline only for ABANDON_AFTER seconds: then it is
+            # abandoned (an index build runs on and fills the cache for the next validation)
             started = [asyncio.wrap_future(job) for job in current.jobs if not job.cancel()]
-            await asyncio.shield(asyncio.gather(*current.tasks, *started,
-                                                return_exceptions=True))
+            ended = asyncio.shield(asyncio.gather(*current.tasks, *started,
+                                                  return_exceptions=True))
+            if deadline is None:
+                await ended
+            else:
+                with contextlib.suppress(TimeoutError, asyncio.TimeoutError):
+                    await asyncio.wait_for(ended, max(0.0, deadline - time.monotonic())
+                                           + ABANDON_AFTER)
 
 
 # The process's pool for blocking work, made on first use: asyncio's default executor is
@@ -217,7 +239,11 @@ class Waiting:
         self.running = 0
         self.abandoned = 0  # of the running calls, those whose caller gave up
 
-    async def call(self, function: Callable[..., T], *args: Any) -> T:
+    async def call(self, function: Callable[..., T], *args: Any,
+                   waits_for: str | None = JUDGE_REPLY) -> T:
+        """``function(*args)`` in a thread of its own; ``waits_for`` is what a caller cut off
+        by its deadline was waiting for, as its late verdicts' reason says (None: the caller
+        says it)."""
         with self._lock:
             if self.running >= self.size:
                 raise Busy(self._refusal())
@@ -252,7 +278,8 @@ class Waiting:
                 if not state["returned"]:
                     state["abandoned"] = True
                     self.abandoned += 1
-            waited_for(JUDGE_REPLY)
+            if waits_for is not None:
+                waited_for(waits_for)
             raise
 
     def _refusal(self) -> str:

@@ -94,7 +94,8 @@ class Request:
 
     @property
     def no_sources(self) -> bool:
-        return self.sources == []
+        """No sources, or only empty ones (whitespace): nothing to read, embed or judge by."""
+        return self.sources is not None and not any(source.strip() for source in self.sources)
 
 
 @dataclass(frozen=True)

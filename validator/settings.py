@@ -352,11 +352,15 @@ class Settings:
         flag="--batch-size")
     deadline: float | None = setting(
         120.0, Seconds(),
-        "Seconds one validation may wait for its judge calls, retries included; what is still "
-        "undecided then is INVALID and follows `pass_on_invalid` (None: no limit).",
+        "Seconds one validation may take, from reading the sources (chunking, embedding, "
+        "retrieval) to its judge calls, retries included; what is still undecided then is "
+        "INVALID, its reason saying what was not finished, and follows `pass_on_invalid`. The "
+        "validation returns within a second of it; work still running is abandoned (an index "
+        "build runs on and fills the cache for the next validation). None: no limit.",
         flag="--deadline",
-        command_doc="Seconds one text may wait for its judge calls, retries included; a sentence "
-        "still undecided then fails, as one the judge could not answer does.")
+        command_doc="Seconds one text may take, the embedding of its sources and its judge calls "
+        "included; a sentence still undecided then fails, as one the judge could not answer "
+        "does.")
     max_sentences: int | None = setting(
         1000, Whole(1, None, optional=True),
         "Sentences (judge calls) one text may have; more raises `ValueError` (None: no limit).",

@@ -269,3 +269,18 @@ def test_the_keys_a_result_adds_are_not_warned_about():
     with caught_warnings() as messages:
         check(GOOD, first.metadata)
     assert not [m for m in messages if "not one ProvenanceLLM reads" in m]
+
+
+@pytest.mark.parametrize("sources", [[], [""], ["", "  \n", "\t"]])
+def test_sources_that_are_all_empty_are_no_sources_and_cost_nothing(sources):
+    """Empty strings are read as ``[]`` is: the same reason, at once, nothing chunked,
+    embedded or judged."""
+    from provenance_guard.retrieval.index import INDEX_CACHE
+
+    judge = ScriptedJudge()
+    embedded = INDEX_CACHE.embedded_chunks
+    report = ProvenanceLLM(llm_callable=judge).check(GOOD, {"sources": sources})
+    [result] = report.sentences
+    assert (str(result.label), result.verdict.reason) == ("unsupported", "no sources were given")
+    assert not report.summary.sources_given and not report.passed
+    assert judge.prompts == [] and INDEX_CACHE.embedded_chunks == embedded

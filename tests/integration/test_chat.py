@@ -48,9 +48,25 @@ def test_a_restatement_of_what_the_user_asserted_is_supported_by_that_turn():
     assert said["role"] == turn["role"] == "user"
     assert turn["content"][said["start"]:said["end"]] == said["text"]
     assert said["text"] == "My blue jacket (order 5521) hasn't arrived."
+    # the reason quotes the user's own words, not "a passage" of "the source"
+    assert first["reason"] == ("the user said it (turn 2), not the sources: "
+                               "'blue jacket (order 5521) hasn't arrived'")
     assert paid["evidence"][0]["text"] == "You paid on Monday."  # said back: "I" -> "you"
     # a sentence the sources hold keeps its source evidence
     assert shipped["evidence"][0]["said"] is None and shipped["evidence"][0]["source"] == 0
+
+
+def test_a_turn_written_without_sentence_ends_is_quoted_where_the_claim_says_it_back():
+    """A turn the splitter reads as one long sentence: the reason quotes the words the claim
+    restates, names the turn, and calls nothing "the source"."""
+    run_on = ("hi there so my blue jacket order 5521 has not arrived yet and i paid for it on "
+              "monday last week and the tracking page shows nothing at all since then")
+    outcome, [sentence] = guarded("Your blue jacket order 5521 has not arrived yet.",
+                                  messages=[{"role": "user", "content": run_on}])
+    assert outcome.validation_passed and sentence["verdict"] == "supported"
+    assert sentence["reason"] == ("the user said it (turn 1), not the sources: "
+                                  "'blue jacket order 5521 has not arrived yet'")
+    assert "source" not in sentence["reason"].split(":", 1)[1]
 
 
 @pytest.mark.parametrize("text, why", [

@@ -30,7 +30,8 @@ seen["small"] = encode_thread_count(["x"])
 later = threading.Thread(target=lambda: seen.setdefault("later", torch.get_num_threads()))
 later.start(); later.join()
 seen["main"] = torch.get_num_threads()
-SentenceTransformerEmbedder().embed(["passage %d" % n for n in range(ONE_THREAD_UP_TO + 1)])
+SentenceTransformerEmbedder().embed(["a passage of an index build"] * 4
+                                    + ["word " * (ONE_THREAD_UP_TO // 5)])  # more characters
 seen["large"] = encode_thread_count(["x"])
 print(seen)
 """

@@ -76,7 +76,8 @@ def test_a_5_mb_source_gives_a_bounded_judge_prompt_and_the_cut_is_reported(batc
     source = (source + " " + filler(70_000, offset=10_000))[:5_000_000]
     assert len(source) == 5_000_000 and FACT in source
     judge = ScriptedJudge(rule=lambda statement, passages: FACT in passages)
-    validator = ProvenanceLLM(llm_callable=judge, top_k=3, batch_size=batch_size)
+    validator = ProvenanceLLM(llm_callable=judge, top_k=3, batch_size=batch_size,
+                              max_source_chars=None)  # above the default limit
     result = validator.validate(f"{FACT} The canal held carts of grain.",
                                 {"sources": [source], "embed_function": ToyEmbedder()})
     statements = batch_size  # per call: one alone, or both in one call
@@ -147,3 +148,40 @@ def test_no_bound_is_allowed_when_asked_for_and_serialised():
     assert validator.settings.max_evidence_chars is None
     assert json.loads(json.dumps(validator.settings.arguments()))["retrieval"] == "dense"
     assert np.isfinite(WINDOW_CHARS)
+
+
+def test_a_source_at_the_limit_is_cut_off_by_the_deadline_and_fills_the_cache_after():
+    """The deadline bounds the whole validation, the embedding of the sources included: with a
+    source of ``max_source_chars`` and a deadline of a few seconds, the validation returns by
+    the deadline and its margin, each sentence undecided with a reason that says what was not
+    finished (no judge was asked); the build it abandoned runs on and fills the index cache,
+    so a later validation of the same source is judged."""
+    import time
+
+    from provenance_guard.concurrency import ABANDON_AFTER
+    from provenance_guard.retrieval.index import INDEX_CACHE
+
+    validator = ProvenanceLLM(llm_callable="local", deadline=3)
+    limit = validator.settings.max_source_chars
+    source = (long_source(limit // 2) + " " + filler(limit // 60, offset=20_000))[:limit]
+    assert len(source) == limit and FACT in source
+    text = f"{FACT} The canal held carts of grain."
+    started = time.monotonic()  # the machine's pace: the same validation of a small source
+    validator.check(text, {"sources": [filler(30)]})
+    own_work = time.monotonic() - started
+    embedded = INDEX_CACHE.embedded_chunks
+    late = ("no verdict before the validation's deadline (the sources were still being chunked "
+            "and embedded)")
+    with pytest.warns(UserWarning, match=r"2 sentence\(s\) had no verdict before the "
+                      r"validation's deadline \(the sources were still being chunked"):
+        started = time.monotonic()
+        report = validator.check(text, {"sources": [source]})
+        took = time.monotonic() - started
+    assert took <= 3 + ABANDON_AFTER + own_work + 1.0, (took, own_work)
+    assert [r.verdict.reason for r in report.sentences] == [late, late]
+    ends = time.monotonic() + 900  # the abandoned build, still running
+    while INDEX_CACHE.embedded_chunks == embedded and time.monotonic() < ends:
+        time.sleep(1)
+    assert INDEX_CACHE.embedded_chunks > embedded
+    again = validator.check(text, {"sources": [source]})
+    assert str(again.sentences[0].label) == "supported", again.sentences[0].verdict.reason

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..concurrency import TOO_LATE
 from ..errors import UNREACHABLE, warn
 from ..judges.replies import EXPECTED_VERDICT, UNREADABLE_VERDICT
 from ..request import Request
@@ -81,9 +82,14 @@ class Reporting:
 
 
 def _no_verdict(results: Sequence[SentenceResult], invalid: int) -> str:
-    """Why ``invalid`` sentences have no verdict, in a line: a judge that could not be reached is
-    called so, with where it was looked for; replies that could not be read are counted."""
+    """Why ``invalid`` sentences have no verdict, in a line: the deadline, with what it found
+    unfinished; a judge that could not be reached, with where it was looked for; replies that
+    could not be read, counted."""
     reasons = [c.verdict.reason for r in results for c in r.claims if c.verdict.label == INVALID]
+    late = [reason for reason in reasons if TOO_LATE in reason]
+    if len(late) == len(reasons):
+        why = late[0][late[0].index(TOO_LATE):]  # the deadline, and what it found unfinished
+        return f"{invalid} sentence(s) had no verdict {why}"
     unreachable = [reason[reason.index(UNREACHABLE):] for reason in reasons
                    if UNREACHABLE in reason]
     if len(unreachable) == len(reasons):

@@ -279,9 +279,11 @@ class Decider:
                                         [said for _, said in asked], request, scope)
         for (n, said), verdict in zip(asked, judged, strict=True):
             if verdict.label == SUPPORTED:
+                # the judge's own reason speaks of "the passage": the user's words are quoted
                 turns = ", ".join(str(t) for t in sorted({e.said.turn for e in said if e.said}))
                 verdicts[n] = replace(verdict, reason=(
-                    f"the user said it (turn {turns}), not the sources: {verdict.reason}"))
+                    f"the user said it (turn {turns}), not the sources: "
+                    f"'{_quoted(texts[n], said[0])}'"))
                 grounded[n] = said
         return replace(decided, verdicts=verdicts, said=grounded)
 
@@ -369,6 +371,22 @@ def _other_value(claim: str, passages: Sequence[Evidence]) -> bool:
     against "ships within 3 days" is held back too."""
     found = rules.check(claim, passages)
     return found.contradiction or found.other_value
+
+
+_QUOTED = 200  # characters of a user's sentence a reason quotes at most
+
+
+def _quoted(claim: str, said: Evidence) -> str:
+    """The user's own words that ``claim`` says back: their sentence from the first to the last
+    word the claim shares with it (a turn written without sentence ends is one long sentence),
+    at most ``_QUOTED`` characters."""
+    text = said.said.text if said.said is not None else said.text
+    mine = _words(claim)
+    shared = [m.span() for m in re.finditer(r"[^\W_]+(?:'[^\W_]+)?", text.replace("’", "'"))
+              if m[0].lower()[:5] in mine]
+    start, end = (shared[0][0], shared[-1][1]) if shared else (0, len(text))
+    quote = text[start:end].strip()
+    return quote if len(quote) <= _QUOTED else quote[:_QUOTED - 3].rstrip() + "..."
 
 
 def _words(text: str) -> set[str]:

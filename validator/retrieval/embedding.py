@@ -56,7 +56,7 @@ class SentenceTransformerEmbedder:
         model = _load_model(self.model_name)
 
         def encode(batch: list[str]) -> np.ndarray:
-            _threads_for(len(batch))
+            _threads_for(sum(map(len, batch)))
             vectors = model.encode(batch, batch_size=self.batch_size, convert_to_numpy=True,
                                    normalize_embeddings=True, show_progress_bar=False)
             return np.ascontiguousarray(vectors, dtype=np.float32).reshape(len(batch), -1)
@@ -142,26 +142,27 @@ def _on_the_encoding_thread(encode: Callable[[list[str]], np.ndarray],
     return pool.submit(encode, texts).result()
 
 
-# Encodes of up to this many texts (a validation's claims, a few sources) use one of torch's
-# threads, larger ones (an index build) all of them. Torch's threads meet at a barrier after
-# every operation: when another thread or process holds a core, each barrier waits for a
-# time slice, and an encode of six sentences took 450 ms on two cores instead of 14 ms (one
-# thread: 21 ms either way). A large batch has enough work per operation to pay for them.
-ONE_THREAD_UP_TO = 256
+# Encodes of up to this many characters (a validation's claims, 256 sentences of them, or a
+# few sources) use one of torch's threads, larger ones (an index build's slice of passages) all
+# of them. Torch's threads meet at a barrier after every operation: when another thread or
+# process holds a core, each barrier waits for a time slice, and an encode of six sentences
+# took 450 ms on two cores instead of 14 ms (one thread: 21 ms either way). A large batch has
+# enough work per operation to pay for them.
+ONE_THREAD_UP_TO = 32_000
 _default_threads: int | None = None  # torch's own count, read on the encoding thread
 
 
-def _threads_for(count: int) -> None:
-    """Set the encoding thread's own number of torch threads for an encode of ``count``
-    texts. Torch keeps the number per thread (OpenMP's), and also process-wide for threads
-    that start using torch later: that one is put back at once, from a thread of its own, so
-    the process's other threads keep the user's setting."""
+def _threads_for(chars: int) -> None:
+    """Set the encoding thread's own number of torch threads for an encode of texts of
+    ``chars`` characters. Torch keeps the number per thread (OpenMP's), and also process-wide
+    for threads that start using torch later: that one is put back at once, from a thread of
+    its own, so the process's other threads keep the user's setting."""
     import torch
 
     global _default_threads
     if _default_threads is None:
         _default_threads = torch.get_num_threads()
-    wanted = 1 if count <= ONE_THREAD_UP_TO else _default_threads
+    wanted = 1 if chars <= ONE_THREAD_UP_TO else _default_threads
     if torch.get_num_threads() != wanted:
         torch.set_num_threads(wanted)
         restore = threading.Thread(target=torch.set_num_threads, args=(_default_threads,),

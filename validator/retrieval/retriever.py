@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..concurrency import offload, start, waiting
+from ..concurrency import offload, start, unfinished, waiting
 from ..request import Chunking, Request
 from ..types import Claim, Evidence
 from .embedding import Embedder, FunctionEmbedder
@@ -19,6 +19,9 @@ from .index import INDEX_CACHE
 
 QUERY_FUNCTIONS = "query functions"  # the bound every validation's query_function calls share
 QUERY_THREADS = 64
+# What a claim's verdict waited for when the deadline found its evidence not yet there
+EMBEDDING = "the sources were still being chunked and embedded"
+QUERYING = "metadata['query_function'] had not returned"
 
 
 class Found:
@@ -60,10 +63,18 @@ class Found:
         if self._group is None:
             if self._found[n] is None:  # a user's query_function, which may only wait (on
                 # a vector store): in a thread of its own, that its deadline may abandon
-                self._found[n] = (await waiting(QUERY_FUNCTIONS, QUERY_THREADS).call(
-                    self._compute, [self._claims[n]]))[0]
+                try:
+                    self._found[n] = (await waiting(QUERY_FUNCTIONS, QUERY_THREADS).call(
+                        self._compute, [self._claims[n]], waits_for=None))[0]
+                except asyncio.CancelledError:
+                    unfinished(QUERYING)
+                    raise
         else:
-            await asyncio.shield(self._ready[n // self._group])  # raises what the search raised
+            try:  # raises what the search raised
+                await asyncio.shield(self._ready[n // self._group])
+            except asyncio.CancelledError:
+                unfinished(EMBEDDING)
+                raise
         return self._found[n] or []
 
     def peek(self, i: int) -> list[Evidence]:
@@ -122,7 +133,7 @@ class SourceRetriever:
         return query_text(self.question, claim)
 
     def find(self, claims: Sequence[Claim]) -> Found:
-        if not self.sources:
+        if not any(source.strip() for source in self.sources):  # nothing to embed or search
             return Found(claims, lambda group: [[] for _ in group])
 
         def compute(group: list[Claim]) -> list[list[Evidence]]:

@@ -173,7 +173,25 @@ def build_index(sources: list[str], chunking: Chunking, embedder: Embedder,
     if not chunks:
         return SourceIndex([], np.zeros((0, 0), dtype=np.float32))
     texts = list(dict.fromkeys(c.text for c in chunks))  # each distinct text embedded once
-    return SourceIndex(chunks, embedder.embed(texts), parents=parents)
+    return SourceIndex(chunks, _embedded(texts, embedder), parents=parents)
+
+
+# A build embeds its passages a slice at a time, each slice a turn of its own on the process's
+# one encoder: the few sentences other validations embed meanwhile wait for a slice (about a
+# second on 2 cores), not for the whole build; and a build still running when the process exits
+# (one its validation's deadline abandoned) stops at the next slice instead of holding the exit.
+BUILD_SLICE = 64
+
+
+def _embedded(texts: list[str], embedder: Embedder) -> np.ndarray:
+    if len(texts) <= BUILD_SLICE:
+        return embedder.embed(texts)
+    slices = []
+    for start in range(0, len(texts), BUILD_SLICE):
+        if not threading.main_thread().is_alive():  # the interpreter is shutting down
+            raise RuntimeError("the process is exiting: an index build was stopped")
+        slices.append(embedder.embed(texts[start:start + BUILD_SLICE]))
+    return np.concatenate(slices)
 
 
 def content_key(sources: list[str], chunking: Chunking, embedder_key: object) -> str:

@@ -93,7 +93,7 @@ class ProvenanceLLM(Validator):
             batch_size: int = 16,
             deadline: float | None = 120.0,
             max_sentences: int | None = 1000,
-            max_source_chars: int | None = 5000000,
+            max_source_chars: int | None = 2000000,
             index_dir: str | None = None,
             first_judge: Any = None,
             confidence_band: tuple[float, float] = (0.2, 0.8),

@@ -366,9 +366,11 @@ class Settings:
         "Sentences (judge calls) one text may have; more raises `ValueError` (None: no limit).",
         flag="--max-sentences")
     max_source_chars: int | None = setting(
-        5_000_000, Whole(1, None, optional=True),
+        2_000_000, Whole(1, None, optional=True),
         "Characters all `sources` of one call may hold together; more raises `ValueError` "
-        "(None: no limit).",
+        "(None: no limit). Sized so that sources at the limit are chunked and embedded within "
+        "the default deadline on 2 cores (about a minute); pass an `index_dir` or a "
+        "`query_function` for a larger corpus.",
         flag="--max-source-chars",
         command_doc="Characters the sources may hold together; more is refused.")
     index_dir: str | None = setting(

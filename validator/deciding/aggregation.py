@@ -87,16 +87,17 @@ def _no_verdict(results: Sequence[SentenceResult], invalid: int) -> str:
     could not be read, counted."""
     reasons = [c.verdict.reason for r in results for c in r.claims if c.verdict.label == INVALID]
     late = [reason for reason in reasons if TOO_LATE in reason]
-    if len(late) == len(reasons):
-        why = late[0][late[0].index(TOO_LATE):]  # the deadline, and what it found unfinished
-        return f"{invalid} sentence(s) had no verdict {why}"
+    if late and len(late) == len(reasons):
+        said = late[0][late[0].index(TOO_LATE):]  # the deadline, and what it found unfinished
+        return f"{invalid} sentence(s) had no verdict {said}"
     unreachable = [reason[reason.index(UNREACHABLE):] for reason in reasons
                    if UNREACHABLE in reason]
     if len(unreachable) == len(reasons):
         return (f"the judge could not be reached for {invalid} sentence(s): "
                 f"{unreachable[0].rstrip('.')}")
     unreadable = reasons.count(UNREADABLE_VERDICT)
-    why = [f"{len(unreachable)} call(s) could not reach the judge"] if unreachable else []
+    why = [f"{len(late)} had none {TOO_LATE}"] if late else []
+    why += [f"{len(unreachable)} call(s) could not reach the judge"] if unreachable else []
     why += [f"{unreadable} of its replies could not be read: expected {EXPECTED_VERDICT}"
             ] if unreadable else []
     return f"the judge gave no readable verdict for {invalid} sentence(s)" + (

@@ -365,10 +365,12 @@ class ChatServer:
                                         "auth": self.headers.get("Authorization"),
                                         "connection": self.client_address})
                 fault, detail = server.faults.pop(0) if server.faults else (None, None)
-                if isinstance(fault, int):
-                    payload = json.dumps({"error": {"message": f"scripted {fault}",
+                if isinstance(fault, int):  # detail: the headers, and the message if given
+                    headers = dict(detail or {})
+                    message = headers.pop("message", f"scripted {fault}")
+                    payload = json.dumps({"error": {"message": message,
                                                     "type": "scripted", "code": fault}})
-                    self._send(fault, payload, detail)
+                    self._send(fault, payload, headers)
                     return
                 if fault == "refuse":  # a 400 that names what it refuses
                     payload = json.dumps({"error": {"message": detail, "type": "invalid_request_error",

@@ -33,7 +33,7 @@ from .deciding.aggregation import Reporting, aggregate, fix
 from .deciding.correction import Correcting, make_corrector
 from .deciding.decider import Decider, Deciding
 from .deciding.results import REGISTERED_NAME, Report
-from .errors import ConfigurationError, warnings_to_caller
+from .errors import ConfigurationError, keep_secret, public, scrub_raised, warnings_to_caller
 from .judges import JudgeSettings, build, usage
 from .judges.factory import Dressed, refuse_unused
 from .request import Defaults, Request, read_request
@@ -117,7 +117,11 @@ class ProvenanceLLM(Validator):
     def _set_up(self, settings: Settings) -> None:
         # Guardrails serialises a validator from these: the checked values (plain ints and
         # floats where numpy types were given), and every argument, as the hub's template does.
+        # Not its credentials: Guardrails records these on its spans and in guard.to_dict();
+        # the judge keeps them, and every text the package writes is scrubbed of them.
         arguments = settings.arguments()
+        arguments["llm_kwargs"] = public(arguments["llm_kwargs"])
+        keep_secret(settings.llm_kwargs)
         super().__init__(arguments.pop("on_fail"), **arguments)
         self._settings = settings
         judging = settings.take(JudgeSettings)
@@ -197,9 +201,17 @@ class ProvenanceLLM(Validator):
             return await asyncio.wrap_future(submit(self._validation(value, metadata)))
 
     async def _validation(self, value: Any, metadata: dict[str, Any] | None) -> Report:
-        """The validation: each stage once, in order. Judge calls are awaited on the running
-        loop, the stages that compute run in the process's bounded pool, and no thread is held
-        while a call waits for its reply."""
+        """The validation; what it raises reaches the caller without a credential in it."""
+        try:
+            return await self._stages(value, metadata)
+        except BaseException as error:
+            scrub_raised(error)
+            raise
+
+    async def _stages(self, value: Any, metadata: dict[str, Any] | None) -> Report:
+        """Each stage once, in order. Judge calls are awaited on the running loop, the stages
+        that compute run in the process's bounded pool, and no thread is held while a call
+        waits for its reply."""
         decider = self._decider
         async with self._runner.validation() as scope:
             with warnings_to_caller(), usage.counting() as meter:

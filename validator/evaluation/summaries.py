@@ -6,11 +6,14 @@ raises ``ValueError`` (pydantic's ``ValidationError``) naming the field."""
 
 from __future__ import annotations
 
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
 from ..types import Usage
+
+if TYPE_CHECKING:  # typing.Self is Python 3.11's; this module runs on 3.10 too
+    from typing_extensions import Self
 
 
 class _Result(BaseModel):

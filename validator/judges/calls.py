@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Generic, TypeVar, cast
 
 from ..concurrency import JUDGE_REPLY, Busy, Once, waited_for
+from ..errors import scrubbed
 from ..types import BY_CACHE, BY_FALLBACK, BY_LLM
 from . import usage
 from .kinds import Ask, Reply
@@ -163,8 +164,9 @@ class Caller:
 
 
 def failure(error: BaseException) -> str:
+    """A failed call's reason (a provider's message may echo the key it refused: scrubbed)."""
     if isinstance(error, Busy):
         return f"the judge was not called: {error}"
     if isinstance(error, NoTimeToRetry):
-        return f"the judge failed: {error}"
-    return f"the judge failed: {type(error).__name__}: {error}"
+        return scrubbed(f"the judge failed: {error}")
+    return scrubbed(f"the judge failed: {type(error).__name__}: {error}")

@@ -17,7 +17,7 @@ def free(slots: Slots) -> bool:
     async def take() -> bool:
         try:
             await asyncio.wait_for(slots.acquire(), 0.05)
-        except TimeoutError:
+        except asyncio.TimeoutError:  # the builtin one from Python 3.11 on
             return False
         slots.release()
         return True
@@ -108,7 +108,7 @@ def test_a_waiter_past_its_deadline_gives_up_and_loses_no_slot():
     asyncio.run(slots.acquire())
 
     async def main():
-        with pytest.raises(TimeoutError):
+        with pytest.raises(asyncio.TimeoutError):
             await asyncio.wait_for(slots.acquire(), 0.1)
 
     asyncio.run(main())

@@ -121,7 +121,19 @@ def build_parser() -> argparse.ArgumentParser:
     meta.add_argument("--concurrency", type=int, default=engine_options.DEFAULT_CONCURRENCY,
                       help="cases run at once (default: %(default)s)")
     meta.add_argument("--json", action="store_true")
-    for command in (check, evaluate, meta):
+    register = commands.add_parser(
+        "register",
+        help="make `from guardrails.hub import ProvenanceLLM` import this package here",
+        description="Writes this package's entry in the project's Guardrails hub registry "
+        "(.guardrails/hub_registry.json), so that `from guardrails.hub import ProvenanceLLM` "
+        "(the hub's README, NeMo Guardrails' provenance_llm rail) imports provenance_guard. "
+        "Other entries are kept.",
+    )
+    register.add_argument("--project", metavar="DIR", default=".",
+                          help="the project folder, where Guardrails looks (default: the "
+                          "current folder)")
+    register.add_argument("--undo", action="store_true", help="take the entry out again")
+    for command in (check, evaluate, meta, register):
         command.set_defaults(command_parser=command)
     return parser
 
@@ -189,6 +201,10 @@ def _run(argv: list[str] | None) -> int:
         return run(args, parser)
     if args.command == "meta-eval":
         from .meta_eval import run
+
+        return run(args, parser)
+    if args.command == "register":
+        from .register import run
 
         return run(args, parser)
     from .check import run

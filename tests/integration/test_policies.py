@@ -126,6 +126,36 @@ def test_a_careless_judge_object_that_takes_batches_is_caught_by_control_stateme
     assert len(careless.batches[-1]) == 3  # the two sentences and the control among them
 
 
+class SkipsTheControlOnce:
+    """A judge object that takes batches: in its first batch it gives the control statement
+    (the one that is none of the text's sentences) no readable verdict; then it reads the
+    passages, as a judge asked again should."""
+
+    def __init__(self, sentences):
+        self.sentences, self.batches = set(sentences), []
+
+    def judge(self, claim, evidence, question=None) -> Verdict:
+        return self.judge_batch([(claim, evidence)])[0]
+
+    def judge_batch(self, items, question=None) -> list[Verdict]:
+        self.batches.append([claim for claim, _ in items])
+        return [Verdict(INVALID, "garbled") if len(self.batches) == 1
+                and claim not in self.sentences else
+                Verdict(SUPPORTED if claim in " ".join(e.text for e in evidence)
+                        else "unsupported", "read it", 1.0)
+                for claim, evidence in items]
+
+
+def test_a_judge_objects_call_whose_control_went_unanswered_has_its_statements_asked_again():
+    sentences = [GOOD, "It is made of gold."]
+    judge = SkipsTheControlOnce(sentences)
+    report = ProvenanceLLM(llm_callable=judge, control_statements="on").check(
+        " ".join(sentences), toy_metadata())
+    assert [str(r.label) for r in report.sentences] == ["supported", "unsupported"], [
+        r.verdict.reason for r in report.sentences]
+    assert len(judge.batches) == 3  # the batch, then each statement again (with a control)
+
+
 class OneAtATime:
     def judge(self, claim, evidence, question=None) -> Verdict:
         return Verdict(SUPPORTED, "by hand", 1.0)

@@ -165,8 +165,8 @@ def dress(made: Made, settings: JudgeSettings) -> Dressed:
 
         ready()  # the rules a control needs, loaded now rather than in a validation
         inner = Controlled(inner)
-    if isinstance(backend, PromptJudge):
-        inner = AskAlone(inner)
+    if isinstance(backend, PromptJudge) or controls:  # a call whose control went unanswered
+        inner = AskAlone(inner)  # has its statements asked again, whatever the judge
     if own.cache_size and (isinstance(backend, PromptJudge) or (
             backend.computes and not _rules(backend))):
         inner = Remembered(inner, own.cache_size)

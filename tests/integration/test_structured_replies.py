@@ -78,7 +78,25 @@ def test_a_provider_that_refuses_the_schema_is_asked_without_it_once_warned(chat
     refused, *after = server.requests
     assert "response_format" in refused["body"]
     assert after and all("response_format" not in r["body"] for r in after)
-    assert first.usage.calls == 1  # the refused request is no call: nothing was generated
+    # every request the provider received is counted: the refused one as a failed call
+    assert (first.usage.calls, first.usage.failed_calls) == (2, 1) == (len(server.requests) - 1, 1)
+
+
+def test_controls_that_came_with_the_schema_stop_when_the_provider_refuses_it(chat_server):
+    """control_statements="auto" sends a control where replies are structured: once the
+    provider refuses the schema, replies are free and the calls carry no control."""
+    from conftest import batch_items
+
+    server = chat_server(agrees)
+    server.faults = [("refuse", "response_format json_schema is not supported by this model")]
+    guard = litellm_validator(server.url, on_fail="noop", structured_replies="on")
+    with caught_warnings():
+        guard.check(TWO, toy_metadata())
+        before = len(server.requests)
+        later = guard.check(TWO, toy_metadata(question="Where is it?"))
+    [sent] = server.requests[before:]
+    assert len(batch_items(sent["body"]["messages"][-1]["content"])) == 2  # TWO's, no control
+    assert all(r.verdict.control is None for r in later.sentences)
 
 
 def test_another_bad_request_is_not_taken_for_a_refused_schema(chat_server):

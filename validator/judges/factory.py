@@ -164,7 +164,9 @@ def dress(made: Made, settings: JudgeSettings) -> Dressed:
         from .control import ready
 
         ready()  # the rules a control needs, loaded now rather than in a validation
-        inner = Controlled(inner)
+        # a prompt judge's controls follow its replies: off once a refused schema makes them free
+        inner = Controlled(inner, (lambda: backend.controls) if isinstance(backend, PromptJudge)
+                           else (lambda: True))
     if isinstance(backend, PromptJudge) or controls:  # a call whose control went unanswered
         inner = AskAlone(inner)  # has its statements asked again, whatever the judge
     if own.cache_size and (isinstance(backend, PromptJudge) or (

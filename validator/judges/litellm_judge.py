@@ -79,7 +79,8 @@ class LiteLLMJudge(PromptJudge):
         try:
             response = await self._call("acompletion", room,
                                         messages=[{"role": "user", "content": prompt}], **extra)
-        except Refused as refused:
+        except Refused as refused:  # a request the provider received: counted, failed
+            usage.failed(prompt, timed_out=False)
             self._do_without(refused)
             return await self.complete(prompt, room,
                                        None if refused.what == "response_format" else form)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields, replace
 from typing import Any, cast
 
@@ -142,9 +142,16 @@ class Controlled(Policy):
     number, date or name changed, which that passage contradicts (``control``). A reply that
     calls it supported gives every statement of the call an INVALID verdict; one that gives it
     no readable verdict vouches for nothing (its statements are asked again). A backend that
-    takes one statement a call carries none."""
+    takes one statement a call carries none, and neither does a call made once ``still()`` is
+    false (a prompt judge whose provider refused the reply schema its controls were for)."""
+
+    def __init__(self, inner: Backend, still: Callable[[], bool] = lambda: True):
+        super().__init__(inner)
+        self.still = still
 
     async def verdicts(self, items: Sequence[Item], context: Context) -> list[Verdict]:
+        if not self.still():
+            return await self.inner.verdicts(items, context)
         if self.inner.group_size == 1:
             return _noted(await self.inner.verdicts(items, context), ALONE)
         control = await offload(control_for, list(items))  # the rules compute: in the pool

@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import collections
 import concurrent.futures
 import contextlib
 import contextvars
 import os
 import threading
 import time
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Hashable, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -233,8 +235,9 @@ class Waiting:
     interpreter does not wait for it at exit. When ``size`` calls are running, a new one is
     refused at once (``Busy``) rather than queued behind calls that may never return."""
 
-    def __init__(self, size: int):
-        self.size = size
+    def __init__(self, size: int, whose: str = "this judge",
+                 limit: str | None = "max_calls_in_flight"):
+        self.size, self.whose, self.limit = size, whose, limit
         self._lock = threading.Lock()
         self.running = 0
         self.abandoned = 0  # of the running calls, those whose caller gave up
@@ -283,25 +286,75 @@ class Waiting:
             raise
 
     def _refusal(self) -> str:
-        return (f"{self.running} calls to this judge are still running, {self.abandoned} of "
-                f"them past the deadline that gave up on them; at most max_calls_in_flight="
-                f"{self.size} may run at once, so it is not called again until one returns "
+        return (f"{self.running} calls to {self.whose} are still running, {self.abandoned} of "
+                f"them past the deadline that gave up on them; at most "
+                f"{f'{self.limit}={self.size}' if self.limit else self.size} may run at once, "
+                "so it is not called again until one returns "
                 "(give its client a timeout shorter than the deadline)")
 
 
 WAIT_THREAD = "provenance-wait"
-_waitings: dict[Hashable, Waiting] = {}
+_waitings: dict[tuple[Hashable, int], Waiting] = {}
 _waitings_lock = threading.Lock()
 
 
-def waiting(key: Hashable, size: int) -> Waiting:
-    """The process's ``Waiting`` for ``key`` (a judge's model, the query functions) with
-    ``size`` threads: everything that calls the same code shares its bound."""
+def waiting(key: Hashable, size: int, whose: str = "this judge",
+            limit: str | None = "max_calls_in_flight") -> Waiting:
+    """The process's ``Waiting`` for ``key`` (a judge's model, a query function: see
+    ``identity``) with ``size`` threads: everything that calls the same code shares its
+    bound. ``whose`` and ``limit`` name it in its refusal."""
+    sweep()
     with _waitings_lock:
         found = _waitings.get((key, size))
         if found is None:
-            found = _waitings[(key, size)] = Waiting(size)
+            found = _waitings[(key, size)] = Waiting(size, whose, limit)
         return found
+
+
+# Registries keyed by a user's object (a callable, a judge object, a query function) use its
+# identity; each forgets it when the object is gone, so a process that builds validators over
+# new callables keeps no entry per callable, and a new object that gets an old one's id()
+# starts afresh. The object's finalizer only notes the key (it may run inside a collection
+# that a registry's own locked code set off); the registries sweep before each look-up.
+_FORGETTING: list[Callable[[Hashable], None]] = []
+_identities: set[Hashable] = set()
+_identities_lock = threading.Lock()
+_gone: collections.deque[Hashable] = collections.deque()
+
+
+def identity(owner: object) -> Hashable:
+    """The registry key of ``owner``: its identity while it lives. An object that cannot be
+    referred to weakly keeps its entries for the process's life."""
+    sweep()
+    key = ("identity", id(owner))
+    with _identities_lock:
+        if key in _identities:
+            return key
+        _identities.add(key)
+    with contextlib.suppress(TypeError):
+        weakref.finalize(owner, _gone.append, key)
+    return key
+
+
+def forgets(forget: Callable[[Hashable], None]) -> None:
+    """``forget(key)`` is called, in a sweep, once the owner of an ``identity`` key is gone."""
+    _FORGETTING.append(forget)
+
+
+def sweep() -> None:
+    """Forget the keys of the objects that are gone."""
+    while _gone:
+        try:
+            key = _gone.popleft()
+        except IndexError:  # another thread swept it
+            return
+        with _identities_lock:
+            _identities.discard(key)
+        with _waitings_lock:
+            for entry in [entry for entry in _waitings if entry[0] == key]:
+                del _waitings[entry]
+        for forget in _FORGETTING:
+            forget(key)
 
 
 # The loop synchronous callers hand their validations to: one thread, kept by the process.

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol, cast
 
 from .. import rules
-from ..concurrency import Scope, offload
+from ..concurrency import Busy, Scope, offload
 from ..judges.base import Backend
 from ..judges.prompts import batch_passage_chars
 from ..request import Request
@@ -111,8 +111,13 @@ async def decide(judge: Backend, claims: Sequence[str], evidence: EvidenceOf,
     groups = [list(range(n, min(n + size, count))) for n in range(0, count, max(1, size))]
 
     async def group(indexes: list[int]) -> list[tuple[Verdict, int]]:
-        found = dict(zip(indexes, await asyncio.gather(*(evidence.get(i) for i in indexes)),
-                         strict=True))
+        try:
+            found = dict(zip(indexes, await asyncio.gather(*(evidence.get(i) for i in indexes)),
+                             strict=True))
+        except Busy as busy:  # a query_function whose calls all hang: refused, said so
+            verdict = Verdict(INVALID, f"its evidence was not fetched: {busy}", None,
+                              BY_FALLBACK)
+            return [(verdict, _ASKED)] * len(indexes)
 
         def settle() -> dict[int, tuple[Verdict | None, int]]:
             return {i: _before_the_judge(claims[i], found[i], cascade) for i in indexes}

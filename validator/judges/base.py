@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Protocol, cast, runtime_checkable
 
-from ..concurrency import Waiting, offload, waiting
+from ..concurrency import Waiting, identity, offload, waiting
 from ..errors import ConfigurationError, JudgeAuthError
 from ..settings import DEFAULTS
 from ..types import DECIDERS, LABELS, Context, Evidence, Verdict
@@ -161,7 +161,7 @@ class ObjectJudge(Backend):
         self.computes = bool(getattr(judge, "is_heuristic", False)
                              or getattr(judge, "computes", False))
         self.gives_probabilities = bool(getattr(judge, "gives_probabilities", True))
-        self.waiting: Waiting | None = None if self.computes else waiting(id(judge), size)
+        self.waiting: Waiting | None = None if self.computes else waiting(identity(judge), size)
         self._one = self._method("judge") if isinstance(judge, Judge) else None  # a corrector
         self._batch = self._method("judge_batch") if isinstance(judge, BatchJudge) else None
         self.group_size = None if self._batch is not None else 1

@@ -9,7 +9,7 @@ import inspect
 from collections.abc import Callable, Hashable
 from typing import Any, cast
 
-from ..concurrency import offload, waiting
+from ..concurrency import identity, offload, waiting
 from ..errors import ConfigurationError
 from . import usage
 from .base import DEFAULT_JUDGE, JudgeSettings
@@ -34,7 +34,7 @@ class CallableJudge(PromptJudge):
         self.structured = settings.structured_replies == "on"
 
     def model_key(self) -> Hashable:
-        return id(self.function)
+        return identity(self.function)
 
     def ready(self) -> None:
         usage.tokens("")  # the tokenizer that counts each call's tokens (nobody reports them)

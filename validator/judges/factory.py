@@ -10,6 +10,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from ..concurrency import identity
 from ..errors import ConfigurationError
 from .base import DEFAULT_JUDGE, Backend, Judge, JudgeSettings, ObjectJudge, adapt
 from .limits import gate
@@ -156,7 +157,7 @@ def dress(made: Made, settings: JudgeSettings) -> Dressed:
     unused = _unused(backend, settings, own)
     inner: Backend = backend
     if isinstance(backend, ObjectJudge) and not backend.computes:
-        inner = Limited(inner, gate(id(made), own.max_calls_in_flight,
+        inner = Limited(inner, gate(identity(made), own.max_calls_in_flight,
                                     own.max_requests_per_minute))
     controls = (backend.controls if isinstance(backend, PromptJudge)
                 else own.control_statements == "on" and backend.group_size is None)

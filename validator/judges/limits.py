@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from contextlib import asynccontextmanager
 
-from ..concurrency import waited_for
+from ..concurrency import forgets, sweep, waited_for
 from ..errors import ConfigurationError
 
 MAX_IN_FLIGHT = 32  # calls in flight to one model, by default (max_calls_in_flight)
@@ -200,10 +200,21 @@ _GATES_LOCK = threading.Lock()
 
 
 def gate(model: Hashable, size: int, rpm: float | None = None, tpm: float | None = None) -> Gate:
-    """The process's gate for ``model`` with ``size`` slots, ``rpm`` starts and ``tpm`` tokens
-    a minute: judges naming the same model (and server) with the same limits share one."""
+    """The process's gate for ``model`` (a model's name and server, or a user object's
+    ``concurrency.identity``, forgotten with the object) with ``size`` slots, ``rpm`` starts
+    and ``tpm`` tokens a minute: judges naming the same model with the same limits share one."""
+    sweep()
     key = (model, size, rpm, tpm)
     with _GATES_LOCK:
         if key not in _GATES:
             _GATES[key] = Gate(size, rpm, tpm)
         return _GATES[key]
+
+
+def _forget_gates(model: Hashable) -> None:
+    with _GATES_LOCK:
+        for key in [key for key in _GATES if key[0] == model]:
+            del _GATES[key]
+
+
+forgets(_forget_gates)

@@ -10,15 +10,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..concurrency import offload, start, unfinished, waiting
+from ..concurrency import Waiting, identity, offload, start, unfinished, waiting
 from ..request import Chunking, Request
 from ..types import Claim, Evidence
 from .embedding import Embedder, FunctionEmbedder
 from .evidence_windows import bounded, windows
 from .index import INDEX_CACHE
 
-QUERY_FUNCTIONS = "query functions"  # the bound every validation's query_function calls share
-QUERY_THREADS = 64
+QUERY_THREADS = 64  # calls at once to one query_function, whichever validators make them
+QUERYING_WHO = "metadata['query_function']"
 # What a claim's verdict waited for when the deadline found its evidence not yet there
 EMBEDDING = "the sources were still being chunked and embedded"
 QUERYING = "metadata['query_function'] had not returned"
@@ -36,7 +36,7 @@ class Found:
 
     def __init__(self, claims: Sequence[Claim],
                  compute: Callable[[list[Claim]], list[list[Evidence]]],
-                 group: int | None = None):
+                 group: int | None = None, query_function: Callable | None = None):
         slots: dict[tuple, int] = {}  # (text, within) -> its place in self._claims
         self._claims: list[Claim] = []  # each distinct claim once
         self._slot: list[int] = []  # each claim's place in self._claims
@@ -46,7 +46,7 @@ class Found:
                 slots[key] = len(self._claims)
                 self._claims.append(claim)
             self._slot.append(slots[key])
-        self._compute = compute
+        self._compute, self._query_function = compute, query_function
         self._found: list[list[Evidence] | None] = [None] * len(self._claims)
         self._group = group
         self._ready: list[asyncio.Future] = []
@@ -64,7 +64,7 @@ class Found:
             if self._found[n] is None:  # a user's query_function, which may only wait (on
                 # a vector store): in a thread of its own, that its deadline may abandon
                 try:
-                    self._found[n] = (await waiting(QUERY_FUNCTIONS, QUERY_THREADS).call(
+                    self._found[n] = (await self._threads().call(
                         self._compute, [self._claims[n]], waits_for=None))[0]
                 except asyncio.CancelledError:
                     unfinished(QUERYING)
@@ -76,6 +76,12 @@ class Found:
                 unfinished(EMBEDDING)
                 raise
         return self._found[n] or []
+
+    def _threads(self) -> Waiting:
+        """The threads the query function's calls run in: at most ``QUERY_THREADS`` at once
+        for each function, whichever validators call it (it guards what the function reaches:
+        a vector store), refused at once past that, saying so."""
+        return waiting(identity(self._query_function), QUERY_THREADS, QUERYING_WHO, None)
 
     def peek(self, i: int) -> list[Evidence]:
         return self._found[self._slot[i]] or []
@@ -165,7 +171,7 @@ class QueryFunctionRetriever:
         return Found(claims, lambda group: [
             bounded(query_function_evidence(self.query_function, claim.text, self.top_k),
                     self.max_evidence_chars)
-            for claim in group])
+            for claim in group], query_function=self.query_function)
 
 
 def query_text(question: str | None, claim: str) -> str:

@@ -12,7 +12,7 @@ import traceback
 import warnings
 
 import pytest
-from conftest import SOURCES, ScriptedJudge, agrees
+from conftest import GOOD, SOURCES, ScriptedJudge, agrees
 
 from provenance_guard import ProvenanceLLM, Report
 from provenance_guard.errors import JudgeAuthError
@@ -98,3 +98,38 @@ def test_a_guard_rebuilt_from_the_stored_one_takes_the_key_from_the_environment(
     rebuilt = Guard.from_dict(stored)
     rebuilt.validate(TEXT, metadata={"sources": SOURCES})
     assert server.requests[-1]["auth"] == "Bearer sk-from-the-environment"
+
+
+def test_a_key_the_judge_echoes_in_its_reply_is_in_no_reason_or_error(chat_server):
+    """A judge whose reply quotes the request's key (in a reason, or unreadable): the verdict's
+    reason, the failure message Guardrails raises and the stored guard have none of it."""
+    from guardrails import Guard
+    from guardrails.errors import ValidationError
+
+    said = f'{{"verdict": "unsupported", "reason": "the header said Bearer {KEY}"}}'
+    server = chat_server(lambda prompt: said)
+    guard = Guard().use(ProvenanceLLM(
+        llm_callable="openai/judge", on_fail="exception",
+        llm_kwargs={"api_base": server.url, "api_key": KEY}))
+    with pytest.raises(ValidationError) as raised:
+        guard.validate(GOOD, metadata={"sources": SOURCES})
+    report = Report.from_guard(guard)
+    written = (str(raised.value) + json.dumps(report.metadata(), default=str)
+               + json.dumps(guard.to_dict(), default=str))
+    assert "[credential]" in report.sentences[0].verdict.reason
+    assert KEY not in written
+
+
+def test_credentials_in_lists_and_addresses_are_left_out_of_what_is_stored():
+    from guardrails import Guard
+
+    password = "pw-in-the-address-9f3c"
+    guard = Guard().use(ProvenanceLLM(
+        llm_callable="openai/judge", on_fail="noop", llm_kwargs={
+            "api_base": f"http://user:{password}@127.0.0.1:9/v1?api_key={KEY}x",
+            "api_key": "none", "max_tokens": 400,
+            "extra_body": {"api_keys": [KEY], "tokens": [{"refresh_token": KEY + "r"}]}}))
+    stored = json.dumps(guard.to_dict(), default=str)
+    assert KEY not in stored and password not in stored
+    kept = guard._validators[0].get_args()["llm_kwargs"]
+    assert kept["max_tokens"] == 400 and kept["api_base"].startswith("http://127.0.0.1:9/v1")

@@ -148,6 +148,8 @@ class Caller:
                         usage.retried()
                 self.latencies.append(time.monotonic() - started)
             gate.spent(self._tokens(reply.text))
+            if scrubbed(reply.text) != reply.text:  # a reply that echoes a credential
+                reply = replace(reply, text=scrubbed(reply.text))
             return reply
 
         return await complete_with_retries(one_call, prompt, self.max_retries, self.backoff,

@@ -7,7 +7,14 @@ import os
 from typing import Any
 
 from ..concurrency import length
-from ..errors import UNREACHABLE, ConfigurationError, JudgeAuthError, warn
+from ..errors import (
+    UNREACHABLE,
+    ConfigurationError,
+    JudgeAuthError,
+    keep_secret,
+    keep_secret_values,
+    warn,
+)
 from . import usage
 from .base import DEFAULT_JUDGE, JudgeSettings
 from .kinds import Reply
@@ -47,6 +54,8 @@ class LiteLLMJudge(PromptJudge):
         _check_llm_kwargs(llm_kwargs or {})
         _check_model(model, llm_kwargs or {})
         _check_key(model, llm_kwargs or {})
+        keep_secret(llm_kwargs)
+        keep_secret_values([os.environ.get(_key_name(model, llm_kwargs or {}))])  # the key it reads
         self.model = model
         self.llm_kwargs = {"temperature": 0, **(llm_kwargs or {})}
         provider = _provider(model, llm_kwargs or {})[0]

@@ -147,7 +147,7 @@ def public(kwargs: Any, address: bool = False) -> Any:
     its key from the provider's environment variable, as LiteLLM does without ``api_key``."""
     if isinstance(kwargs, dict):
         return {name: public(value, _names_address(name)) for name, value in kwargs.items()
-                if not (_names_credential(name) and _texts(value))}
+                if not (_names_credential(name) and any(map(_secret, _texts(value))))}
     if isinstance(kwargs, (list, tuple)):
         return type(kwargs)(public(item, address) for item in kwargs)
     if isinstance(kwargs, str):
@@ -189,11 +189,16 @@ def keep_secret(kwargs: Any, address: bool = False) -> None:
     keep_secret_values(found)
 
 
+def _secret(value: str | None) -> bool:
+    """Whether a credential's value is one to keep out (not a placeholder such as "none", which
+    a local server's guard keeps when it is stored, nor a value too short to scrub)."""
+    text = (value or "").strip()
+    return len(text) >= _SHORTEST and text.lower() not in _PLACEHOLDERS
+
+
 def keep_secret_values(values: Sequence[str | None]) -> None:
     """Remember these credentials (and their escaped forms)."""
-    kept = {form for value in values
-            if value and len(value.strip()) >= _SHORTEST
-            and value.strip().lower() not in _PLACEHOLDERS
+    kept = {form for value in values if value and _secret(value)
             for form in (value, quote(value, safe=""), quote(value),
                          json.dumps(value)[1:-1], repr(value)[1:-1])}
     if not kept:

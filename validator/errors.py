@@ -96,6 +96,7 @@ SCRUBBED = "[credential]"
 _SECRETS: dict[str, None] = {}  # every credential a judge of this process was given
 _SECRETS_KEPT = 1024  # the newest, at most: a process building judges per tenant
 _SECRETS_LOCK = threading.Lock()
+_LONGEST_FIRST: tuple[str, ...] = ()  # _SECRETS as scrubbed: a key before any part of it
 
 
 def _words(name: object) -> set[str]:
@@ -151,8 +152,9 @@ def public(kwargs: Any, address: bool = False) -> Any:
     if isinstance(kwargs, (list, tuple)):
         return type(kwargs)(public(item, address) for item in kwargs)
     if isinstance(kwargs, str):
-        if _userinfo(kwargs, address):
-            kwargs = kwargs.replace(_userinfo(kwargs, address) + "@", "", 1)
+        userinfo = _userinfo(kwargs, address)
+        if userinfo:
+            kwargs = kwargs.replace(userinfo + "@", "", 1)
         for value in _query_credentials(kwargs):
             kwargs = kwargs.replace(value, SCRUBBED)
     return kwargs
@@ -204,19 +206,20 @@ def keep_secret_values(values: Sequence[str | None]) -> None:
     if not kept:
         return
     _scrub_client_logs()
+    global _LONGEST_FIRST
     with _SECRETS_LOCK:
         for secret in kept:
             _SECRETS.pop(secret, None)
             _SECRETS[secret] = None
         while len(_SECRETS) > _SECRETS_KEPT:
             del _SECRETS[next(iter(_SECRETS))]
+        _LONGEST_FIRST = tuple(sorted(_SECRETS, key=len, reverse=True))
 
 
 def scrubbed(text: str) -> str:
-    """``text`` with every credential a judge was given replaced by ``SCRUBBED``."""
-    with _SECRETS_LOCK:
-        secrets = sorted(_SECRETS, key=len, reverse=True)
-    for secret in secrets:
+    """``text`` with every credential a judge was given replaced by ``SCRUBBED``. On every
+    reply, reason, warning and client log record: it only reads the ordered tuple kept."""
+    for secret in _LONGEST_FIRST:
         if secret in text:
             text = text.replace(secret, SCRUBBED)
     return text

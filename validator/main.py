@@ -33,7 +33,7 @@ from .deciding.aggregation import Reporting, aggregate, fix
 from .deciding.correction import Correcting, make_corrector
 from .deciding.decider import Decider, Deciding
 from .deciding.results import REGISTERED_NAME, Report
-from .errors import ConfigurationError, keep_secret, public, scrub_raised, warnings_to_caller
+from .errors import ConfigurationError, public, scrub_raised, warnings_to_caller
 from .judges import JudgeSettings, build, usage
 from .judges.factory import Dressed, refuse_unused
 from .request import Defaults, Request, read_request
@@ -118,10 +118,10 @@ class ProvenanceLLM(Validator):
         # Guardrails serialises a validator from these: the checked values (plain ints and
         # floats where numpy types were given), and every argument, as the hub's template does.
         # Not its credentials: Guardrails records these on its spans and in guard.to_dict();
-        # the judge keeps them, and every text the package writes is scrubbed of them.
+        # the judge keeps them (LiteLLMJudge), and every text the package writes is scrubbed
+        # of them.
         arguments = settings.arguments()
         arguments["llm_kwargs"] = public(arguments["llm_kwargs"])
-        keep_secret(settings.llm_kwargs)
         super().__init__(arguments.pop("on_fail"), **arguments)
         self._settings = settings
         judging = settings.take(JudgeSettings)

@@ -148,8 +148,9 @@ class Caller:
                         usage.retried()
                 self.latencies.append(time.monotonic() - started)
             gate.spent(self._tokens(reply.text))
-            if scrubbed(reply.text) != reply.text:  # a reply that echoes a credential
-                reply = replace(reply, text=scrubbed(reply.text))
+            clean = scrubbed(reply.text)  # a reply may echo a credential
+            if clean != reply.text:
+                reply = replace(reply, text=clean)
             return reply
 
         return await complete_with_retries(one_call, prompt, self.max_retries, self.backoff,

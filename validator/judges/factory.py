@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..concurrency import identity
-from ..errors import ConfigurationError, keep_secret
+from ..errors import ConfigurationError
 from .base import DEFAULT_JUDGE, Backend, Judge, JudgeSettings, ObjectJudge, adapt
 from .limits import gate
 from .policies import AskAlone, Controlled, Limited, Policy, Remembered, Threshold
@@ -135,7 +135,6 @@ def build(llm_callable: object, llm_kwargs: dict[str, Any] | None = None,
                 f"{name}={value!r} cannot change a judge already built with "
                 f"{name}={getattr(llm_callable.settings, name)!r}: build it with that setting.")
         return llm_callable
-    keep_secret(llm_kwargs)  # every text the package writes is scrubbed of its credentials
     return dress(make_judge(llm_callable, llm_kwargs, settings, cache_dir=cache_dir,
                             template=template), settings)
 

@@ -54,8 +54,11 @@ class LiteLLMJudge(PromptJudge):
         _check_llm_kwargs(llm_kwargs or {})
         _check_model(model, llm_kwargs or {})
         _check_key(model, llm_kwargs or {})
+        # every judge that holds credentials is one of these (MiniCheck too): remembered here,
+        # with the key its provider reads from the environment, so that every text the package
+        # writes is scrubbed of them
         keep_secret(llm_kwargs)
-        keep_secret_values([os.environ.get(_key_name(model, llm_kwargs or {}))])  # the key it reads
+        keep_secret_values([os.environ.get(_key_name(model, llm_kwargs or {}))])
         self.model = model
         self.llm_kwargs = {"temperature": 0, **(llm_kwargs or {})}
         provider = _provider(model, llm_kwargs or {})[0]

@@ -41,6 +41,7 @@ from .retrieval.embedding import SentenceTransformerEmbedder
 from .retrieval.retriever import Retriever, Retrieving, retriever_for
 from .settings import Settings, docstring, signature
 from .text import reader
+from .text.languages import load_identifier
 from .text.reader import Reading
 from .text.sentences import stream_chunks
 from .types import ReadSentence
@@ -157,16 +158,20 @@ class ProvenanceLLM(Validator):
 
     def warm_up(self) -> dict[str, float]:
         """Load now what a process's first validation would otherwise load: the sentence
-        splitter, the search libraries, the embedding model, and what each judge reads with
-        (the rules, a local model, the tokenizer that counts a callable's tokens), and the
-        rules that conversation grounding reads with. No judge is called. Call it once at
+        splitter (and, with ``language="auto"``, the language identifier), the search
+        libraries, the embedding model, and what each judge reads with (the rules, a local
+        model, the tokenizer that counts a callable's tokens), and the rules that conversation
+        grounding reads with. No judge is called. Call it once at
         start-up (a server, a worker) so that no request pays for it. Returns the seconds
         each step took, by name (about 0 for what was already loaded)."""
         from .retrieval.index.bm25 import LexicalIndex
 
+        def splitting() -> None:
+            reader.read("It opened in 1900. It is tall.", None, self._reading)
+            load_identifier(self._settings.language)
+
         steps: list[tuple[str, Callable[[], object]]] = [
-            ("sentence splitting", lambda: reader.read("It opened in 1900. It is tall.", None,
-                                                       self._reading)),
+            ("sentence splitting", splitting),
             ("the search libraries (FAISS, BM25)",
              lambda: (importlib.import_module("faiss"), LexicalIndex.build(["warm up"]))),
             (f"the embedding model {self._settings.embedding_model}",

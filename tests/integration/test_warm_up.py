@@ -20,7 +20,11 @@ validator = ProvenanceLLM(llm_callable=judge if sys.argv[1] == "callable" else s
 took = validator.warm_up() if sys.argv[2] == "warm" else {}
 called = len(calls)
 before = set(sys.modules)
-sources = ["The Eiffel Tower is in Paris. It was finished in 1889."] + [
+# a paragraph of names and dates, with few common English words: the language identifier reads it
+sources = ["The Eiffel Tower is in Paris. It was finished in 1889.",
+           "Arthur's Magazine (1844-1846) was an American literary periodical published in "
+           "Philadelphia in the 19th century. Edited by T.S. Arthur, it featured work by Edgar "
+           "A. Poe, J.H. Ingraham, Sarah Josepha Hale, Thomas G. Spear, and others."] + [
     "Source %d is about the town of Vell%d and its mill." % (n, n) for n in range(6)]
 validator.validate("The Eiffel Tower was finished in 1889. It is in Paris.", {"sources": sources})
 heavy = ("torch", "sentence_transformers", "tiktoken", "faiss", "bm25s", "pysbd",
@@ -42,7 +46,8 @@ def first_validation(judge: str, warm: bool) -> dict:
 @pytest.mark.parametrize("judge", ["callable", "local"])
 def test_after_warm_up_the_first_validation_loads_nothing_heavy(judge):
     cold = first_validation(judge, warm=False)
-    assert {"torch", "sentence_transformers", "faiss"} <= set(cold["loaded_by_the_first"])
+    assert {"torch", "sentence_transformers", "faiss", "py3langid"} <= set(
+        cold["loaded_by_the_first"])
     warm = first_validation(judge, warm=True)
     assert warm["loaded_by_the_first"] == [] and warm["called_by_warm_up"] == 0
     name = "CallableJudge" if judge == "callable" else "LocalJudge"

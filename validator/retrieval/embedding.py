@@ -7,6 +7,7 @@ key means the same in every process (``persistent``: its indexes may be stored o
 
 from __future__ import annotations
 
+import inspect
 import os
 import threading
 from collections.abc import Callable, Hashable, Sequence
@@ -142,13 +143,15 @@ def _on_the_encoding_thread(encode: Callable[[list[str]], np.ndarray],
     return pool.submit(encode, texts).result()
 
 
-# Encodes of up to this many characters (a validation's claims, 256 sentences of them, or a
-# few sources) use one of torch's threads, larger ones (an index build's slice of passages) all
-# of them. Torch's threads meet at a barrier after every operation: when another thread or
-# process holds a core, each barrier waits for a time slice, and an encode of six sentences
-# took 450 ms on two cores instead of 14 ms (one thread: 21 ms either way). A large batch has
-# enough work per operation to pay for them.
-ONE_THREAD_UP_TO = 32_000
+# Encodes of up to this many characters (a validation's claims, up to about 40 sentences) use
+# one of torch's threads, larger ones (an index build's slice of passages, the claims of many
+# validations encoded together) all of them. Torch's threads meet at a barrier after every
+# operation: when another thread or process holds a core, each barrier waits for a time slice,
+# and an encode of six sentences took 450 ms on two cores instead of 14 ms (one thread: 21 ms
+# either way). A batch of a few thousand characters has enough work per operation to pay for
+# them: 286 passages in slices of 64 (8,400 characters each) took 1.39 s on two threads and
+# 2.49 s on one, and with a core held by another process 2.62 s and 2.57 s.
+ONE_THREAD_UP_TO = 4_000
 _default_threads: int | None = None  # torch's own count, read on the encoding thread
 
 
@@ -221,7 +224,7 @@ class FunctionEmbedder:
         named = getattr(function, "embedding_key", None)
         self.persistent = isinstance(named, str) and bool(named.strip())
         # Unnamed, the cache entry keeps a reference to the function, so its id is not reused.
-        self.key = ("function", named) if self.persistent else ("function", id(function))
+        self.key = ("function", named) if self.persistent else ("function", _identity(function))
         self.chosen = True
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -234,6 +237,15 @@ class FunctionEmbedder:
                 "judged; fix the embedder (or leave embed_function out for the default model)."
             ) from error
         return check_vectors(raw, len(texts), "metadata['embed_function']")
+
+
+def _identity(function: Callable) -> tuple[object, ...]:
+    """What stays the same for one function: its id, or for a bound method (``model.embed``,
+    a new object at each attribute lookup) its object's and function's ids."""
+    owner = getattr(function, "__self__", None)
+    if owner is None or inspect.ismodule(owner):  # a builtin function's __self__ is its module
+        return (id(function),)
+    return (id(owner), id(getattr(function, "__func__", None)), function.__name__)
 
 
 def check_vectors(raw: object, count: int, name: str) -> np.ndarray:

@@ -119,9 +119,15 @@ def _identified(text: str, by_script: str) -> str:
     return code if code in group and probability >= SURE else by_script
 
 
+def load_identifier(language: str) -> None:
+    """Load the identifier now if ``language`` may need it (``"auto"``): ``warm_up`` does."""
+    if language == AUTO:
+        _identifier()
+
+
 @cache
 def _identifier():
-    """py3langid's model, narrowed to the languages above (55 MB, 1.7 s to load, once)."""
+    """py3langid's model, narrowed to the languages above (55 MB, about 0.5 s to load, once)."""
     from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
     identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)

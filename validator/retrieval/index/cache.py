@@ -186,12 +186,17 @@ BUILD_SLICE = 64
 def _embedded(texts: list[str], embedder: Embedder) -> np.ndarray:
     if len(texts) <= BUILD_SLICE:
         return embedder.embed(texts)
+    # Slices of passages of like length: a batch is padded to its longest text, and slices in
+    # the sources' order took twice the time of one encode of them all (286 passages, 2 cores).
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
     slices = []
     for start in range(0, len(texts), BUILD_SLICE):
         if not threading.main_thread().is_alive():  # the interpreter is shutting down
             raise RuntimeError("the process is exiting: an index build was stopped")
-        slices.append(embedder.embed(texts[start:start + BUILD_SLICE]))
-    return np.concatenate(slices)
+        slices.append(embedder.embed([texts[i] for i in order[start:start + BUILD_SLICE]]))
+    vectors = np.empty_like(joined := np.concatenate(slices))
+    vectors[order] = joined  # back in the sources' order
+    return vectors
 
 
 def content_key(sources: list[str], chunking: Chunking, embedder_key: object) -> str:

@@ -215,7 +215,7 @@ async def offload(function: Callable[..., T], *args: Any) -> T:
     model). The validation waits for it before it ends, even when cancelled; if it has not
     started by then, it never does. A call that only waits on a user's code goes to
     ``Waiting`` instead, never here: a thread it holds could not do this work."""
-    job = pool().submit(contextvars.copy_context().run, function, *args)
+    job = pool().submit(contextvars.copy_context().run, contained, function, *args)
     current = _SCOPE.get()
     if current is not None:
         current.jobs.append(job)
@@ -225,6 +225,42 @@ async def offload(function: Callable[..., T], *args: Any) -> T:
 class Busy(RuntimeError):
     """A call refused at once because earlier calls to the same judge are still running past
     the deadline that gave up on them (``Waiting``)."""
+
+
+class Raised(RuntimeError):
+    """A user's code raised what is not an ``Exception`` (``SystemExit``, ``KeyboardInterrupt``,
+    ``GeneratorExit``, a ``BaseException`` of its own) in a thread or loop of the validator's:
+    that one call failed. Raised as it was, it would end the thread or the event loop it ran on,
+    and with it every validation in the process; a Ctrl-C reaches the main thread, never these,
+    so nothing is lost by not raising it."""
+
+
+def contained(function: Callable[..., T], *args: Any) -> T:
+    """``function(*args)``, with what it raises that is not an ``Exception`` raised as
+    ``Raised`` (the original chained)."""
+    try:
+        return function(*args)
+    except Exception:
+        raise
+    except BaseException as error:
+        raise Raised(_raised(error)) from error
+
+
+def _raised(error: BaseException) -> str:
+    said = str(error)
+    return (f"it raised {type(error).__name__}" + (f"({said[:200]})" if said else "")
+            + ", which a judge must not: return a reply, or raise an Exception")
+
+
+async def _awaited(awaitable: Awaitable[T]) -> T:
+    try:
+        return await awaitable
+    except Exception:
+        raise
+    except asyncio.CancelledError:
+        raise
+    except BaseException as error:
+        raise Raised(_raised(error)) from error
 
 
 class Waiting:
@@ -241,6 +277,7 @@ class Waiting:
         self._lock = threading.Lock()
         self.running = 0
         self.abandoned = 0  # of the running calls, those whose caller gave up
+        self._loop: tuple[int, asyncio.AbstractEventLoop] | None = None  # (pid, loop)
 
     async def call(self, function: Callable[..., T], *args: Any,
                    waits_for: str | None = JUDGE_REPLY) -> T:
@@ -263,8 +300,8 @@ class Waiting:
 
         def body() -> None:
             try:
-                outcome: tuple[bool, Any] = (True, context.run(function, *args))
-            except BaseException as error:  # noqa: BLE001 - handed to the caller as it is
+                outcome: tuple[bool, Any] = (True, context.run(contained, function, *args))
+            except Exception as error:  # noqa: BLE001 - handed to the caller as it is
                 outcome = (False, error)
             with self._lock:
                 self.running -= 1
@@ -285,6 +322,69 @@ class Waiting:
                 waited_for(waits_for)
             raise
 
+    async def call_async(self, function: Callable[..., Awaitable[T]], *args: Any) -> T:
+        """``await function(*args)`` (a user's async code) on this judge's own event loop, a
+        thread kept for it: code that blocks its loop (``time.sleep`` in an ``async def``)
+        holds up its own calls, never the validation loop, and the caller still stops waiting
+        at its deadline. Counted and refused like ``call``."""
+        with self._lock:
+            if self.running >= self.size:
+                raise Busy(self._refusal())
+            self.running += 1
+        state = {"abandoned": False, "returned": False}
+        loop = self._own_loop()
+        job: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+        def ended() -> None:
+            with self._lock:
+                self.running -= 1
+                self.abandoned -= state["abandoned"]
+                state["returned"] = True
+
+        def finish(task: asyncio.Task) -> None:  # on the judge's loop, once its call ended
+            ended()
+            with contextlib.suppress(concurrent.futures.InvalidStateError):  # given up on
+                if task.cancelled():
+                    job.cancel()
+                elif task.exception() is not None:
+                    job.set_exception(task.exception())  # type: ignore[arg-type]
+                else:
+                    job.set_result(task.result())
+
+        def begin(call: Coroutine[Any, Any, T]) -> None:  # on the judge's loop
+            if job.cancelled():  # given up on before its loop got to it
+                call.close()
+                ended()
+                return
+            task = loop.create_task(call)
+            task.add_done_callback(finish)
+            job.add_done_callback(lambda _: loop.call_soon_threadsafe(task.cancel))
+
+        try:
+            loop.call_soon_threadsafe(begin, _awaited(contained(function, *args)))
+        except BaseException:
+            ended()
+            raise
+        try:
+            return await asyncio.wrap_future(job)
+        except asyncio.CancelledError:
+            with self._lock:
+                if not state["returned"]:
+                    state["abandoned"] = True
+                    self.abandoned += 1
+            job.cancel()  # reaches the call when its loop next runs
+            waited_for(JUDGE_REPLY)
+            raise
+
+    def _own_loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None or self._loop[0] != os.getpid():
+                loop = asyncio.new_event_loop()
+                threading.Thread(target=loop.run_forever, name=JUDGE_LOOP_THREAD,
+                                 daemon=True).start()
+                self._loop = (os.getpid(), loop)
+            return self._loop[1]
+
     def _refusal(self) -> str:
         return (f"{self.running} calls to {self.whose} are still running, {self.abandoned} of "
                 f"them past the deadline that gave up on them; at most "
@@ -294,6 +394,7 @@ class Waiting:
 
 
 WAIT_THREAD = "provenance-wait"
+JUDGE_LOOP_THREAD = "provenance-judge-loop"
 _waitings: dict[tuple[Hashable, int], Waiting] = {}
 _waitings_lock = threading.Lock()
 

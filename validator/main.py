@@ -140,10 +140,6 @@ class ProvenanceLLM(Validator):
         refuse_unused(judging, judge, first, corrector if corrector is not judge else None)
         self._judges = tuple(dict.fromkeys(backend for backend in (judge, first, corrector)
                                            if backend is not None))
-        # A user's async judge code is awaited on the loop that awaits the validation, where its
-        # clients live; everything else runs on the process's validation loop, whoever awaits.
-        self._on_the_callers_loop = any(backend is not None and backend.awaits_user_code
-                                        for backend in (judge, first, corrector))
         self._defaults, self._reading = settings.take(Defaults), settings.take(Reading)
         self._retrieving, self._reporting = settings.take(Retrieving), settings.take(Reporting)
 
@@ -198,9 +194,9 @@ class ProvenanceLLM(Validator):
 
     async def acheck(self, value: Any, metadata: dict[str, Any] | None = None) -> Report:
         """``check``, awaited from any event loop: the validation runs on the process's
-        validation loop (where LiteLLM keeps its clients), unless a judge of the user's is async
-        code, which is awaited on the loop that awaits it."""
-        if self._on_the_callers_loop or on_the_validation_loop():
+        validation loop (where LiteLLM keeps its clients; a judge of the user's that is async
+        code runs on a loop of its own)."""
+        if on_the_validation_loop():
             return await self._validation(value, metadata)
         with warnings_to_caller():
             return await asyncio.wrap_future(submit(self._validation(value, metadata)))

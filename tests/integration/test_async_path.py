@@ -94,7 +94,7 @@ def test_the_synchronous_path_holds_no_thread_in_its_calls_either(chat_server):
     assert len(server.requests) >= 4 and max(judge.threads_waiting) == 0
 
 
-def test_an_async_def_judge_is_awaited_on_the_callers_loop():
+def test_an_async_def_judge_runs_on_a_loop_of_its_own_whoever_awaits():
     scripted = ScriptedJudge()
     loops: list = []
 
@@ -104,18 +104,22 @@ def test_an_async_def_judge_is_awaited_on_the_callers_loop():
         return scripted(prompt)
 
     texts = [GOOD, "The Eiffel Tower is in Paris. It was painted gold in 2024."]
+    validator = ProvenanceLLM(llm_callable=judge, on_fail="noop")
 
     async def run():
-        validator = ProvenanceLLM(llm_callable=judge, on_fail="noop")
         reports = [await validator.acheck(t, toy_metadata()) for t in texts]
         return reports, asyncio.get_running_loop()
 
     reports, loop = asyncio.run(run())
-    assert loops and set(loops) == {(threading.main_thread(), loop)}
+    synchronous = validator.check(GOOD, toy_metadata())
+    # one loop, the judge's, in a thread that is neither the caller's nor the validation loop's
+    assert len(set(loops)) == 1
+    (thread, its_loop), = set(loops)
+    assert its_loop is not loop and thread.name == "provenance-judge-loop"
     sync = ProvenanceLLM(llm_callable=ScriptedJudge(), on_fail="noop")
     assert [r.metadata() for r in reports] == [
         sync.check(t, toy_metadata()).metadata() for t in texts]
-    assert [r.passed for r in reports] == [True, False]
+    assert [r.passed for r in reports] == [True, False] and synchronous.passed
 
 
 def test_an_async_def_judge_also_serves_a_synchronous_validation():

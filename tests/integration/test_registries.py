@@ -35,7 +35,8 @@ def test_the_limits_of_callables_and_judge_objects_are_forgotten_with_them():
         judge = ScriptedJudge() if n % 2 else ByHand()
         assert ProvenanceLLM(llm_callable=judge).check(GOOD, toy_metadata()).passed
         del judge
-    assert _kept() == before
+    # none more than before: what earlier tests left may be released meanwhile, never 40 more
+    assert all(now <= then for now, then in zip(_kept(), before, strict=True)), (_kept(), before)
 
 
 def test_a_query_function_that_hangs_is_bounded_alone_and_its_refusal_names_it():

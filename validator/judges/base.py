@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Protocol, cast, runtime_checkable
 
-from ..concurrency import Waiting, identity, offload, waiting
+from ..concurrency import identity, offload, waiting
 from ..errors import ConfigurationError, JudgeAuthError
 from ..settings import DEFAULTS
 from ..types import DECIDERS, LABELS, Context, Evidence, Verdict
@@ -117,7 +117,6 @@ class Backend:
     extracts_claims = False
     corrects = False
     computes = False  # its calls compute here (run in the pool), rather than wait on a model
-    awaits_user_code = False  # it awaits a user's async code, bound to the caller's loop
     gives_probabilities = False  # its verdicts may carry a probability to hold to a threshold
     one_per_call_because: str | None = None  # why a judge that could batch takes one a call
 
@@ -149,10 +148,11 @@ def adapt(judge: object, size: int = MAX_IN_FLIGHT) -> Backend:
 class ObjectJudge(Backend):
     """A judge object (``Judge``, and optionally ``BatchJudge``, ``ClaimExtractor``,
     ``Corrector``), its methods chosen once: the awaited twin where the object writes one beside
-    the plain method (in the same class or below it), else the plain method: in the pool when
-    the object computes (``computes`` or ``is_heuristic``), else in a thread of its own under
-    the object's bound of ``size`` (``concurrency.Waiting``): a call that never returns holds
-    up nothing but itself."""
+    the plain method (in the same class or below it), on an event loop of the object's own;
+    else the plain method: in the pool when the object computes (``computes`` or
+    ``is_heuristic``), else in a thread of its own. Both under the object's bound of ``size``
+    (``concurrency.Waiting``): a call that never returns, or blocks its loop, holds up nothing
+    but the object's own calls."""
 
     def __init__(self, judge: object, size: int = MAX_IN_FLIGHT):
         self.judge = judge
@@ -161,7 +161,8 @@ class ObjectJudge(Backend):
         self.computes = bool(getattr(judge, "is_heuristic", False)
                              or getattr(judge, "computes", False))
         self.gives_probabilities = bool(getattr(judge, "gives_probabilities", True))
-        self.waiting: Waiting | None = None if self.computes else waiting(identity(judge), size)
+        # plain methods that only wait, and every awaited one, run apart from the validations
+        self.waiting = waiting(identity(judge), size)
         self._one = self._method("judge") if isinstance(judge, Judge) else None  # a corrector
         self._batch = self._method("judge_batch") if isinstance(judge, BatchJudge) else None
         self.group_size = None if self._batch is not None else 1
@@ -170,18 +171,16 @@ class ObjectJudge(Backend):
         self.extracts_claims = self._extract is not None
         self._correct = self._method("correct") if isinstance(judge, Corrector) else None
         self.corrects = self._correct is not None
-        self.awaits_user_code = any(has_async(judge, name) for name in (
-            "judge", "judge_batch", "extract_claims", "correct"))
 
     @property
     def name(self) -> str:
         return type(self.judge).__name__
 
     def _method(self, name: str) -> Callable[..., Awaitable[Any]]:
-        if has_async(self.judge, name):
-            return getattr(self.judge, f"a{name}")
+        if has_async(self.judge, name):  # on the object's own loop: it may block it
+            return functools.partial(self.waiting.call_async, getattr(self.judge, f"a{name}"))
         method = getattr(self.judge, name)
-        if self.waiting is None:
+        if self.computes:
             return functools.partial(offload, method)
         return functools.partial(self.waiting.call, method)
 

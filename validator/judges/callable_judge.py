@@ -1,6 +1,7 @@
 """A plain ``prompt -> str`` callable as a judge (the hub validator's ``llm_callable``), or an
-``async def`` one: awaited on the loop the validation runs on; a plain one in a thread of its
-own (``concurrency.Waiting``), apart from the validations' work, which a deadline abandons."""
+``async def`` one: a plain one runs in a thread of its own, an async one on an event loop of
+its own (``concurrency.Waiting``), apart from the validations' work and loop: a deadline
+abandons either, and neither can hold up another validation."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ class CallableJudge(PromptJudge):
         super().__init__(settings, **options)
         _check_takes_one_prompt(function, settings.structured_replies == "on")
         self.function = function
-        self.awaited = self.awaits_user_code = is_async(function)
+        self.awaited = is_async(function)
         self.structured = settings.structured_replies == "on"
 
     def model_key(self) -> Hashable:
@@ -43,13 +44,13 @@ class CallableJudge(PromptJudge):
         """The function's reply (it cannot be told its room, nor tell where a reply ended)."""
         call: Callable[[str], Any] = (self.function if form is None else functools.partial(
             cast(Callable[..., Any], self.function), response_format=form))
+        threads = waiting(self.model_key(), self.settings.max_calls_in_flight)
         if self.awaited:
-            reply = call(prompt)
+            reply = await threads.call_async(call, prompt)
         else:
-            threads = waiting(self.model_key(), self.settings.max_calls_in_flight)
             reply = await threads.call(call, prompt)
-        if inspect.isawaitable(reply):  # a plain function that returned a coroutine
-            reply = await reply
+            if inspect.isawaitable(reply):  # a plain function that returned a coroutine
+                reply = await threads.call_async(lambda: reply)
         # counting tokens computes: in the pool
         return Reply(await offload(_counted, prompt, reply))
 

@@ -50,7 +50,6 @@ class Policy(Backend):
     extracts_claims = _inner("extracts_claims")  # type: ignore[assignment]
     corrects = _inner("corrects")  # type: ignore[assignment]
     computes = _inner("computes")  # type: ignore[assignment]
-    awaits_user_code = _inner("awaits_user_code")  # type: ignore[assignment]
     gives_probabilities = _inner("gives_probabilities")  # type: ignore[assignment]
     one_per_call_because = _inner("one_per_call_because")  # type: ignore[assignment]
 

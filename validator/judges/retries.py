@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import tenacity
 
-from ..concurrency import Busy, remaining
+from ..concurrency import Busy, Raised, remaining
 from ..errors import ConfigurationError, JudgeAuthError, warn
 
 T = TypeVar("T")
@@ -194,7 +194,7 @@ def _classify(error: Exception) -> Exception | None:
     else, raised as it is (retried if transient)."""
     if isinstance(error, ConfigurationError):
         return None
-    if isinstance(error, Busy):  # refused at once: a retry now would be refused again
+    if isinstance(error, (Busy, Raised)):  # refused at once, or code that ends its thread
         return _Permanent()
     if isinstance(error, (TypeError, AttributeError, NameError)):  # a bug or a setup mistake
         return ConfigurationError(

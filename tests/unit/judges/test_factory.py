@@ -54,7 +54,6 @@ class Awaited(OneAtATime):
 def test_a_judge_object_is_adapted_once_to_what_it_can_do():
     one, batches, awaited = adapt(OneAtATime()), adapt(Batches()), adapt(Awaited())
     assert (one.group_size, batches.group_size) == (1, None)
-    assert not one.awaits_user_code and awaited.awaits_user_code
     assert not one.extracts_claims and not one.corrects
     items = [("A.", EVIDENCE), ("B.", EVIDENCE)]
     labels = [[str(v.label) for v in asyncio.run(backend.verdicts(items, Context()))]

@@ -352,8 +352,9 @@ def _nearest(claims: Sequence[str], conversation: Sequence[Turn],
     """For each claim, the user's sentences that hold most of its words (said back, so "your
     order" meets "my order" as "your order"), nearest first: a restatement shares its words
     with what it restates. A claim that shares little with anything the user said gets none,
-    and so does one whose ``sources`` give another value for a number of it: the sources win,
-    whatever the user said."""
+    and so does one whose ``sources`` give another value for a number of it (the sources win,
+    whatever the user said), or that one of the user's sentences near it contradicts (the user
+    said it otherwise too, before or after)."""
     said = [(evidence, _words(evidence.text)) for evidence in asserted(conversation)]
     found: list[list[Evidence]] = []
     for claim, passages in zip(claims, sources, strict=True):
@@ -363,8 +364,10 @@ def _nearest(claims: Sequence[str], conversation: Sequence[Turn],
             share = len(mine & theirs) / len(mine) if mine else 0.0
             if share >= _NEAR:
                 scored.append((-share, k, evidence))
-        # the rules read the passages only for a claim some user sentence is near
-        if scored and passages and _other_value(claim, passages):
+        # the rules read the passages only for a claim some user sentence is near: the
+        # sources win, and so does anything the user said of it otherwise (a later "Update:")
+        if scored and (passages and _other_value(claim, passages)
+                       or any(_other_value(claim, [e]) for _, _, e in scored)):
             scored = []
         found.append([evidence for _, _, evidence in sorted(scored)[:_NEAREST]])
     return found

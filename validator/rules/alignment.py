@@ -157,8 +157,7 @@ BLOCKS = (
     Block(lambda m: _scope_left_out(m.said, m.pairs), True,
           ("traps_2/scope_widened", "traps/scope_place_widened")),
     Block(lambda m: _qualifier(m.claim, m.said, m.pairs, m.dropped, m.stating), False,
-          ("traps_2/condition_dropped", "traps_2/attribution_dropped", "traps/conditional",
-           "traps/question")),
+          ("traps_2/condition_dropped", "traps_2/attribution_dropped", "traps/conditional")),
 )
 
 

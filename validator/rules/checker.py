@@ -22,8 +22,9 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from ..text import assertions
 from ..text.citations import MARKER
-from ..text.sentences import split_sentences
+from ..text.sentences import safe_text, split_sentences
 from ..types import Evidence
 from . import quantities
 from .alignment import Alignment, best_alignment, has_verb, is_mention, read, same
@@ -33,6 +34,7 @@ from .tokens import (
     BOUNDARIES,
     CONDITION_PHRASES,
     CONDITIONS,
+    FUNCTION_WORDS,
     LINKS,
     PASSIVE,
     QUALIFIERS,
@@ -70,7 +72,44 @@ class Findings:
 
 
 def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
-    """How ``evidence`` states ``claim``: see the module's docstring."""
+    """How ``evidence`` states ``claim``: see the module's docstring. Only what the evidence
+    asserts is read: a sentence of it that asks, hedges, supposes or denies what it says
+    (``assertions``), or that the next sentence takes back, neither supports nor contradicts,
+    unless the claim is put the same way; where such a sentence is what held the claim, the
+    reason quotes it and says how it puts it."""
+    claim = safe_text(claim)  # a lone surrogate is no text the readers take
+    evidence = [e if safe_text(e.text) == e.text else replace(e, text=safe_text(e.text))
+                for e in evidence]
+    mine = assertions.unasserted(claim)
+    blanked: list[tuple[str, str]] = []  # (sentence, how it puts what it says)
+    asserted = [_asserted(e, mine, blanked) for e in evidence]
+    found = _check(claim, asserted)
+    if blanked and not (found.supported or found.contradiction):
+        words = _stems(claim)
+        shares = [(len(words & _stems(sentence)) / max(1, len(words)), n)
+                  for n, (sentence, _) in enumerate(blanked)]
+        share, n = max(shares)
+        if share >= _HOLDS:
+            sentence, kind = blanked[n]
+            return Findings("unaligned", f"a source puts it {_PUT.get(kind, kind)}, not as a "
+                            f"fact: {sentence.strip()!r}", found.coverage)
+    return found
+
+
+_HOLDS = 0.6  # the share of a claim's content words an unasserted sentence holds to be named
+
+
+def _stems(text: str) -> set[str]:
+    """The content words of ``text``, each as its first five letters ("resign", "resigned")."""
+    return {w[:5] for w in normalise(text).split() if w not in FUNCTION_WORDS}
+
+
+# How an unasserted sentence puts what it says, as a reason words it.
+_PUT = {assertions.QUESTION: "as a question", assertions.REQUEST: "as a request to check it",
+        assertions.SUPPOSITION: "as a supposition"}
+
+
+def _check(claim: str, evidence: Sequence[Evidence]) -> Findings:
     clauses = [c for c in read(claim) if any(t.content for t in c)]
     units = [unit for e in evidence for unit in read(e.text)]
     coverage = _coverage(clauses, units)
@@ -96,6 +135,24 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
     unaligned = next(a for a in found if not a.aligned)
     return Findings("unaligned", _why_not(unaligned, units, evidence), coverage,
                     other_value=_other_value(unaligned, units))
+
+
+def _asserted(evidence: Evidence, mine: str | None, blanked: list[tuple[str, str]]
+              ) -> Evidence:
+    """``evidence`` with the sentences it does not assert (but as the claim ``mine`` puts
+    itself) blanked, each added to ``blanked`` with how it puts what it says; spaces keep the
+    offsets. A source that reports what someone said asserts it, as documents do."""
+    if evidence.said is not None:  # a user's sentence, read as asserted already
+        return evidence
+    sentences = split_sentences(evidence.text)
+    kinds = assertions.unasserted_each([s.text for s in sentences])
+    text = evidence.text
+    for sentence, kind in zip(sentences, kinds, strict=True):
+        if kind is not None and kind not in (assertions.REPORT, assertions.CONDITION, mine):
+            blanked.append((sentence.text, kind))
+            width = sentence.end - sentence.start
+            text = text[:sentence.start] + " " * width + text[sentence.end:]
+    return evidence if text == evidence.text else replace(evidence, text=text)
 
 
 def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) -> bool:

@@ -83,7 +83,9 @@ def _clauses(sentence: str) -> tuple[Clause, ...]:
     tokens = _tokens(with_digits(sentence).replace("’", "'"))
     pieces: list[list[Token]] = []
     current: list[Token] = []
-    for token in tokens:
+    for k, token in enumerate(tokens):
+        if token.form == "yet" and k and tokens[k - 1].kind == "negation":
+            continue  # "not yet approved": the negation's, no clause boundary
         if token.kind == "mark" and token.text in ";:" or token.form in BOUNDARIES:
             if current:
                 pieces.append(current)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..types import Evidence, Said
+from .assertions import CUT, unasserted_each
 from .sentences import split_sentences
 
 USER, ASSISTANT, SYSTEM = "user", "assistant", "system"
@@ -102,9 +103,6 @@ def _newest(turns: Sequence[Turn], budget: int) -> list[tuple[Turn, int]]:
     return kept[::-1]
 
 
-_QUESTION = re.compile(r"\?[!?\"'”’)\]]*\s*$")
-
-
 # Characters of the user's turns read for what they assert: the newest, whole turns first (the
 # newest cut to its last ASSERTED_CHARS if it alone is longer). A bound on the work a hostile
 # conversation can ask for, far above what a chat holds.
@@ -112,14 +110,20 @@ ASSERTED_CHARS = 20_000
 
 
 def asserted(turns: Sequence[Turn]) -> list[Evidence]:
-    """What the user asserted: each sentence of a user turn that is not a question (in the
-    newest ``ASSERTED_CHARS`` of them), as evidence that points at its turn and offsets. The
-    text a judge reads is the sentence as a reply would say it back ("my order" -> "your
-    order")."""
+    """What the user asserted: each sentence of a user turn that states what it says
+    (``assertions``: not a question, request, hedge, supposition, denial or report of someone
+    else's words, not taken back or questioned by the next sentence, and not the first of a
+    turn cut by the ``ASSERTED_CHARS`` bound), in the newest ``ASSERTED_CHARS`` of them, as
+    evidence that points at its turn and offsets. The text a judge reads is the sentence as a
+    reply would say it back ("my order" -> "your order")."""
     found = []
     for turn, skipped in _newest([t for t in turns if t.role == USER], ASSERTED_CHARS):
-        for sentence in split_sentences(turn.content[skipped:]):
-            if _QUESTION.search(sentence.text) or not any(c.isalnum() for c in sentence.text):
+        sentences = split_sentences(turn.content[skipped:])
+        kinds = unasserted_each([s.text for s in sentences])
+        if skipped and kinds:
+            kinds[0] = CUT
+        for sentence, kind in zip(sentences, kinds, strict=True):
+            if kind is not None or not any(c.isalnum() for c in sentence.text):
                 continue
             said = Said(sentence.text, skipped + sentence.start, skipped + sentence.end,
                         turn.number, USER)
@@ -127,20 +131,28 @@ def asserted(turns: Sequence[Turn]) -> list[Evidence]:
     return found
 
 
-# First person as the user says it -> second person as a reply says it back.
+# First person as the user says it -> second person as a reply says it back; and the second
+# person, the user speaking of the assistant's side, -> its first person ("you owe me" ->
+# "we owe you"): who did what to whom is kept.
 _SHIFT = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself",
           "we": "you", "us": "you", "our": "your", "ours": "yours", "ourselves": "yourselves",
           "am": "are", "i'm": "you're", "i've": "you've", "i'd": "you'd", "i'll": "you'll",
           "we're": "you're", "we've": "you've", "we'd": "you'd", "we'll": "you'll",
-          "was": "were"}
+          "was": "were",
+          "your": "our", "yours": "ours", "yourself": "ourselves", "yourselves": "ourselves",
+          "you're": "we're", "you've": "we've", "you'd": "we'd", "you'll": "we'll"}
 _AFTER_I = frozenset(("am", "was"))  # verbs turned only where "I" is their subject
+# After these (or at a clause's start) "you" is a subject ("we"); elsewhere an object ("us").
+_BEFORE_A_SUBJECT = frozenset("and but so because that if when since as or then while "
+                              "although though whether".split())
 _WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
 
 
 def said_back(text: str) -> str:
-    """``text`` with its first person turned to the second, as a reply says it back: "I am
-    Ann and my order is late" -> "you are Ann and your order is late". "am" and "was" turn
-    only after "I" ("I was charged" -> "you were charged"; "it was late", "9 am" stay)."""
+    """``text`` as a reply says it back: its first person turned to the second, and its
+    second person (the user speaking of the assistant's side) to the first: "I am Ann and you
+    owe me $20" -> "you are Ann and we owe you $20". "am" and "was" turn only after "I" ("I
+    was charged" -> "you were charged"; "it was late", "9 am" stay)."""
     out, last, previous = [], 0, ""
     for match in _WORD.finditer(text):
         word = match.group()
@@ -148,6 +160,13 @@ def said_back(text: str) -> str:
         new = _SHIFT.get(key)
         if key in _AFTER_I and previous != "i":
             new = None
+        if key == "you":
+            before = text[last:match.start()] if previous else ""
+            subject = (not previous or previous in _BEFORE_A_SUBJECT
+                       or any(mark in before for mark in ",;:.!?"))
+            new = "we" if subject else "us"
+            if previous == "you":  # "you" turned already: the user's "I" said back
+                new = None
         if new is not None:
             if word[0].isupper() and (key != "i" or not text[:match.start()].strip()):
                 new = new[0].upper() + new[1:]

@@ -1,0 +1,131 @@
+"""What a person asserted: whether a sentence states its content as so, read once for every
+place that needs it (the user's turns of a conversation, the sources the rule checker and the
+verbatim cascade read).
+
+A sentence does not assert what it says when it
+
+- asks it: a question mark of any script anywhere in it (``?``, ``？``, ``؟``, ``‽``, ``¿``, the
+  Greek ``;``), or the English inverted opening of a question ("Is it true that ..." with no
+  mark);
+- requests it: "Please confirm that ...", "Can you check whether ...", "Verify that ...";
+- hedges it: "maybe", "perhaps", "probably", "might", "I think", "I'm not sure", "nobody knows";
+- supposes it: "Suppose ...", "What if ...", "Let's say ...", or holds it on a condition
+  (``CONDITION``): "If ...", "Unless ...";
+- denies it: "It is not true that ...", "... , but that's not true", "the myth that ...";
+- reports someone else's words (``REPORT``): "A forum post says ...", "My friend told me ...",
+  "I read that ...", a quotation;
+- is taken back or questioned by the sentence after it, when that sentence has nothing of its
+  own to say: "That is a myth.", "That's not true.", "Is that correct?", "Right?".
+
+Fails closed: a sentence read as not asserting grounds and supports nothing, so a cue read
+where it was not meant costs a check, never a pass. Questions are read in every script; the
+other kinds by English words (the sentence splitter's languages have their own question marks,
+which are read). Each caller decides which kinds it takes as not asserted: a source that
+reports what someone said ("The company said profits rose") is how documents state things, so
+the rule checker does not count ``REPORT`` against a source, nor ``CONDITION`` (it reads a
+source's conditions itself, and a claim that keeps the condition is stated); a user's report of
+what someone else said, or a condition, is not the user's assertion.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+QUESTION = "a question"
+REQUEST = "a request to check it"
+HEDGE = "hedged"
+SUPPOSITION = "a supposition"
+CONDITION = "a condition"
+DENIAL = "denied"
+REPORT = "a report of what someone else said"
+TAKEN_BACK = "taken back by the sentence after it"
+QUESTIONED = "questioned by the sentence after it"
+CUT = "cut by a bound, so not read whole"
+
+# Question marks: ASCII, full-width, small, Arabic, interrobang, Spanish opening, reversed,
+# Greek (U+037E), Armenian, Ethiopic, and the Chinese/Japanese full-width one above.
+_QUESTION_MARKS = re.compile("[?？﹖؟‽¿⸮\u037e\u055e\u1367]")
+
+_WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+
+_SUBJECTS = (r"(?:it|there|this|that|these|those|the|a|an|my|your|our|their|his|her|its|you|i|"
+             r"we|they|he|she|someone|anyone|everyone)")
+_AUXILIARIES = (r"(?:is|are|was|were|am|do|does|did|can|could|will|would|should|shall|has|have|"
+                r"had|may|might|must|isn't|aren't|wasn't|weren't|doesn't|didn't|can't|won't)")
+_OPENING = r"^(?:(?:so|ok(?:ay)?|well|hi|hello|hey|also|and|but|oh|um|now)\b[,:]?\s+)*"
+
+_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in (
+        (QUESTION, _OPENING + rf"{_AUXILIARIES}\s+{_SUBJECTS}\b"),
+        (QUESTION, _OPENING + r"(?:i\s+wonder|i'm\s+wondering|wondering)\b"),
+        (QUESTION, r"\b(?:whether|or\s+not)\b"),
+        (REQUEST, _OPENING + r"(?:(?:please|kindly)\s+)?(?:(?:can|could|would|will)\s+you\s+)?"
+                  r"(?:please\s+)?(?:confirm|verify|check|double[-\s]?check|validate|tell\s+me|"
+                  r"let\s+me\s+know|find\s+out|make\s+sure|see\s+if)\b"),
+        (REQUEST, r"\b(?:i\s+(?:need|want|would\s+like|'d\s+like)\s+(?:you\s+)?to\s+"
+                  r"(?:confirm|verify|check|know)|please\s+(?:confirm|verify|check))\b"),
+        (HEDGE, r"\b(?:maybe|perhaps|possibly|probably|presumably|supposedly|allegedly|"
+                r"reportedly|apparently|seemingly|might|may\s+(?:have|be|not)|could\s+(?:have|be)|"
+                r"not\s+(?:sure|certain)|unsure|uncertain|unclear|unknown|unconfirmed|undecided|"
+                r"rumou?red|(?:no\s*(?:one|body)|nobody)\s+(?:knows|is\s+sure|can\s+say))\b"),
+        (HEDGE, r"\bi\s+(?:think|believe|guess|suppose|assume|suspect|reckon|feel|doubt|"
+                r"imagine|hope|fear|gather|understand)\b|\bi'?m\s+(?:guessing|assuming|told)\b"),
+        (SUPPOSITION, _OPENING + r"(?:suppose|supposing|assume|assuming|imagine|hypothetically|"
+                      r"what\s+if|let's\s+say|let\s+us\s+say|say|in\s+theory)\b"),
+        (CONDITION, _OPENING + r"(?:if|unless|in\s+case|even\s+if|only\s+if)\b"),
+        (DENIAL, r"\b(?:it\s+is|it's|that\s+is|that's|this\s+is|which\s+is|is)\s+(?:not\s+true|"
+                 r"untrue|false|a\s+myth|a\s+lie|a\s+hoax|incorrect|wrong|a\s+rumou?r|fake|"
+                 r"not\s+the\s+case|nonsense|a\s+misconception)\b"),
+        (DENIAL, r"\b(?:the\s+)?(?:myth|misconception|rumou?r|claim|idea|notion|belief)\s+that\b"
+                 r"|\bcontrary\s+to\b|\b(?:was|were|has\s+been|have\s+been)\s+(?:denied|"
+                 r"debunked|disproven|refuted)\b|\bnot\s+(?:true|correct|right)\s+that\b"),
+        (REPORT, r"\b(?:says?|said|saying|tells?|told|claims?|claimed|writes?|wrote|written|"
+                 r"posts?|posted|mentions?|mentioned|heard|read|according\s+to|quoted?|"
+                 r"reports?|reported|insists?|insisted|swears?|swore)\b"),
+        (REPORT, "[\"“”„«»]"),
+        (REPORT, r"(?:^|\s)['‘][^'’]{8,}['’]"),
+    ))
+
+# What a sentence that only takes back or questions the one before it may hold besides
+# function words: "That is a myth.", "That's not true!", "Is that correct?", "Right?".
+_BACK_WORDS = frozenset("""that that's this it it's is was are were not isn't wasn't true
+    false untrue correct incorrect right wrong accurate inaccurate a an the myth lie hoax rumour
+    rumor fake nonsense so really or actually sure case confirm verify check can you could please
+    am i i'm did do does no nope yes yeah well just though at all of course totally completely
+    entirely""".split())
+_DENIED_BACK = frozenset("not false untrue incorrect wrong myth lie hoax rumour rumor fake "
+                         "nonsense inaccurate nope no isn't wasn't".split())
+
+
+def unasserted(sentence: str) -> str | None:
+    """Why ``sentence`` does not assert what it says (one of the kinds above), or None."""
+    if _QUESTION_MARKS.search(sentence):
+        return QUESTION
+    text = sentence.replace("’", "'").strip(" \t\n*_>-#•")
+    for kind, pattern in _KINDS:
+        if pattern.search(text):
+            return kind
+    return None
+
+
+def unasserted_each(sentences: Sequence[str]) -> list[str | None]:
+    """``unasserted`` of each of one turn's or passage's sentences, in order, and also a
+    sentence the next one takes back or questions with nothing of its own to say."""
+    kinds = [unasserted(s) for s in sentences]
+    for n in range(len(sentences) - 1):
+        back = _back(sentences[n + 1])
+        if back is not None and kinds[n] is None:
+            kinds[n] = back
+    return kinds
+
+
+def _back(sentence: str) -> str | None:
+    """TAKEN_BACK or QUESTIONED when ``sentence`` only takes back or questions the one before
+    it: all of its words are of ``_BACK_WORDS``."""
+    words = [w.lower() for w in _WORDS.findall(sentence.replace("’", "'"))]
+    if not words or not all(w in _BACK_WORDS for w in words):
+        return None
+    if _QUESTION_MARKS.search(sentence):
+        return QUESTIONED
+    return TAKEN_BACK if any(w in _DENIED_BACK for w in words) else None

@@ -13,7 +13,14 @@ from typing import Any
 
 from .errors import warn
 from .settings import boolean, count
-from .text.conversation import CONVERSATION_CHARS, Turn, check_messages, last_user_turn, shown
+from .text.conversation import (
+    CONVERSATION_CHARS,
+    USER,
+    Turn,
+    check_messages,
+    last_user_turn,
+    shown,
+)
 from .types import Context
 
 CHUNK_STRATEGIES = ("full", "sentence", "word", "char", "token")
@@ -82,10 +89,14 @@ class Request:
 
     @property
     def context(self) -> Context:
-        """What the judges read beside the evidence: the question, and the newest turns of
-        the conversation that fit in ``CONVERSATION_CHARS``."""
+        """What the judges read beside the evidence: the question, and the newest of the
+        user's turns that fit in ``CONVERSATION_CHARS``. The assistant's, system, developer and
+        tool turns are never shown: a judge that took them as evidence would ground what
+        nobody may (an earlier answer may itself be made up), and what is not shown cannot be
+        taken (docs/design/conversation.md)."""
+        users = [t for t in self.conversation if t.role == USER]
         return Context(self.question, tuple((t.role, t.content)
-                                            for t in shown(self.conversation, CONVERSATION_CHARS)))
+                                            for t in shown(users, CONVERSATION_CHARS)))
 
     @property
     def source_count(self) -> int | None:

@@ -137,7 +137,7 @@ def test_text_parts_are_read_and_an_image_grounds_nothing():
     assert guarded(RESTATED, messages)[0].validation_passed
 
 
-def test_an_llm_judge_reads_the_conversation_as_marked_context_once_a_call(chat_server):
+def test_an_llm_judge_reads_the_users_turns_as_marked_context_once_a_call(chat_server):
     server = chat_server(words_judge)
     validator = ProvenanceLLM(llm_callable="openai/judge", structured_replies="off",
                               control_statements="off", cache_size=0,
@@ -150,7 +150,8 @@ def test_an_llm_judge_reads_the_conversation_as_marked_context_once_a_call(chat_
         tag = re.search(r"<<(\d{15}):BEGIN CONVERSATION>>", prompt).group(1)
         block = prompt.split(f"<<{tag}:BEGIN CONVERSATION>>")[1].split(f"<<{tag}:END")[0]
         assert prompt.count("BEGIN CONVERSATION") == 1
-        assert "assistant: Orders usually arrive in a week." in block
+        # the user's turns only: an assistant's earlier words are no context a judge may lean on
+        assert "user: " in block and "assistant:" not in block and "system:" not in block
         assert "not evidence" in prompt[:prompt.index("BEGIN CONVERSATION>>")]
         assert "BEGIN QUESTION" not in prompt  # the question is the conversation's last turn
     # the grounding call asks the claim, framing off, with the user's sentence said back as

@@ -25,6 +25,7 @@ from ..retrieval.retriever import Found, Retriever
 from ..rules.tokens import FUNCTION_WORDS
 from ..text import citations
 from ..text.conversation import Turn, asserted
+from ..text.refusals import claim_part
 from ..types import (
     BY_FALLBACK,
     BY_LOCAL,
@@ -406,8 +407,9 @@ def _words(text: str) -> set[str]:
 
 def _asserting(read: Sequence[ReadSentence], request: Request
                ) -> list[tuple[int, str, Within]]:
-    """Each sentence that asserts something: its index, its text, the sources it cites."""
-    return [(i, r.text, citations.within(r.citation, request.source_count))
+    """Each sentence that asserts something: its index, what it claims (without a clause that
+    says the sources lack it: that excuses nothing), the sources it cites."""
+    return [(i, claim_part(r.text), citations.within(r.citation, request.source_count))
             for i, r in enumerate(read) if r.not_a_claim is None]
 
 

@@ -140,8 +140,8 @@ Read the text as an answer to this question:
 # The conversation is context for reading a statement (what "it" or "your order" refers to),
 # never evidence: what a user said reaches a judge as evidence only as a passage of its own.
 CONVERSATION_BLOCK = """
-Read the text as the assistant's next turn in this conversation (context for what its words \
-refer to, not evidence):
+Read the text as the assistant's reply to these turns of the user's (context for what its \
+words refer to, not evidence):
 <<{tag}:BEGIN CONVERSATION>>
 {turns}
 <<{tag}:END CONVERSATION>>

@@ -1,5 +1,11 @@
 """Refusals: a sentence that says the sources hold no answer ("No document says how tall it
-is") states nothing about the world, so it is judged by what it says is missing."""
+is") states nothing about the world, so it is judged by what it says is missing.
+
+A sentence is a refusal only when every clause of it is one: "It was painted gold in 2024,
+although no source mentions this." claims the gold paint, and a disclaimer beside a claim
+excuses nothing. Such a sentence is judged by its claim alone (``claim_part``): the disclaimer
+is taken off, so that no judge reads "the sources lack this" as a statement it can support.
+"""
 
 from __future__ import annotations
 
@@ -10,15 +16,30 @@ _REFUSAL_WORDS = re.compile(
     r"mentions?|answers?|gives?|contains?|provides?|specif(?:y|ies)|available|provided)\b",
     re.IGNORECASE,
 )
+_PLACES = r"(?:documents?|sources?|passages?|context|information|references?|texts?|materials?)"
 _REFUSAL = re.compile(
-    r"\b(?:no|none of the|neither of the)\s+(?:document|source|passage|context|information|"
-    r"reference)s?\b.*\b(?:say|says|state|states|mention|mentions|answer|answers|give|gives|"
-    r"contain|contains|provide|provides|specif(?:y|ies))\b"
-    r"|\b(?:do(?:es)?n't|do(?:es)? not|cannot|can't)\s+(?:say|state|mention|answer|specify|"
-    r"contain|provide)\b.*\b(?:document|source|passage|context)s?\b"
-    r"|\b(?:documents|sources|passages|context)\s+(?:do(?:es)? not|don't|doesn't)\b",
+    rf"\b(?:no|none of the|neither of the|not one of the)\s+{_PLACES}\b.*\b(?:say|says|state|"
+    r"states|mention|mentions|answer|answers|give|gives|contain|contains|provide|provides|"
+    r"specif(?:y|ies)|confirm|confirms|cover|covers|support|supports)\b"
+    r"|\b(?:do(?:es)?n't|do(?:es)? not|cannot|can't|could ?n[o']t|did ?n[o']t|was ?n[o']t able "
+    r"to|am not able to|unable to)\s+(?:say|state|mention|answer|specify|contain|provide|find|"
+    r"verify|confirm|see|locate)\b.*\b" + _PLACES + r"\b"
+    rf"|\b{_PLACES}\s+(?:do(?:es)? not|don't|doesn't|are silent|is silent|say nothing|"
+    r"never (?:say|mention|state))\b"
+    rf"|\b(?:there is|there's|i (?:have|found)|with) no (?:information|mention|data|record)\b"
+    rf"|\bnot (?:mentioned|stated|given|specified|covered|found) (?:in|by) (?:the |any )?{_PLACES}"
+    r"|\b(?:not|never) (?:mentioned|stated|specified)\b"
+    rf"|\b(?:is|are|was|were)(?:n't| not) (?:in|found in|part of|included in|backed by|from) "
+    rf"(?:the |any |my )?(?:provided |given |retrieved )?{_PLACES}",
     re.IGNORECASE,
 )
+# Where one clause of a sentence ends and another begins: punctuation, or a joining word.
+_CLAUSES = re.compile(r"\s*[,;:()\u2013\u2014]\s*|\s+-\s+|\s+(?=(?:but|although|though|yet|"
+                      r"while|whereas|however|except|which)\b)", re.IGNORECASE)
+# Words that say nothing of their own in a clause beside a refusal ("so", "but this").
+_EMPTY = frozenset("but although though yet while whereas however except that which and so "
+                   "this it here there the a an is was on".split())
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 
 
 def refusal_topic(text: str) -> str:
@@ -28,5 +49,29 @@ def refusal_topic(text: str) -> str:
 
 
 def is_refusal(text: str) -> bool:
-    """A sentence that says the sources hold no answer ("No document says ...")."""
-    return _REFUSAL.search(text) is not None
+    """A sentence that only says the sources hold no answer ("No document says ..."): every
+    clause of it a refusal or empty."""
+    return _REFUSAL.search(text) is not None and not _claiming(text)
+
+
+def claim_part(text: str) -> str:
+    """``text`` without the clauses that say the sources hold no answer, when it also claims
+    something ("No document says so, but it closes at 6 pm." -> "It closes at 6 pm."); ``text``
+    itself when it has no such clause, or nothing else."""
+    if _REFUSAL.search(text) is None:
+        return text
+    claiming = _claiming(text)
+    if not claiming:
+        return text
+    joined = ", ".join(claiming).strip()
+    joined = re.sub(r"^(?:(?:but|although|though|yet|while|whereas|however|except|and|so|that)"
+                    r"\s+)+", "", joined, flags=re.IGNORECASE)
+    end = "" if joined.endswith((".", "!")) else "."
+    return joined[:1].upper() + joined[1:] + end
+
+
+def _claiming(text: str) -> list[str]:
+    """The clauses of ``text`` that are no refusal and hold a word of their own."""
+    clauses = [c for c in _CLAUSES.split(text.strip().rstrip(".!")) if c and c.strip()]
+    return [c.strip() for c in clauses if _REFUSAL.search(c) is None
+            and any(w.lower() not in _EMPTY for w in _WORD.findall(c))]

@@ -46,7 +46,8 @@ def test_a_long_conversation_reaches_the_prompt_cut_to_its_budget():
                 for n in range(1, 21)]
     request = read_request("x", {"sources": ["s"], "messages": messages}, Defaults(False, None))
     prompt = build_prompt("It is late.", [Evidence("s")], request.context)
-    assert "turn 20 " in prompt and "turn 1 " not in prompt
+    assert "turn 19 " in prompt and "turn 1 " not in prompt  # the user's newest turns
+    assert "turn 20 " not in prompt  # the assistant's: never shown
     assert sum(len(text) for _, text in request.context.conversation) <= 2_000
 
 

@@ -1,0 +1,49 @@
+"""A sentence is a refusal only when all of it says the sources hold no answer; a disclaimer
+beside a claim excuses nothing: the claim is what is judged."""
+
+import pytest
+
+from provenance_guard import ProvenanceLLM
+from provenance_guard.text.refusals import claim_part, is_refusal
+
+EIFFEL = ["The Eiffel Tower was finished in 1889. It is 330 metres tall."]
+
+
+@pytest.mark.parametrize("sentence,claim", [
+    ("It was painted gold in 2024, although no source mentions this.",
+     "It was painted gold in 2024."),
+    ("No document says so, but it closes at 6 pm.", "It closes at 6 pm."),
+    ("The documents don't cover pricing; the premium tier costs $49 a month.",
+     "The premium tier costs $49 a month."),
+    ("Not mentioned in the passages: the CEO resigned in March.", "The CEO resigned in March."),
+    ("The plant employs 400 people (this is not in the provided documents).",
+     "The plant employs 400 people."),
+    ("There is no information about this in the sources, except that the ferry runs hourly.",
+     "The ferry runs hourly."),
+])
+def test_a_disclaimer_beside_a_claim_is_taken_off_and_the_claim_judged(sentence, claim):
+    assert not is_refusal(sentence)
+    assert claim_part(sentence) == claim
+
+
+@pytest.mark.parametrize("sentence", [
+    "No document says how tall it is.", "I could not find this in the documents.",
+    "No source says when it opens and closes.", "This is not in the documents.",
+    "The sources are silent on the price.",
+])
+def test_a_refusal_through_and_through_stays_one(sentence):
+    assert is_refusal(sentence) and claim_part(sentence) == sentence
+
+
+@pytest.mark.parametrize("text", [
+    "It was painted gold in 2024, although no source mentions this.",
+    "No source says so, but the tower is 350 metres tall.",
+])
+@pytest.mark.parametrize("citations", ["auto", "required"])
+def test_a_claim_with_a_disclaimer_fails_like_the_claim_alone(text, citations):
+    validator = ProvenanceLLM(llm_callable="local", on_fail="noop", citations=citations)
+    report = validator.check(text, {"sources": EIFFEL})
+    assert not report.passed
+    [result] = report.sentences
+    assert str(result.verdict.label) in ("unsupported", "contradicted")
+    assert "do not answer" not in result.verdict.reason

@@ -28,7 +28,7 @@ sources = ["The Eiffel Tower is in Paris. It was finished in 1889.",
     "Source %d is about the town of Vell%d and its mill." % (n, n) for n in range(6)]
 validator.validate("The Eiffel Tower was finished in 1889. It is in Paris.", {"sources": sources})
 heavy = ("torch", "sentence_transformers", "tiktoken", "faiss", "bm25s", "pysbd",
-         "snowballstemmer", "py3langid")
+         "snowballstemmer", "py3langid", "babel")
 print(json.dumps({"took": took, "called_by_warm_up": called,
                   "loaded_by_the_first": sorted(m for m in set(sys.modules) - before
                                                 if m.split(".")[0] in heavy and "." not in m)}))

@@ -29,6 +29,7 @@ from ..types import Evidence
 from . import quantities
 from .alignment import Alignment, best_alignment, has_verb, is_mention, read, same
 from .facts import normalise
+from .money import SIGNS
 from .tokens import (
     ARTICLES,
     BOUNDARIES,
@@ -169,8 +170,10 @@ def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) 
     if not any(f" {target} " in f" {normalise(e.text)} " for e in evidence):
         return False
     mine = set(words)
-    span = re.compile(r"(?<![^\W_])" + r"[\W_]+".join(map(re.escape, words)) + r"(?![^\W_])",
-                      re.IGNORECASE)
+    # words are apart in the text, but a currency sign and its number may touch ("$30")
+    joined = "".join(("" if not n else r"[\W_]*" if {words[n - 1][:1], word[:1]} & SIGNS
+                      else r"[\W_]+") + re.escape(word) for n, word in enumerate(words))
+    span = re.compile(r"(?<![^\W_])" + joined + r"(?![^\W_])", re.IGNORECASE)
     for e in evidence:
         for sentence in split_sentences(MARKER.sub(" ", e.text)):
             said = sentence.text.replace("’", "'")

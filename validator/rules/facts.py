@@ -19,9 +19,11 @@ from itertools import pairwise
 from ..storage import MiB, memoize
 from ..text.citations import MARKER
 from ..text.word_forms import MONTH_OF, STOPWORDS, content_words, stem, with_digits
+from .money import SIGN_CLASS
 from .quantities import NUMBER_WORDS, Amount, Number, bound_before, read_number, value_of
 
-_TOKEN = re.compile(r"[$€£¥]|\d+(?:,\d{3})*(?:\.\d+)?(?:st|nd|rd|th)?|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?|%|\S")
+_TOKEN = re.compile(rf"[A-Za-z]{{0,3}}{SIGN_CLASS}|\d+(?:,\d{{3}})*(?:\.\d+)?(?:st|nd|rd|th)?"
+                    r"|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?|%|\S")
 _NUMERIC = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?$")
 _RANGE_WORDS = frozenset(("-", "–", "—", "to", "and"))
 
@@ -47,7 +49,8 @@ def normalise(text: str) -> str:
     return " ".join(_NORMAL_WORD.findall(text))
 
 
-_NORMAL_WORD = re.compile(r"\d+(?:[.,]\d+)*[^\W_]*|[^\W_]+(?:'[^\W_]+)?")
+# a currency sign is a word of its own: "$30" and "£30" are not the same words
+_NORMAL_WORD = re.compile(rf"\d+(?:[.,]\d+)*[^\W_]*|[^\W_]+(?:'[^\W_]+)?|{SIGN_CLASS}")
 
 
 @memoize(8192, 16 * MiB, bytes_per_char=24)

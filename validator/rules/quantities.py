@@ -36,6 +36,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from . import money
+
 ROUNDING = 0.005  # an exact number written rounded ("2.1 million") is at most this far off
 
 # Words before a number that say how it is meant, longest first where one starts another.
@@ -75,12 +77,7 @@ _BASE = {
 SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9,
           "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12}
 _CURRENCY_SCALES = frozenset(("m", "b"))
-CURRENCIES = {"$": "usd", "us$": "usd", "usd": "usd", "dollar": "usd", "dollars": "usd",
-              "€": "eur", "eur": "eur", "euro": "eur", "euros": "eur", "£": "gbp", "gbp": "gbp",
-              "pound": "gbp", "pounds": "gbp", "¥": "jpy", "jpy": "jpy", "yen": "jpy"}
-CURRENCY_SIGNS = frozenset("$€£¥")
-_CURRENCY_BEFORE = CURRENCY_SIGNS | {"us$", "usd", "eur", "gbp", "jpy"}  # "$5", "USD 5"
-UNITS = {  # a word after a number -> its unit; _BASE says which convert
+UNITS = {  # a word after a number -> its unit; _BASE says which convert (a currency: ``money``)
     **{w: "metre" for w in ("m", "meter", "meters", "metre", "metres")},
     **{w: "kilometre" for w in ("km", "kilometer", "kilometers", "kilometre", "kilometres")},
     **{w: "centimetre" for w in ("cm", "centimetre", "centimetres", "centimeter", "centimeters")},
@@ -97,7 +94,7 @@ UNITS = {  # a word after a number -> its unit; _BASE says which convert
     **{w: "year" for w in ("year", "years", "yr", "yrs")}, "percent": "%", "%": "%",
     **{w: "person" for w in ("people", "person", "persons")},
     **{w: "visitor" for w in ("visitor", "visitors")},
-    **{w: "employee" for w in ("employee", "employees")}, **CURRENCIES,
+    **{w: "employee" for w in ("employee", "employees")},
 }
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "hundred": 100,
@@ -140,17 +137,22 @@ def read_number(words: Sequence[str], i: int, phrase: str = "", *, source: str |
     def low(k: int) -> str:  # the word at k in lower case; "" outside the text
         return words[k].lower() if 0 <= k < len(words) else ""
 
-    currency = CURRENCIES[low(i - 1)] if i and low(i - 1) in _CURRENCY_BEFORE else None
+    currency = (money.sign(words[i - 1]) or money.code(words[i - 1])) if i else None  # "$5"
     first, j, scale = (i - 1 if currency else i), i + 1, 1.0
     if low(j) in SCALES and (low(j) not in _CURRENCY_SCALES or currency):
         scale, j = SCALES[low(j)], j + 1
     unit = currency
-    if unit is None and low(j) == "percentage" and low(j + 1) in ("point", "points"):
+    named = None if unit is not None else money.named(list(words[j:j + 3]))  # "5 US dollars"
+    if named is not None:
+        unit, j = named[0], j + named[1]
+    elif unit is None and low(j) == "percentage" and low(j + 1) in ("point", "points"):
         unit, j = "percentage point", j + 2  # "2 percentage points" is no "2 percent"
     elif unit is None:
         k = j + 1 if low(j) in ("-", "‑") and low(j + 1) in UNITS else j  # "a 7-year warranty"
-        if low(k) in UNITS and low(k) not in CURRENCY_SIGNS:
+        if low(k) in UNITS:
             unit, j = UNITS[low(k)], k + 1
+        elif code_after := money.code(words[j]) if j < len(words) else None:  # "5 EUR"
+            unit, j = code_after, j + 1
     if phrase and ambiguous(phrase.lower(), unit):
         phrase = ""  # "over 20 years": maybe "during"
     role = low(first - 1) if first and not phrase and low(first - 1) in ("to", "from") else ""
@@ -158,7 +160,7 @@ def read_number(words: Sequence[str], i: int, phrase: str = "", *, source: str |
         shown = source[spans[first][0]:spans[j - 1][1]]
     else:
         shown = " ".join(words[first:j]).replace(" %", "%")
-        shown = shown[0] + shown[1:].lstrip() if shown[0] in CURRENCY_SIGNS else shown
+        shown = shown[0] + shown[1:].lstrip() if shown[0] in money.SIGNS else shown
     return Number(amount(words[i], value, scale=scale, unit=unit, phrase=phrase.lower(),
                          text=f"{phrase} {shown}" if phrase else shown, role=role), first, j - 1)
 
@@ -311,7 +313,8 @@ def mismatch(claim: Amount, source: Amount) -> str:
     if claim.role != source.role:
         return f"{said}: not the same number ('from' and 'to' say where it began or ended)"
     if not claim.comparable(source):
-        return f"{said}: another unit"
+        money_ = money.is_currency(claim.unit) or money.is_currency(source.unit)
+        return f"{said}: another {'currency' if money_ else 'unit'}"
     if claim.conflicts(source):
         return f"{said}: another value"
     low, high, _, _ = claim.interval()

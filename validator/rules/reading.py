@@ -15,7 +15,7 @@ from ..storage import MiB, memoize
 from ..text.citations import MARKER
 from ..text.sentences import split_sentences
 from ..text.word_forms import MONTH_OF, with_digits
-from . import quantities
+from . import money, quantities
 from .restatements import comparative, fronted, mark_events, passive, possessive, voiced
 from .tokens import (
     ALTERNATIVES,
@@ -46,7 +46,8 @@ _PLACE_VERBS = frozenset("lie lies lying sit sits sitting stand stands standing"
 _PLACE = frozenset(("in", "on", "at"))
 _RANGE_OPENERS = {"between": ("and",), "from": ("to", "until", "till", "through")}
 _CONTRACTED = {"cannot": "can", "can't": "can", "won't": "will", "shan't": "shall"}
-_TOKEN = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)*|[%$€£¥;:,()]")
+_TOKEN = re.compile(rf"[A-Za-z]{{1,3}}{money.SIGN_CLASS}|\d+(?:,\d{{3}})*(?:\.\d+)?"
+                    rf"|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)*|[%;:,()]|{money.SIGN_CLASS}")
 
 
 @memoize(4096, 16 * MiB, bytes_per_char=48)
@@ -337,7 +338,7 @@ def _bound_at(raw: list[str], i: int) -> int:
         phrase = " ".join(raw[i:i + size]).lower()
         after = raw[i + size:i + size + 2]
         if phrase in quantities.BOUND_WORDS and after and (after[0][0].isdigit() or (
-                after[0] in quantities.CURRENCY_SIGNS and len(after) > 1
+                money.sign(after[0]) is not None and len(after) > 1
                 and after[1][0].isdigit())):
             return size
     return 0

@@ -307,7 +307,8 @@ class Settings:
     pass_on_invalid: bool = setting(
         False, Flag(),
         "Whether a sentence the judge gave no readable verdict for passes (the default of the "
-        "metadata key of the same name).")
+        "metadata key of the same name). Never one whose judge was caught on a control "
+        "statement or was below `min_support_probability`: those fail whatever it says.")
     fail_on_unsupported: bool = setting(
         True, Flag(),
         "Whether a sentence the sources do not settle fails (else only contradicted sentences "

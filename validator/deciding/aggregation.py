@@ -85,7 +85,8 @@ def _no_verdict(results: Sequence[SentenceResult], invalid: int) -> str:
     """Why ``invalid`` sentences have no verdict, in a line: the deadline, with what it found
     unfinished; a judge that could not be reached, with where it was looked for; replies that
     could not be read, counted."""
-    reasons = [c.verdict.reason for r in results for c in r.claims if c.verdict.label == INVALID]
+    reasons = [c.verdict.reason for r in results for c in r.claims
+               if c.verdict.label == INVALID and not c.verdict.withheld]
     late = [reason for reason in reasons if TOO_LATE in reason]
     if late and len(late) == len(reasons):
         said = late[0][late[0].index(TOO_LATE):]  # the deadline, and what it found unfinished
@@ -117,10 +118,14 @@ def aggregate(request: Request, read: Sequence[ReadSentence], claims: Sequence[C
     results = [SentenceResult(r.sentence, claims_of[i], r.citation, by_claim, r.not_a_claim)
                for i, r in enumerate(read)]
     invalid = sum(r.verdict is not None and r.verdict.label == INVALID for r in results)
-    if invalid:
-        warn(f"{_no_verdict(results, invalid)}; counting them as "
+    withheld = sum(r.verdict is not None and r.verdict.withheld for r in results)
+    if invalid - withheld:
+        warn(f"{_no_verdict(results, invalid - withheld)}; counting them as "
              f"{'supported' if request.pass_on_invalid else 'unsupported'} "
              f"(pass_on_invalid={request.pass_on_invalid}).")
+    if withheld:
+        warn(f"{withheld} sentence(s) failed on a judge that was caught on a control statement "
+             "or was not sure enough (min_support_probability), whatever pass_on_invalid says.")
     summary = Groundedness.of(
         results, any(r.split_into_claims for r in results),
         judge_calls_saved=decided.saved_calls, first_judge_decided=decided.by_first_judge,

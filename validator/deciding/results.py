@@ -150,7 +150,10 @@ class SentenceResult:
         if self.verdict is None:
             return True
         label = self.verdict.label
-        return (label == SUPPORTED or (label == INVALID and pass_on_invalid)
+        # pass_on_invalid passes what could not be read or decided, never a judge caught on a
+        # control or not sure enough (``withheld``)
+        return (label == SUPPORTED
+                or (label == INVALID and pass_on_invalid and not self.verdict.withheld)
                 or (label == UNSUPPORTED and not fail_on_unsupported))
 
     def summary(self) -> str:

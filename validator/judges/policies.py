@@ -93,7 +93,8 @@ class Threshold(Policy):
                    f"min_support_probability={self.floor}")
         else:
             return verdict
-        return replace(verdict, label=INVALID, decided_by=BY_FALLBACK, reason=f"{UNSURE}, {why}")
+        return replace(verdict, label=INVALID, decided_by=BY_FALLBACK, reason=f"{UNSURE}, {why}",
+                       withheld=True)
 
 
 class Remembered(Policy):
@@ -165,8 +166,8 @@ class Controlled(Policy):
                 usage.caught()
             said = f"; its reason: {checked.reason[:200]!r}" if checked.reason else ""
             reason = f"{CAUGHT}: the control was {control.statement!r}{said}"
-            return [Verdict(INVALID, reason, decided_by=BY_FALLBACK, control=CAUGHT)
-                    for _ in items]
+            return [Verdict(INVALID, reason, decided_by=BY_FALLBACK, control=CAUGHT,
+                            withheld=True) for _ in items]
         if checked.label != INVALID:
             return _noted(found, ANSWERED)
         if any(v.label != INVALID for v in found):  # read, but not vouched for: asked again

@@ -89,7 +89,7 @@ def _read_verdict(reply: str, untrusted: Sequence[str | None]) -> Verdict:
     tag = _final_tag(text)
     if tag is not None:
         start, inner = tag
-        label = _word(inner)
+        label = _word(inner.strip().removeprefix("[").removesuffix("]"))  # "[YES]"
         if label is not None:
             if _planted(text[start:], untrusted):
                 return _PLANTED
@@ -280,7 +280,13 @@ def _chance(text: str, tokens: Tokens, span: tuple[int, int]) -> float | None:
 
 
 def _word(text: str) -> str | None:
-    return _WORDS.get("".join(ch for ch in text.lower() if ch.isalpha()))
+    """The label a verdict word gives: the word alone ("Supported", "not supported", "yes."),
+    never one with anything added ("supported?", "SUPPORTED!!", "supported (probably not)")."""
+    word = _VERDICT_WORD.fullmatch(text.strip().lower())
+    return None if word is None else _WORDS.get(re.sub(r"[\s_-]", "", word.group(1)))
+
+
+_VERDICT_WORD = re.compile(r"([a-z]+(?:[\s_-][a-z]+)?)\.?")
 
 
 def _verdict(label: str, reason: str, score: object = None) -> Verdict:
@@ -292,7 +298,14 @@ def _verdict(label: str, reason: str, score: object = None) -> Verdict:
 
 
 def _verdict_of(value: dict) -> Verdict | None:
-    raw = next((value[k] for k in ("verdict", "supported", "label") if k in value), None)
+    keys = [k for k in ("verdict", "supported", "label") if k in value]
+    if len(keys) > 1:  # which is its verdict? (and whose tokens its probability?)
+        return Verdict(INVALID, f"{CONTRADICTS} (it gives a verdict under {' and '.join(keys)})",
+                       decided_by=BY_FALLBACK)
+    if value.get(_DOUBLED):
+        return Verdict(INVALID, f"{CONTRADICTS} (it gives its verdict twice)",
+                       decided_by=BY_FALLBACK)
+    raw = value[keys[0]] if keys else None
     label: str | None
     if isinstance(raw, bool):
         label = SUPPORTED if raw else UNSUPPORTED
@@ -312,7 +325,26 @@ def _verdict_of(value: dict) -> Verdict | None:
                        f"{reason.strip()!r})", decided_by=BY_FALLBACK)
     if said == label or not reason.strip():  # "supported", because: "supported"
         reason = NO_REASON + (f" (only {reason.strip()!r})" if reason.strip() else "")
+    elif label == SUPPORTED and (against := _ARGUES.search(reason)) is not None:
+        return Verdict(INVALID, f"{CONTRADICTS} (its verdict is supported, its reason says "
+                       f"{against.group(0).strip()!r})", decided_by=BY_FALLBACK)
     return _verdict(label, reason, value.get("score"))
+
+
+# What in a supported verdict's reason concludes another verdict: a reason that opens with
+# one ("Contradicted: [1] gives another year."), one it comes to ("..., so this is
+# unsupported"), a passage that contradicts the statement, or another value for it. What a
+# reason reports of the passages ("[1] says it was not supported by the council") is none.
+_VERDICT_NAMES = r"(?:unsupported|not supported|contradicted|contradiction|false|incorrect|wrong)"
+_ARGUES = re.compile(
+    rf"^\W*(?:{_VERDICT_NAMES}|no)\b"
+    rf"|\b(?:so|thus|therefore|hence|which means|making|meaning)\b[^.;]{{0,40}}?\b(?:is|it's|"
+    rf"are|remains|stays)\s+(?:it\s+)?{_VERDICT_NAMES}\b"
+    r"|(?<!nothing )(?<!none )(?<!no passage )(?<!no source )"
+    r"\b(?:contradicts|conflicts with|is inconsistent with|disagrees with)\s+(?:it|this|the "
+    r"(?:statement|claim|sentence))\b"
+    r"|\b(?:gives|says|states|has|lists)\s+(?:a |an )?(?:another|a different|different)\s+"
+    r"(?:year|value|date|number|name|amount|currency|unit|figure)\b", re.IGNORECASE)
 
 
 # What a reply's reason that is no reason is shown as. A reason that is only another verdict
@@ -333,10 +365,23 @@ def final_object(reply: str, read, untrusted: Sequence[str | None] = ()):
     return found[0]
 
 
+# A key no JSON text can hold as the same string: set on an object that gives a verdict key
+# twice (JSON keeps the last), so that its reader refuses it.
+_DOUBLED = "\x00a verdict key given twice"
+
+
+def _pairs(pairs: list[tuple[str, object]]) -> dict:
+    value = dict(pairs)
+    keys = [k for k, _ in pairs if k in ("verdict", "supported", "label")]
+    if len(keys) != len(set(keys)):
+        value[_DOUBLED] = True
+    return value
+
+
 def _final_json(text: str, read):
     """``(read(obj), raw text of obj)`` for the JSON object that ends ``text`` (the last one
     ``read`` accepts), or None. An object followed by more text is never read."""
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(object_pairs_hook=_pairs)
     position = text.rfind("{")
     for _ in range(OPENINGS):
         if position == -1:

@@ -380,7 +380,7 @@ class Waiting:
         with self._lock:
             if self._loop is None or self._loop[0] != os.getpid():
                 loop = asyncio.new_event_loop()
-                threading.Thread(target=loop.run_forever, name=JUDGE_LOOP_THREAD,
+                threading.Thread(target=serve, args=(loop,), name=JUDGE_LOOP_THREAD,
                                  daemon=True).start()
                 self._loop = (os.getpid(), loop)
             return self._loop[1]
@@ -472,11 +472,24 @@ def _loop() -> tuple[asyncio.AbstractEventLoop, threading.Thread]:
             # what a library on the loop hands to run_in_executor (LiteLLM does) goes to the
             # process's bounded pool, not to a default executor of threads of its own
             loop.set_default_executor(pool())
-            thread = threading.Thread(target=loop.run_forever, name=LOOP_THREAD, daemon=True)
+            thread = threading.Thread(target=serve, args=(loop,), name=LOOP_THREAD, daemon=True)
             thread.start()
             _home = (os.getpid(), loop, thread)
             atexit.register(_stop, loop, thread)
         return _home[1], _home[2]
+
+
+def serve(loop: asyncio.AbstractEventLoop) -> None:
+    """Run ``loop`` until it is stopped. A task whose code raised ``SystemExit`` or
+    ``KeyboardInterrupt`` (a user's code: a Ctrl-C reaches the main thread, never this one)
+    ends with it, and asyncio raises it out of the loop too: the loop goes on serving the
+    other tasks instead of ending, and with it every validation in the process."""
+    while True:
+        try:
+            loop.run_forever()
+            return  # stopped (interpreter exit)
+        except (SystemExit, KeyboardInterrupt):
+            continue
 
 
 def _stop(loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:

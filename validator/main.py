@@ -28,7 +28,7 @@ from guardrails.validator_base import (
     register_validator,
 )
 
-from .concurrency import Runner, offload, on_the_validation_loop, run, submit
+from .concurrency import Raised, Runner, offload, on_the_validation_loop, run, submit
 from .deciding.aggregation import Reporting, aggregate, fix
 from .deciding.correction import Correcting, make_corrector
 from .deciding.decider import Decider, Deciding
@@ -205,9 +205,16 @@ class ProvenanceLLM(Validator):
         """The validation; what it raises reaches the caller without a credential in it."""
         try:
             return await self._stages(value, metadata)
-        except BaseException as error:
+        except (asyncio.CancelledError, GeneratorExit):  # how coroutines end: as they are
+            raise
+        except Exception as error:
             scrub_raised(error)
             raise
+        except BaseException as error:  # SystemExit and the like: a user's code raised it
+            raise Raised(f"code of yours that the validation ran raised {type(error).__name__}"
+                         f"{f'({error})' if str(error) else ''}: that fails the validation, "
+                         "not the process (a judge must return a reply or raise an Exception)"
+                         ) from error
 
     async def _stages(self, value: Any, metadata: dict[str, Any] | None) -> Report:
         """Each stage once, in order. Judge calls are awaited on the running loop, the stages

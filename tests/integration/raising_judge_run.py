@@ -45,7 +45,17 @@ def main() -> None:
         def judge(self, claim, evidence, question=None) -> Verdict:
             raise THROWN[thrown]
 
-    judge = {"plain": plain, "async": awaited, "object": Raising()}[kind]
+    class Label(str):  # a label whose comparison raises: run on the validation loop's thread
+        def __eq__(self, other):
+            raise THROWN[thrown]
+
+        __hash__ = str.__hash__
+
+    class Hostile:
+        def judge(self, claim, evidence, question=None) -> Verdict:
+            return Verdict(Label("supported"), "[1] says so.")
+
+    judge = {"plain": plain, "async": awaited, "object": Raising(), "verdict": Hostile()}[kind]
     metadata = {"sources": SOURCES, "embed_function": embed}
     seen: dict = {}
 

@@ -28,7 +28,7 @@ from typing import Any, Protocol, cast, runtime_checkable
 from ..concurrency import identity, offload, waiting
 from ..errors import ConfigurationError, JudgeAuthError
 from ..settings import DEFAULTS
-from ..types import DECIDERS, LABELS, Context, Evidence, Verdict
+from ..types import DECIDERS, LABELS, Context, DecidedBy, Evidence, Label, Verdict
 from .limits import MAX_IN_FLIGHT
 
 __all__ = ["Backend", "BatchJudge", "ClaimExtractor", "ConfigurationError", "Corrector", "Judge",
@@ -246,14 +246,23 @@ def check_verdict(name: str, verdict: object) -> None:
     """A judge object of the user's must give Verdicts we can read: anything else is a setup
     mistake, raised, never guessed at (a guess could pass the text). Its probability is held
     to ``min_support_probability``: one out of range could pass a verdict no model was sure of."""
-    if (not isinstance(verdict, Verdict) or verdict.label not in LABELS
-            or verdict.decided_by not in DECIDERS or not isinstance(verdict.reason, str)
-            or not _chance(verdict.score) or not _chance(verdict.probability)):
+    # plain types first: a str subclass's own comparison is never run (it may raise anything)
+    plain = isinstance(verdict, Verdict) and all(
+        type(value) in (str, Label, DecidedBy) for value in (
+            verdict.label, verdict.decided_by, verdict.reason))
+    if not plain or not _readable(cast(Verdict, verdict)):
+        shown = repr(verdict) if plain else f"a {type(verdict).__name__} of other types"
         raise ConfigurationError(
-            f"{name}.judge returned {verdict!r}; a judge must return a "
+            f"{name}.judge returned {shown}; a judge must return a "
             f"provenance_guard.Verdict with a label in {LABELS}, decided_by in {DECIDERS}, a "
-            "str reason, and a score and a probability each from 0 to 1 (or None)."
+            "str reason (plain str, no subclass), and a score and a probability each from 0 to 1 "
+            "(or None)."
         )
+
+
+def _readable(verdict: Verdict) -> bool:
+    return (verdict.label in LABELS and verdict.decided_by in DECIDERS
+            and _chance(verdict.score) and _chance(verdict.probability))
 
 
 def _chance(value: object) -> bool:

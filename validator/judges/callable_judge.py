@@ -61,6 +61,7 @@ def _counted(prompt: str, reply: object) -> str:
             f"llm_callable returned {type(reply).__name__}; it must return the reply text as a "
             "str (did the function forget to return it?)."
         )
+    reply = str.__str__(reply)  # a plain str: a subclass's own methods are never called
     usage.counted(prompt, reply)
     return reply
 

@@ -251,7 +251,8 @@ def check_verdict(name: str, verdict: object) -> None:
         type(value) in (str, Label, DecidedBy) for value in (
             verdict.label, verdict.decided_by, verdict.reason))
     if not plain or not _readable(cast(Verdict, verdict)):
-        shown = repr(verdict) if plain else f"a {type(verdict).__name__} of other types"
+        shown = (repr(verdict) if plain or type(verdict) in (str, int, float, bool, type(None))
+                 else f"a {type(verdict).__name__} of other types")
         raise ConfigurationError(
             f"{name}.judge returned {shown}; a judge must return a "
             f"provenance_guard.Verdict with a label in {LABELS}, decided_by in {DECIDERS}, a "

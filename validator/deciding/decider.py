@@ -352,18 +352,22 @@ def _nearest(claims: Sequence[str], conversation: Sequence[Turn],
              sources: Sequence[Sequence[Evidence]]) -> list[list[Evidence]]:
     """For each claim, the user's sentences that hold most of its words (said back, so "your
     order" meets "my order" as "your order"), nearest first: a restatement shares its words
-    with what it restates. A claim that shares little with anything the user said gets none,
+    with what it restates. A claim that is not about the user (``_about_the_user``) gets
+    none: the user is the source only of what is about themselves. A claim that shares little
+    with anything the user said gets none,
     and so does one whose ``sources`` give another value for a number of it (the sources win,
     whatever the user said), or that one of the user's sentences near it contradicts (the user
     said it otherwise too, before or after)."""
     said = [(evidence, _words(evidence.text)) for evidence in asserted(conversation)]
+    own = {t.number for t in conversation if _FIRST_PERSON.intersection(_lower_words(t.content))}
     found: list[list[Evidence]] = []
     for claim, passages in zip(claims, sources, strict=True):
         mine = _words(claim)
         scored: list[tuple[float, int, Evidence]] = []
         for k, (evidence, theirs) in enumerate(said):
             share = len(mine & theirs) / len(mine) if mine else 0.0
-            if share >= _NEAR:
+            if share >= _NEAR and _about_the_user(
+                    claim, evidence.said is not None and evidence.said.turn in own):
                 scored.append((-share, k, evidence))
         # the rules read the passages only for a claim some user sentence is near: the
         # sources win, and so does anything the user said of it otherwise (a later "Update:")
@@ -372,6 +376,30 @@ def _nearest(claims: Sequence[str], conversation: Sequence[Turn],
             scored = []
         found.append([evidence for _, _, evidence in sorted(scored)[:_NEAREST]])
     return found
+
+
+# The user is the source only of what is about themselves: their order, their payment, their
+# daughter. What they say of the world (a store's hours, a price, who runs a firm) is for the
+# sources to say, and the sources decide it, silent or not.
+_SECOND_PERSON = frozenset("you your yours yourself yourselves you're you've you'd you'll".split())
+_PRONOUNS = frozenset("it he she they its his her their this these those".split())
+
+
+_FIRST_PERSON = frozenset("i my me mine myself we our us ours ourselves i'm i've i'd i'll".split())
+
+
+def _lower_words(text: str) -> list[str]:
+    return re.findall(r"[a-z]+(?:'[a-z]+)?", text.lower().replace("’", "'"))
+
+
+def _about_the_user(claim: str, own_turn: bool) -> bool:
+    """Whether ``claim`` speaks of the user: in the second person ("Your order is late"), or
+    opening with a pronoun ("It was paid on May 3") where the user's turn that says it speaks
+    of themselves (``own_turn``: "My order 5521 is stuck. It was paid on May 3.")."""
+    words = _lower_words(claim)
+    if _SECOND_PERSON.intersection(words):
+        return True
+    return bool(words) and words[0] in _PRONOUNS and own_turn
 
 
 def _other_value(claim: str, passages: Sequence[Evidence]) -> bool:

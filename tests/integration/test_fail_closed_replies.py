@@ -88,3 +88,23 @@ def test_pass_on_invalid_never_passes_a_verdict_below_the_probability_floor(chat
     assert not report.passed
     assert all("min_support_probability=0.9" in r.verdict.reason and r.verdict.withheld
                for r in report.sentences)
+
+
+def test_a_callable_that_answers_yes_to_everything_is_caught_once_asked_alone():
+    """A bare "yes" to a batched prompt makes the validator ask one statement a call; with
+    control_statements="on" each of those calls has its control asked beside it, so a judge
+    that says yes to everything is caught, whatever the form it is asked in."""
+    from provenance_guard import ProvenanceLLM
+
+    calls: list[str] = []
+
+    def yes(prompt: str) -> str:
+        calls.append(prompt)
+        return "yes"
+
+    validator = ProvenanceLLM(llm_callable=yes, control_statements="on", on_fail="noop",
+                              cache_size=0)
+    report = validator.check(TEXT, toy_metadata())
+    assert not report.passed
+    assert all("control statement" in r.verdict.reason for r in report.sentences)
+    assert len(calls) == 1 + 2 * 2  # the batch, then each statement and its control

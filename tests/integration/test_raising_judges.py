@@ -3,8 +3,9 @@
 nothing else: a callable's validation fails closed with a reason naming what was raised (a judge
 object's raises it to its caller as a ``RuntimeError``, as any error of the object's is; a
 verdict whose label is a str subclass that would raise it is refused before any of its methods
-run), and a validation running beside it and the next one in the same process pass as usual. An ``async def`` judge
-that blocks its loop (``time.sleep``) holds up neither: its validation ends by its deadline.
+run), and a validation running beside it and the next one in the same process pass as usual.
+An ``async def`` judge that blocks its loop (``time.sleep``) holds up neither: its validation
+ends by its deadline.
 Each run is a process of its own (``raising_judge_run.py``): a wedged loop shows as a timeout."""
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from conftest import (
     words_judge,
 )
 
-from provenance_guard.judges.control import ALONE, ANSWERED, CAUGHT, NO_PASSAGE
+from provenance_guard.judges.control import ANSWERED, CAUGHT, NO_PASSAGE
 from provenance_guard.types import INVALID, SUPPORTED
 
 TWO = f"{GOOD} It was finished in 1889."  # both stated by the toy sources
@@ -205,16 +205,25 @@ def test_with_batch_size_1_each_sentence_is_a_call_of_its_own_beside_a_control(c
     assert [r.verdict.control for r in report.sentences] == [ANSWERED, ANSWERED]
 
 
-def test_a_judge_template_asks_one_statement_a_call_without_a_control(chat_server):
+def test_a_judge_asked_one_statement_a_call_has_each_control_asked_beside_it(chat_server):
+    from conftest import _read_numbers, passages_of, statement_of
+
     from provenance_guard.judges.prompts import JUDGE_PROMPT
 
-    server = chat_server(agrees)
-    guard = litellm_validator(server.url, on_fail="noop", control_statements="on")
-    guard._judge.template = JUDGE_PROMPT
-    guard._judge.reads_batches = False
-    report = guard.check(TWO, toy_metadata())
-    assert report.passed and len(server.requests) == 2
-    assert [r.verdict.control for r in report.sentences] == [ALONE, ALONE]
+    def reads(prompt: str) -> str:  # a careful judge of one statement a prompt
+        return json.dumps({"verdict": _read_numbers(statement_of(prompt), passages_of(prompt))})
+
+    for judge, passes in ((reads, True), (agrees, False)):  # agrees: supported, controls too
+        server = chat_server(judge)
+        guard = litellm_validator(server.url, on_fail="noop", control_statements="on",
+                                  cache_size=0)
+        guard._judge.template = JUDGE_PROMPT
+        guard._judge.reads_batches = False
+        report = guard.check(TWO, toy_metadata())
+        assert len(server.requests) == 4  # each statement, and its control in a call of its own
+        assert report.passed is passes
+        assert [r.verdict.control for r in report.sentences] == (
+            [ANSWERED, ANSWERED] if passes else [CAUGHT, CAUGHT])
 
 
 def test_a_judge_steered_by_a_planted_source_is_caught():

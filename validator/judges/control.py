@@ -27,7 +27,6 @@ from .base import Item
 # What a verdict's ``control`` says of its call (None: the judge carries no controls).
 ANSWERED = "answered"  # the call held a control, and the judge did not call it supported
 NO_PASSAGE = "none: no passage of the call has a number, date or name to change"
-ALONE = "none: asked alone (the judge takes one statement per call)"
 CAUGHT = ("the judge called supported a control statement its passages contradict (a number, "
           "date or name changed in one of them), so none of that call's verdicts is used")
 UNANSWERED = "the judge's reply gave no readable verdict for the call's control statement"

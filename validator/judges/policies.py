@@ -27,7 +27,7 @@ from ..concurrency import Busy, offload
 from ..types import BY_CACHE, BY_FALLBACK, BY_LLM, INVALID, SUPPORTED, Context, Evidence, Verdict
 from . import usage
 from .base import Backend, Item, Unread
-from .control import ALONE, ANSWERED, CAUGHT, NO_PASSAGE, UNANSWERED, control_for
+from .control import ANSWERED, CAUGHT, NO_PASSAGE, UNANSWERED, Control, control_for
 from .limits import Gate
 from .reply_cache import ReplyCache
 
@@ -141,9 +141,11 @@ class Controlled(Policy):
     """Each group call carries a control statement: a sentence of one of its passages with a
     number, date or name changed, which that passage contradicts (``control``). A reply that
     calls it supported gives every statement of the call an INVALID verdict; one that gives it
-    no readable verdict vouches for nothing (its statements are asked again). A backend that
-    takes one statement a call carries none, and neither does a call made once ``still()`` is
-    false (a prompt judge whose provider refused the reply schema its controls were for)."""
+    no readable verdict vouches for nothing (its statements are asked again). A judge that
+    takes one statement a call (a prompt judge whose first reply showed it reads no batch) has
+    each statement's control asked beside it, in a call of its own at the same time. A call made
+    once ``still()`` is false carries none (a prompt judge whose provider refused the reply
+    schema its controls were for)."""
 
     def __init__(self, inner: Backend, still: Callable[[], bool] = lambda: True):
         super().__init__(inner)
@@ -152,8 +154,8 @@ class Controlled(Policy):
     async def verdicts(self, items: Sequence[Item], context: Context) -> list[Verdict]:
         if not self.still():
             return await self.inner.verdicts(items, context)
-        if self.inner.group_size == 1:
-            return _noted(await self.inner.verdicts(items, context), ALONE)
+        if self.inner.group_size == 1:  # one statement a call: each beside a call of its own
+            return [v for item in items for v in await self._beside(item, context)]
         control = await offload(control_for, list(items))  # the rules compute: in the pool
         if control is None:
             return _noted(await self.inner.verdicts(items, context), NO_PASSAGE)
@@ -162,18 +164,40 @@ class Controlled(Policy):
         found = await self.inner.verdicts(sent, context)
         checked = found.pop(control.at)
         if checked.label == SUPPORTED:
-            if checked.decided_by == BY_LLM:
-                usage.caught()
-            said = f"; its reason: {checked.reason[:200]!r}" if checked.reason else ""
-            reason = f"{CAUGHT}: the control was {control.statement!r}{said}"
-            return [Verdict(INVALID, reason, decided_by=BY_FALLBACK, control=CAUGHT,
-                            withheld=True) for _ in items]
+            return _caught(control, checked, len(items))
         if checked.label != INVALID:
             return _noted(found, ANSWERED)
         if any(v.label != INVALID for v in found):  # read, but not vouched for: asked again
             return [Unread(INVALID, UNANSWERED, decided_by=BY_FALLBACK, control=UNANSWERED)
                     for _ in items]
         return found  # the call failed, or nothing of it was read
+
+    async def _beside(self, item: Item, context: Context) -> list[Verdict]:
+        """A statement of a judge that takes one a call, with its control asked at the same
+        time in a call of its own (the judge cannot tell which of the two is the control): a
+        control called supported fails the statement's verdict as a group call's would; one
+        with no readable verdict vouches for nothing."""
+        control = await offload(control_for, [item])
+        if control is None:
+            return _noted(await self.inner.verdicts([item], context), NO_PASSAGE)
+        found, (checked,) = await asyncio.gather(
+            self.inner.verdicts([item], context),
+            self.inner.verdicts([(control.statement, [control.evidence])], context))
+        if checked.label == SUPPORTED:
+            return _caught(control, checked, 1)
+        if checked.label == INVALID and found[0].label != INVALID:
+            return [Verdict(INVALID, UNANSWERED, decided_by=BY_FALLBACK, control=UNANSWERED)]
+        return _noted(found, ANSWERED)
+
+
+def _caught(control: Control, checked: Verdict, count: int) -> list[Verdict]:
+    """The verdicts of a call (or a statement) whose control the judge called supported."""
+    if checked.decided_by == BY_LLM:
+        usage.caught()
+    said = f"; its reason: {checked.reason[:200]!r}" if checked.reason else ""
+    reason = f"{CAUGHT}: the control was {control.statement!r}{said}"
+    return [Verdict(INVALID, reason, decided_by=BY_FALLBACK, control=CAUGHT, withheld=True)
+            for _ in range(count)]
 
 
 class Limited(Policy):

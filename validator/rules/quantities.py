@@ -313,7 +313,7 @@ def mismatch(claim: Amount, source: Amount) -> str:
     if claim.role != source.role:
         return f"{said}: not the same number ('from' and 'to' say where it began or ended)"
     if not claim.comparable(source):
-        money_ = money.is_currency(claim.unit) or money.is_currency(source.unit)
+        money_ = money.is_currency(claim.unit) and money.is_currency(source.unit)
         return f"{said}: another {'currency' if money_ else 'unit'}"
     if claim.conflicts(source):
         return f"{said}: another value"

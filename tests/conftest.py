@@ -215,13 +215,24 @@ def agrees(prompt: str) -> str:
 
 
 def _read_numbers(statement: str, passages: str) -> str:
-    """"contradicted" for a sentence of the passages with a number changed, else "supported"."""
+    """"contradicted" for a sentence of the passages with a number changed, "unsupported" for
+    one that says of one thing what a passage says of another (its predicate a passage's, its
+    subject not), else "supported": as a judge that reads its passages finds the controls."""
     number = r"\d[\d,.]*\d|\d"
     passages = re.sub(r"(?m)^\[\d+\] ", "", passages)
     masked = re.sub(number, "#", statement.rstrip("."))
     copied = masked in re.sub(number, "#", passages)
-    return ("contradicted" if copied and statement.rstrip(".") not in passages
-            else "supported")
+    if copied and statement.rstrip(".") not in passages:
+        return "contradicted"
+    split = re.search(r"\s(?:is|was|are|were|has|had|have)\s", statement)
+    if split is not None and statement.rstrip(".") not in passages:
+        subject, predicate = statement[:split.start()], statement[split.start():].rstrip(".")
+        if predicate in passages and f"{subject}{predicate}" not in passages:
+            return "unsupported"
+        if re.fullmatch(r"(?:The |Mount )?[A-Z]\w+", subject) and re.search(number, predicate) \
+                and not any(subject in p and predicate in p for p in passages.splitlines()):
+            return "unsupported"  # a named thing given a figure no passage of it gives
+    return "supported"
 
 
 def toy_metadata(**extra) -> dict:

@@ -108,3 +108,36 @@ def test_a_callable_that_answers_yes_to_everything_is_caught_once_asked_alone():
     assert not report.passed
     assert all("control statement" in r.verdict.reason for r in report.sentences)
     assert len(calls) == 1 + 2 * 2  # the batch, then each statement and its control
+
+
+def test_a_judge_that_answers_controls_by_their_shape_is_caught(chat_server):
+    """A judge that calls "contradicted" whatever copies a passage sentence with one word
+    changed, and "supported" everything else, meets controls of another shape (one thing's
+    subject, another's figure) about half the time, and is caught there."""
+    import re
+
+    from conftest import SOURCES
+
+    passages = [s for source in SOURCES for s in re.split(r"(?<=\.) ", source)]
+
+    def one_word_changed(statement: str) -> bool:
+        words = statement.rstrip(".").split()
+        return any(len(p.rstrip(".").split()) == len(words) and sum(
+            a != b for a, b in zip(p.rstrip(".").split(), words, strict=True)) == 1
+            for p in passages)
+
+    def by_shape(prompt: str) -> str:
+        return json.dumps({"verdicts": [
+            {"id": n, "verdict": "contradicted" if one_word_changed(s) else "supported",
+             "reason": "[1]"} for n, _, s in batch_items(prompt)]})
+
+    server = chat_server(by_shape)
+    texts = [f"The Eiffel Tower is in Paris. It was painted gold in {2020 + n}." for n in range(8)]
+    caught = 0
+    for text in texts:
+        report = litellm_validator(server.url, on_fail="noop", cache_size=0,
+                                   structured_replies="on").check(text, toy_metadata())
+        if report.usage.caught_calls:
+            caught += 1
+            assert not report.passed
+    assert caught >= 2, caught

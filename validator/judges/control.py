@@ -2,8 +2,10 @@
 contradict, placed among the others, so that a judge that calls everything supported (a
 careless small model, a reply steered by text planted in the sources) is caught in the act.
 
-It is a sentence of one of the call's passages with one number or date changed (or, where no
-passage has one, a name changed for another name of the passages), cut after the clause that
+It is, half the time, a passage sentence's subject joined to another's predicate, which no
+passage states; otherwise (and where that makes none) a sentence of one of the call's passages
+with one number or date changed (or, where no passage has one, a name changed for another name
+of the passages), cut after the clause that
 holds the change where that still reads as a statement (what a control costs is mostly its own
 words), kept only if the rule checker finds it contradicted by that passage: a judge that reads
 the passages cannot call it supported. Of the candidates, the shortest such is taken. Its
@@ -21,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..text.sentences import split_sentences
-from ..types import CONTRADICTED, Evidence
+from ..types import CONTRADICTED, SUPPORTED, Evidence
 from .base import Item
 
 # What a verdict's ``control`` says of its call (None: the judge carries no controls).
@@ -59,6 +61,14 @@ def control_for(items: Sequence[Item]) -> Control | None:
     sentences = [(e, s.text) for e in passages for s in split_sentences(e.text)
                  if _WORDS[0] <= len(s.text.split()) <= _WORDS[1]]
     names = sorted({name for _, sentence in sentences for name in _NAME.findall(sentence)})
+    # a control of another shape, half the time and first: a passage sentence's subject with
+    # another's predicate, which no passage states (a judge that calls "contradicted" whatever
+    # copies a passage with one word changed, and "supported" the rest, meets one it cannot
+    # tell from a statement)
+    if draw.random() < 0.5:
+        mixed = _recombined(sentences, passages, draw)
+        if mixed is not None:
+            return Control(mixed[0], mixed[1], draw.randint(0, len(items)))
     for change, holds in ((_changed, _NUMBER), (_renamed, _NAME)):
         candidates = [(e, sentence) for e, sentence in sentences if holds.search(sentence)]
         draw.shuffle(candidates)
@@ -123,6 +133,48 @@ def _renamed(sentence: str, names: Sequence[str],
     match, other = draw.choice(found), draw.choice(others)
     return (sentence[:match.start()] + other + sentence[match.end():],
             match.start() + len(other))
+
+
+_PREDICATE = re.compile(r"\s(?:is|was|are|were|has|had|have)\s")  # where a subject ends
+_SUBJECT_NAME = re.compile(r"(?<=\w )[A-Z][\w'-]{2,}|^(?!(?:The|A|An|It|This|These|Those|Its|He|"
+                           r"She|They|There)\b)[A-Z][\w'-]{2,}")
+
+
+def _recombined(sentences: Sequence[tuple[Evidence, str]], passages: Sequence[Evidence],
+                draw: random.Random) -> tuple[str, Evidence] | None:
+    """A statement of one passage sentence's subject and another's predicate that holds a
+    figure ("The Louvre" + "has a height of 8,849 metres."; "The Louvre" + "is in Paris" could be
+    true of both), with the passage of its subject, that the rules find no passage states;
+    None when none is."""
+    # a subject that names something ("The Louvre", "Mount Everest"), and a predicate with a
+    # figure from a sentence about another thing: of another passage (its "It" is that
+    # passage's thing), or naming another thing
+    split = [(e, sentence[:m.start()], sentence[m.start():]) for e, sentence in sentences
+             if (m := _PREDICATE.search(sentence)) is not None and 1 <= m.start() < 60]
+    subjects = [(e, subject) for e, subject, _ in split if _SUBJECT_NAME.search(subject)]
+    predicates = [(e, subject, predicate) for e, subject, predicate in split
+                  if _NUMBER.search(predicate)]
+    draw.shuffle(subjects)
+    draw.shuffle(predicates)
+    for evidence, subject in subjects[:_TRIED]:
+        names = set(_SUBJECT_NAME.findall(subject))
+        for other_evidence, other, predicate in predicates[:_TRIED]:
+            named = set(_SUBJECT_NAME.findall(other))
+            if names & named or not (named or other_evidence.text != evidence.text):
+                continue
+            statement = subject + predicate.rstrip()
+            if not statement.endswith((".", "!")):
+                statement += "."
+            if _WORDS[0] <= len(statement.split()) <= _WORDS[1] and _unstated(statement,
+                                                                               passages):
+                return statement, evidence
+    return None
+
+
+def _unstated(statement: str, passages: Sequence[Evidence]) -> bool:
+    from .local import LocalJudge
+
+    return LocalJudge().decide(statement, list(passages))[0] != SUPPORTED
 
 
 def _contradicted(statement: str, evidence: Evidence) -> bool:

@@ -338,6 +338,8 @@ def _verdict_of(value: dict) -> Verdict | None:
 _VERDICT_NAMES = r"(?:unsupported|not supported|contradicted|contradiction|false|incorrect|wrong)"
 _ARGUES = re.compile(
     rf"^\W*(?:{_VERDICT_NAMES}|no)\b"
+    rf"|^\W*(?:this|it|the (?:statement|claim|sentence))\s+(?:is|was)\s+(?:{_VERDICT_NAMES}|not "
+    r"(?:stated|backed|found|mentioned|in the passages))\b"
     rf"|\b(?:so|thus|therefore|hence|which means|making|meaning)\b[^.;]{{0,40}}?\b(?:is|it's|"
     rf"are|remains|stays)\s+(?:it\s+)?{_VERDICT_NAMES}\b"
     r"|(?<!nothing )(?<!none )(?<!no passage )(?<!no source )"

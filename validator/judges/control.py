@@ -8,7 +8,8 @@ with one number or date changed (or, where no passage has one, a name changed fo
 of the passages), cut after the clause that
 holds the change where that still reads as a statement (what a control costs is mostly its own
 words), kept only if the rule checker finds it contradicted by that passage: a judge that reads
-the passages cannot call it supported. Of the candidates, the shortest such is taken. Its
+the passages cannot call it supported. Of the candidates, the one nearest in length to a
+statement of the call is taken, and it names the passages a neighbouring statement names. Its
 place among the statements and the passage it comes from are drawn from the call's own
 content, so the same call is the same prompt (the reply caches hold) and the model cannot tell
 it from its neighbours by position.
@@ -77,8 +78,10 @@ def control_for(items: Sequence[Item]) -> Control | None:
             changed = change(sentence, names, draw)
             if changed is not None:
                 made += [(cut, evidence) for cut in (_cut(*changed), changed[0]) if cut]
-        # the shortest the rules find contradicted: a control's cost is mostly its own words
-        for statement, evidence in sorted(made, key=lambda each: len(each[0])):
+        # the one nearest in length to a statement of the call that the rules find
+        # contradicted: neither the shortest nor the longest of the call, by its length alone
+        target = len(draw.choice(items)[0])
+        for statement, evidence in sorted(made, key=lambda each: abs(len(each[0]) - target)):
             if _contradicted(statement, evidence):
                 return Control(statement, evidence, draw.randint(0, len(items)))
     return None

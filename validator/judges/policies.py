@@ -160,7 +160,11 @@ class Controlled(Policy):
         if control is None:
             return _noted(await self.inner.verdicts(items, context), NO_PASSAGE)
         sent = list(items)
-        sent.insert(control.at, (control.statement, [control.evidence]))
+        # the passages a neighbour names, and its own: no shorter list than a statement's
+        neighbour = list(items[min(control.at, len(items) - 1)][1])
+        if all(e.text != control.evidence.text for e in neighbour):
+            neighbour.append(control.evidence)
+        sent.insert(control.at, (control.statement, neighbour))
         found = await self.inner.verdicts(sent, context)
         checked = found.pop(control.at)
         if checked.label == SUPPORTED:

@@ -325,10 +325,48 @@ def _verdict_of(value: dict) -> Verdict | None:
                        f"{reason.strip()!r})", decided_by=BY_FALLBACK)
     if said == label or not reason.strip():  # "supported", because: "supported"
         reason = NO_REASON + (f" (only {reason.strip()!r})" if reason.strip() else "")
-    elif label == SUPPORTED and (against := _ARGUES.search(reason)) is not None:
+    elif label == SUPPORTED and (against := _argues(reason)) is not None:
         return Verdict(INVALID, f"{CONTRADICTS} (its verdict is supported, its reason says "
-                       f"{against.group(0).strip()!r})", decided_by=BY_FALLBACK)
+                       f"{against!r})", decided_by=BY_FALLBACK)
+    if label == SUPPORTED and (unsure := _unsure(value)) is not None:
+        return Verdict(INVALID, f"{CONTRADICTS} (its verdict is supported, its {unsure})",
+                       decided_by=BY_FALLBACK)
     return _verdict(label, reason, value.get("score"))
+
+
+def _argues(reason: str) -> str | None:
+    """What in a supported verdict's reason concludes another verdict (``_ARGUES``); a passage
+    said to contradict it not where a word before it in its clause denies that ("nothing in [2]
+    contradicts it")."""
+    for match in _ARGUES.finditer(reason):
+        said = match.group(0).strip()
+        before = re.split(r"[.;:,!?]", reason[:match.start()])[-1].lower()
+        if not (said.lower().startswith(_PASSAGE_VERBS) and _DENIED.search(before[-40:])):
+            return said
+    return None
+
+
+_PASSAGE_VERBS = ("contradicts", "conflicts", "is inconsistent", "disagrees")
+
+
+_DENIED = re.compile(r"\b(?:nothing|no|not|never|none|neither|nor|without)\b")
+_SURE_KEYS = re.compile(r"score|prob|confiden|certain|likel", re.IGNORECASE)
+_UNSURE_WORDS = re.compile(r"\b(?:low|very low|unsure|uncertain|unlikely|doubt\w*|none)\b",
+                           re.IGNORECASE)
+
+
+def _unsure(value: dict) -> str | None:
+    """Where a supported verdict's own object says it is unsure: a score, probability or
+    confidence under one half (a log probability under log 1/2), or in words ("very low")."""
+    for key, said in value.items():
+        if not isinstance(key, str) or not _SURE_KEYS.search(key) or isinstance(said, bool):
+            continue
+        if isinstance(said, (int, float)) and math.isfinite(said) and (
+                said < math.log(0.5) if "log" in key.lower() else 0 <= said < 0.5):
+            return f"{key} is {said}"
+        if isinstance(said, str) and _UNSURE_WORDS.search(said):
+            return f"{key} is {said!r}"
+    return None
 
 
 # What in a supported verdict's reason concludes another verdict: a reason that opens with
@@ -337,13 +375,12 @@ def _verdict_of(value: dict) -> Verdict | None:
 # reason reports of the passages ("[1] says it was not supported by the council") is none.
 _VERDICT_NAMES = r"(?:unsupported|not supported|contradicted|contradiction|false|incorrect|wrong)"
 _ARGUES = re.compile(
-    rf"^\W*(?:{_VERDICT_NAMES}|no)\b"
+    rf"^\W*(?:{_VERDICT_NAMES}|no)\b(?!\s+(?:doubt|question)\b)"
     rf"|^\W*(?:this|it|the (?:statement|claim|sentence))\s+(?:is|was)\s+(?:{_VERDICT_NAMES}|not "
     r"(?:stated|backed|found|mentioned|in the passages))\b"
     rf"|\b(?:so|thus|therefore|hence|which means|making|meaning)\b[^.;]{{0,40}}?\b(?:is|it's|"
     rf"are|remains|stays)\s+(?:it\s+)?{_VERDICT_NAMES}\b"
-    r"|(?<!nothing )(?<!none )(?<!no passage )(?<!no source )"
-    r"\b(?:contradicts|conflicts with|is inconsistent with|disagrees with)\s+(?:it|this|the "
+    r"|\b(?:contradicts|conflicts with|is inconsistent with|disagrees with)\s+(?:it|this|the "
     r"(?:statement|claim|sentence))\b"
     r"|\b(?:gives|says|states|has|lists)\s+(?:a |an )?(?:another|a different|different)\s+"
     r"(?:year|value|date|number|name|amount|currency|unit|figure)\b", re.IGNORECASE)

@@ -229,7 +229,8 @@ def _read_numbers(statement: str, passages: str) -> str:
         subject, predicate = statement[:split.start()], statement[split.start():].rstrip(".")
         if predicate in passages and f"{subject}{predicate}" not in passages:
             return "unsupported"
-        if re.fullmatch(r"(?:The |Mount )?[A-Z]\w+", subject) and re.search(number, predicate) \
+        if re.fullmatch(r"(?:The |Mount )?(?!It\b|He\b|She\b|They\b|This\b)[A-Z]\w+", subject) \
+                and re.search(number, predicate) \
                 and not any(subject in p and predicate in p for p in passages.splitlines()):
             return "unsupported"  # a named thing given a figure no passage of it gives
     return "supported"

@@ -1,0 +1,70 @@
+"""The hostile sets written from the docs alone (``tests/data/outsider``), each run by its own
+runner as a user would run it: no hang, no crash, and nothing passes that must fail beyond the
+limits docs/failure-behaviour.md names, each listed here with the reason."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO
+
+OUTSIDER = REPO / "tests" / "data" / "outsider"
+
+# (judge kind, case id) -> why it still passes: the documented limits
+CONTENT_LIMITS = {
+    ("llm", "cae-user-quotes-you-said"): "a user turn is shown to an LLM judge as context; a "
+                                         "judge that takes the user's quote of the assistant as "
+                                         "evidence is not caught",
+    ("llm", "dc-german"): "disclaimers are read in English",
+}
+CONTENT_FALSE_ALARMS = {("rules", "rc-true-euros")}  # the rules read "can't go" as a qualifier
+JUDGES_LIMITS = {
+    "ra_reason_german": "a reason is read for another verdict in English",
+    "ra_reason_negated_quote": "'does not say this' is how a supported refusal is reasoned too",
+    "ra_prose_against_then_json": "only the object that ends a reply is read",
+}
+
+
+def run(*command: str, timeout: float) -> str:
+    done = subprocess.run([sys.executable, *command], capture_output=True, text=True,
+                          timeout=timeout, cwd=REPO)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+@pytest.mark.slow
+def test_the_content_set_passes_nothing_it_must_fail_beyond_the_documented_limits():
+    rows = [json.loads(line) for line in run(
+        str(OUTSIDER / "content" / "run.py"), "--judge", "all", "--json",
+        timeout=1200).splitlines() if line.startswith("{")]
+    assert len(rows) >= 350
+    wrong = {(r["judge"], r["id"]): r["status"] for r in rows if r["status"] != "ok"}
+    # a Guard with on_fail="exception" raises ValidationError: it failed closed, as it should
+    crashes = {key for key, status in wrong.items() if status == "crash"}
+    assert all("guard-exception" in case for _, case in crashes), crashes
+    assert not [key for key, status in wrong.items() if status == "hang"]
+    fail_open = {key for key, status in wrong.items() if status == "fail_open"}
+    assert fail_open <= set(CONTENT_LIMITS), fail_open - set(CONTENT_LIMITS)
+    false_alarms = {key for key, status in wrong.items() if status == "false_alarm"}
+    assert false_alarms <= CONTENT_FALSE_ALARMS, false_alarms
+
+
+@pytest.mark.slow
+def test_the_judge_set_has_no_hang_no_crash_and_no_open_pass_on_invalid():
+    found = json.loads(run(str(OUTSIDER / "judges" / "run.py"), "--json", timeout=1800))
+    results = found["results"]
+    assert len(results) >= 190
+    assert not [r["id"] for r in results if r["outcome"] in ("hang", "dead")]
+    bad = {(r["cls"], r["id"]) for r in results if r["bad"]}
+    by_class = {cls for cls, _ in bad}
+    assert "pass_on_invalid" not in by_class and "judge_raises_or_blocks" not in by_class, bad
+    # replies that argue: only the documented limits
+    argues = {case for cls, case in bad if cls == "reply_argues"}
+    assert argues <= set(JUDGES_LIMITS), argues - set(JUDGES_LIMITS)
+    # controls: a judge that reads their shape is caught on some calls, not all; fewer than
+    # half of the dodges may pass
+    dodged = [r for r in results if r["cls"] == "controls_dodged" and r["expect"] == "must_fail"]
+    assert sum(r["bad"] for r in dodged) < len(dodged) / 2

@@ -598,7 +598,7 @@ SN = {"options": {"cascade_verbatim": True}}
 case("sna-not-yet-approved", K, "must_fail", "The drug is approved by the FDA.",
      ["The drug is not yet approved by the FDA."], "negated in the source", **SN)
 case("sna-not-yet-approved-2", K, "must_fail", "The drug is approved.",
-     ["The drug is not yet approved."], "negated in the source (brief's example)", **SN)
+     ["The drug is not yet approved."], "negated in the source (the example in the docs' words)", **SN)
 case("sna-maybe-nobody", K, "must_fail", "The factory will close in May.",
      ["Maybe the factory will close in May, but nobody knows."], "maybe ... nobody knows", **SN)
 case("sna-suppose", K, "must_fail", "The bridge collapsed in 1998.",

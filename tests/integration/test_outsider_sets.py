@@ -54,17 +54,22 @@ def test_the_content_set_passes_nothing_it_must_fail_beyond_the_documented_limit
 
 @pytest.mark.slow
 def test_the_judge_set_has_no_hang_no_crash_and_no_open_pass_on_invalid():
-    found = json.loads(run(str(OUTSIDER / "judges" / "run.py"), "--json", timeout=1800))
+    found = json.loads(run(str(OUTSIDER / "judges" / "run.py"), "--json", "--jobs", "1",
+                           timeout=1800))
     results = found["results"]
     assert len(results) >= 190
-    assert not [r["id"] for r in results if r["outcome"] in ("hang", "dead")]
-    bad = {(r["cls"], r["id"]) for r in results if r["bad"]}
-    by_class = {cls for cls, _ in bad}
-    assert "pass_on_invalid" not in by_class and "judge_raises_or_blocks" not in by_class, bad
+    # a wedge (no result within a minute), a dead process, or an error reaching the caller;
+    # the runner's own seconds, fixed for an idle machine, are the timed tests' to check
+    # (test_raising_judges, test_hung_judge: bounds measured against the machine's pace)
+    assert not [r["id"] for r in results if r["outcome"] in ("hang", "dead") or r["crash"]]
+    open_ = {(r["cls"], r["id"]) for r in results if r["fail_open"] or r["false_alarm"]}
+    by_class = {cls for cls, _ in open_}
+    assert "pass_on_invalid" not in by_class and "judge_raises_or_blocks" not in by_class, open_
+    bad = open_
     # replies that argue: only the documented limits
     argues = {case for cls, case in bad if cls == "reply_argues"}
     assert argues <= set(JUDGES_LIMITS), argues - set(JUDGES_LIMITS)
     # controls: a judge that reads their shape is caught on some calls, not all; fewer than
     # half of the dodges may pass
     dodged = [r for r in results if r["cls"] == "controls_dodged" and r["expect"] == "must_fail"]
-    assert sum(r["bad"] for r in dodged) < len(dodged) / 2
+    assert sum(r["fail_open"] for r in dodged) < len(dodged) / 2

@@ -41,6 +41,41 @@ NOT_ASSERTED = [
      ["My order 7731 shipped on Monday.", "Update: sorry, my order 7731 shipped on Friday."]),
     ("Your order 7731 shipped on Monday.", ["You wrote: 'your order 7731 shipped on Monday'."]),
 ]
+# found by a second writer from the docs alone, after the first set was closed
+SECOND_WRITER = [
+    ("Your password was reset without your consent.",
+     ["My password was reset without my consent, as far as I know."]),
+    ("Your order shipped to your old address.",
+     ["My order, if I remember correctly, shipped to my old address."]),
+    ("Your parcel was lost in Rotterdam.",
+     ["My parcel was lost in Rotterdam, to the best of my knowledge."]),
+    ("Your order arrived damaged.",
+     ["My order arrived damaged. Actually, scratch that, it arrived fine."]),
+    ("Your order arrived damaged.",
+     ["My order arrived damaged. No wait, that was my previous order."]),
+    ("You were charged 40 dollars for delivery.",
+     ["I was charged 40 dollars for delivery. Just kidding."]),
+    ("Your order shipped on Friday.",
+     ["My order shipped on Friday. That's what I assumed anyway, but I was wrong."]),
+    ("Your flight to Oslo is on the 12th.",
+     ["My flight to Oslo is on the 12th.", "Sorry, I meant the 14th."]),
+    ("You ordered 3 chairs.", ["I ordered 3 chairs and a table.",
+                              "Correction: it was 4 chairs, not 3."]),
+    ("You renewed your passport in 2021.",
+     ["I renewed my passport in 2021.", "Wait, no, I never renewed it."]),
+    ("You paid the invoice on time.", ["I failed to pay the invoice on time."]),
+    ("You cancelled your subscription before the renewal.",
+     ["I forgot to cancel my subscription before the renewal."]),
+    ("You returned the shoes to the store.", ["I tried to return the shoes to the store."]),
+    ("You signed the lease in April.", ["I refused to sign the lease in April."]),
+    ("You live in Denver, where the sales tax is 8.81%.",
+     ["I live in Denver, where the sales tax is 8.81%."]),
+    ("Your doctor prescribed amoxicillin, which treats viral infections.",
+     ["My doctor prescribed amoxicillin, which treats viral infections."]),
+    ("Your bank, Monzo, charges no foreign transaction fees.",
+     ["My bank, Monzo, charges no foreign transaction fees."]),
+    ("You were charged twice for order 7781 [1].", ["I was charged twice for order 7781."]),
+]
 CHANGED = [
     ("You have paid the March invoice.", ["I have not yet paid the March invoice."]),
     ("We owe you $200.", ["I owe you $200."]),
@@ -69,7 +104,7 @@ def url():
 
 
 @pytest.mark.parametrize("judge", ["local", "http"])
-@pytest.mark.parametrize("text,user", NOT_ASSERTED + CHANGED + OF_THE_WORLD)
+@pytest.mark.parametrize("text,user", NOT_ASSERTED + CHANGED + OF_THE_WORLD + SECOND_WRITER)
 def test_what_the_user_did_not_assert_of_themselves_grounds_nothing(text, user, judge, url):
     report = check(text, *user, judge=judge, url=url)
     assert not report.passed, report.sentences[0].verdict

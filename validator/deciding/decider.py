@@ -269,7 +269,9 @@ class Decider:
         the sources contradict, in which their passages give another value for one of its
         numbers (by the rules, whatever the judge said), or that no user sentence is near, is
         not asked about."""
-        open_ = [n for n, verdict in enumerate(decided.verdicts) if verdict.label == UNSUPPORTED]
+        # a sentence that cites a source says the source backs it: the user's word cannot
+        open_ = [n for n, verdict in enumerate(decided.verdicts)
+                 if verdict.label == UNSUPPORTED and claims[n].within is None]
         if not (self.grounding and request.conversation and open_):
             return decided
         texts = {n: unframed(claims[n].text) for n in open_}
@@ -395,11 +397,20 @@ def _lower_words(text: str) -> list[str]:
 def _about_the_user(claim: str, own_turn: bool) -> bool:
     """Whether ``claim`` speaks of the user: in the second person ("Your order is late"), or
     opening with a pronoun ("It was paid on May 3") where the user's turn that says it speaks
-    of themselves (``own_turn``: "My order 5521 is stuck. It was paid on May 3.")."""
+    of themselves (``own_turn``: "My order 5521 is stuck. It was paid on May 3."); and says
+    nothing of another thing in a relative clause or an apposition."""
+    if _ELSEWHERE.search(claim):  # "..., which treats viral infections": of something else
+        return False
     words = _lower_words(claim)
     if _SECOND_PERSON.intersection(words):
         return True
     return bool(words) and words[0] in _PRONOUNS and own_turn
+
+
+# A relative clause or an apposition: what it says is of another thing than the user ("You
+# live in Denver, where the sales tax is 8.81%", "Your bank, Monzo, charges no fees").
+_ELSEWHERE = re.compile(r",\s*(?:which|where|who|whose|whom)\b|^[^,]+,\s*[^,]+,\s+\w",
+                        re.IGNORECASE)
 
 
 def _other_value(claim: str, passages: Sequence[Evidence]) -> bool:

@@ -221,6 +221,8 @@ class Amount:
         """Whether every value ``source`` allows is one this (a claim's number) allows."""
         if not self.comparable(source):
             return False
+        if source.unit is None and money.is_currency(self.unit):
+            return False  # "$30" says more than a bare "30": its currency
         if self.bound == source.bound == "" and (self.unit, self.value) == (source.unit,
                                                                               source.value):
             return True  # one value, written two ways ("1.2 million", "1,200,000")

@@ -55,7 +55,8 @@ UNASSERTING = frozenset("""claim claims claimed claiming allege alleges alleging
     demands demanded intend intends intended alleged estimate estimates estimated argue argues
     argued insist insists insisted testify testifies testified tweeted ask asks asked want
     wants wanted wish wishes wished invite invites invited encourage encourages encouraged
-    persuade persuades persuaded""".split())
+    persuade persuades persuaded tries tried attempted planned intends intended supposed meant
+    fails failed forgets forgot refuses refused unable neglected declined""".split())
 REPORTED = "that:"  # the form prefix of a verb that reports the clause after it ("alleged that")
 
 

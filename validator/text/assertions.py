@@ -71,6 +71,11 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                 r"rumou?red|(?:no\s*(?:one|body)|nobody)\s+(?:knows|is\s+sure|can\s+say))\b"),
         (HEDGE, r"\bi\s+(?:think|believe|guess|suppose|assume|suspect|reckon|feel|doubt|"
                 r"imagine|hope|fear|gather|understand)\b|\bi'?m\s+(?:guessing|assuming|told)\b"),
+        (HEDGE, r"\bas\s+far\s+as\s+i\s+(?:know|can\s+tell|remember|recall|understand)\b"
+                r"|\bif\s+i\s+(?:remember|recall)\b|\bto\s+the\s+best\s+of\s+my\b"
+                r"|\b(?:if|unless)\s+i'?m\s+(?:not\s+)?mistaken\b|\bi\s+could\s+be\s+wrong\b"
+                r"|\bi\s+(?:don't|do\s+not)\s+(?:know|remember)\b|\bcorrect\s+me\s+if\b"
+                r"|\bi\s+(?:forget|am\s+not\s+sure)\b"),
         (SUPPOSITION, _OPENING + r"(?:suppose|supposing|assume|assuming|imagine|hypothetically|"
                       r"what\s+if|let's\s+say|let\s+us\s+say|say|in\s+theory)\b"),
         (CONDITION, _OPENING + r"(?:if|unless|in\s+case|even\s+if|only\s+if)\b"),
@@ -78,8 +83,14 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                  r"untrue|false|a\s+myth|a\s+lie|a\s+hoax|incorrect|wrong|a\s+rumou?r|fake|"
                  r"not\s+the\s+case|nonsense|a\s+misconception)\b"),
         (DENIAL, r"\b(?:the\s+)?(?:myth|misconception|rumou?r|claim|idea|notion|belief)\s+that\b"
-                 r"|\bcontrary\s+to\b|\b(?:was|were|has\s+been|have\s+been)\s+(?:denied|"
+                 r"|\b(?:was|were|has\s+been|have\s+been)\s+(?:denied|"
                  r"debunked|disproven|refuted)\b|\bnot\s+(?:true|correct|right)\s+that\b"),
+        # a label before a colon that says what follows is not so ("Myth: ...", "Proposal
+        # (not adopted): ...", "Outdated: ...")
+        (DENIAL, r"^\W*(?:(?:common|popular|frequent|old|urban)\s+)?(?:myths?|misconceptions?|"
+                 r"rumou?rs?|claims?|allegations?|proposals?|"
+                 r"drafts?|hypothes[ie]s|outdated|obsolete|deprecated|superseded|retracted|"
+                 r"withdrawn|false|fake|fiction|unverified|unconfirmed|not\s+true)\b[^:.]{0,30}:"),
         (REPORT, r"\b(?:says?|said|saying|tells?|told|claims?|claimed|writes?|wrote|written|"
                  r"posts?|posted|mentions?|mentioned|heard|read|according\s+to|quoted?|"
                  r"reports?|reported|insists?|insisted|swears?|swore)\b"),
@@ -93,9 +104,19 @@ _BACK_WORDS = frozenset("""that that's this it it's is was are were not isn't wa
     false untrue correct incorrect right wrong accurate inaccurate a an the myth lie hoax rumour
     rumor fake nonsense so really or actually sure case confirm verify check can you could please
     am i i'm did do does no nope yes yeah well just though at all of course totally completely
-    entirely""".split())
+    entirely doesn't don't didn't aren't weren't outdated obsolete information statement claim
+    old stale anymore longer""".split())
 _DENIED_BACK = frozenset("not false untrue incorrect wrong myth lie hoax rumour rumor fake "
-                         "nonsense inaccurate nope no isn't wasn't".split())
+                         "nonsense inaccurate nope no isn't wasn't doesn't don't didn't aren't "
+                         "weren't outdated obsolete".split())
+# A sentence that opens by taking back what came before ("Actually, scratch that, ...", "No
+# wait, ...", "Just kidding.", "Correction: ...", "Sorry, I meant ..."), or says it was wrong.
+RETRACTS = re.compile(
+    r"^\W*(?:actually|scratch\s+that|strike\s+that|no\W+wait|wait\W+no|wait|correction|update|"
+    r"never\s*mind|just\s+kidding|(?:i'?m|i\s+am)\s+kidding|i\s+(?:meant|mean)|oops|"
+    r"my\s+(?:mistake|bad)|not\s+really|ignore\s+(?:that|what\s+i\s+said)|"
+    r"sorry\W+(?:i\s+(?:meant|mean)|(?:it|that)\s+(?:was|is)|no|wrong))\b"
+    r"|\b(?:i\s+was\s+wrong|that\s+was\s+wrong|i\s+was\s+mistaken)\b", re.IGNORECASE)
 
 
 def unasserted(sentence: str) -> str | None:
@@ -113,6 +134,10 @@ def unasserted_each(sentences: Sequence[str]) -> list[str | None]:
     """``unasserted`` of each of one turn's or passage's sentences, in order, and also a
     sentence the next one takes back or questions with nothing of its own to say."""
     kinds = [unasserted(s) for s in sentences]
+    for n, sentence in enumerate(sentences):  # "Common myths:" heads the list that follows
+        if kinds[n] == DENIAL and sentence.rstrip().endswith(":"):
+            kinds[n + 1:] = [kinds[k] or DENIAL for k in range(n + 1, len(sentences))]
+            break
     for n in range(len(sentences) - 1):
         back = _back(sentences[n + 1])
         if back is not None and kinds[n] is None:
@@ -121,8 +146,10 @@ def unasserted_each(sentences: Sequence[str]) -> list[str | None]:
 
 
 def _back(sentence: str) -> str | None:
-    """TAKEN_BACK or QUESTIONED when ``sentence`` only takes back or questions the one before
-    it: all of its words are of ``_BACK_WORDS``."""
+    """TAKEN_BACK or QUESTIONED when ``sentence`` takes back (``RETRACTS``) or only questions
+    the one before it: then all of its words are of ``_BACK_WORDS``."""
+    if RETRACTS.search(sentence.replace("’", "'")):
+        return TAKEN_BACK
     words = [w.lower() for w in _WORDS.findall(sentence.replace("’", "'"))]
     if not words or not all(w in _BACK_WORDS for w in words):
         return None

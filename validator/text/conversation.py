@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..types import Evidence, Said
-from .assertions import CUT, unasserted_each
+from .assertions import CUT, RETRACTS, unasserted_each
 from .sentences import split_sentences
 
 USER, ASSISTANT, SYSTEM = "user", "assistant", "system"
@@ -113,15 +113,21 @@ def asserted(turns: Sequence[Turn]) -> list[Evidence]:
     """What the user asserted: each sentence of a user turn that states what it says
     (``assertions``: not a question, request, hedge, supposition, denial or report of someone
     else's words, not taken back or questioned by the next sentence, and not the first of a
-    turn cut by the ``ASSERTED_CHARS`` bound), in the newest ``ASSERTED_CHARS`` of them, as
+    turn cut by the ``ASSERTED_CHARS`` bound, nor taken back by the next turn's opening), in the
+    newest ``ASSERTED_CHARS`` of them, as
     evidence that points at its turn and offsets. The text a judge reads is the sentence as a
     reply would say it back ("my order" -> "your order")."""
-    found = []
+    found: list[Evidence] = []
     for turn, skipped in _newest([t for t in turns if t.role == USER], ASSERTED_CHARS):
         sentences = split_sentences(turn.content[skipped:])
         kinds = unasserted_each([s.text for s in sentences])
         if skipped and kinds:
             kinds[0] = CUT
+        if sentences and RETRACTS.search(sentences[0].text.replace("’", "'")):
+            # a turn that opens by taking back ("Sorry, I meant the 14th.", "Correction: ...")
+            # takes back what the user's turn before it asserted
+            before = max((e.said.turn for e in found if e.said is not None), default=None)
+            found = [e for e in found if e.said is None or e.said.turn != before]
         for sentence, kind in zip(sentences, kinds, strict=True):
             if kind is not None or not any(c.isalnum() for c in sentence.text):
                 continue

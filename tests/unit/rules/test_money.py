@@ -35,3 +35,8 @@ def test_an_amount_in_another_currency_is_never_stated(claim, source):
 ])
 def test_one_currency_written_two_ways_is_one_amount(claim, source):
     assert check(claim, [Evidence(source)]).supported
+
+
+def test_an_amount_with_a_currency_says_more_than_a_bare_number():
+    found = check("The ticket costs $30.", [Evidence("All prices are in euros. The ticket costs 30.")])
+    assert not found.supported, found

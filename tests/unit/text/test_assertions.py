@@ -69,6 +69,12 @@ def test_a_sentence_the_next_one_takes_back_or_questions_is_not_asserted():
 
 
 @pytest.mark.parametrize("source", [
+    "Myth: the drug is approved. Fact: it is under review.",
+    "Claim: the drug is approved. Verdict: false.",
+    "Common myths:\n- The drug is approved.\n- It cures colds.",
+    "Proposal (not adopted): the drug is approved.",
+    "The drug is approved. That information is outdated.",
+    "The drug is approved. It isn't, actually.",
     "The drug is approved? Nobody has said so.",
     "Maybe the drug is approved, but nobody knows.",
     "Suppose the drug is approved.",

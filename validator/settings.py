@@ -451,10 +451,12 @@ class Settings:
     control_statements: str = setting(
         "auto", Choice(("auto", "on", "off")),
         "Whether each judge call carries a control statement: a sentence of one of the call's "
-        "passages with a number, date or name changed, which they contradict; a reply that calls it "
-        "supported gives every statement of the call an invalid verdict (`usage.caught_calls` "
-        "counts such calls). `auto`: on where replies are structured (`structured_replies`), where "
-        "a careless reply is as readable as a careful one; `on`, `off`.",
+        "passages with a number, date or name changed, which they contradict, or a named thing "
+        "given another's figure; a reply that calls it supported gives every statement of the "
+        "call an invalid verdict (`usage.caught_calls` counts such calls). A judge asked one "
+        "statement a call has each control asked beside it, in a call of its own (twice the "
+        "calls). `auto`: on where replies are structured (`structured_replies`), where a "
+        "careless reply is as readable as a careful one; `on`, `off`.",
         flag="--control-statements")
     min_support_probability: float | None = setting(
         None, Probability(),

@@ -189,8 +189,9 @@ class Controlled(Policy):
             self.inner.verdicts([(control.statement, [control.evidence])], context))
         if checked.label == SUPPORTED:
             return _caught(control, checked, 1)
-        if checked.label == INVALID and found[0].label != INVALID:
-            return [Verdict(INVALID, UNANSWERED, decided_by=BY_FALLBACK, control=UNANSWERED)]
+        if checked.label == INVALID:  # vouches for nothing: a verdict read stands on nothing
+            return [found[0] if found[0].label == INVALID else
+                    Verdict(INVALID, UNANSWERED, decided_by=BY_FALLBACK, control=UNANSWERED)]
         return _noted(found, ANSWERED)
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from ..text import assertions
 from ..text.citations import MARKER
 from ..text.sentences import safe_text, split_sentences
+from ..text.word_forms import content_words
 from ..types import Evidence
 from . import quantities
 from .alignment import Alignment, best_alignment, has_verb, is_mention, read, same
@@ -35,7 +36,6 @@ from .tokens import (
     BOUNDARIES,
     CONDITION_PHRASES,
     CONDITIONS,
-    FUNCTION_WORDS,
     LINKS,
     PASSIVE,
     QUALIFIERS,
@@ -86,8 +86,8 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
     asserted = [_asserted(e, mine, blanked) for e in evidence]
     found = _check(claim, asserted)
     if blanked and not (found.supported or found.contradiction):
-        words = _stems(claim)
-        shares = [(len(words & _stems(sentence)) / max(1, len(words)), n)
+        words = content_words(claim)
+        shares = [(len(words & content_words(sentence)) / max(1, len(words)), n)
                   for n, (sentence, _) in enumerate(blanked)]
         share, n = max(shares)
         if share >= _HOLDS:
@@ -99,10 +99,6 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
 
 _HOLDS = 0.6  # the share of a claim's content words an unasserted sentence holds to be named
 
-
-def _stems(text: str) -> set[str]:
-    """The content words of ``text``, each as its first five letters ("resign", "resigned")."""
-    return {w[:5] for w in normalise(text).split() if w not in FUNCTION_WORDS}
 
 
 # How an unasserted sentence puts what it says, as a reason words it.

@@ -284,13 +284,9 @@ class Waiting:
         """``function(*args)`` in a thread of its own; ``waits_for`` is what a caller cut off
         by its deadline was waiting for, as its late verdicts' reason says (None: the caller
         says it)."""
-        with self._lock:
-            if self.running >= self.size:
-                raise Busy(self._refusal())
-            self.running += 1
+        call = self._admitted()
         loop = asyncio.get_running_loop()
         future: asyncio.Future = loop.create_future()
-        state = {"abandoned": False, "returned": False}
         context = contextvars.copy_context()
 
         def deliver(outcome: tuple[bool, Any]) -> None:
@@ -303,46 +299,24 @@ class Waiting:
                 outcome: tuple[bool, Any] = (True, context.run(contained, function, *args))
             except Exception as error:  # noqa: BLE001 - handed to the caller as it is
                 outcome = (False, error)
-            with self._lock:
-                self.running -= 1
-                self.abandoned -= state["abandoned"]
-                state["returned"] = True
+            call.ended()
             with contextlib.suppress(RuntimeError):  # a loop closed meanwhile: nobody waits
                 loop.call_soon_threadsafe(deliver, outcome)
 
         threading.Thread(target=body, name=WAIT_THREAD, daemon=True).start()
-        try:
-            return await future
-        except asyncio.CancelledError:
-            with self._lock:
-                if not state["returned"]:
-                    state["abandoned"] = True
-                    self.abandoned += 1
-            if waits_for is not None:
-                waited_for(waits_for)
-            raise
+        return await call.awaited(future, waits_for)
 
     async def call_async(self, function: Callable[..., Awaitable[T]], *args: Any) -> T:
         """``await function(*args)`` (a user's async code) on this judge's own event loop, a
         thread kept for it: code that blocks its loop (``time.sleep`` in an ``async def``)
         holds up its own calls, never the validation loop, and the caller still stops waiting
         at its deadline. Counted and refused like ``call``."""
-        with self._lock:
-            if self.running >= self.size:
-                raise Busy(self._refusal())
-            self.running += 1
-        state = {"abandoned": False, "returned": False}
+        call = self._admitted()
         loop = self._own_loop()
         job: concurrent.futures.Future[T] = concurrent.futures.Future()
 
-        def ended() -> None:
-            with self._lock:
-                self.running -= 1
-                self.abandoned -= state["abandoned"]
-                state["returned"] = True
-
         def finish(task: asyncio.Task) -> None:  # on the judge's loop, once its call ended
-            ended()
+            call.ended()
             with contextlib.suppress(concurrent.futures.InvalidStateError):  # given up on
                 if task.cancelled():
                     job.cancel()
@@ -351,30 +325,30 @@ class Waiting:
                 else:
                     job.set_result(task.result())
 
-        def begin(call: Coroutine[Any, Any, T]) -> None:  # on the judge's loop
+        def begin(awaited: Coroutine[Any, Any, T]) -> None:  # on the judge's loop
             if job.cancelled():  # given up on before its loop got to it
-                call.close()
-                ended()
+                awaited.close()
+                call.ended()
                 return
-            task = loop.create_task(call)
+            task = loop.create_task(awaited)
             task.add_done_callback(finish)
             job.add_done_callback(lambda _: loop.call_soon_threadsafe(task.cancel))
 
         try:
             loop.call_soon_threadsafe(begin, _awaited(contained(function, *args)))
         except BaseException:
-            ended()
+            call.ended()
             raise
-        try:
-            return await asyncio.wrap_future(job)
-        except asyncio.CancelledError:
-            with self._lock:
-                if not state["returned"]:
-                    state["abandoned"] = True
-                    self.abandoned += 1
-            job.cancel()  # reaches the call when its loop next runs
-            waited_for(JUDGE_REPLY)
-            raise
+        # cancelling the wrapped future cancels the job: it reaches the call when its loop runs
+        return await call.awaited(asyncio.wrap_future(job), JUDGE_REPLY)
+
+    def _admitted(self) -> _Call:
+        """A new call, counted, or ``Busy`` when ``size`` are running."""
+        with self._lock:
+            if self.running >= self.size:
+                raise Busy(self._refusal())
+            self.running += 1
+        return _Call(self)
 
     def _own_loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
@@ -391,6 +365,35 @@ class Waiting:
                 f"{f'{self.limit}={self.size}' if self.limit else self.size} may run at once, "
                 "so it is not called again until one returns "
                 "(give its client a timeout shorter than the deadline)")
+
+
+class _Call:
+    """One call a ``Waiting`` admitted: ended once the user's code returns, abandoned if its
+    caller stops waiting first (still counted until it ends)."""
+
+    def __init__(self, waiting: Waiting):
+        self.waiting = waiting
+        self.abandoned = self.returned = False
+
+    def ended(self) -> None:
+        with self.waiting._lock:
+            self.waiting.running -= 1
+            self.waiting.abandoned -= self.abandoned
+            self.returned = True
+
+    async def awaited(self, result: Awaitable[T], waits_for: str | None) -> T:
+        """``result``; if the caller is cancelled first (its deadline), the call is marked
+        abandoned and what it waited for noted."""
+        try:
+            return await result
+        except asyncio.CancelledError:
+            with self.waiting._lock:
+                if not self.returned:
+                    self.abandoned = True
+                    self.waiting.abandoned += 1
+            if waits_for is not None:
+                waited_for(waits_for)
+            raise
 
 
 WAIT_THREAD = "provenance-wait"

@@ -79,8 +79,6 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
     unless the claim is put the same way; where such a sentence is what held the claim, the
     reason quotes it and says how it puts it."""
     claim = safe_text(claim)  # a lone surrogate is no text the readers take
-    evidence = [e if safe_text(e.text) == e.text else replace(e, text=safe_text(e.text))
-                for e in evidence]
     mine = assertions.unasserted(claim)
     blanked: list[tuple[str, str]] = []  # (sentence, how it puts what it says)
     asserted = [_asserted(e, mine, blanked) for e in evidence]
@@ -136,14 +134,14 @@ def _check(claim: str, evidence: Sequence[Evidence]) -> Findings:
 
 def _asserted(evidence: Evidence, mine: str | None, blanked: list[tuple[str, str]]
               ) -> Evidence:
-    """``evidence`` with the sentences it does not assert (but as the claim ``mine`` puts
-    itself) blanked, each added to ``blanked`` with how it puts what it says; spaces keep the
-    offsets. A source that reports what someone said asserts it, as documents do."""
+    """``evidence`` with lone surrogates replaced and the sentences it does not assert (but as
+    the claim ``mine`` puts itself) blanked, each added to ``blanked`` with how it puts what it
+    says; spaces keep the offsets. A source that reports what someone said asserts it, as documents do."""
+    text = safe_text(evidence.text)  # a lone surrogate is no text the readers take
     if evidence.said is not None:  # a user's sentence, read as asserted already
-        return evidence
-    sentences = split_sentences(evidence.text)
+        return evidence if text == evidence.text else replace(evidence, text=text)
+    sentences = split_sentences(text)
     kinds = assertions.unasserted_each([s.text for s in sentences])
-    text = evidence.text
     for sentence, kind in zip(sentences, kinds, strict=True):
         if kind is not None and kind not in (assertions.REPORT, assertions.CONDITION, mine):
             blanked.append((sentence.text, kind))

@@ -20,8 +20,9 @@ from .text.conversation import (
     check_messages,
     last_user_turn,
     shown,
+    tool_results,
 )
-from .types import Context
+from .types import Context, Tool
 
 CHUNK_STRATEGIES = ("full", "sentence", "word", "char", "token")
 # The metadata keys a validation reads; "sentences", "groundedness" and "usage" are what it
@@ -82,6 +83,9 @@ class Request:
     question: str | None = None
     # the conversation the text replies to (metadata["messages"]), oldest turn first
     conversation: tuple[Turn, ...] = ()
+    # the results of the tools the conversation called, each with where it came from: evidence
+    # beside the sources (``conversation.tool_results``)
+    tools: tuple[tuple[Tool, str], ...] = ()
     sources: list[str] | None = None
     query_function: Callable | None = None
     embed_function: Callable | None = None
@@ -105,8 +109,10 @@ class Request:
 
     @property
     def no_sources(self) -> bool:
-        """No sources, or only empty ones (whitespace): nothing to read, embed or judge by."""
-        return self.sources is not None and not any(source.strip() for source in self.sources)
+        """No sources, or only empty ones (whitespace), and no tool results: nothing to read,
+        embed or judge by."""
+        return (self.sources is not None and not any(source.strip() for source in self.sources)
+                and not self.tools)
 
 
 @dataclass(frozen=True)
@@ -137,9 +143,10 @@ def read_request(value: Any, metadata: dict[str, Any] | None, settings: Defaults
     conversation = () if messages is None else check_messages(messages)
     if question is None:  # the reply answers what the user said last
         question = last_user_turn(conversation)
+    tools = tuple(tool_results(conversation))
     common: dict[str, Any] = {"value": value, "metadata": metadata,
                               "pass_on_invalid": pass_on_invalid, "question": question,
-                              "conversation": conversation}
+                              "conversation": conversation, "tools": tools}
 
     query_function = metadata.get("query_function")
     if query_function is not None:
@@ -153,13 +160,14 @@ def read_request(value: Any, metadata: dict[str, Any] | None, settings: Defaults
                 f"k=...); got {type(query_function).__name__}."
             )
         return Request(**common, query_function=query_function)
-    if metadata.get("sources") is None:
+    if metadata.get("sources") is None and not tools:
         raise ValueError(
             "ProvenanceLLM needs metadata['sources'] (a list of strings) or "
             "metadata['query_function'] (text, k -> chunks). Pass one of them, e.g. "
-            "guard.validate(text, metadata={'sources': [...]})."
+            "guard.validate(text, metadata={'sources': [...]}), or the conversation's tool "
+            "calls and their results in metadata['messages']."
         )
-    sources = check_sources(metadata["sources"])
+    sources = [] if metadata.get("sources") is None else check_sources(metadata["sources"])
     size_of_sources = sum(len(s) for s in sources)
     if settings.max_source_chars is not None and size_of_sources > settings.max_source_chars:
         raise ValueError(

@@ -108,19 +108,51 @@ class Said(Span):
     role: str
 
 
+Scalar = str | int | float | bool | None  # a value of structured evidence (JSON)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One value of structured evidence (a JSON tool result or source), with its path, which
+    locates it: ``items[0].name``."""
+
+    path: str
+    value: Scalar
+
+
+@dataclass(frozen=True)
+class Tool:
+    """Where evidence from a tool came from: the tool's ``name`` and ``call_id`` (from the
+    assistant's call it answers), the ``turn`` of its result (counted from 1), whether the
+    result is an ``error``; ``start``/``end``: the passage's offsets in the result's text
+    (None for fields, which their paths locate)."""
+
+    name: str
+    call_id: str
+    turn: int
+    error: bool = False
+    start: int | None = None
+    end: int | None = None
+
+
 @dataclass(frozen=True)
 class Evidence:
     """A passage retrieved for a claim, with its cosine similarity to it (None when unknown).
     ``chunk`` locates it in the sources; passages a ``query_function`` returns have none.
     ``cut``: the text is part of a longer chunk or passage, cut to fit the judge's prompt.
     ``said``: the evidence is what the user said in the conversation, not a source (its text
-    is that sentence as a reply says it back: "my order" -> "your order")."""
+    is that sentence as a reply says it back: "my order" -> "your order").
+    ``tool``: the evidence is a tool's result in the conversation, not a source.
+    ``fields``: the evidence is structured (JSON), read value by value; its text shows them,
+    one ``path: value`` line each."""
 
     text: str
     similarity: float | None = None
     chunk: Chunk | None = None
     cut: bool = False
     said: Said | None = None
+    tool: Tool | None = None
+    fields: tuple[Field, ...] = ()
 
     @classmethod
     def of(cls, chunk: Chunk, similarity: float | None = None) -> Evidence:

@@ -16,6 +16,7 @@ from ..types import Claim, Evidence
 from .embedding import Embedder, FunctionEmbedder
 from .evidence_windows import bounded, windows
 from .index import INDEX_CACHE
+from .structured import Structured
 
 QUERY_THREADS = 64  # calls at once to one query_function, whichever validators make them
 QUERYING_WHO = "metadata['query_function']"
@@ -128,7 +129,11 @@ class SourceRetriever:
     def __init__(self, sources: list[str], chunking: Chunking, embedder: Embedder, top_k: int,
                  index_dir: str | None = None, group: int = 8, *, question: str | None = None,
                  hybrid: bool = True, max_evidence_chars: int | None = None,
-                 evidence_window: int = 0):
+                 evidence_window: int = 0, structured: Structured | None = None):
+        self.structured = structured
+        if structured is not None and structured.json_sources:  # read as values, not prose
+            sources = ["" if n in structured.json_sources else source
+                       for n, source in enumerate(sources)]
         self.sources, self.chunking, self.embedder = sources, chunking, embedder
         self.top_k, self.index_dir, self.group = top_k, index_dir, max(1, group)
         self.source_count = len(sources)
@@ -140,7 +145,7 @@ class SourceRetriever:
 
     def find(self, claims: Sequence[Claim]) -> Found:
         if not any(source.strip() for source in self.sources):  # nothing to embed or search
-            return Found(claims, lambda group: [[] for _ in group])
+            return Found(claims, self._beside(lambda group: [[] for _ in group]))
 
         def compute(group: list[Claim]) -> list[list[Evidence]]:
             index = INDEX_CACHE.get(self.sources, self.chunking, self.embedder, self.index_dir,
@@ -153,7 +158,11 @@ class SourceRetriever:
             return [windows(index, self.sources, row, self.max_evidence_chars,
                             self.evidence_window) for row in hits]
 
-        return Found(claims, compute, group=self.group)
+        return Found(claims, self._beside(compute), group=self.group)
+
+    def _beside(self, compute: Callable[[list[Claim]], list[list[Evidence]]]
+                ) -> Callable[[list[Claim]], list[list[Evidence]]]:
+        return beside(self.structured, self.query, compute)
 
 
 class QueryFunctionRetriever:
@@ -163,15 +172,26 @@ class QueryFunctionRetriever:
 
     source_count = None
 
-    def __init__(self, query_function: Callable, top_k: int, max_evidence_chars: int | None = None):
+    def __init__(self, query_function: Callable, top_k: int, max_evidence_chars: int | None = None,
+                 structured: Structured | None = None):
         self.query_function, self.top_k = query_function, top_k
-        self.max_evidence_chars = max_evidence_chars
+        self.max_evidence_chars, self.structured = max_evidence_chars, structured
 
     def find(self, claims: Sequence[Claim]) -> Found:
-        return Found(claims, lambda group: [
+        return Found(claims, beside(self.structured, lambda claim: claim, lambda group: [
             bounded(query_function_evidence(self.query_function, claim.text, self.top_k),
                     self.max_evidence_chars)
-            for claim in group], query_function=self.query_function)
+            for claim in group]), query_function=self.query_function)
+
+
+def beside(structured: Structured | None, query: Callable[[str], str],
+           compute: Callable[[list[Claim]], list[list[Evidence]]]
+           ) -> Callable[[list[Claim]], list[list[Evidence]]]:
+    """``compute``, each claim's evidence from the tool results and JSON sources first."""
+    if not structured:
+        return compute
+    return lambda group: [structured.find(claim, query(claim.text)) + found
+                          for claim, found in zip(group, compute(group), strict=True)]
 
 
 def query_text(question: str | None, claim: str) -> str:
@@ -194,9 +214,10 @@ class Retrieving:
 
 def retriever_for(request: Request, retrieving: Retrieving, embedder: Embedder) -> Retriever:
     """The retriever a validation's metadata asks for. Nothing is embedded until ``find``."""
+    structured = Structured(request.tools, request.sources or [], retrieving.top_k)
     if request.query_function is not None:
         return QueryFunctionRetriever(request.query_function, retrieving.top_k,
-                                      retrieving.max_evidence_chars)
+                                      retrieving.max_evidence_chars, structured)
     if request.sources is None:  # read_request gives one or the other
         raise TypeError("a request with neither sources nor a query_function")
     if request.embed_function is not None:
@@ -205,7 +226,7 @@ def retriever_for(request: Request, retrieving: Retrieving, embedder: Embedder) 
                            retrieving.index_dir, group=retrieving.max_concurrency,
                            question=request.question, hybrid=retrieving.retrieval == "hybrid",
                            max_evidence_chars=retrieving.max_evidence_chars,
-                           evidence_window=retrieving.evidence_window)
+                           evidence_window=retrieving.evidence_window, structured=structured)
 
 
 def query_function_evidence(query_function: Callable, text: str, k: int) -> list[Evidence]:

@@ -27,7 +27,7 @@ from ..text.citations import MARKER
 from ..text.sentences import safe_text, split_sentences
 from ..text.word_forms import content_words
 from ..types import Evidence
-from . import quantities
+from . import quantities, values
 from .alignment import Alignment, best_alignment, has_verb, is_mention, read, same
 from .facts import normalise
 from .money import SIGNS
@@ -79,6 +79,40 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
     unless the claim is put the same way; where such a sentence is what held the claim, the
     reason quotes it and says how it puts it."""
     claim = safe_text(claim)  # a lone surrogate is no text the readers take
+    if not _tells_of_failure(claim):  # an error result is evidence of the error alone
+        evidence = [e for e in evidence if e.tool is None or not e.tool.error]
+    records = [e for e in evidence if e.fields]
+    prose = [e for e in evidence if not e.fields]
+    if not records:
+        return _prose(claim, prose)
+    if not prose:
+        return _by_values(claim, records)
+    both = (_by_values(claim, records), _prose(claim, prose))
+    # where a record and a passage disagree, the claim is not grounded
+    return (next((f for f in both if f.contradiction), None)
+            or next((f for f in both if f.supported), None)
+            or max(both, key=lambda f: f.coverage))
+
+
+def _by_values(claim: str, records: Sequence[Evidence]) -> Findings:
+    """``values``' reading of the structured evidence, as findings."""
+    outcome = values.best(claim, records)
+    kind = {"supported": "aligned", "conflict": "value"}.get(outcome.kind, "unaligned")
+    return Findings(kind, outcome.reason, outcome.coverage, outcome.quotes)
+
+
+# Words of a claim that tell of a failure or a refusal: an error result may state it.
+_FAILURE = re.compile(r"\b(?:not|no|never|cannot|can't|couldn't|wasn't|isn't|didn't|won't|"
+                      r"unable|fail(?:s|ed|ure)?|error|declined|denied|rejected|refused|"
+                      r"unsuccessful|invalid|already|unavailable)\b", re.IGNORECASE)
+
+
+def _tells_of_failure(claim: str) -> bool:
+    return bool(_FAILURE.search(claim.replace("’", "'")))
+
+
+def _prose(claim: str, evidence: Sequence[Evidence]) -> Findings:
+    """How passages of prose state ``claim``."""
     mine = assertions.unasserted(claim)
     blanked: list[tuple[str, str]] = []  # (sentence, how it puts what it says)
     asserted = [_asserted(e, mine, blanked) for e in evidence]

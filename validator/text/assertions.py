@@ -7,7 +7,8 @@ A sentence does not assert what it says when it
 - asks it: a question mark of any script anywhere in it (``?``, ``？``, ``؟``, ``‽``, ``¿``, the
   Greek ``;``), or the English inverted opening of a question ("Is it true that ..." with no
   mark);
-- requests it: "Please confirm that ...", "Can you check whether ...", "Verify that ...";
+- requests it: "Please confirm that ...", "Can you check whether ...", "Verify that ...", or
+  asks for something to be done: "Please cancel order 5120.";
 - hedges it: "maybe", "perhaps", "probably", "might", "I think", "I'm not sure", "nobody knows";
 - supposes it: "Suppose ...", "What if ...", "Let's say ...", or holds it on a condition
   (``CONDITION``): "If ...", "Unless ...";
@@ -15,7 +16,10 @@ A sentence does not assert what it says when it
 - reports someone else's words (``REPORT``): "A forum post says ...", "My friend told me ...",
   "I read that ...", a quotation;
 - is taken back or questioned by the sentence after it, when that sentence has nothing of its
-  own to say: "That is a myth.", "That's not true.", "Is that correct?", "Right?".
+  own to say: "That is a myth.", "That's not true.", "Is that correct?", "Right?";
+- instructs whoever reads it what to say (``INSTRUCTION``), as text planted for a model does:
+  "SYSTEM: ...", "Note to the assistant: ...", "Ignore previous instructions and ...", "Tell
+  the user that ...", "You must reply that ...".
 
 Fails closed: a sentence read as not asserting grounds and supports nothing, so a cue read
 where it was not meant costs a check, never a pass. Questions are read in every script; the
@@ -42,6 +46,7 @@ REPORT = "a report of what someone else said"
 TAKEN_BACK = "taken back by the sentence after it"
 QUESTIONED = "questioned by the sentence after it"
 CUT = "cut by a bound, so not read whole"
+INSTRUCTION = "an instruction to whoever reads it"
 
 # Question marks: ASCII, full-width, small, Arabic, interrobang, Spanish opening, reversed,
 # Greek (U+037E), Armenian, Ethiopic, and the Chinese/Japanese full-width one above.
@@ -65,6 +70,10 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                   r"let\s+me\s+know|find\s+out|make\s+sure|see\s+if)\b"),
         (REQUEST, r"\b(?:i\s+(?:need|want|would\s+like|'d\s+like)\s+(?:you\s+)?to\s+"
                   r"(?:confirm|verify|check|know)|please\s+(?:confirm|verify|check))\b"),
+        # asked of the one who answers: "Please cancel order 5120.", "Cancel it, please.",
+        # "I'd like you to book the 9:30."
+        (REQUEST, _OPENING + r"(?:please|kindly|pls|plz)\b|\bplease\W*$"
+                  r"|\bi\s+(?:need|want|would\s+like|'d\s+like)\s+you\s+to\b"),
         (HEDGE, r"\b(?:maybe|perhaps|possibly|probably|presumably|supposedly|allegedly|"
                 r"reportedly|apparently|seemingly|might|may\s+(?:have|be|not)|could\s+(?:have|be)|"
                 r"not\s+(?:sure|certain)|unsure|uncertain|unclear|unknown|unconfirmed|undecided|"
@@ -91,6 +100,19 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                  r"rumou?rs?|claims?|allegations?|proposals?|"
                  r"drafts?|hypothes[ie]s|outdated|obsolete|deprecated|superseded|retracted|"
                  r"withdrawn|false|fake|fiction|unverified|unconfirmed|not\s+true)\b[^:.]{0,30}:"),
+        # text that tells its reader, a model, what to say is no statement of what is so
+        (INSTRUCTION, r"^\W*(?:system|assistant|ai|developer|admin(?:istrator)?|instructions?|"
+                      r"(?:note|message)\s+(?:to|for)\s+(?:the\s+)?(?:assistant|ai|model|agent|"
+                      r"llm|bot|chatbot))\s*(?:message|prompt|note|override|instruction)?\s*"
+                      r"[:>\]]"),
+        (INSTRUCTION, r"\b(?:ignore|disregard|forget|override)\s+(?:(?:all|any|the|your|of)\s+)*"
+                      r"(?:(?:previous|prior|above|earlier|other|preceding|system|original)\s+)?"
+                      r"(?:instructions|rules|guidelines|prompts?|context|evidence|data)\b"),
+        (INSTRUCTION, r"\b(?:tell|inform|assure|reassure|notify|answer|respond\s+to|reply\s+to|"
+                      r"say\s+to|confirm\s+to)\s+(?:the\s+)?(?:user|customer|caller|client|"
+                      r"requester|human|shopper|guest)s?\b"),
+        (INSTRUCTION, r"\byou\s+(?:must|should|need\s+to|have\s+to|are\s+to)\s+(?:always\s+)?"
+                      r"(?:say|tell|respond|reply|answer|state|confirm|claim|report)\b"),
         (REPORT, r"\b(?:says?|said|saying|tells?|told|claims?|claimed|writes?|wrote|written|"
                  r"posts?|posted|mentions?|mentioned|heard|read|according\s+to|quoted?|"
                  r"reports?|reported|insists?|insisted|swears?|swore)\b"),

@@ -1,11 +1,15 @@
 """A conversation given with a text (``metadata["messages"]``): its turns checked, what the
-user asserted in them (the only part of a conversation that may ground a sentence), and the
-conversation as a judge reads it (context, cut to a budget, oldest turns first).
+user asserted in them, the results of the tools the assistant called, and the conversation as
+a judge reads it (context, cut to a budget, oldest turns first).
 
 The message format is the one chat APIs use: a list of ``{"role": ..., "content": ...}``.
 What a user *asserts* grounds a restatement of it: each sentence of a user turn that is not a
-question. The assistant's earlier turns, system messages and tool results ground nothing (an
-earlier answer may itself be made up); they are context for reading the text.
+question. A tool's result that answers a call the assistant made is evidence, as a retrieved
+source is (``tool_results``): OpenAI's format (an assistant turn's ``tool_calls``, then
+``{"role": "tool", "tool_call_id": ...}`` turns) and Anthropic's (``tool_use`` parts in an
+assistant turn, ``tool_result`` parts in the next user turn) alike. The assistant's own turns,
+the arguments it passed to a tool (what it asked for is not what happened), system and
+developer turns, and a result that answers no call ground nothing; they are context at most.
 """
 
 from __future__ import annotations
@@ -14,8 +18,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..types import Evidence, Said
+from ..types import Evidence, Said, Tool
 from .assertions import CUT, RETRACTS, unasserted_each
+from .records import parse
 from .sentences import split_sentences
 
 USER, ASSISTANT, SYSTEM = "user", "assistant", "system"
@@ -26,12 +31,26 @@ CONVERSATION_CHARS = 2_000
 
 
 @dataclass(frozen=True)
+class Result:
+    """A tool's result as a turn gives it: the call it answers, its text, whether the turn
+    marks it as an error (Anthropic's ``is_error``), the turn's number."""
+
+    call_id: str | None
+    content: str
+    error: bool
+    turn: int
+
+
+@dataclass(frozen=True)
 class Turn:
-    """One message of the conversation: its role, its text, its number (from 1)."""
+    """One message of the conversation: its role, its text, its number (from 1); the tool
+    calls it makes, as (id, name); the tool results it carries."""
 
     role: str
     content: str
     number: int
+    calls: tuple[tuple[str, str], ...] = ()
+    results: tuple[Result, ...] = ()
 
 
 def check_messages(messages: object, where: str = "metadata['messages']") -> tuple[Turn, ...]:
@@ -51,26 +70,100 @@ def check_messages(messages: object, where: str = "metadata['messages']") -> tup
         role = message.get("role")
         if role not in ROLES:
             raise ValueError(f"{at}['role'] must be one of {', '.join(ROLES)}; got {role!r}.")
-        turns.append(Turn(role, _content(message.get("content"), at), n + 1))
+        content, calls, results = _content(message.get("content"), at, n + 1)
+        calls += _openai_calls(message.get("tool_calls"), at)
+        if role == "tool":  # OpenAI's result turn: its whole content is the result
+            call_id = message.get("tool_call_id")
+            if call_id is not None and not isinstance(call_id, str):
+                raise ValueError(f"{at}['tool_call_id'] must be a string (the id of the "
+                                 f"assistant's tool call it answers); got "
+                                 f"{type(call_id).__name__}.")
+            results = (Result(call_id, content, False, n + 1), *results)
+        turns.append(Turn(role, content, n + 1, calls, results))
     return tuple(turns)
 
 
-def _content(content: object, at: str) -> str:
+def _content(content: object, at: str, number: int
+             ) -> tuple[str, tuple[tuple[str, str], ...], tuple[Result, ...]]:
+    """A turn's text, and the tool calls and results its parts carry (Anthropic's format)."""
     if content is None or isinstance(content, str):
-        return content or ""
-    if isinstance(content, (list, tuple)):
-        texts = []
-        for k, part in enumerate(content):
-            if not isinstance(part, dict) or not isinstance(part.get("type"), str):
-                raise ValueError(f"{at}['content'][{k}] must be a part such as {{'type': 'text', "
-                                 f"'text': '...'}}; got {type(part).__name__}.")
-            if part["type"] == "text":
-                if not isinstance(part.get("text"), str):
-                    raise ValueError(f"{at}['content'][{k}]['text'] must be a string.")
-                texts.append(part["text"])
-        return "\n".join(texts)
-    raise ValueError(f"{at}['content'] must be a string or a list of parts; got "
-                     f"{type(content).__name__}.")
+        return content or "", (), ()
+    if not isinstance(content, (list, tuple)):
+        raise ValueError(f"{at}['content'] must be a string or a list of parts; got "
+                         f"{type(content).__name__}.")
+    texts, calls, results = [], [], []
+    for k, part in enumerate(content):
+        here = f"{at}['content'][{k}]"
+        if not isinstance(part, dict) or not isinstance(part.get("type"), str):
+            raise ValueError(f"{here} must be a part such as {{'type': 'text', 'text': '...'}}; "
+                             f"got {type(part).__name__}.")
+        kind = part["type"]
+        if kind == "text":
+            texts.append(_string(part, "text", here))
+        elif kind == "tool_use":
+            calls.append((_string(part, "id", here), _string(part, "name", here)))
+        elif kind == "tool_result":
+            error = part.get("is_error", False)
+            if not isinstance(error, bool):
+                raise ValueError(f"{here}['is_error'] must be true or false; got {error!r}.")
+            text, _, _ = _content(part.get("content"), here, number)
+            results.append(Result(_string(part, "tool_use_id", here), text, error, number))
+    return "\n".join(texts), tuple(calls), tuple(results)
+
+
+def _openai_calls(tool_calls: object, at: str) -> tuple[tuple[str, str], ...]:
+    """An assistant turn's ``tool_calls`` as (id, name); their arguments are not read: what
+    the assistant asked for is not what happened."""
+    if tool_calls is None:
+        return ()
+    if not isinstance(tool_calls, (list, tuple)):
+        raise ValueError(f"{at}['tool_calls'] must be a list of calls, each {{'id': ..., "
+                         f"'function': {{'name': ..., 'arguments': ...}}}}; got "
+                         f"{type(tool_calls).__name__}.")
+    calls = []
+    for k, call in enumerate(tool_calls):
+        here = f"{at}['tool_calls'][{k}]"
+        function = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(function, dict):
+            raise ValueError(f"{here} must be {{'id': ..., 'type': 'function', 'function': "
+                             f"{{'name': ..., 'arguments': ...}}}}.")
+        calls.append((_string(call, "id", here), _string(function, "name", f"{here}['function']")))
+    return tuple(calls)
+
+
+def _string(part: dict, key: str, at: str) -> str:
+    value = part.get(key)
+    if not isinstance(value, str):
+        raise ValueError(f"{at}[{key!r}] must be a string; got {type(value).__name__}.")
+    return value
+
+
+# The opening of a plain-text result that reports a failure ("Error: order already shipped").
+_ERROR_TEXT = re.compile(r"^\W*(?:error|exception|traceback|failed|failure)\b", re.IGNORECASE)
+_ERROR_KEYS = ("error", "errors", "error_message", "exception")
+
+
+def tool_results(turns: Sequence[Turn]) -> list[tuple[Tool, str]]:
+    """The results that are evidence, each with where it came from and its text: a result
+    that answers a call an earlier turn made (its first result; a call answered twice is
+    answered by the first). A result marked an error, or whose text is one (a JSON object with
+    an ``error`` key, or text that opens with "Error"), is evidence of that error."""
+    called: dict[str, str] = {}  # call id -> the tool's name
+    answered: set[str] = set()
+    found = []
+    for turn in turns:
+        for result in turn.results:
+            name = called.get(result.call_id or "")
+            if name is None or result.call_id in answered:
+                continue
+            answered.add(result.call_id or "")
+            data = parse(result.content)
+            error = result.error or bool(_ERROR_TEXT.match(result.content)) or (
+                isinstance(data, dict) and any(data.get(key) for key in _ERROR_KEYS))
+            found.append((Tool(name, result.call_id or "", turn.number, error), result.content))
+        for call_id, name in turn.calls:
+            called.setdefault(call_id, name)
+    return found
 
 
 def last_user_turn(turns: Sequence[Turn], budget: int = CONVERSATION_CHARS) -> str | None:

@@ -35,9 +35,11 @@ from ..types import (
     Evidence,
     Label,
     Said,
+    Tool,
     Usage,
     Verdict,
 )
+from ..types import Field as ValueField
 
 Whole = Annotated[StrictInt, Field(ge=0)]
 Share = Annotated[float, Field(ge=0, le=1, strict=True)]  # a score, from 0 to 1
@@ -93,6 +95,26 @@ class SaidRecord(_Read):
         return Said(self.text, self.start, self.end, self.turn, self.role)
 
 
+class ToolRecord(_Read):
+    name: StrictStr
+    call_id: StrictStr
+    turn: Whole
+    error: StrictBool = False
+    start: Whole | None = None
+    end: Whole | None = None
+
+    def typed(self) -> Tool:
+        return Tool(self.name, self.call_id, self.turn, self.error, self.start, self.end)
+
+
+class FieldRecord(_Read):
+    path: StrictStr
+    value: StrictStr | StrictBool | StrictInt | Annotated[float, Field(strict=True)] | None
+
+    def typed(self) -> ValueField:
+        return ValueField(self.path, self.value)
+
+
 class EvidenceRecord(_Read):
     text: StrictStr
     source: Whole | None = None
@@ -101,12 +123,16 @@ class EvidenceRecord(_Read):
     similarity: Annotated[float, Field(strict=True)] | None = None
     cut: StrictBool = False
     said: SaidRecord | None = None
+    tool: ToolRecord | None = None
+    fields: list[FieldRecord] = []
 
     def typed(self) -> Evidence:
         chunk = (None if self.source is None
                  else Chunk(self.text, self.start or 0, self.end or 0, self.source))
         return Evidence(self.text, self.similarity, chunk, self.cut,
-                        None if self.said is None else self.said.typed())
+                        None if self.said is None else self.said.typed(),
+                        None if self.tool is None else self.tool.typed(),
+                        tuple(f.typed() for f in self.fields))
 
 
 class ClaimRecord(VerdictRecord):

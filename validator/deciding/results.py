@@ -427,8 +427,8 @@ def _evidence_lines(result: SentenceResult) -> str:
     for e in result.evidence[:EVIDENCE_LINES]:
         text = " ".join(e.text.split())
         text = text if len(text) <= EVIDENCE_LINE_CHARS else text[:EVIDENCE_LINE_CHARS] + "..."
-        where = (f"the user, turn {e.said.turn}" if e.said is not None
-                 else f"source {e.source + 1}" if e.source is not None else "retrieved")
+        where = from_conversation(e) or (f"source {e.source + 1}" if e.source is not None
+                                         else "retrieved")
         shown.append(f"\n  evidence ({where}): {text}")
     return "".join(shown)
 
@@ -439,14 +439,30 @@ def _correction_dict(c: Correction) -> dict:
             "verdict": None if c.verdict is None else _verdict_dict(c.verdict)}
 
 
+def from_conversation(e: Evidence) -> str | None:
+    """Where evidence from the conversation came from, in words ("the user, turn 1"; "the
+    tool get_order, call call_1, turn 3"); None for a source's passage."""
+    if e.said is not None:
+        return f"the {e.said.role}, turn {e.said.turn}"
+    if e.tool is not None:
+        failed = ", an error" if e.tool.error else ""
+        return f"the tool {e.tool.name}, call {e.tool.call_id}, turn {e.tool.turn}{failed}"
+    return None
+
+
 def _place(e: Evidence) -> tuple:
-    return e.source, e.start, e.end, e.text
+    tool = None if e.tool is None else (e.tool.call_id, e.tool.turn)
+    return e.source, e.start, e.end, e.text, tool
 
 
 def _evidence_dict(e: Evidence) -> dict:
-    said = e.said
+    said, tool = e.said, e.tool
     return {"text": e.text, "source": e.source, "start": e.start, "end": e.end,
             "similarity": None if e.similarity is None else round(e.similarity, 4), "cut": e.cut,
             "said": None if said is None else {"text": said.text, "turn": said.turn,
                                                "role": said.role, "start": said.start,
-                                               "end": said.end}}
+                                               "end": said.end},
+            "tool": None if tool is None else {"name": tool.name, "call_id": tool.call_id,
+                                               "turn": tool.turn, "error": tool.error,
+                                               "start": tool.start, "end": tool.end},
+            "fields": [{"path": f.path, "value": f.value} for f in e.fields]}

@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from types import SimpleNamespace as View
 
-from ..deciding.results import Report, SentenceResult
+from ..deciding.results import Report, SentenceResult, from_conversation
 from ..types import CONTRADICTORY, FULLY, LABELS, LEVELS, NONE, PARTIALLY, UNGROUNDED, Correction
 from .examples import Checked
 from .grounded_qa import TOP_SCORE
@@ -172,9 +172,10 @@ def _sentence(anchor: str, result: SentenceResult, source_names: Sequence[str]) 
     evidence = [View(runs=marked(result.sentence.text, e.text, verdict.label), number=n,
                      where=_source(source_names, e.source) + (
                          "" if e.similarity is None else f", similarity {e.similarity:.2f}"))
-                if e.said is None else
-                View(runs=marked(result.sentence.text, e.said.text, verdict.label), number=n,
-                     where=f"the {e.said.role}, turn {e.said.turn} of the conversation")
+                if e.said is None and e.tool is None else
+                View(runs=marked(result.sentence.text, e.text if e.said is None else e.said.text,
+                                 verdict.label), number=n,
+                     where=f"{from_conversation(e)} of the conversation")
                 for n, e in enumerate(result.evidence, 1)]
     claims = ([View(text=c.text, verdict=c.verdict.label) for c in result.claims]
               if result.split_into_claims else [])

@@ -25,6 +25,7 @@ from .prompts import (
     build_claims_prompt,
     build_correction_prompt,
     build_prompt,
+    passage,
 )
 from .replies import (
     Tokens,
@@ -123,7 +124,7 @@ how fully the passages back it>}}"""
     def ask(self, item: Item, context: Context, structured: bool, template: str | None
             ) -> Ask[Verdict]:
         claim, evidence = item
-        untrusted = [claim, *context.parts, *(e.text for e in evidence)]
+        untrusted = [claim, *context.parts, *map(passage, evidence)]
         prompt, form = build_prompt(claim, evidence, context, template), None
         if template is None:  # a template of the user's has a reply form of its own
             prompt, form = self.sent(prompt, structured)
@@ -162,7 +163,7 @@ the {count} statements, each "reason" (one sentence citing passage numbers) befo
             ) -> Ask[list[Verdict | None]]:
         count = len(items)
         untrusted = [*context.parts, *(part for claim, evidence in items
-                                       for part in (claim, *(e.text for e in evidence)))]
+                                       for part in (claim, *map(passage, evidence)))]
         prompt, form = self.sent(build_batch_prompt(items, context), structured, count)
 
         def read(reply: Reply) -> list[Verdict | None]:
@@ -211,7 +212,7 @@ class Rewrite(Kind):
 
     def ask(self, sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
             context: Context, structured: bool) -> Ask[str]:
-        untrusted = [sentence, *context.parts, verdict.reason, *(e.text for e in evidence)]
+        untrusted = [sentence, *context.parts, verdict.reason, *map(passage, evidence)]
         prompt, form = self.sent(build_correction_prompt(
             sentence, evidence, verdict.label, verdict.reason, context), structured)
         return Ask(prompt, lambda reply: parse_rewrite(reply.text, untrusted), self.room, form)

@@ -29,6 +29,7 @@ from . import usage
 from .base import Backend, Item, Unread
 from .control import ANSWERED, CAUGHT, NO_PASSAGE, UNANSWERED, Control, control_for
 from .limits import Gate
+from .prompts import passage
 from .reply_cache import ReplyCache
 
 UNSURE = "the judge called it supported"  # how a supported verdict under the threshold's starts
@@ -106,7 +107,7 @@ class Remembered(Policy):
         self.cache = ReplyCache(size)
 
     async def verdicts(self, items: Sequence[Item], context: Context) -> list[Verdict]:
-        keys = [json.dumps([claim, [e.text for e in evidence], context.parts])
+        keys = [json.dumps([claim, [passage(e) for e in evidence], context.parts])
                 for claim, evidence in items]
         found: list[Verdict | None] = []
         for key in keys:

@@ -178,7 +178,7 @@ def check_template(template: str) -> str:
 
 def build_prompt(statement: str, evidence: Sequence[Evidence], context: Context = NO_CONTEXT,
                  template: str | None = None) -> str:
-    tag = tag_of(statement, *context.parts, *(e.text for e in evidence))
+    tag = tag_of(statement, *context.parts, *map(passage, evidence))
     return (template or JUDGE_PROMPT).format(
         tag=tag, data_rule=DATA_RULE.format(tag=tag), question_block=_context(tag, context),
         passages=_passages(evidence), statement=safe_text(statement), verdicts=_VERDICTS,
@@ -191,7 +191,7 @@ def build_batch_prompt(items: Sequence[tuple[str, Sequence[Evidence]]],
     naming the numbers of its own. Passages of one source that overlap or touch are sent as one
     (neighbouring chunks share sentences), so no character of a source is sent twice."""
     tag = tag_of(*context.parts, *(part for statement, evidence in items
-                                   for part in (statement, *(e.text for e in evidence))))
+                                   for part in (statement, *map(passage, evidence))))
     texts, each = _regions(items)
     named = [list(dict.fromkeys(numbers)) for numbers in each]
     body = "".join(BATCH_ITEM.format(tag=tag, n=n, statement=safe_text(statement))
@@ -242,7 +242,7 @@ def _regions(items: Sequence[tuple[str, Sequence[Evidence]]]
         mine: list[int] = []
         for e in evidence:
             at = _location(e)
-            sent = e.text if at is None else stretch[at]
+            sent = passage(e) if at is None else stretch[at]
             if sent not in numbers:
                 texts.append(sent)
                 numbers[sent] = len(texts)
@@ -289,7 +289,7 @@ def build_claims_prompt(sentence: str, answer: str, context: Context = NO_CONTEX
 
 def build_correction_prompt(sentence: str, evidence: Sequence[Evidence], label: str,
                             reason: str, context: Context = NO_CONTEXT) -> str:
-    tag = tag_of(sentence, reason, *context.parts, *(e.text for e in evidence))
+    tag = tag_of(sentence, reason, *context.parts, *map(passage, evidence))
     return CORRECTION_PROMPT.format(
         tag=tag, data_rule=DATA_RULE.format(tag=tag), question_block=_context(tag, context),
         passages=_passages(evidence), sentence=safe_text(sentence), label=label,
@@ -298,7 +298,17 @@ def build_correction_prompt(sentence: str, evidence: Sequence[Evidence], label: 
 
 
 def _passages(evidence: Sequence[Evidence]) -> str:
-    return "\n".join(f"[{i}] {safe_text(e.text)}" for i, e in enumerate(evidence, 1)) or "(none)"
+    return "\n".join(f"[{i}] {safe_text(passage(e))}" for i, e in enumerate(evidence, 1)
+                     ) or "(none)"
+
+
+def passage(e: Evidence) -> str:
+    """A passage as a judge reads it: a tool's result opens with what it is (the tool's name
+    and the call's id, and whether it failed), in the passages' block of untrusted data."""
+    if e.tool is None:
+        return e.text
+    failed = ", which failed: this is its error" if e.tool.error else ""
+    return f"(the result of the call {e.tool.call_id} to the tool {e.tool.name}{failed})\n{e.text}"
 
 
 def _context(tag: str, context: Context) -> str:

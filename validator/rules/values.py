@@ -101,6 +101,8 @@ def read_fields(fields: Sequence[Field], extra: str = "") -> list[Read]:
     currencies = {_parent(f.path): money.code(f.value) for f in fields
                   if isinstance(f.value, str) and money.code(f.value)}
     found = []
+    words: frozenset[str]
+    names: frozenset[str]
     for f in fields:
         value, keys = f.value, structured.path_words(f.path)
         spoken = ""
@@ -121,9 +123,9 @@ def read_fields(fields: Sequence[Field], extra: str = "") -> list[Read]:
         found.append(Read(f, content_words(" ".join(keys)), words, names, facts,
                           structured.date_of(value), f"{' '.join(keys)} {spoken}"))
     if extra:
-        words = " ".join(structured.path_words(extra))
-        found.append(Read(Field("", extra), content_words(words), frozenset(), frozenset(),
-                          read_facts(""), None, words))
+        called = " ".join(structured.path_words(extra))
+        found.append(Read(Field("", extra), content_words(called), frozenset(), frozenset(),
+                          read_facts(""), None, called))
     return found
 
 

@@ -316,7 +316,8 @@ def test_metadata_schema_evidence_offsets_and_scores():
         for e in sentence["evidence"]:
             assert SOURCES[e["source"]][e["start"]:e["end"]] == e["text"]
             assert -1.0 <= e["similarity"] <= 1.0
-            assert set(e) == {"text", "source", "start", "end", "similarity", "cut", "said"}
+            assert set(e) == {"text", "source", "start", "end", "similarity", "cut", "said", "tool",
+                              "fields"}
             assert e["said"] is None  # a passage of a source, not what the user said
             assert e["cut"] is False  # short sources: every chunk shown whole
         assert sentence["evidence_cut"] is False

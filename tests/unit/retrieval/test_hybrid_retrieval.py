@@ -125,7 +125,7 @@ def test_query_function_users_are_unaffected():
     assert result.outcome == "pass"
     assert evidence_of(result) == [{"text": "The Eiffel Tower is in Paris.", "source": None,
                                     "start": None, "end": None, "similarity": 0.9, "cut": False,
-                                    "said": None}]
+                                    "said": None, "tool": None, "fields": []}]
 
 
 def store_files(directory):

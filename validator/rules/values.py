@@ -53,6 +53,7 @@ _IDENTIFIER = re.compile(r"(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*")
 _CODE = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*\b")
 _MONTH = dict(enumerate(calendar.month_name))  # 5 -> "May"
 _WORD = re.compile(r"[^\W\d_]+")
+_MONTH_WORD = re.compile(r"\b(?:" + "|".join(calendar.month_name[1:]) + r")\b", re.IGNORECASE)
 _PUNCTUATION = "\"'“”‘’()[]{},;:.!?"
 _ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th)\b")  # "15th": the day 15
 _NON = re.compile(r"\bnon-(?=\w)", re.IGNORECASE)  # "non-refundable": not refundable
@@ -75,6 +76,7 @@ class Read:
 
     field: Field
     keys: frozenset[str]  # content words of every key of its path
+    own: frozenset[str]  # content words of its own (last) key
     words: frozenset[str]  # content words of its value
     names: frozenset[str]  # each word of its value, as a name is compared (``stem``)
     facts: Facts  # its value read as a sentence would write it
@@ -120,12 +122,13 @@ def read_fields(fields: Sequence[Field], extra: str = "") -> list[Read]:
                 spoken = f"{spoken} {currency.upper()}"
             facts, words = read_facts(spoken), content_words(spoken)
             names = frozenset(stem(w.strip(_PUNCTUATION)) for w in spoken.split()) - {""}
-        found.append(Read(f, content_words(" ".join(keys)), words, names, facts,
+        found.append(Read(f, content_words(" ".join(keys)),
+                          content_words(" ".join(structured.key_words(f.path))), words, names, facts,
                           structured.date_of(value), f"{' '.join(keys)} {spoken}"))
     if extra:
         called = " ".join(structured.path_words(extra))
         found.append(Read(Field("", extra), content_words(called), frozenset(), frozenset(),
-                          read_facts(""), None, called))
+                          frozenset(), read_facts(""), None, called))
     return found
 
 
@@ -136,6 +139,7 @@ class _Claim:
     text: str
     facts: Facts
     denies: bool  # it says that something is not so
+    counts: frozenset[str]  # its numbers that count a noun ("2 frothers"), as written
 
     @classmethod
     def read(cls, claim: str) -> _Claim:
@@ -145,12 +149,13 @@ class _Claim:
         words = frozenset(w for w in facts.words - _CONNECTIVES
                           if not w.endswith("n't") and w.split("'")[0] not in STOPWORDS
                           and w not in NUMBER_WORDS)
-        quantities = tuple(_counted_as_bare(q) for q in facts.quantities
-                           if not any(q.text in claim[a:b] for a, b in codes))
+        kept = [q for q in facts.quantities if not any(q.text in claim[a:b] for a, b in codes)]
+        quantities = tuple(map(_counted_as_bare, kept))
+        counts = frozenset(q.text for q, bare in zip(kept, quantities, strict=True) if q != bare)
         years = frozenset(y for y in facts.years if not any(str(y) in claim[a:b]
                                                             for a, b in codes))
         return cls(claim, replace(facts, words=words, quantities=quantities, years=years),
-                   bool(NEGATIONS & set(_plain_words(claim))))
+                   bool(NEGATIONS & set(_plain_words(claim))), counts)
 
 
 def state(claim: str, fields: Sequence[Field], extra: str = "") -> Outcome:
@@ -189,7 +194,7 @@ def _values(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
     for q in said.facts.quantities:
         holding = [r for r in read if any(q.stated_by(v) for v in r.facts.quantities)
                    or (q.unit is None and q.value in r.facts.years)]
-        rival = _rival(q, read, words, holding)
+        rival = _rival(q, read, said, holding)
         if rival is not None:
             return _conflict(rival, q.text)
         if not holding:
@@ -198,9 +203,11 @@ def _values(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
     dated = [r for r in read if r.date is not None]
     for month, day in sorted(said.facts.days):
         holding = [r for r in read if (month, day) in r.facts.days]
-        spoken_of = [r for r in dated if r.keys & words]
+        near = frozenset().union(*(_next_to(said.text, *m.span())
+                                   for m in _MONTH_WORD.finditer(said.text)))
+        spoken_of = [r for r in dated if r.own & near]
         written = f"{_MONTH[month]} {day}"
-        if spoken_of and not set(map(id, holding)) & set(map(id, spoken_of)):
+        if spoken_of and not any(r.own & near for r in holding):
             return _conflict(spoken_of[0], written)
         if not holding:
             if dated:
@@ -293,23 +300,40 @@ def _code_in_key(path: str) -> str | None:
                  if len(word) == 3 and (code := money.code(word))), None)
 
 
-def _rival(q: Amount, read: list[Read], words: frozenset[str], holding: list[Read]
-           ) -> Read | None:
-    """A field giving a value of ``q``'s kind other than ``q`` (or its number in another
-    currency), where no field the claim speaks of (its key's words) holds ``q``: one the claim
-    speaks of, or, when none holds ``q``, the only field of its kind."""
-    def other(v: Amount) -> bool:
-        return q.conflicts(v) or (money.is_currency(q.unit) and money.is_currency(v.unit)
-                                  and q.unit != v.unit and q.value == v.value)
-
-    rivals = [r for r in read if any(other(v) for v in r.facts.quantities)]
-    spoken_of = [r for r in rivals if r.keys & words]
-    if spoken_of and not any(r.keys & words for r in holding):
+def _rival(q: Amount, read: list[Read], said: _Claim, holding: list[Read]) -> Read | None:
+    """A field giving a value of ``q``'s kind (a bare number, a measure of its dimension, an
+    amount of money) other than ``q``, that the claim speaks of where it gives ``q`` (its key's
+    word next to ``q``: "total was $30", "starts at 16:00"; a count's noun after it: "3
+    items") while no field holding ``q`` is; or, when no field holds ``q``, the only field of
+    its kind."""
+    claim = said.text
+    kind = [r for r in read if any(_same_kind(q, v) for v in r.facts.quantities)]
+    rivals = [r for r in kind if any(_same_kind(q, v) and (q.conflicts(v) or q.unit != v.unit)
+                                     for v in r.facts.quantities)]
+    at = claim.find(q.text)
+    near = frozenset() if at < 0 else _next_to(claim, at, at + len(q.text),
+                                                before=q.text not in said.counts)
+    spoken_of = [r for r in rivals if r.own & near]
+    if spoken_of and not any(r.own & near for r in holding):
         return spoken_of[0]
-    kind = [r for r in read if any(q.comparable(v) or (money.is_currency(q.unit)
-                                                       and money.is_currency(v.unit))
-                                   for v in r.facts.quantities)]
     return rivals[0] if not holding and len(kind) == 1 and rivals else None
+
+
+def _same_kind(q: Amount, v: Amount) -> bool:
+    """Both bare numbers, both money, or both measures of one dimension."""
+    if money.is_currency(q.unit) or money.is_currency(v.unit):
+        return money.is_currency(q.unit) and money.is_currency(v.unit)
+    if q.unit is None or v.unit is None:
+        return q.unit is v.unit
+    return q.comparable(v)
+
+
+def _next_to(claim: str, start: int, end: int, before: bool = True) -> frozenset[str]:
+    """The content words next to ``claim[start:end]`` on either side (``before``: also the
+    one before it), past function words."""
+    words = [w for w in _WORD.findall(claim[:start]) if w.lower() not in STOPWORDS][-1:]
+    after = [w for w in _WORD.findall(claim[end:]) if w.lower() not in STOPWORDS][:1]
+    return content_words(" ".join((words if before else []) + after))
 
 
 def _closest(read: list[Read], words: frozenset[str]) -> Read:

@@ -158,8 +158,9 @@ def tool_results(turns: Sequence[Turn]) -> list[tuple[Tool, str]]:
                 continue
             answered.add(result.call_id or "")
             data = parse(result.content)
-            error = result.error or bool(_ERROR_TEXT.match(result.content)) or (
-                isinstance(data, dict) and any(data.get(key) for key in _ERROR_KEYS))
+            error = result.error or (bool(_ERROR_TEXT.match(result.content)) if data is None
+                                     else isinstance(data, dict)
+                                     and any(data.get(key) for key in _ERROR_KEYS))
             found.append((Tool(name, result.call_id or "", turn.number, error), result.content))
         for call_id, name in turn.calls:
             called.setdefault(call_id, name)

@@ -1,0 +1,66 @@
+"""JSON read as records of fields with paths (text.records)."""
+
+import json
+
+import pytest
+
+from provenance_guard.text import records
+from provenance_guard.types import Field
+
+ORDER = {"order_id": 7731, "carrier": "DHL", "shipped_on": "2026-05-02",
+         "items": [{"name": "Lamp", "price": 30}, {"name": "Desk", "price": 210}]}
+
+
+@pytest.mark.parametrize("text", ["Order 7731 shipped.", '"a string"', "42", "[]", "{}",
+                                  "{not json", "[" * 100_000])
+def test_only_an_object_or_array_with_something_in_it_is_structured(text):
+    assert records.parse(text) is None
+
+
+def test_an_object_and_an_array_of_records_are_structured():
+    assert records.parse(f"  {json.dumps(ORDER)}\n") == ORDER
+    assert records.parse('[{"a": 1}]') == [{"a": 1}]
+
+
+def test_an_item_is_read_with_the_fields_of_what_holds_it_and_never_with_its_siblings():
+    found = {r.path: r.fields for r in records.records(ORDER)}
+    assert set(found) == {"", "items[0]", "items[1]"}
+    assert found[""] == (Field("order_id", 7731), Field("carrier", "DHL"),
+                         Field("shipped_on", "2026-05-02"))
+    lamp = found["items[0]"]
+    assert Field("items[0].name", "Lamp") in lamp and Field("order_id", 7731) in lamp
+    assert not any(f.path.startswith("items[1]") for f in lamp)
+
+
+def test_paths_name_nested_keys_indexes_and_odd_keys():
+    data = {"order": {"shipping": {"address": {"city": "Leeds"}}}, "odd key": True,
+            "tags": ["a", "b"], "empty": []}
+    paths = [f.path for r in records.records(data) for f in r.fields]
+    assert paths == ["order.shipping.address.city", '["odd key"]', "tags[0]", "tags[1]",
+                     "empty"]
+
+
+def test_a_document_past_the_field_bound_says_it_was_cut():
+    data = {"values": list(range(records.MAX_FIELDS + 10))}
+    (record,) = records.records(data)
+    assert record.cut and len(record.fields) == records.MAX_FIELDS
+
+
+@pytest.mark.parametrize(("path", "words"), [
+    ("shipped_on", ["shipped", "on"]), ("order.shippedOn", ["shipped", "on"]),
+    ("items[0].unitPriceUSD", ["unit", "price", "usd"]), ('["odd key"]', ["odd", "key"])])
+def test_a_key_is_read_as_words(path, words):
+    assert records.key_words(path) == words
+
+
+@pytest.mark.parametrize(("value", "spoken"), [
+    ("2026-05-02", "May 2, 2026"), ("2026-03-09T14:30:00+01:00", "March 9, 2026 14:30"),
+    ("2026-04-22T10:00:00Z", "April 22, 2026 10:00 UTC"), ("2026-02-30", "2026-02-30"),
+    (True, "true"), (None, "null"), (89.0, "89"), (89.5, "89.5"), ("DHL", "DHL")])
+def test_a_value_is_spoken_as_a_sentence_writes_it(value, spoken):
+    assert records.spoken(value) == spoken
+
+
+def test_a_judge_reads_a_line_per_field_and_how_many_were_left_out():
+    text = records.shown((Field("a.b", "x\n  y"), Field("c", 1.5)), left_out=3)
+    assert text == "a.b: x y\nc: 1.5\n(3 more fields of this record not shown)"

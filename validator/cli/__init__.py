@@ -48,15 +48,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="judge every sentence of a text against source files",
         description="Prints each sentence with its verdict and best evidence. " + exits.TEXT,
     )
-    check.add_argument("--source", action="append", required=True, metavar="FILE",
-                       help="a source text file (repeat for several)")
+    check.add_argument("--source", action="append", default=[], metavar="FILE",
+                       help="a source text file (repeat for several); required unless "
+                            "--messages holds tool results")
     check.add_argument("--text", required=True, metavar="FILE",
                        help="the text to check, or - for standard input")
     check.add_argument("--question", help="the question the text answers")
     check.add_argument("--messages", metavar="FILE",
                        help="the conversation the text replies to: a JSON list of "
-                            "{\"role\": \"user\" | \"assistant\" | \"system\", \"content\": ...}; "
-                            "what a user turn asserts grounds a restatement of it")
+                            "{\"role\": \"user\" | \"assistant\" | \"system\" | \"tool\", "
+                            "\"content\": ...}; what a user turn asserts grounds a restatement "
+                            "of it, and the results of the tools it called are evidence")
     _encoding_option(check, "the source and text files")
     _judging_options(check)
     check.add_argument("--json", action="store_true", help="print a machine-readable report")

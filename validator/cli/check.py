@@ -31,6 +31,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error(f"cannot read input: {error}")
     except ValueError as error:  # not text in the encoding: the file and the fix are named
         parser.error(in_flags(str(error)))
+    if not sources and messages is None:
+        parser.error("give the sources (--source FILE, repeated for several), or a "
+                     "conversation whose tool results are the evidence (--messages FILE)")
 
     from ..errors import ConfigurationError, JudgeAuthError
     from ..main import ProvenanceLLM  # heavy: after parsing
@@ -81,6 +84,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _print_text(report: Report, args: argparse.Namespace) -> None:
+    from ..deciding.results import from_conversation
+
     print(f"judge: {args.model}" if args.model else LOCAL_JUDGE_NOTE)
     for result in report.sentences:
         verdict, citation = result.verdict, result.citation
@@ -103,9 +108,11 @@ def _print_text(report: Report, args: argparse.Namespace) -> None:
             print(f"    the model's probability for {verdict.label}: {verdict.probability:.2f}")
         for n in result.shown_evidence:
             passage = result.evidence[n - 1]
-            if passage.said is not None:  # what the user said, as they wrote it
-                print(f"    evidence [{n}] (the {passage.said.role}, turn {passage.said.turn} of "
-                      f"the conversation): {_clip(passage.said.text, 600)}")
+            conversation = from_conversation(passage)
+            if conversation is not None:  # what the user said as they wrote it, or a tool result
+                said = passage.text if passage.said is None else passage.said.text
+                print(f"    evidence [{n}] ({conversation} of the conversation): "
+                      f"{_clip(said, 600)}")
                 continue
             where = args.source[passage.source] if passage.source is not None else "source"
             similarity = ("" if passage.similarity is None

@@ -47,6 +47,8 @@ class Structured:
         passages: list[_Passage] = []
         for tool, text in tools:
             data = records.parse(text)
+            if data is None and tool.error:  # read as what it is: the call's error
+                data = {"error": text}
             if data is None:
                 passages.extend(_prose(tool, text))
             else:

@@ -51,8 +51,10 @@ def test_the_reply_forms_the_page_lists_are_the_ones_read():
     assert parse_rewrite('{"rewrite": "the sentence, rewritten"}') == "the sentence, rewritten"
 
 
-def test_the_usage_pages_chat_example_prints_what_it_says():
-    [block] = [b for b in blocks("usage.md") if '"messages": messages' in b]
+@pytest.mark.parametrize("marker", ['"sources": sources, "messages": messages',
+                                    '{"messages": messages}'])
+def test_the_usage_pages_chat_and_agent_examples_print_what_they_say(marker):
+    [block] = [b for b in blocks("usage.md") if marker in b]
     out = io.StringIO()
     with contextlib.redirect_stdout(out), caught_warnings():
         exec(compile(block, "usage.md", "exec"), {})

@@ -53,7 +53,6 @@ _IDENTIFIER = re.compile(r"(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*")
 _CODE = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*\b")
 _MONTH = dict(enumerate(calendar.month_name))  # 5 -> "May"
 _WORD = re.compile(r"[^\W\d_]+")
-_MONTH_WORD = re.compile(r"\b(?:" + "|".join(calendar.month_name[1:]) + r")\b", re.IGNORECASE)
 _PUNCTUATION = "\"'“”‘’()[]{},;:.!?"
 _ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th)\b")  # "15th": the day 15
 _NON = re.compile(r"\bnon-(?=\w)", re.IGNORECASE)  # "non-refundable": not refundable
@@ -203,23 +202,20 @@ def _values(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
     dated = [r for r in read if r.date is not None]
     for month, day in sorted(said.facts.days):
         holding = [r for r in read if (month, day) in r.facts.days]
-        near = frozenset().union(*(_next_to(said.text, *m.span())
-                                   for m in _MONTH_WORD.finditer(said.text)))
-        spoken_of = [r for r in dated if r.own & near]
+        spoken_of = [r for r in dated if r.own & words]  # "shipped" for `shipped_on`
         written = f"{_MONTH[month]} {day}"
-        if spoken_of and not any(r.own & near for r in holding):
+        if spoken_of and not any(r.own & words for r in holding):
             return _conflict(spoken_of[0], written)
         if not holding:
-            if dated:
-                return _conflict(_closest(dated, words), written)
             return Outcome("unsupported", f"no field gives the date {written}")
         used.append(holding[0])
     for year in sorted(said.facts.years):
         holding = [r for r in read if year in r.facts.years
                    or any(v.unit is None and v.value == year for v in r.facts.quantities)]
+        spoken_of = [r for r in dated if r.own & words]
+        if not holding and spoken_of:
+            return _conflict(spoken_of[0], str(year))
         if not holding:
-            if dated:
-                return _conflict(_closest(dated, words), str(year))
             return Outcome("unsupported", f"no field gives the year {year}")
         used.append(holding[0])
     for month in sorted(said.facts.months - {m for m, _ in said.facts.days}):
@@ -334,10 +330,6 @@ def _next_to(claim: str, start: int, end: int, before: bool = True) -> frozenset
     words = [w for w in _WORD.findall(claim[:start]) if w.lower() not in STOPWORDS][-1:]
     after = [w for w in _WORD.findall(claim[end:]) if w.lower() not in STOPWORDS][:1]
     return content_words(" ".join((words if before else []) + after))
-
-
-def _closest(read: list[Read], words: frozenset[str]) -> Read:
-    return max(read, key=lambda r: len(r.keys & words))
 
 
 def _conflict(rival: Read, written: str) -> Outcome:

@@ -3,7 +3,8 @@ tool calls and their results (OpenAI's or Anthropic's format), sometimes sources
 one-sentence answer, judged by each judge kind: the offline rules (``local``) and a scripted
 LLM judge over HTTP (LiteLLM to a server started here on 127.0.0.1 that answers by the words of
 each statement and of the passages it is shown: for the mechanics of what a judge is shown, not
-a model's reading).
+a model's reading), alone and with ``cascade_contradictions=True`` (the rules decide the
+conflicts they find, a changed value, before the judge is asked).
 
 For each category it prints how many answers got the outcome the case expects (pass or fail),
 the wrong passes (an answer passed that should fail) and the wrong fails.
@@ -11,7 +12,7 @@ the wrong passes (an answer passed that should fail) and the wrong fails.
 ``--cost``: what a judge call carries with and without a tool result of a few hundred fields
 (an order history of 60 orders, 6 fields each), for an answer of three sentences about it: the
 characters and tokens (LiteLLM's tokenizer for gpt-4o-mini, offline) of each prompt sent, beside
-the same result pasted into ``sources`` as text, which is read as prose.
+the floor of a judge shown the whole result once (the prompt without it, plus the result).
 
     python benchmarks/bench_agents.py [--cost] [--json]
 """
@@ -39,7 +40,7 @@ def validator_for(judge: str, url: str):
 
     options = ({"llm_callable": "local"} if judge == "rules" else
                {"llm_callable": "openai/scripted", "structured_replies": "off", "cache_size": 0,
-                "control_statements": "off",
+                "control_statements": "off", "cascade_contradictions": "contradictions" in judge,
                 "llm_kwargs": {"api_base": url, "api_key": "none"}})
     return ProvenanceLLM(on_fail="noop", **options)
 
@@ -78,14 +79,14 @@ def order_history() -> str:
         for n in range(ORDERS)]})
 
 
-COST_TEXT = ("Your order 7031 shipped with UPS. It was placed on August 5, 2026. "
+COST_TEXT = ("Your order 7031 shipped with GLS. It was placed on August 5, 2026. "
              "Its total was €136.25.")
 COST_SOURCE = "Orders ship within two working days. Returns are free for 30 days."
 
 
 def cost(url_of) -> dict:
-    """Prompts sent for ``COST_TEXT``: with no tool result (the source alone), with the order
-    history as a tool result, and with it pasted into the sources."""
+    """Prompts sent for ``COST_TEXT``: with no tool result (the source alone), and with the
+    order history as a tool result; and the whole result shown once."""
     import litellm
 
     history = order_history()
@@ -97,8 +98,6 @@ def cost(url_of) -> dict:
     ways = {
         "no tool result": {"sources": [COST_SOURCE], "messages": call[:1]},
         "tool result (read as fields)": {"sources": [COST_SOURCE], "messages": call},
-        "the result pasted into sources": {"sources": [COST_SOURCE, history],
-                                           "messages": call[:1]},
     }
     found = {}
     for way, metadata in ways.items():
@@ -110,7 +109,15 @@ def cost(url_of) -> dict:
             "prompt tokens": sum(litellm.token_counter(model="gpt-4o-mini", text=p)
                                  for p in prompts),
             "passed": report.passed,
-            "labels": [str(s.label) for s in report.sentences]}
+            "labels": [str(s.label) for s in report.sentences],
+            "rule judge": [str(s.label) for s in validator_for("rules", "").check(
+                COST_TEXT, metadata).sentences]}
+    alone = found["no tool result"]
+    found["the whole result shown once"] = {
+        "calls": 1, "prompt characters": alone["prompt characters"] + len(history),
+        "prompt tokens": alone["prompt tokens"] + litellm.token_counter(model="gpt-4o-mini",
+                                                                        text=history),
+        "passed": None, "labels": [], "rule judge": []}
     found["tool result size"] = {"characters": len(history), "fields": 1 + ORDERS * 6}
     return found
 
@@ -124,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     import provenance_guard  # noqa: F401 - before guardrails: no network at import
 
     url = serve(lambda body: answer(body["messages"][-1]["content"]))
-    results = {judge: run(judge, url) for judge in ("rules", "scripted LLM")}
+    results = {judge: run(judge, url) for judge in (
+        "rules", "scripted LLM", "scripted LLM, the rules' contradictions first")}
     spent = {}
     if args.cost:
         def url_of(prompts: list[str]) -> str:
@@ -150,8 +158,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nA judge's prompts for a 3-sentence answer, beside a tool result of "
               f"{size['fields']} fields ({size['characters']:,} characters):")
         for way, r in spent.items():
-            print(f"  {way:<32} {r['calls']} call(s)  {r['prompt characters']:>7,} characters  "
-                  f"{r['prompt tokens']:>6,} tokens   {r['labels']}")
+            print(f"  {way:<30} {r['calls']} call(s)  {r['prompt characters']:>7,} characters  "
+                  f"{r['prompt tokens']:>6,} tokens   rule judge: "
+                  f"{', '.join(r['rule judge']) or '-'}")
     return 0
 
 

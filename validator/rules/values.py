@@ -96,8 +96,9 @@ class Outcome:
 
 
 def read_fields(fields: Sequence[Field], extra: str = "") -> list[Read]:
-    """Each field read; a number takes a currency its object (or one holding it) gives, unless
-    its key says it counts or names something (``_NOT_MONEY``). ``extra``: words the record is
+    """Each field read; a number takes the unit its key ends with (``warranty_months``), or
+    else a currency its object (or one holding it) gives, unless its key says it counts or
+    names something (``_NOT_MONEY``). ``extra``: words the record is
     about beside its fields (the tool an error result reports the failure of)."""
     currencies = {_parent(f.path): money.code(f.value) for f in fields
                   if isinstance(f.value, str) and money.code(f.value)}
@@ -117,7 +118,9 @@ def read_fields(fields: Sequence[Field], extra: str = "") -> list[Read]:
             spoken = structured.spoken(value)
             currency = _code_in_key(f.path) or next(
                 (currencies[p] for p in _holders(f.path) if p in currencies), None)
-            if currency and _NUMBER.fullmatch(spoken) and not _NOT_MONEY & set(keys[-1:]):
+            if _NUMBER.fullmatch(spoken) and keys and keys[-1] in UNITS:
+                spoken = f"{spoken} {keys[-1]}"  # `warranty_months: 24` is 24 months
+            elif currency and _NUMBER.fullmatch(spoken) and not _NOT_MONEY & set(keys[-1:]):
                 spoken = f"{spoken} {currency.upper()}"
             facts, words = read_facts(spoken), content_words(spoken)
             names = frozenset(stem(w.strip(_PUNCTUATION)) for w in spoken.split()) - {""}

@@ -343,8 +343,9 @@ class Settings:
         "faithfully restates what the user asserted about themselves in a turn (not asked, "
         "hedged, reported or taken back) is supported by the conversation, its evidence that "
         "turn. The sources win: a claim they contradict stays contradicted, and what the user "
-        "says of the world is theirs to decide. The assistant's, system and tool turns ground "
-        "nothing. False: the conversation is context only.")
+        "says of the world is theirs to decide. The assistant's and system turns ground "
+        "nothing; a tool's result is evidence as a source is, whatever this says. False: the "
+        "conversation is context only.")
     batch_size: int = setting(
         16, Whole(1, 64),
         "Sentences (or claims) judged together in one LLM call: a text of up to this many is one "

@@ -29,6 +29,8 @@ VALUE_CHARS = 300  # characters of one value a line shows
 _IDENTIFIER = re.compile(r"[A-Za-z_][\w-]*$")
 _ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?"
                        r"(Z|[+-]\d{2}:?\d{2})?)?$")
+_DATE_IN_TEXT = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+                           r"(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w:])")
 _MONTHS = ("January February March April May June July August September October November "
            "December").split()  # English whatever the locale
 _KEY_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -136,7 +138,8 @@ def date_of(value: Scalar) -> datetime.date | None:
 
 def spoken(value: Scalar) -> str:
     """A value as a sentence writes it: a date in words ("May 2, 2026", and its time as
-    written: "May 2, 2026 14:30 UTC"), a boolean as "true"/"false", a string as it is."""
+    written: "May 2, 2026 14:30 UTC"), also inside a text, a boolean as "true"/"false", a
+    string otherwise as it is."""
     date = date_of(value)
     if date is not None:
         match = _ISO_DATE.match(str(value).strip())
@@ -147,6 +150,9 @@ def spoken(value: Scalar) -> str:
         return json.dumps(value)
     if isinstance(value, float) and value == int(value) and abs(value) < 1e15:
         return str(int(value))
+    if isinstance(value, str):  # a date inside a text: "Slot 2026-05-14T10:00 is taken."
+        return _DATE_IN_TEXT.sub(lambda m: spoken(m.group()) if date_of(m.group()) else
+                                 m.group(), value)
     return str(value)
 
 

@@ -160,7 +160,9 @@ def read_request(value: Any, metadata: dict[str, Any] | None, settings: Defaults
                 f"k=...); got {type(query_function).__name__}."
             )
         return Request(**common, query_function=query_function)
-    if metadata.get("sources") is None and not tools:
+    # a conversation with tool results is the evidence, even where none answers a call (then
+    # nothing is evidence, and every claim fails for it, as with no sources)
+    if metadata.get("sources") is None and not any(turn.results for turn in conversation):
         raise ValueError(
             "ProvenanceLLM needs metadata['sources'] (a list of strings) or "
             "metadata['query_function'] (text, k -> chunks). Pass one of them, e.g. "

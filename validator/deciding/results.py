@@ -345,7 +345,8 @@ class Report:
             corrected += ("\nState only what each sentence's evidence states, and leave out "
                           "what it does not.")
         if not summary.sources_given:
-            return (f"No sources were given, so nothing in the response can be grounded:\n"
+            return (f"No sources were given (nor a tool result that answers a call), so nothing "
+                    f"in the response can be grounded:\n"
                     f"{lines}{corrected}{empty}")
         return (f"The following sentences are not supported by the sources:\n"
                 f"{lines}{corrected}{empty}")

@@ -85,18 +85,23 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
     prose = [e for e in evidence if not e.fields]
     if not records:
         return _prose(claim, prose)
+    outcome = values.best(claim, records)
+    by_values = _findings(outcome)
     if not prose:
-        return _by_values(claim, records)
-    both = (_by_values(claim, records), _prose(claim, prose))
-    # where a record and a passage disagree, the claim is not grounded
-    return (next((f for f in both if f.contradiction), None)
-            or next((f for f in both if f.supported), None)
+        return by_values
+    both = (by_values, _prose(claim, prose))
+    # where a record and a passage disagree, the claim is not grounded: a conflict in either,
+    # or a passage that states it where the record it names (holding its values) does not
+    conflict = next((f for f in both if f.contradiction), None)
+    if conflict is None and both[1].supported and outcome.kind == "unsupported" and outcome.held:
+        return replace(by_values, reason="a source states it, but the record it names does "
+                       f"not: {outcome.reason}")
+    return (conflict or next((f for f in both if f.supported), None)
             or max(both, key=lambda f: f.coverage))
 
 
-def _by_values(claim: str, records: Sequence[Evidence]) -> Findings:
-    """``values``' reading of the structured evidence, as findings."""
-    outcome = values.best(claim, records)
+def _findings(outcome: values.Outcome) -> Findings:
+    """``values``' reading of a record, as findings."""
     kind = {"supported": "aligned", "conflict": "value"}.get(outcome.kind, "unaligned")
     return Findings(kind, outcome.reason, outcome.coverage, outcome.quotes)
 

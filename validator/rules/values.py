@@ -36,7 +36,7 @@ from ..text.word_forms import STOPWORDS, content_words, stem
 from ..types import Evidence, Field
 from . import money
 from .facts import Facts, read_facts
-from .quantities import NUMBER_WORDS, UNITS, Amount
+from .quantities import NUMBER_WORDS, SCALES, UNITS, Amount
 from .word_lists import NEGATIONS, snowball, synonyms
 
 # Words of a boolean's key that only say it is one ("is_paid", "has_warranty"): not what the
@@ -57,7 +57,7 @@ _PUNCTUATION = "\"'“”‘’()[]{},;:.!?"
 _ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th)\b")  # "15th": the day 15
 _NON = re.compile(r"\bnon-(?=\w)", re.IGNORECASE)  # "non-refundable": not refundable
 # Words that join what a sentence says, not what it says of the record.
-_CONNECTIVES = frozenset("because since due therefore thus hence".split())
+_CONNECTIVES = frozenset("because since due therefore thus hence yet still currently".split())
 _UNITS = frozenset(UNITS.values())
 
 
@@ -81,6 +81,7 @@ class Read:
     facts: Facts  # its value read as a sentence would write it
     date: datetime.date | None
     text: str  # its key's words and its value as a sentence writes it, where the value asserts
+    negative: bool | None  # it says its key's thing is not so (True), is so (False), or neither
 
 
 @dataclass(frozen=True)
@@ -93,45 +94,91 @@ class Outcome:
     quotes: tuple[str, ...] = ()
     coverage: float = 0.0
     anchored: bool = False  # every number, amount and date of the claim is a field's
+    held: int = 0  # the claim's values and names a field holds
 
 
 def read_fields(fields: Sequence[Field], extra: str = "") -> list[Read]:
-    """Each field read; a number takes the unit its key ends with (``warranty_months``), or
-    else a currency its object (or one holding it) gives, unless its key says it counts or
-    names something (``_NOT_MONEY``). ``extra``: words the record is
-    about beside its fields (the tool an error result reports the failure of)."""
+    """Each field read; a number takes the unit its key ends with (``warranty_months``,
+    ``humidity_pct``, ``amount_cents``), or else a currency its object (or one holding it)
+    gives, unless its key says it counts or names something (``_NOT_MONEY``). A field that is
+    null, or whose text (with its key: ``tell_user``) does not assert what it says, gives no
+    word or value. ``extra``: words the record is about beside its fields (the tool an error
+    result reports the failure of)."""
     currencies = {_parent(f.path): money.code(f.value) for f in fields
                   if isinstance(f.value, str) and money.code(f.value)}
     found = []
-    words: frozenset[str]
-    names: frozenset[str]
     for f in fields:
         value, keys = f.value, structured.path_words(f.path)
-        spoken = ""
-        if not _asserts(value):
-            facts, words, names = read_facts(""), frozenset(), frozenset()
-        elif (isinstance(value, str) and _IDENTIFIER.fullmatch(value.strip())
-              and structured.date_of(value) is None):
-            facts, words = read_facts(""), content_words(value)  # a code, not a number
-            names, spoken = frozenset((stem(value.strip()),)), value
+        if value is None or not _asserts(value, keys):
+            found.append(Read(f, frozenset(), frozenset(), frozenset(), frozenset(),
+                              read_facts(""), None, "", None))
+            continue
+        spoken = structured.spoken(value)
+        if isinstance(value, str) and _IDENTIFIER.fullmatch(value.strip()) and not (
+                structured.date_of(value)):
+            facts = read_facts("")  # a code, not a number
+            names = frozenset((stem(value.strip()),))
         else:
-            spoken = structured.spoken(value)
             currency = _code_in_key(f.path) or next(
                 (currencies[p] for p in _holders(f.path) if p in currencies), None)
-            if _NUMBER.fullmatch(spoken) and keys and keys[-1] in UNITS:
-                spoken = f"{spoken} {keys[-1]}"  # `warranty_months: 24` is 24 months
-            elif currency and _NUMBER.fullmatch(spoken) and not _NOT_MONEY & set(keys[-1:]):
-                spoken = f"{spoken} {currency.upper()}"
-            facts, words = read_facts(spoken), content_words(spoken)
+            spoken = _with_unit(spoken, keys, currency)
+            facts = read_facts("") if spoken.startswith("-") else read_facts(spoken)
             names = frozenset(stem(w.strip(_PUNCTUATION)) for w in spoken.split()) - {""}
-        found.append(Read(f, content_words(" ".join(keys)),
-                          content_words(" ".join(structured.key_words(f.path))), words, names, facts,
-                          structured.date_of(value), f"{' '.join(keys)} {spoken}"))
+        own = content_words(" ".join(structured.key_words(f.path)))
+        found.append(Read(f, content_words(" ".join(keys)), own, content_words(spoken), names,
+                          facts, structured.date_of(value), f"{' '.join(keys)} {spoken}",
+                          _negative(value, structured.key_words(f.path))))
     if extra:
         called = " ".join(structured.path_words(extra))
         found.append(Read(Field("", extra), content_words(called), frozenset(), frozenset(),
-                          frozenset(), read_facts(""), None, called))
+                          frozenset(), read_facts(""), None, called, None))
     return found
+
+
+# The last word of a key that gives its number a unit, beyond the quantities' own: a share, or
+# money counted in cents (of the currency beside it).
+_OPEN_BOUNDS = frozenset(("over", "under", "at least", "at most"))
+_KEY_UNITS = {"pct": "%", "percent": "%", "percentage": "%"}
+_CENTS = frozenset(("cents", "cent", "pence", "minor"))
+_TIME_UNITS = frozenset(("second", "minute", "hour", "day", "week", "month", "year"))
+
+
+def _with_unit(spoken: str, keys: list[str], currency: str | None) -> str:
+    """A number as its key and its record say it: "24 months" for ``warranty_months: 24``
+    (a time unit only in the plural: ``fiscal_year: 2025`` is a year), "45%" for
+    ``humidity_pct``, "49.99 USD" for ``amount_cents: 4999`` beside a currency."""
+    if not _NUMBER.fullmatch(spoken) or not keys:
+        return spoken
+    last = keys[-1]
+    if last in _KEY_UNITS:
+        return f"{spoken}{_KEY_UNITS[last]}"
+    if last in UNITS and not (UNITS[last] in _TIME_UNITS and last == UNITS[last]):
+        return f"{spoken} {last}"
+    if last in _CENTS:
+        return f"{float(spoken) / 100:.2f} {currency.upper()}" if currency else spoken
+    if currency and last not in _NOT_MONEY:
+        return f"{spoken} {currency.upper()}"
+    return spoken
+
+
+_NO = frozenset("false no n none off null nil".split())
+_YES = frozenset("true yes y on".split())
+
+
+def _negative(value: object, key: list[str]) -> bool | None:
+    """Whether a field says that what its key names is not so (a false boolean, "no",
+    "not_delivered", ``not_delivered: true``), True; that it is, False; None when its value is
+    no yes or no (a number, a name, a text that denies nothing)."""
+    turned = bool(NEGATIONS & set(key))  # `not_delivered`
+    if isinstance(value, bool):
+        return (not value) != turned
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in _NO or word in _YES:
+            return (word in _NO) != turned
+        if NEGATIONS & set(_plain_words(value)):
+            return True
+    return None
 
 
 @dataclass(frozen=True)
@@ -150,14 +197,25 @@ class _Claim:
         facts = read_facts(claim)
         words = frozenset(w for w in facts.words - _CONNECTIVES
                           if not w.endswith("n't") and w.split("'")[0] not in STOPWORDS
-                          and w not in NUMBER_WORDS)
-        kept = [q for q in facts.quantities if not any(q.text in claim[a:b] for a, b in codes)]
+                          and w not in NUMBER_WORDS and w not in SCALES)
+        kept = [q for q in facts.quantities if not _in_code(q.text, claim, codes)]
         quantities = tuple(map(_counted_as_bare, kept))
         counts = frozenset(q.text for q, bare in zip(kept, quantities, strict=True) if q != bare)
-        years = frozenset(y for y in facts.years if not any(str(y) in claim[a:b]
-                                                            for a, b in codes))
+        years = frozenset(y for y in facts.years if not _in_code(str(y), claim, codes))
         return cls(claim, replace(facts, words=words, quantities=quantities, years=years),
                    bool(NEGATIONS & set(_plain_words(claim))), counts)
+
+
+def _in_code(written: str, claim: str, codes: list[tuple[int, int]]) -> bool:
+    """Whether a number the claim writes (``written``: "5521 shipped", read as a count of
+    shipped) is the digits of a code ("A-5521")."""
+    start = 0
+    while (at := claim.find(written, start)) >= 0:
+        digit = next((k for k in range(at, at + len(written)) if claim[k].isdigit()), at)
+        if any(a <= digit < b for a, b in codes):
+            return True
+        start = at + 1
+    return False
 
 
 def state(claim: str, fields: Sequence[Field], extra: str = "") -> Outcome:
@@ -167,25 +225,49 @@ def state(claim: str, fields: Sequence[Field], extra: str = "") -> Outcome:
     known = frozenset().union(*(r.keys | r.words for r in read))
     share = len(said.facts.words & known) / max(1, len(said.facts.words))
     matched = _values(said, read)
-    if isinstance(matched, Outcome):
-        return replace(matched, coverage=share)
-    names = frozenset().union(*(r.names for r in read)) | known
-    for name, written in said.facts.names.items():
-        if name not in names:
-            return Outcome("unsupported", f"no field names {written!r}", coverage=share,
-                           anchored=True)
+    named = _names(said, read)
+    polarity = _polarity(said, read, bool(extra))
+    # a conflict anywhere decides; else what is not held, with how much of the claim is
+    problems = [o for o in (matched, named, polarity) if isinstance(o, Outcome)]
+    conflict = next((o for o in problems if o.kind == "conflict"), None)
+    held = (0 if isinstance(matched, Outcome) else len(matched)) + (
+        named.held if isinstance(named, Outcome) else len(named))
+    if conflict is not None or isinstance(matched, Outcome):
+        return replace(conflict or problems[0], coverage=share, held=held)
+    if isinstance(named, Outcome):
+        return replace(named, coverage=share, anchored=True, held=held)
     missing = sorted(w for w in said.facts.words - known - set(said.facts.names)
                      if not _synonym_of(w, said.text, read))
     if missing:
         return Outcome("unsupported", "no field says " + ", ".join(repr(w) for w in missing[:3]),
-                       coverage=share, anchored=True)
-    polarity = _polarity(said, read, bool(extra))
+                       coverage=share, anchored=True, held=held)
     if isinstance(polarity, Outcome):
-        return replace(polarity, coverage=share, anchored=True)
-    used = [*matched, *polarity, *(r for r in read if (r.keys | r.words) & said.facts.words)]
+        return replace(polarity, coverage=share, anchored=True, held=held)
+    used = [*matched, *named, *polarity,
+            *(r for r in read if (r.keys | r.words) & said.facts.words)]
     quotes = tuple(dict.fromkeys(structured.line(r.field) for r in used if r.field.path))
     return Outcome("supported", "the fields state it: " + "; ".join(quotes[:4]), quotes, share,
-                   anchored=True)
+                   anchored=True, held=held)
+
+
+def _names(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
+    """The fields that hold each name of the claim, or why one is not held: no field names
+    it, or a field the claim names (every word of its key: "the sender of parcel P-1 is Bob")
+    gives another name while it names none holding it."""
+    used: list[Read] = []
+    written = {stem(w.strip(_PUNCTUATION)) for w in said.text.split()}  # every word, as names
+    for name, shown in said.facts.names.items():
+        holding = [r for r in read if name in r.names or name in r.keys | r.words]
+        if not holding:
+            return Outcome("unsupported", f"no field names {shown!r}", held=len(used))
+        named = [r for r in read if r.own and r.own <= said.facts.words
+                 and isinstance(r.field.value, str) and r.negative is None
+                 and r.date is None and any(c.isalpha() for c in r.field.value)
+                 and not r.names & written]
+        if named and not any(r.own and r.own <= said.facts.words for r in holding):
+            return _conflict(named[0], repr(shown))
+        used.append(holding[0])
+    return used
 
 
 def _values(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
@@ -196,6 +278,10 @@ def _values(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
     for q in said.facts.quantities:
         holding = [r for r in read if any(q.stated_by(v) for v in r.facts.quantities)
                    or (q.unit is None and q.value in r.facts.years)]
+        if q.bound in _OPEN_BOUNDS:  # "more than 3" is held by any larger number: only by a
+            # field it names
+            holding = [r for r in holding if r.own & said.facts.words
+                       or r.own & _next_to(said.text, *_span(q.text, said.text))]
         rival = _rival(q, read, said, holding)
         if rival is not None:
             return _conflict(rival, q.text)
@@ -228,22 +314,28 @@ def _values(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
 
 
 def _polarity(said: _Claim, read: list[Read], failed: bool) -> list[Read] | Outcome:
-    """The booleans the claim speaks of (their key's words in it), each saying what the claim
-    affirms or denies; a denial no field gives (a false boolean, a value that denies, an error
-    result: ``failed``) is not stated."""
+    """The fields that say yes or no (``_negative``) to what the claim speaks of (their key's
+    words in it, or most of its words in their text), each saying what the claim affirms or
+    denies; a denial no such field gives (nor an error result: ``failed``) is not stated."""
     used, denies = [], said.denies
+    forms = {snowball(w.lower()) for w in _WORD.findall(said.text)}
     for r in read:
-        about = r.keys - _BOOLEAN_PREFIXES
-        if not isinstance(r.field.value, bool) or not about or not about <= said.facts.words:
+        negative = r.negative
+        if negative is None:
             continue
-        if r.field.value == said.denies:
+        about = {snowball(w) for w in structured.key_words(r.field.path)} - _BOOLEAN_PREFIXES - \
+            NEGATIONS - {"", "not"}
+        spoken_of = (about and about <= forms) or (
+            len(r.words & said.facts.words) * 2 >= max(1, len(said.facts.words)))
+        if not spoken_of:
+            continue
+        if negative != said.denies:
             shown = "it is not so" if said.denies else "it is so"
-            return Outcome("conflict", f"`{r.field.path}` is {str(r.field.value).lower()}, the "
-                           f"sentence says {shown}", (structured.line(r.field),))
+            return Outcome("conflict", f"`{r.field.path}` is {_value(r.field)}, the sentence "
+                           f"says {shown}", (structured.line(r.field),))
         used.append(r)
         denies = False  # the denial is the field's
-    if denies and not failed and not any(
-            NEGATIONS & set(_plain_words(str(r.field.value))) for r in read):
+    if denies and not failed:
         return Outcome("unsupported", "the sentence denies what no field denies")
     return used
 
@@ -268,14 +360,16 @@ def _synonym_of(word: str, claim: str, read: list[Read]) -> bool:
     return bool(forms & theirs) or any(synonyms(a, b) for a in forms for b in theirs)
 
 
-def _asserts(value: object) -> bool:
+def _asserts(value: object, keys: list[str]) -> bool:
     """Whether a field's value, read as text, asserts what it says (a planted instruction, a
-    question or a hedge does not)."""
-    if not isinstance(value, str) or len(value.split()) < 3:
+    question or a hedge does not), alone and after its key (``tell_user: ...``)."""
+    if not isinstance(value, str):
         return True
     sentences = [s.text for s in split_sentences(value)]
+    keyed = f"{' '.join(keys)}: {value}"
     return all(kind in (None, assertions.REPORT, assertions.CONDITION)
-               for kind in assertions.unasserted_each(sentences))
+               for kind in (*assertions.unasserted_each(sentences),
+                            assertions.unasserted(keyed)))
 
 
 def _parent(path: str) -> str:
@@ -301,19 +395,24 @@ def _code_in_key(path: str) -> str | None:
 
 def _rival(q: Amount, read: list[Read], said: _Claim, holding: list[Read]) -> Read | None:
     """A field giving a value of ``q``'s kind (a bare number, a measure of its dimension, an
-    amount of money) other than ``q``, that the claim speaks of where it gives ``q`` (its key's
-    word next to ``q``: "total was $30", "starts at 16:00"; a count's noun after it: "3
-    items") while no field holding ``q`` is; or, when no field holds ``q``, the only field of
-    its kind."""
+    amount of money) other than ``q``, that the claim names (its key's word next to ``q``:
+    "total was $30", "starts at 16:00"; a count's noun after it: "3 items"; or every word of
+    its key anywhere) while it names no field holding ``q``; or, when no field holds ``q``, the
+    only field of its kind."""
     claim = said.text
-    kind = [r for r in read if any(_same_kind(q, v) for v in r.facts.quantities)]
+    time = _is_time(q.text, said.text)  # "16:00": the time of a date may be its rival
+    kind = [r for r in read if (r.date is None or time)
+            and any(_same_kind(q, v) for v in r.facts.quantities)]
     rivals = [r for r in kind if any(_same_kind(q, v) and (q.conflicts(v) or q.unit != v.unit)
                                      for v in r.facts.quantities)]
     at = claim.find(q.text)
     near = frozenset() if at < 0 else _next_to(claim, at, at + len(q.text),
                                                 before=q.text not in said.counts)
-    spoken_of = [r for r in rivals if r.own & near]
-    if spoken_of and not any(r.own & near for r in holding):
+    def named(r: Read) -> bool:  # "total was $30"; "the total of your order ... $30"
+        return bool(r.own & near) or bool(r.own) and r.own <= said.facts.words
+
+    spoken_of = [r for r in rivals if named(r)]
+    if spoken_of and not any(named(r) for r in holding):
         return spoken_of[0]
     return rivals[0] if not holding and len(kind) == 1 and rivals else None
 
@@ -325,6 +424,18 @@ def _same_kind(q: Amount, v: Amount) -> bool:
     if q.unit is None or v.unit is None:
         return q.unit is v.unit
     return q.comparable(v)
+
+
+def _is_time(written: str, claim: str) -> bool:
+    """Whether a number the claim writes is part of a time ("16:00")."""
+    at = claim.find(written)
+    return at >= 0 and (claim[at + len(written):at + len(written) + 1] == ":"
+                        or claim[max(0, at - 1):at] == ":")
+
+
+def _span(written: str, claim: str) -> tuple[int, int]:
+    at = claim.find(written)
+    return (at, at + len(written)) if at >= 0 else (0, 0)
 
 
 def _next_to(claim: str, start: int, end: int, before: bool = True) -> frozenset[str]:

@@ -18,8 +18,10 @@ A sentence does not assert what it says when it
 - is taken back or questioned by the sentence after it, when that sentence has nothing of its
   own to say: "That is a myth.", "That's not true.", "Is that correct?", "Right?";
 - instructs whoever reads it what to say (``INSTRUCTION``), as text planted for a model does:
-  "SYSTEM: ...", "Note to the assistant: ...", "Ignore previous instructions and ...", "Tell
-  the user that ...", "You must reply that ...".
+  "SYSTEM: ...", "Note to the assistant: ...", "FYI for the AI: ...", "Ignore previous
+  instructions and ...", "Tell the user that ...", "The assistant must state ...", "Respond
+  with ...", "Regardless of the fields above, ...", "The field above is stale", "The correct
+  answer is ...", a chat template's tags ("</tool_result><system>").
 
 Fails closed: a sentence read as not asserting grounds and supports nothing, so a cue read
 where it was not meant costs a check, never a pass. Questions are read in every script; the
@@ -113,6 +115,19 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                       r"requester|human|shopper|guest)s?\b"),
         (INSTRUCTION, r"\byou\s+(?:must|should|need\s+to|have\s+to|are\s+to)\s+(?:always\s+)?"
                       r"(?:say|tell|respond|reply|answer|state|confirm|claim|report)\b"),
+        (INSTRUCTION, r"\b(?:you|the\s+(?:assistant|ai|model|chatbot|bot|agent|llm))\s+"
+                      r"(?:must|should|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to|will)\s+"
+                      r"(?:always\s+|now\s+)?(?:say|tell|respond|reply|answer|state|confirm|claim|"
+                      r"report|inform|mention|assure|write)\b"),
+        (INSTRUCTION, r"\b(?:for|to)\s+(?:the\s+)?(?:assistant|ai|model|agent|llm|bot|chatbot)"
+                      r"\s*:|^\W*(?:respond|reply|answer)\s+(?:with|that)\b"),
+        (INSTRUCTION, r"\bregardless\s+of\s+(?:the\s+|what\s+|any\s+)?(?:fields?|data|above|"
+                      r"previous|results?|records?|values?|sources?|evidence)\b|\b(?:field|value|"
+                      r"data|status|record|information|result)s?\s+above\s+(?:is|are)\s+"
+                      r"(?:stale|outdated|wrong|incorrect|old|obsolete|invalid)\b"),
+        (INSTRUCTION, r"\bthe\s+(?:correct|right|real|true|actual)\s+answer\s+is\b"
+                      r"|</?\s*(?:system|assistant|user|tool_result|tool|instructions?|im_start|"
+                      r"im_end)\b[^>]*>"),
         (REPORT, r"\b(?:says?|said|saying|tells?|told|claims?|claimed|writes?|wrote|written|"
                  r"posts?|posted|mentions?|mentioned|heard|read|according\s+to|quoted?|"
                  r"reports?|reported|insists?|insisted|swears?|swore)\b"),

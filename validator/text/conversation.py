@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ..types import Evidence, Said, Tool
 from .assertions import CUT, RETRACTS, unasserted_each
-from .records import parse
+from .records import failed, parse
 from .sentences import split_sentences
 
 USER, ASSISTANT, SYSTEM = "user", "assistant", "system"
@@ -140,14 +140,14 @@ def _string(part: dict, key: str, at: str) -> str:
 
 # The opening of a plain-text result that reports a failure ("Error: order already shipped").
 _ERROR_TEXT = re.compile(r"^\W*(?:error|exception|traceback|failed|failure)\b", re.IGNORECASE)
-_ERROR_KEYS = ("error", "errors", "error_message", "exception")
 
 
 def tool_results(turns: Sequence[Turn]) -> list[tuple[Tool, str]]:
     """The results that are evidence, each with where it came from and its text: a result
     that answers a call an earlier turn made (its first result; a call answered twice is
-    answered by the first). A result marked an error, or whose text is one (a JSON object with
-    an ``error`` key, or text that opens with "Error"), is evidence of that error."""
+    answered by the first). A result marked an error, or whose text is one (JSON that says its
+    call failed: ``records.failed``; text that opens with "Error"), is evidence of that
+    error."""
     called: dict[str, str] = {}  # call id -> the tool's name
     answered: set[str] = set()
     found = []
@@ -159,8 +159,7 @@ def tool_results(turns: Sequence[Turn]) -> list[tuple[Tool, str]]:
             answered.add(result.call_id or "")
             data = parse(result.content)
             error = result.error or (bool(_ERROR_TEXT.match(result.content)) if data is None
-                                     else isinstance(data, dict)
-                                     and any(data.get(key) for key in _ERROR_KEYS))
+                                     else failed(data))
             found.append((Tool(name, result.call_id or "", turn.number, error), result.content))
         for call_id, name in turn.calls:
             called.setdefault(call_id, name)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -53,8 +54,8 @@ def parse(text: str) -> object | None:
     stripped = text.strip()
     if not stripped or stripped[0] not in "[{":
         return None
-    try:
-        data = json.loads(stripped)
+    try:  # NaN and Infinity, which JSON does not have, stay the words they are
+        data = json.loads(stripped, parse_constant=str)
     except (ValueError, RecursionError):
         return None
     return data if isinstance(data, (dict, list)) and data else None
@@ -82,7 +83,8 @@ def records(data: object) -> list[Record]:
 def _leaves(value: object, path: str, record: str, held_by: tuple[str, ...]
             ) -> Iterator[tuple[str, Scalar, str, tuple[str, ...]]]:
     """(path, value, its record's path, the paths of the records holding that record) of each
-    scalar, depth first. An object that is an element of an array starts a record."""
+    scalar, depth first. An object or an array that is an element of an array (a row of a
+    table) starts a record."""
     stack: list[tuple[object, str, str, tuple[str, ...]]] = [(value, path, record, held_by)]
     while stack:
         value, path, record, held_by = stack.pop()
@@ -97,7 +99,7 @@ def _leaves(value: object, path: str, record: str, held_by: tuple[str, ...]
         if not items and path:
             yield path, None, record, held_by  # an empty object or list says it is empty
         for item_path, item in reversed(items):
-            if isinstance(value, list) and isinstance(item, dict):
+            if isinstance(value, list) and isinstance(item, (dict, list)):
                 stack.append((item, item_path, item_path, (*held_by, record)))
             else:
                 stack.append((item, item_path, record, held_by))
@@ -107,6 +109,43 @@ def _key_path(path: str, key: str) -> str:
     if _IDENTIFIER.match(key):
         return f"{path}.{key}" if path else key
     return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
+
+
+# What a result says of its call: a key of an error, a status that failed, a flag of success
+# that is false, an HTTP status of an error.
+_ERROR_KEY = frozenset("error errors err exception exceptions fault faults".split())
+_COUNTS = frozenset("count total number num rate ratio".split())  # error_count: 3 is no error
+_STATUS_KEY = frozenset("status state result outcome detail".split())
+_FAILED = re.compile(r"^(?:error|errored|failed|failure|fail|fault|exception|rejected|denied|"
+                     r"declined|not[ _-]?found|forbidden|unauthori[sz]ed|invalid|timeout|"
+                     r"timed[ _-]?out)$", re.IGNORECASE)
+_SUCCESS_KEY = frozenset("ok success succeeded successful".split())
+_HTTP_KEY = re.compile(r"^(?:status|code|status[ _-]?code|http[ _-]?(?:status|code)?)$",
+                       re.IGNORECASE)
+
+
+def failed(data: object) -> bool:
+    """Whether a JSON result says that its call failed, anywhere in it: a key of an error
+    (``error``, ``errorMessage``, ``ERR``) with a value that is not empty, false or null; a
+    status, state, result or outcome that is a failure ("error", "failed", "not_found"); a
+    success flag that is false (``"ok": false``); an HTTP status of 400 or more under a key for
+    one (``status``, ``code``, ``status_code``)."""
+    for n, (path, value, _, _) in enumerate(_leaves(data, "", "", ())):
+        if n >= MAX_FIELDS:
+            break
+        words = set(path_words(path))  # errors[0].message: "errors"
+        if (words & _ERROR_KEY and not words & _COUNTS
+                and value not in (None, False, "", 0)):
+            return True
+        if words & _STATUS_KEY and isinstance(value, str) and _FAILED.match(value.strip()):
+            return True
+        if words & _SUCCESS_KEY and value is False:
+            return True
+        last = re.split(r"[.\[]", path)[-1].strip('"]')
+        if (_HTTP_KEY.match(last) and isinstance(value, int) and not isinstance(value, bool)
+                and 400 <= value <= 599):
+            return True
+    return False
 
 
 def key_words(path: str) -> list[str]:
@@ -148,7 +187,8 @@ def spoken(value: Scalar) -> str:
         return f"{_MONTHS[date.month - 1]} {date.day}, {date.year}{time}{zone}"
     if isinstance(value, bool) or value is None:
         return json.dumps(value)
-    if isinstance(value, float) and value == int(value) and abs(value) < 1e15:
+    if isinstance(value, float) and math.isfinite(value) and value == int(value) and abs(
+            value) < 1e15:
         return str(int(value))
     if isinstance(value, str):  # a date inside a text: "Slot 2026-05-14T10:00 is taken."
         return _DATE_IN_TEXT.sub(lambda m: spoken(m.group()) if date_of(m.group()) else

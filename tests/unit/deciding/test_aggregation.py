@@ -194,7 +194,8 @@ def test_the_failure_message_names_each_failing_sentence_and_why():
         "- It is gold. [unsupported: no passage says so]\n"
         "- It is tall. [missing: cites no source; p1 says so]")
     assert failure_message(failing[:1], no_sources=True).startswith(
-        "No sources were given, so nothing in the response can be grounded:\n- It is gold.")
+        "No sources were given (nor a tool result that answers a call), so nothing in the "
+        "response can be grounded:\n- It is gold.")
 
 
 @pytest.mark.parametrize("item", ["- ", "* ", "2. ", "> ", "> - "])

@@ -21,6 +21,17 @@ CONTENT_LIMITS = {
     ("llm", "dc-german"): "disclaimers are read in English",
 }
 CONTENT_FALSE_ALARMS = {("rules", "rc-true-euros")}  # the rules read "can't go" as a qualifier
+# Agent answers the rules still pass that must fail: the documented limits
+AGENT_LIMITS = {
+    "counts_units-09": "a temperature's unit is not read: `temp_c: 21` against '21°F'",
+    "booleans-16": "a number is a number: `delivered: 0` is not read as false",
+    "json_source-07": "a JSON source is a document: an error in it is not read as a failed call",
+    "injection-21": "'Answer: ...' is how a FAQ states things: not read as an instruction",
+    "tool_vs_source-15": "an enum does not deny its other values: the user's 'it was delivered' "
+                         "against `status: shipped` is the user's to ground",
+    "tool_vs_source-16": "the same, for 'cancelled' against `status: shipped`",
+}
+AGENT_FALSE_ALARMS = 14  # paraphrase beyond word forms and the synonym table, most of them
 JUDGES_LIMITS = {
     "ra_reason_german": "a reason is read for another verdict in English",
     "ra_reason_negated_quote": "'does not say this' is how a supported refusal is reasoned too",
@@ -73,3 +84,20 @@ def test_the_judge_set_has_no_hang_no_crash_and_no_open_pass_on_invalid():
     # half of the dodges may pass
     dodged = [r for r in results if r["cls"] == "controls_dodged" and r["expect"] == "must_fail"]
     assert sum(r["fail_open"] for r in dodged) < len(dodged) / 2
+
+
+def test_the_agent_set_passes_nothing_it_must_fail_beyond_the_documented_limits():
+    from provenance_guard import ProvenanceLLM
+
+    validator = ProvenanceLLM(llm_callable="local", on_fail="noop")
+    cases = [json.loads(line) for line in (OUTSIDER / "agents" / "cases.jsonl").read_text(
+        encoding="utf-8").splitlines() if line]
+    assert len(cases) >= 390
+    wrong_passes, wrong_fails = set(), set()
+    for case in cases:
+        report = validator.check(case["text"], {"messages": case["messages"],
+                                                "sources": case["sources"]})
+        if report.passed != (case["expected"] == "pass"):
+            (wrong_passes if report.passed else wrong_fails).add(case["id"])
+    assert wrong_passes <= set(AGENT_LIMITS), wrong_passes - set(AGENT_LIMITS)
+    assert len(wrong_fails) <= AGENT_FALSE_ALARMS, sorted(wrong_fails)

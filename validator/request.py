@@ -170,10 +170,11 @@ def read_request(value: Any, metadata: dict[str, Any] | None, settings: Defaults
             "calls and their results in metadata['messages']."
         )
     sources = [] if metadata.get("sources") is None else check_sources(metadata["sources"])
-    size_of_sources = sum(len(s) for s in sources)
+    size_of_sources = sum(len(s) for s in sources) + sum(len(text) for _, text in tools)
     if settings.max_source_chars is not None and size_of_sources > settings.max_source_chars:
         raise ValueError(
-            f"metadata['sources'] hold {size_of_sources:,} characters, more than "
+            f"metadata['sources']{' and the tool results' if tools else ''} hold "
+            f"{size_of_sources:,} characters, more than "
             f"max_source_chars={settings.max_source_chars:,}. Pass the passages retrieved for "
             "this answer rather than whole corpora (or a query_function over an index of your "
             "own), or raise max_source_chars (None: no limit)."

@@ -44,6 +44,7 @@ OUTPUTS = [  # each distinct, so no prompt is answered from another sample's cac
     "About 6 million people visit the tower each year.",
     "Gustave Eiffel painted the tower himself every summer.",
 ]
+TOOL_SHOWN = "(the result of the call call_9 to the tool get_visitors)\nvisitors_per_year"
 RPM = 120  # one judge request every 0.5 s, for the whole cluster
 STEP = 25  # seconds: the unit of this test's waits (a loaded 2-core machine is slow)
 ATTEMPTS = 3  # starts of a node before the test gives up
@@ -208,7 +209,9 @@ def _essence(record: dict) -> dict:
         "passed": record["passed"], "faithfulness": record["faithfulness"],
         "level": record["level"], "counts": record["counts"],
         "sentences": [(s["text"], s["verdict"], s["score"],
-                       [(e["source"], e["start"], e["end"], round(e["similarity"], 3))
+                       [(e["source"], e["start"], e["end"],
+                         None if e["similarity"] is None else round(e["similarity"], 3),
+                         e["tool"] and e["tool"]["call_id"], len(e["fields"]))
                         for e in s["evidence"]]) for s in record["sentences"]],
     }
 
@@ -229,9 +232,18 @@ def test_ray_engine_on_a_two_node_cluster_matches_threads_and_resumes(
     data = tmp_path / "data.jsonl"
     # the first sample answers inside a conversation, which must reach the judge from an actor
     chat = [{"role": "user", "content": "We visit Paris next week. How many levels are open?"}]
+    # and the seventh after a tool call, whose result must reach the judge from an actor too
+    looked_up = [{"role": "user", "content": "How many people visit it?"},
+                 {"role": "assistant", "content": None, "tool_calls": [{
+                     "id": "call_9", "type": "function",
+                     "function": {"name": "get_visitors", "arguments": "{}"}}]},
+                 {"role": "tool", "tool_call_id": "call_9",
+                  "content": json.dumps({"visitors_per_year": 6_000_000})}]
+    conversations = {0: chat, 6: looked_up}
     data.write_text("".join(json.dumps({"id": f"s{i}", "output": output,
                                         "sources": [HISTORY, VISITING]}
-                                       | ({"messages": chat} if i == 0 else {})) + "\n"
+                                       | ({"messages": conversations[i]}
+                                          if i in conversations else {})) + "\n"
                             for i, output in enumerate(OUTPUTS)))
     server, arrivals = _judge_server(chat_server)
 
@@ -243,6 +255,7 @@ def test_ray_engine_on_a_two_node_cluster_matches_threads_and_resumes(
     assert _paced(arrivals, at_once=1), arrivals  # the limit held across the threads
     assert {i for i, r in threads.items() if not r["passed"]} == {"s1", "s3", "s5", "s7"}
     assert sum("We visit Paris next week" in p for p in server.judge.prompts) == 1
+    assert sum(TOOL_SHOWN in p for p in server.judge.prompts) == 1
     server.judge.prompts.clear()
 
     # Ray: stopped half-way, then resumed
@@ -263,6 +276,7 @@ def test_ray_engine_on_a_two_node_cluster_matches_threads_and_resumes(
     assert sorted(ids) == sorted(threads)  # every id exactly once
     assert len(arrivals) == 8  # one judge request per sample: nothing validated twice
     assert sum("We visit Paris next week" in p for p in server.judge.prompts) == 1
+    assert sum(TOOL_SHOWN in p for p in server.judge.prompts) == 1
     ray = {json.loads(line)["id"]: json.loads(line) for line in text.splitlines()}
     for sample_id, record in threads.items():
         assert _essence(ray[sample_id]) == _essence(record), sample_id

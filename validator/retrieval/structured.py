@@ -10,7 +10,7 @@ passages of a few sentences. What a claim is shown of them:
   numbers and dates that are found by their words, not their meaning;
 - of a record with more than ``FIELDS_SHOWN`` fields, those that share most with the claim,
   in their order, the number left out stated in its text (a result of a few hundred fields
-  costs a judge a few dozen lines).
+  costs a judge a few dozen lines); of a passage of prose, at most ``PASSAGE_CHARS``.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from .index.bm25 import LexicalIndex
 ALL_SHOWN = 8  # records and passages a claim is shown all of, unranked
 FIELDS_SHOWN = 24  # fields of one record a claim is shown, the most relevant
 PROSE_SENTENCES = 3  # sentences of a result in prose to a passage
+PASSAGE_CHARS = 2_000  # characters of one such passage at most (the rest is cut, and says so)
 
 
 @dataclass(frozen=True)
@@ -97,11 +98,15 @@ def _prose(tool: Tool, text: str) -> list[_Passage]:
     for k in range(0, len(sentences), PROSE_SENTENCES):
         group = sentences[k:k + PROSE_SENTENCES]
         start, end = group[0].start, group[-1].end
+        cut = end - start > PASSAGE_CHARS
+        end = min(end, start + PASSAGE_CHARS)
         passage = text[start:end]
-        found.append(_Passage(Evidence(passage, tool=replace(tool, start=start, end=end)),
-                              passage))
+        found.append(_Passage(Evidence(passage, tool=replace(tool, start=start, end=end),
+                                       cut=cut), passage))
     if not found and text.strip():
-        found.append(_Passage(Evidence(text, tool=replace(tool, start=0, end=len(text))), text))
+        passage = text[:PASSAGE_CHARS]
+        found.append(_Passage(Evidence(passage, tool=replace(tool, start=0, end=len(passage)),
+                                       cut=len(text) > PASSAGE_CHARS), passage))
     return found
 
 

@@ -70,12 +70,12 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (REQUEST, _OPENING + r"(?:(?:please|kindly)\s+)?(?:(?:can|could|would|will)\s+you\s+)?"
                   r"(?:please\s+)?(?:confirm|verify|check|double[-\s]?check|validate|tell\s+me|"
                   r"let\s+me\s+know|find\s+out|make\s+sure|see\s+if)\b"),
-        (REQUEST, r"\b(?:i\s+(?:need|want|would\s+like|'d\s+like)\s+(?:you\s+)?to\s+"
+        (REQUEST, r"\b(?:i(?:\s+need|\s+want|\s+would\s+like|'d\s+like)\s+(?:you\s+)?to\s+"
                   r"(?:confirm|verify|check|know)|please\s+(?:confirm|verify|check))\b"),
         # asked of the one who answers: "Please cancel order 5120.", "Cancel it, please.",
         # "I'd like you to book the 9:30."
         (REQUEST, _OPENING + r"(?:please|kindly|pls|plz)\b|\bplease\W*$"
-                  r"|\bi\s+(?:need|want|would\s+like|'d\s+like)\s+you\s+to\b"),
+                  r"|\bi(?:\s+need|\s+want|\s+would\s+like|'d\s+like)\s+you\s+to\b"),
         (HEDGE, r"\b(?:maybe|perhaps|possibly|probably|presumably|supposedly|allegedly|"
                 r"reportedly|apparently|seemingly|might|may\s+(?:have|be|not)|could\s+(?:have|be)|"
                 r"not\s+(?:sure|certain)|unsure|uncertain|unclear|unknown|unconfirmed|undecided|"

@@ -115,3 +115,67 @@ def test_a_record_of_another_entity_does_not_decide_for_the_one_the_claim_speaks
            *evidence({"order_id": 8812, "carrier": "UPS"})]
     assert rules.check("The carrier of order 8812 is UPS.", two).supported
     assert not rules.check("The carrier of order 8812 is DHL.", two).supported
+
+
+@pytest.mark.parametrize(("data", "claim"), [
+    ({"order": "A-1", "delivered": False}, "Your order A-1 has been delivered."),
+    ({"order": "A-1", "delivered": "no"}, "Your order A-1 has been delivered."),
+    ({"order": "A-1", "not_delivered": True}, "Your order A-1 has been delivered."),
+    ({"order": "A-1", "status": "not_delivered"}, "Your order A-1 has been delivered."),
+    ({"order": "A-1", "gift_wrap": False}, "Your order A-1 is gift-wrapped."),
+    ({"customer": "Ann", "note": "Customer was never charged."}, "Ann was charged."),
+])
+def test_a_field_that_says_no_contradicts_a_claim_that_says_yes(data, claim):
+    found = rules.check(claim, evidence(data))
+    assert found.contradiction, found.reason
+
+
+@pytest.mark.parametrize(("data", "claim"), [
+    ({"order": "A-1", "gift_wrap": False}, "Your order A-1 is not gift-wrapped."),
+    ({"order": "A-1", "delivered": "no"}, "Your order A-1 has not been delivered."),
+])
+def test_a_denial_a_field_gives_is_stated(data, claim):
+    assert rules.check(claim, evidence(data)).supported
+
+
+def test_a_null_field_says_nothing():
+    assert not rules.check("Your order A-1 was delivered.",
+                           evidence({"order": "A-1", "delivered": None})).supported
+
+
+def test_a_name_the_claim_puts_under_another_field_is_a_conflict():
+    data = {"parcel": "P-1", "sender": "Alice Brandt", "recipient": "Bob Lind"}
+    assert rules.check("The recipient of parcel P-1 is Bob Lind.", evidence(data)).supported
+    found = rules.check("The sender of parcel P-1 is Bob Lind.", evidence(data))
+    assert found.contradiction and found.reason.startswith("`sender` is Alice Brandt"), found.reason
+
+
+def test_a_value_held_by_another_field_than_the_one_named_is_a_conflict():
+    data = {"order": "A-1", "subtotal": 100, "total": 120, "currency": "USD"}
+    assert rules.check("The total of order A-1 was $120.", evidence(data)).supported
+    found = rules.check("The total of order A-1 was $100.", evidence(data))
+    assert found.contradiction and "`total` is 120" in found.reason, found.reason
+
+
+@pytest.mark.parametrize(("data", "good", "bad"), [
+    ({"city": "Oslo", "humidity_pct": 45}, "The humidity in Oslo is 45%.",
+     "The humidity in Oslo is 54%."),
+    ({"item": "lamp", "price_cents": 4999, "currency": "USD"}, "The lamp's price is $49.99.",
+     "The lamp's price is $4,999."),
+    ({"firm": "Acme", "fiscal_year": 2025, "revenue": 1250000, "currency": "USD"},
+     "Acme's revenue in fiscal year 2025 was $1.25 million.",
+     "Acme's revenue in fiscal year 2024 was $1.25 million."),
+])
+def test_a_key_that_names_a_unit_gives_its_number_that_unit(data, good, bad):
+    assert rules.check(good, evidence(data)).supported
+    assert not rules.check(bad, evidence(data)).supported
+
+
+def test_a_code_followed_by_a_word_is_no_count():
+    data = {"order_id": "A-5521", "status": "shipped"}
+    assert rules.check("Your order A-5521 shipped.", evidence(data)).supported
+
+
+def test_an_open_bound_is_held_only_by_the_field_it_names():
+    data = {"items": [{"name": "keyboard", "qty": 2, "price": 49.99}]}
+    assert not rules.check("You ordered more than 3 keyboards.", evidence(data)).supported

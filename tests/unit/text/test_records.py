@@ -64,3 +64,33 @@ def test_a_value_is_spoken_as_a_sentence_writes_it(value, spoken):
 def test_a_judge_reads_a_line_per_field_and_how_many_were_left_out():
     text = records.shown((Field("a.b", "x\n  y"), Field("c", 1.5)), left_out=3)
     assert text == "a.b: x y\nc: 1.5\n(3 more fields of this record not shown)"
+
+
+@pytest.mark.parametrize("data", [
+    {"ok": False}, {"success": False}, {"status": "failed"}, {"result": "failure"},
+    {"status": "not_found"}, {"status_code": 404}, {"code": 500}, {"Error": "x"},
+    {"errorMessage": "x"}, {"ERR": "x"}, {"results": [{"error": "x"}]},
+    {"data": None, "errors": [{"message": "not allowed"}]}, {"detail": "Not Found"},
+])
+def test_a_result_that_says_its_call_failed_is_read_so(data):
+    assert records.failed(data)
+
+
+@pytest.mark.parametrize("data", [
+    {"ok": True}, {"status": "shipped"}, {"status": 200}, {"error": None}, {"errors": []},
+    {"error_count": 3}, {"code": "A-500"}, {"order_id": 404},
+])
+def test_a_result_that_went_through_is_not_read_as_failed(data):
+    assert not records.failed(data)
+
+
+def test_a_row_of_a_table_is_a_record_of_its_own():
+    data = {"columns": ["id", "status"], "rows": [["A-1", "shipped"], ["A-2", "cancelled"]]}
+    found = {r.path: [f.value for f in r.fields] for r in records.records(data)}
+    assert found["rows[0]"][:2] == ["A-1", "shipped"] and "cancelled" not in found["rows[0]"]
+
+
+def test_nan_and_infinity_are_read_not_raised():
+    data = records.parse('{"a": NaN, "b": Infinity, "c": 1e309}')
+    assert data == {"a": "NaN", "b": "Infinity", "c": float("inf")}
+    assert records.spoken(float("inf")) == "inf"

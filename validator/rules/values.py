@@ -49,8 +49,8 @@ _NOT_MONEY = frozenset("""id qty quantity count number num no year years month m
     postcode phone seats nights guests items left stock weight kg km""".split())
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 # A code that mixes letters and digits ("A-5521", "RF-2201", "TNT-2P"): a name, not a number.
-_IDENTIFIER = re.compile(r"(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*")
-_CODE = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*\b")
+_CODE = re.compile(r"\b(?!\d+(?:[.,]\d+)?-[A-Za-z]+\b)"  # "12-month" is a measure, no code
+                   r"(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*\b")
 _MONTH = dict(enumerate(calendar.month_name))  # 5 -> "May"
 _WORD = re.compile(r"[^\W\d_]+")
 _PUNCTUATION = "\"'“”‘’()[]{},;:.!?"
@@ -114,7 +114,7 @@ def read_fields(fields: Sequence[Field], extra: str = "") -> list[Read]:
                               read_facts(""), None, "", None))
             continue
         spoken = structured.spoken(value)
-        if isinstance(value, str) and _IDENTIFIER.fullmatch(value.strip()) and not (
+        if isinstance(value, str) and _CODE.fullmatch(value.strip()) and not (
                 structured.date_of(value)):
             facts = read_facts("")  # a code, not a number
             names = frozenset((stem(value.strip()),))

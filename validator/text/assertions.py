@@ -74,7 +74,10 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                   r"(?:confirm|verify|check|know)|please\s+(?:confirm|verify|check))\b"),
         # asked of the one who answers: "Please cancel order 5120.", "Cancel it, please.",
         # "I'd like you to book the 9:30."
-        (REQUEST, _OPENING + r"(?:please|kindly|pls|plz)\b|\bplease\W*$"
+        # ("Please note that ..." asks for attention to what it asserts)
+        (REQUEST, _OPENING + r"(?:please|kindly|pls|plz)\b(?!,?\s+(?:note|be\s+aware|remember|"
+                  r"see|allow|expect|keep\s+in\s+mind|bear\s+in\s+mind|be\s+advised))"
+                  r"|\bplease\W*$"
                   r"|\bi(?:\s+need|\s+want|\s+would\s+like|'d\s+like)\s+you\s+to\b"),
         (HEDGE, r"\b(?:maybe|perhaps|possibly|probably|presumably|supposedly|allegedly|"
                 r"reportedly|apparently|seemingly|might|may\s+(?:have|be|not)|could\s+(?:have|be)|"

@@ -135,3 +135,9 @@ def test_a_statement_that_names_a_model_or_an_answer_still_asserts(sentence):
                                       "I'd like you to book the 9:30."])
 def test_asking_for_something_to_be_done_asserts_nothing(sentence):
     assert unasserted(sentence) == a.REQUEST
+
+
+def test_please_before_what_to_note_still_asserts_it():
+    assert unasserted("Please note that refunds take 5 days.") is None
+    assert check("Refunds take 5 days.",
+                 [Evidence("Please note that refunds take 5 days.")]).supported

@@ -36,7 +36,8 @@ from ..text.word_forms import STOPWORDS, content_words, stem
 from ..types import Evidence, Field
 from . import money
 from .facts import Facts, read_facts
-from .quantities import NUMBER_WORDS, SCALES, UNITS, Amount
+from .quantities import BOUND_WORDS, NUMBER_WORDS, SCALES, UNITS, Amount
+from .tokens import QUALIFIERS, UNASSERTING
 from .word_lists import NEGATIONS, snowball, synonyms
 
 # Words of a boolean's key that only say it is one ("is_paid", "has_warranty"): not what the
@@ -59,6 +60,7 @@ _NON = re.compile(r"\bnon-(?=\w)", re.IGNORECASE)  # "non-refundable": not refun
 # Words that join what a sentence says, not what it says of the record.
 _CONNECTIVES = frozenset("because since due therefore thus hence yet still currently".split())
 _UNITS = frozenset(UNITS.values())
+_BOUND_WORDS = frozenset(stem(w) for phrase in BOUND_WORDS for w in phrase.split())
 
 
 def _counted_as_bare(q: Amount) -> Amount:
@@ -82,6 +84,11 @@ class Read:
     date: datetime.date | None
     text: str  # its key's words and its value as a sentence writes it, where the value asserts
     negative: bool | None  # it says its key's thing is not so (True), is so (False), or neither
+
+    @property
+    def forms(self) -> frozenset[str]:
+        """The Snowball forms of the words of its key and value."""
+        return frozenset(snowball(w.lower()) for w in _WORD.findall(self.text))
 
 
 @dataclass(frozen=True)
@@ -162,6 +169,7 @@ def _with_unit(spoken: str, keys: list[str], currency: str | None) -> str:
 
 
 _NO = frozenset("false no n none off null nil".split())
+_NEGATIVE_AFFIXES = frozenset(("non", "free"))  # as words: "non-smoking", "lactose-free"
 _YES = frozenset("true yes y on".split())
 
 
@@ -176,8 +184,9 @@ def _negative(value: object, key: list[str]) -> bool | None:
         word = value.strip().lower()
         if word in _NO or word in _YES:
             return (word in _NO) != turned
-        if NEGATIONS & set(_plain_words(value)):
-            return True
+        words = _plain_words(value.replace("_", " ").replace("-", " "))
+        if (NEGATIONS | _NEGATIVE_AFFIXES) & set(words) or "out of" in " ".join(words):
+            return True  # "not available", "non-smoking", "lactose-free", "out of stock"
     return None
 
 
@@ -197,7 +206,8 @@ class _Claim:
         facts = read_facts(claim)
         words = frozenset(w for w in facts.words - _CONNECTIVES
                           if not w.endswith("n't") and w.split("'")[0] not in STOPWORDS
-                          and w not in NUMBER_WORDS and w not in SCALES)
+                          and w not in NUMBER_WORDS and w not in SCALES
+                          and w not in _BOUND_WORDS)
         kept = [q for q in facts.quantities if not _in_code(q.text, claim, codes)]
         quantities = tuple(map(_counted_as_bare, kept))
         counts = frozenset(q.text for q, bare in zip(kept, quantities, strict=True) if q != bare)
@@ -241,6 +251,9 @@ def state(claim: str, fields: Sequence[Field], extra: str = "") -> Outcome:
     if missing:
         return Outcome("unsupported", "no field says " + ", ".join(repr(w) for w in missing[:3]),
                        coverage=share, anchored=True, held=held)
+    qualified = _qualified(said, read)
+    if qualified is not None:
+        return replace(qualified, coverage=share, anchored=True, held=held)
     if isinstance(polarity, Outcome):
         return replace(polarity, coverage=share, anchored=True, held=held)
     used = [*matched, *named, *polarity,
@@ -248,6 +261,32 @@ def state(claim: str, fields: Sequence[Field], extra: str = "") -> Outcome:
     quotes = tuple(dict.fromkeys(structured.line(r.field) for r in used if r.field.path))
     return Outcome("supported", "the fields state it: " + "; ".join(quotes[:4]), quotes, share,
                    anchored=True, held=held)
+
+
+# Words of a field that say that what it names is not (yet) so: the rule checker's qualifiers
+# and words that put a statement forward without asserting it (``tokens``), and those that
+# records use for what is only planned or asked for (`ready_to_ship`, `refund_pending`,
+# `estimated_arrival`, `shipping_on_hold`, `cancel_failed`).
+_NOT_YET = {snowball(w) for w in (*QUALIFIERS, *UNASSERTING, *"""pending requested request
+    requests scheduled planned plan estimated estimate eta target ready hold awaiting await
+    queued draft proposed tentative failed failure denied rejected""".split())}
+
+
+def _qualified(said: _Claim, read: list[Read]) -> Outcome | None:
+    """Why the claim is not stated where a word of it is said only by fields that qualify it
+    ("shipped" only by `status: ready_to_ship`, "arrived" only by `estimated_arrival`): each
+    such field holds a word of ``_NOT_YET`` that the claim leaves out."""
+    forms = {snowball(w.lower()) for w in _WORD.findall(said.text)}
+    for word in sorted(said.facts.words - set(said.facts.names)):
+        mine = {snowball(w.lower()) for w in _WORD.findall(said.text) if stem(w) == word}
+        saying = [r for r in read if mine & r.forms and r.negative is None]  # yes or no:
+        plain = [r for r in saying if not (r.forms & _NOT_YET) - forms]  # ``_polarity``
+        if saying and not plain:
+            left_out = sorted((saying[0].forms & _NOT_YET) - forms)
+            return Outcome("unsupported", f"`{saying[0].field.path}` is "
+                           f"{_value(saying[0].field)}: the sentence leaves out "
+                           f"{left_out[0]!r}")
+    return None
 
 
 def _names(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
@@ -258,14 +297,14 @@ def _names(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
     written = {stem(w.strip(_PUNCTUATION)) for w in said.text.split()}  # every word, as names
     for name, shown in said.facts.names.items():
         holding = [r for r in read if name in r.names or name in r.keys | r.words]
-        if not holding:
-            return Outcome("unsupported", f"no field names {shown!r}", held=len(used))
         named = [r for r in read if r.own and r.own <= said.facts.words
                  and isinstance(r.field.value, str) and r.negative is None
                  and r.date is None and any(c.isalpha() for c in r.field.value)
                  and not r.names & written]
         if named and not any(r.own and r.own <= said.facts.words for r in holding):
-            return _conflict(named[0], repr(shown))
+            return replace(_conflict(named[0], repr(shown)), held=len(used))
+        if not holding:
+            return Outcome("unsupported", f"no field names {shown!r}", held=len(used))
         used.append(holding[0])
     return used
 

@@ -21,17 +21,50 @@ CONTENT_LIMITS = {
     ("llm", "dc-german"): "disclaimers are read in English",
 }
 CONTENT_FALSE_ALARMS = {("rules", "rc-true-euros")}  # the rules read "can't go" as a qualifier
-# Agent answers the rules still pass that must fail: the documented limits
+# Agent answers the rules still pass that must fail: the documented limits, by set
+_RELATION = "which side of a relation a name is on (from/to, follows, parent of) is not read"
+_QUANTIFIER = "a claim of all or both is judged against one record"
+_LATER = "every result that answers a call is evidence: a later call does not retract an earlier"
+_ENUM = ("an enum does not deny its other values: the user's word against `status` is the "
+         "user's to ground")
+_KEY_WORDS = ("a key's words that change what its value says beyond the checker's qualifiers "
+              "(to_be, by, after, since; a tense) are not read")
+_PREFIX = "a name that is the start of another record's name finds that record"
+_PRONOUN = "a sentence is judged alone: 'it' in the next sentence is not bound to the record"
+_SOURCE = "a source that gives another value without naming the record's own identifier"
+_ANSWER = "'Answer: ...' inside a result is how a FAQ states things: not read as an instruction"
+_JSON_SOURCE_ERROR = "a JSON source is a document: an error in it is not read as a failed call"
 AGENT_LIMITS = {
-    "counts_units-09": "a temperature's unit is not read: `temp_c: 21` against '21°F'",
-    "booleans-16": "a number is a number: `delivered: 0` is not read as false",
-    "json_source-07": "a JSON source is a document: an error in it is not read as a failed call",
-    "injection-21": "'Answer: ...' is how a FAQ states things: not read as an instruction",
-    "tool_vs_source-15": "an enum does not deny its other values: the user's 'it was delivered' "
-                         "against `status: shipped` is the user's to ground",
-    "tool_vs_source-16": "the same, for 'cancelled' against `status: shipped`",
+    "cases.jsonl": {
+        "counts_units-09": "a temperature's unit is not read: `temp_c: 21` against '21°F'",
+        "booleans-16": "a number is a number: `delivered: 0` is not read as false",
+        "json_source-07": _JSON_SOURCE_ERROR, "injection-21": _ANSWER,
+        "tool_vs_source-15": _ENUM, "tool_vs_source-16": _ENUM,
+    },
+    "cases-second.jsonl": {
+        **dict.fromkeys(("wrong_relation-016", "field_swap_tight-387", "relation_tight-422",
+                         "relation_tight-423"), _RELATION),
+        **dict.fromkeys(("count_plural-111", "count_tight-454", "count_tight-455",
+                         "count_tight-456"), _QUANTIFIER),
+        **dict.fromkeys(("override_ambiguous-192", "override_ambiguous-196",
+                         "override_tight-521", "override_tight-522"), _LATER),
+        **dict.fromkeys(("anthropic_mixed-251", "cross_evidence-298", "cross_evidence_tight-513",
+                         "cross_evidence_tight-516"), _ENUM),
+        **dict.fromkeys(("status_mention_tight-367", "status_mention_tight-368",
+                         "modality_tight-376", "modality_tight-377", "modality_tight-379",
+                         "modality_tight-380"), _KEY_WORDS),
+        **dict.fromkeys(("entity_prefix-543", "entity_prefix-544", "entity_prefix-546",
+                         "entity_prefix-547"), _PREFIX),
+        **dict.fromkeys(("pronoun_cross_record-549", "pronoun_cross_record-551"), _PRONOUN),
+        **dict.fromkeys(("cross_evidence_tight-518", "cross_evidence_tight-520"), _SOURCE),
+        "field_swap-048": "'on sale for' names no field: `list_price` and `sale_price` are "
+                          "told apart only by a word of the key",
+        "field_swap_tight-390": "two e-mail addresses that differ in one letter are one word",
+        "json_source-242": _JSON_SOURCE_ERROR, "instruction_more-471": _ANSWER,
+    },
 }
-AGENT_FALSE_ALARMS = 14  # paraphrase beyond word forms and the synonym table, most of them
+# False alarms, mostly paraphrase beyond word forms and the synonym table
+AGENT_FALSE_ALARMS = {"cases.jsonl": 13, "cases-second.jsonl": 31}
 JUDGES_LIMITS = {
     "ra_reason_german": "a reason is read for another verdict in English",
     "ra_reason_negated_quote": "'does not say this' is how a supported refusal is reasoned too",
@@ -86,11 +119,12 @@ def test_the_judge_set_has_no_hang_no_crash_and_no_open_pass_on_invalid():
     assert sum(r["fail_open"] for r in dodged) < len(dodged) / 2
 
 
-def test_the_agent_set_passes_nothing_it_must_fail_beyond_the_documented_limits():
+@pytest.mark.parametrize("name", sorted(AGENT_LIMITS))
+def test_the_agent_sets_pass_nothing_they_must_fail_beyond_the_documented_limits(name):
     from provenance_guard import ProvenanceLLM
 
     validator = ProvenanceLLM(llm_callable="local", on_fail="noop")
-    cases = [json.loads(line) for line in (OUTSIDER / "agents" / "cases.jsonl").read_text(
+    cases = [json.loads(line) for line in (OUTSIDER / "agents" / name).read_text(
         encoding="utf-8").splitlines() if line]
     assert len(cases) >= 390
     wrong_passes, wrong_fails = set(), set()
@@ -99,5 +133,5 @@ def test_the_agent_set_passes_nothing_it_must_fail_beyond_the_documented_limits(
                                                 "sources": case["sources"]})
         if report.passed != (case["expected"] == "pass"):
             (wrong_passes if report.passed else wrong_fails).add(case["id"])
-    assert wrong_passes <= set(AGENT_LIMITS), wrong_passes - set(AGENT_LIMITS)
-    assert len(wrong_fails) <= AGENT_FALSE_ALARMS, sorted(wrong_fails)
+    assert wrong_passes <= set(AGENT_LIMITS[name]), wrong_passes - set(AGENT_LIMITS[name])
+    assert len(wrong_fails) <= AGENT_FALSE_ALARMS[name], sorted(wrong_fails)

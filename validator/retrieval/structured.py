@@ -21,7 +21,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ..text import records
+from ..text import assertions, records
 from ..text.sentences import split_sentences
 from ..text.word_forms import content_words
 from ..types import Chunk, Claim, Evidence, Field, Tool
@@ -93,6 +93,12 @@ def _records(data: object, tool: Tool | None = None, chunk: Chunk | None = None
 
 
 def _prose(tool: Tool, text: str) -> list[_Passage]:
+    """A result in prose, in passages of a few sentences; none for a result that opens as a
+    message to its reader ("### System", "From: system", "Note to the assistant:"): what
+    follows such a label is the message, not data."""
+    first = text.strip().split("\n", 1)[0]
+    if assertions.unasserted(first) == assertions.INSTRUCTION:
+        return []
     sentences = split_sentences(text)
     found = []
     for k in range(0, len(sentences), PROSE_SENTENCES):

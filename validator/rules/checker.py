@@ -91,9 +91,11 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
         return by_values
     both = (by_values, _prose(claim, prose))
     # where a record and a passage disagree, the claim is not grounded: a conflict in either,
-    # or a passage that states it where the record it names (holding its values) does not
-    conflict = next((f for f in both if f.contradiction), None)
-    if conflict is None and both[1].supported and outcome.kind == "unsupported" and outcome.held:
+    # or a passage that states it where the record it names (holding some of its values)
+    # gives none for another
+    conflict = next((f for f in both if f.contradiction or f.other_value), None)
+    if (conflict is None and both[1].supported and outcome.kind == "unsupported"
+            and outcome.held and outcome.value_missing):
         return replace(by_values, reason="a source states it, but the record it names does "
                        f"not: {outcome.reason}")
     return (conflict or next((f for f in both if f.supported), None)

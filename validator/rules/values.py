@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 
 from ..text import assertions
 from ..text import records as structured
+from ..text.conversation import ROLES
 from ..text.sentences import split_sentences
 from ..text.word_forms import STOPWORDS, content_words, stem
 from ..types import Evidence, Field
@@ -90,6 +91,16 @@ class Read:
         """The Snowball forms of the words of its key and value."""
         return frozenset(snowball(w.lower()) for w in _WORD.findall(self.text))
 
+    @property
+    def key_forms(self) -> list[str]:
+        """The Snowball forms of its last key's words, function words too (`to_account`)."""
+        return [snowball(w) for w in structured.key_words(self.field.path)]
+
+    @property
+    def path_forms(self) -> list[str]:
+        """The Snowball forms of its path's words, function words too."""
+        return [snowball(w) for w in structured.path_words(self.field.path)]
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -102,6 +113,7 @@ class Outcome:
     coverage: float = 0.0
     anchored: bool = False  # every number, amount and date of the claim is a field's
     held: int = 0  # the claim's values and names a field holds
+    value_missing: bool = False  # unsupported for a value or name no field holds
 
 
 def read_fields(fields: Sequence[Field], extra: str = "") -> list[Read]:
@@ -113,10 +125,13 @@ def read_fields(fields: Sequence[Field], extra: str = "") -> list[Read]:
     result reports the failure of)."""
     currencies = {_parent(f.path): money.code(f.value) for f in fields
                   if isinstance(f.value, str) and money.code(f.value)}
+    # a chat message inside a result ({"role": "system", "content": ...}) is no record's data
+    chat = {_parent(f.path) for f in fields if structured.key_words(f.path)[-1:] == ["role"]
+            and isinstance(f.value, str) and f.value.strip().lower() in ROLES}
     found = []
     for f in fields:
         value, keys = f.value, structured.path_words(f.path)
-        if value is None or not _asserts(value, keys):
+        if value is None or not _asserts(value, keys) or _parent(f.path) in chat:
             found.append(Read(f, frozenset(), frozenset(), frozenset(), frozenset(),
                               read_facts(""), None, "", None))
             continue
@@ -169,6 +184,7 @@ def _with_unit(spoken: str, keys: list[str], currency: str | None) -> str:
 
 
 _NO = frozenset("false no n none off null nil".split())
+_NEGATIVE_PREFIXES = ("un", "in", "im", "ir", "il", "dis", "non")
 _NEGATIVE_AFFIXES = frozenset(("non", "free"))  # as words: "non-smoking", "lactose-free"
 _YES = frozenset("true yes y on".split())
 
@@ -180,6 +196,8 @@ def _negative(value: object, key: list[str]) -> bool | None:
     turned = bool(NEGATIONS & set(key))  # `not_delivered`
     if isinstance(value, bool):
         return (not value) != turned
+    if turned and value not in (None, ""):
+        return True  # `not_delivered_since: 2026-05-02`
     if isinstance(value, str):
         word = value.strip().lower()
         if word in _NO or word in _YES:
@@ -198,6 +216,11 @@ class _Claim:
     facts: Facts
     denies: bool  # it says that something is not so
     counts: frozenset[str]  # its numbers that count a noun ("2 frothers"), as written
+
+    @property
+    def forms(self) -> frozenset[str]:
+        """The Snowball forms of its words, function words too."""
+        return frozenset(snowball(w.lower()) for w in _WORD.findall(self.text))
 
     @classmethod
     def read(cls, claim: str) -> _Claim:
@@ -243,15 +266,16 @@ def state(claim: str, fields: Sequence[Field], extra: str = "") -> Outcome:
     held = (0 if isinstance(matched, Outcome) else len(matched)) + (
         named.held if isinstance(named, Outcome) else len(named))
     if conflict is not None or isinstance(matched, Outcome):
-        return replace(conflict or problems[0], coverage=share, held=held)
+        return replace(conflict or problems[0], coverage=share, held=held,
+                       value_missing=conflict is None)
     if isinstance(named, Outcome):
-        return replace(named, coverage=share, anchored=True, held=held)
+        return replace(named, coverage=share, anchored=True, held=held, value_missing=True)
     missing = sorted(w for w in said.facts.words - known - set(said.facts.names)
                      if not _synonym_of(w, said.text, read))
     if missing:
         return Outcome("unsupported", "no field says " + ", ".join(repr(w) for w in missing[:3]),
                        coverage=share, anchored=True, held=held)
-    qualified = _qualified(said, read)
+    qualified = _qualified(said, read) or _misattributed(said, read)
     if qualified is not None:
         return replace(qualified, coverage=share, anchored=True, held=held)
     if isinstance(polarity, Outcome):
@@ -279,13 +303,29 @@ def _qualified(said: _Claim, read: list[Read]) -> Outcome | None:
     forms = {snowball(w.lower()) for w in _WORD.findall(said.text)}
     for word in sorted(said.facts.words - set(said.facts.names)):
         mine = {snowball(w.lower()) for w in _WORD.findall(said.text) if stem(w) == word}
-        saying = [r for r in read if mine & r.forms and r.negative is None]  # yes or no:
+        saying = [r for r in read if r.negative is None and (mine & r.forms or any(
+            synonyms(a, b) for a in mine for b in r.forms))]  # yes or no:
         plain = [r for r in saying if not (r.forms & _NOT_YET) - forms]  # ``_polarity``
         if saying and not plain:
             left_out = sorted((saying[0].forms & _NOT_YET) - forms)
             return Outcome("unsupported", f"`{saying[0].field.path}` is "
                            f"{_value(saying[0].field)}: the sentence leaves out "
                            f"{left_out[0]!r}")
+    return None
+
+
+def _misattributed(said: _Claim, read: list[Read]) -> Outcome | None:
+    """Why the claim is not stated where a word of it is a value only of fields it cannot mean
+    (``_told_apart``): "Order 7731 status is shipped" where `previous_status` is shipped and
+    `current_status` returned."""
+    for word in sorted(said.facts.words - set(said.facts.names)):
+        giving = [r for r in read if word in r.words and word not in r.keys]
+        if giving and not any(word in r.keys for r in read) and not _told_apart(
+                said, read, giving):
+            tell = sorted(set(giving[0].path_forms) - said.forms)
+            return Outcome("unsupported", f"`{giving[0].field.path}` is "
+                           f"{_value(giving[0].field)}, but the sentence does not say which "
+                           f"field it means{f' ({tell[0]!r})' if tell else ''}")
     return None
 
 
@@ -296,11 +336,12 @@ def _names(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
     used: list[Read] = []
     written = {stem(w.strip(_PUNCTUATION)) for w in said.text.split()}  # every word, as names
     for name, shown in said.facts.names.items():
-        holding = [r for r in read if name in r.names or name in r.keys | r.words]
+        holding = _told_apart(said, read, [r for r in read
+                                           if name in r.names or name in r.keys | r.words])
         named = [r for r in read if r.own and r.own <= said.facts.words
                  and isinstance(r.field.value, str) and r.negative is None
                  and r.date is None and any(c.isalpha() for c in r.field.value)
-                 and not r.names & written]
+                 and not r.names <= written]
         if named and not any(r.own and r.own <= said.facts.words for r in holding):
             return replace(_conflict(named[0], repr(shown)), held=len(used))
         if not holding:
@@ -309,14 +350,32 @@ def _names(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
     return used
 
 
+def _told_apart(said: _Claim, read: list[Read], holding: list[Read]) -> list[Read]:
+    """The fields of ``holding`` the claim can mean: where the record has another field of the
+    same last key word (`previous_status` and `current_status`, `billing_address.city` and
+    `shipping_address.city`, `from_account` and `to_account`), the claim must say a word of
+    the key that tells the holding field from it ("current status", "billing", "from")."""
+    forms = said.forms
+    kept = []
+    for r in holding:
+        head = r.key_forms[-1:] if r.key_forms else []
+        siblings = [o for o in read if o is not r and o.key_forms[-1:] == head and head
+                    and type(o.field.value) is type(r.field.value)]  # of one kind of value
+        if all((set(r.path_forms) - set(o.path_forms)) & forms or not (
+                set(r.path_forms) - set(o.path_forms)) for o in siblings):
+            kept.append(r)
+    return kept
+
+
 def _values(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
     """The fields that hold each number, amount and date of the claim, or why one is not
     held: a field of its kind the claim speaks of gives another (a conflict), or none does."""
     used = []
     words = said.facts.words
     for q in said.facts.quantities:
-        holding = [r for r in read if any(q.stated_by(v) for v in r.facts.quantities)
-                   or (q.unit is None and q.value in r.facts.years)]
+        holding = _told_apart(said, read, [
+            r for r in read if any(q.stated_by(v) for v in r.facts.quantities)
+            or (q.unit is None and q.value in r.facts.years)])
         if q.bound in _OPEN_BOUNDS:  # "more than 3" is held by any larger number: only by a
             # field it names
             holding = [r for r in holding if r.own & said.facts.words
@@ -329,7 +388,7 @@ def _values(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
         used.append(holding[0])
     dated = [r for r in read if r.date is not None]
     for month, day in sorted(said.facts.days):
-        holding = [r for r in read if (month, day) in r.facts.days]
+        holding = _told_apart(said, read, [r for r in read if (month, day) in r.facts.days])
         spoken_of = [r for r in dated if r.own & words]  # "shipped" for `shipped_on`
         written = f"{_MONTH[month]} {day}"
         if spoken_of and not any(r.own & words for r in holding):
@@ -360,6 +419,10 @@ def _polarity(said: _Claim, read: list[Read], failed: bool) -> list[Read] | Outc
     forms = {snowball(w.lower()) for w in _WORD.findall(said.text)}
     for r in read:
         negative = r.negative
+        if negative is None and isinstance(r.field.value, str) and any(
+                snowball(f"{prefix}{w.lower()}") in r.forms for w in _WORD.findall(said.text)
+                for prefix in _NEGATIVE_PREFIXES):
+            negative = True  # "uninsured", "incompatible" against "insured", "compatible"
         if negative is None:
             continue
         about = {snowball(w) for w in structured.key_words(r.field.path)} - _BOOLEAN_PREFIXES - \
@@ -402,10 +465,10 @@ def _synonym_of(word: str, claim: str, read: list[Read]) -> bool:
 def _asserts(value: object, keys: list[str]) -> bool:
     """Whether a field's value, read as text, asserts what it says (a planted instruction, a
     question or a hedge does not), alone and after its key (``tell_user: ...``)."""
-    if not isinstance(value, str):
-        return True
-    sentences = [s.text for s in split_sentences(value)]
     keyed = f"{' '.join(keys)}: {value}"
+    if not isinstance(value, str):
+        return assertions.unasserted(keyed) is None  # `tell_the_user_it_was_approved: true`
+    sentences = [s.text for s in split_sentences(value)]
     return all(kind in (None, assertions.REPORT, assertions.CONDITION)
                for kind in (*assertions.unasserted_each(sentences),
                             assertions.unasserted(keyed)))
@@ -445,10 +508,13 @@ def _rival(q: Amount, read: list[Read], said: _Claim, holding: list[Read]) -> Re
     rivals = [r for r in kind if any(_same_kind(q, v) and (q.conflicts(v) or q.unit != v.unit)
                                      for v in r.facts.quantities)]
     at = claim.find(q.text)
-    near = frozenset() if at < 0 else _next_to(claim, at, at + len(q.text),
+    near_forms = {snowball(w) for w in _next_to(claim, at, at + len(q.text), raw=True,
                                                 before=q.text not in said.counts)
-    def named(r: Read) -> bool:  # "total was $30"; "the total of your order ... $30"
-        return bool(r.own & near) or bool(r.own) and r.own <= said.facts.words
+                  } if at >= 0 else set()
+
+    def named(r: Read) -> bool:  # "the total of your order ... $30"; "arrives at 11:30"
+        own = {f for f in r.key_forms if f not in STOPWORDS}
+        return bool(own) and (own <= said.forms or len(own) == 1 and own <= near_forms)
 
     spoken_of = [r for r in rivals if named(r)]
     if spoken_of and not any(named(r) for r in holding):
@@ -477,12 +543,14 @@ def _span(written: str, claim: str) -> tuple[int, int]:
     return (at, at + len(written)) if at >= 0 else (0, 0)
 
 
-def _next_to(claim: str, start: int, end: int, before: bool = True) -> frozenset[str]:
+def _next_to(claim: str, start: int, end: int, before: bool = True, raw: bool = False
+             ) -> frozenset[str]:
     """The content words next to ``claim[start:end]`` on either side (``before``: also the
-    one before it), past function words."""
+    one before it), past function words; as written, lower case, with ``raw``."""
     words = [w for w in _WORD.findall(claim[:start]) if w.lower() not in STOPWORDS][-1:]
     after = [w for w in _WORD.findall(claim[end:]) if w.lower() not in STOPWORDS][:1]
-    return content_words(" ".join((words if before else []) + after))
+    found = (words if before else []) + after
+    return frozenset(w.lower() for w in found) if raw else content_words(" ".join(found))
 
 
 def _conflict(rival: Read, written: str) -> Outcome:

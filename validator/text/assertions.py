@@ -106,10 +106,20 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                  r"drafts?|hypothes[ie]s|outdated|obsolete|deprecated|superseded|retracted|"
                  r"withdrawn|false|fake|fiction|unverified|unconfirmed|not\s+true)\b[^:.]{0,30}:"),
         # text that tells its reader, a model, what to say is no statement of what is so
-        (INSTRUCTION, r"^\W*(?:system|assistant|ai|developer|admin(?:istrator)?|instructions?|"
+        (INSTRUCTION, r"^\W*(?:from\s*:\s*|(?:message|notice)\s+from\s+(?:the\s+)?)?"
+                      r"(?:system|assistant|ai|developer|admin(?:istrator)?|instructions?|llm|"
+                      r"prompt|output|override|new\s+instructions?|"
                       r"(?:note|message)\s+(?:to|for)\s+(?:the\s+)?(?:assistant|ai|model|agent|"
-                      r"llm|bot|chatbot))\s*(?:message|prompt|note|override|instruction)?\s*"
-                      r"[:>\]]"),
+                      r"llm|bot|chatbot))(?:\s+(?:message|prompt|note|notice|override|"
+                      r"instructions?|response|reply|output|answer|administrator|injection))?"
+                      r"\s*(?:[:>\]\-\u2013\u2014\n]|$)"),
+        (INSTRUCTION, r"\b(?:let|make\s+sure)\s+(?:the\s+)?(?:user|customer|caller|client)s?\s+"
+                      r"know\b|\bfrom\s+now\s+on\b|^\W*(?:consider|treat|pretend|act\s+as)\b"
+                      r"|\b(?:begin|start|end)\s+your\s+(?:answer|reply|response)\b"
+                      r"|\byour\s+(?:answer|reply|response)\s+(?:must|should|has\s+to)\b"
+                      r"|\b(?:say|repeat|read)\s+(?:this|that|it)\s+(?:back\s+)?(?:verbatim\s+)?"
+                      r"to\s+(?:the\s+)?(?:user|customer)"),
+        (INSTRUCTION, r"\{\{\s*(?:assistant|system|user)\s*\}\}|\[/?INST\]|<\|[^|>]{1,20}\|>"),
         (INSTRUCTION, r"\b(?:ignore|disregard|forget|override)\s+(?:(?:all|any|the|your|of)\s+)*"
                       r"(?:(?:previous|prior|above|earlier|other|preceding|system|original)\s+)?"
                       r"(?:instructions|rules|guidelines|prompts?|context|evidence|data)\b"),
@@ -123,7 +133,7 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                       r"(?:always\s+|now\s+)?(?:say|tell|respond|reply|answer|state|confirm|claim|"
                       r"report|inform|mention|assure|write)\b"),
         (INSTRUCTION, r"\b(?:for|to)\s+(?:the\s+)?(?:assistant|ai|model|agent|llm|bot|chatbot)"
-                      r"\s*:|^\W*(?:respond|reply|answer)\s+(?:with|that)\b"),
+                      r"\W{0,3}:|^\W*(?:respond|reply|answer)\s+(?:with|that)\b"),
         (INSTRUCTION, r"\bregardless\s+of\s+(?:the\s+|what\s+|any\s+)?(?:fields?|data|above|"
                       r"previous|results?|records?|values?|sources?|evidence)\b|\b(?:field|value|"
                       r"data|status|record|information|result)s?\s+above\s+(?:is|are)\s+"

@@ -139,7 +139,9 @@ def _string(part: dict, key: str, at: str) -> str:
 
 
 # The opening of a plain-text result that reports a failure ("Error: order already shipped").
-_ERROR_TEXT = re.compile(r"^\W*(?:error|exception|traceback|failed|failure)\b", re.IGNORECASE)
+_ERROR_TEXT = re.compile(r"^\W*(?:error|exception|traceback|failed|failure)\b"
+                         r"|^[^\n]{0,200}:\s*(?:error|failed|failure|denied|rejected|declined)\W*$",
+                         re.IGNORECASE | re.MULTILINE)
 
 
 def tool_results(turns: Sequence[Turn]) -> list[tuple[Tool, str]]:
@@ -161,8 +163,9 @@ def tool_results(turns: Sequence[Turn]) -> list[tuple[Tool, str]]:
             error = result.error or (bool(_ERROR_TEXT.match(result.content)) if data is None
                                      else failed(data))
             found.append((Tool(name, result.call_id or "", turn.number, error), result.content))
-        for call_id, name in turn.calls:
-            called.setdefault(call_id, name)
+        if turn.role == ASSISTANT:  # a call written in another turn was made by nobody
+            for call_id, name in turn.calls:
+                called.setdefault(call_id, name)
     return found
 
 

@@ -1,42 +1,41 @@
 """The rule checker's reading of structured evidence: a claim against the fields of a record
-(a JSON tool result or source, ``text.records``), value by value.
-
-Each field's value is read as what it is, with the readers the rest of the checker uses
-(``facts``): a date in ISO form is the date ("2026-05-02" is May 2, 2026), a number is its value
-whatever its separators, an amount is money when its record gives a currency beside it
-(``{"amount": 30, "currency": "USD"}`` is $30), a boolean is a yes or a no to its key's words.
-A field's key is words too (``shipped_on``: "shipped on"), so a claim may say "shipped" where
-the record says ``shipped_on``.
+(a JSON tool result or source, ``text.records``), value by value, each field read by
+``fields`` (a date as the date, a number with its unit or currency, a code as a name, a yes or
+a no, an instruction as nothing).
 
 A claim is stated by a record when every value it gives (number, amount, date, name) is the
-value of a field, every other content word it uses is a word of a field's key or value, and
-what it affirms or denies is what the record's booleans say. Values of different kinds are
-never rivals: an order number is no other value of a duration, and "$30" no other value of a
-bare 30 (it says more: a currency). A claim's value that a field of its kind gives otherwise,
-where the claim speaks of that field (its key's words) or the record has no other field of that
-kind, is a conflict, and the reason names the field: "`shipped_on` is 2026-05-02, the sentence
-says May 12".
-
-A field whose text does not assert what it says (``assertions``: an instruction planted for a
-model, a question, a hedge) gives no value and no word.
+value of a field it can mean, every other content word it uses is a word of a field's key or
+value that does not qualify it ("pending", "estimated"), and what it affirms or denies is what
+the record's yes-or-no fields say. Values of different kinds are never rivals: an order number
+is no other value of a duration, and "$30" no other value of a bare 30 (it says more: a
+currency). A field the claim names that gives another value, or the only field of its kind, is
+a conflict, and the reason names the field: "`shipped_on` is 2026-05-02, the sentence says May
+12". Fields of one kind are told apart by a word of their key: a value of `previous_status`
+does not state "the status is".
 """
 
 from __future__ import annotations
 
 import calendar
-import datetime
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..text import assertions
 from ..text import records as structured
-from ..text.conversation import ROLES
-from ..text.sentences import split_sentences
 from ..text.word_forms import STOPWORDS, content_words, stem
 from ..types import Evidence, Field
 from . import money
 from .facts import Facts, read_facts
+from .fields import (
+    CODE,
+    NEGATIVE_PREFIXES,
+    PUNCTUATION,
+    WORD,
+    Read,
+    plain_words,
+    read_fields,
+    shown_value,
+)
 from .quantities import BOUND_WORDS, NUMBER_WORDS, SCALES, UNITS, Amount
 from .tokens import QUALIFIERS, UNASSERTING
 from .word_lists import NEGATIONS, snowball, synonyms
@@ -44,18 +43,7 @@ from .word_lists import NEGATIONS, snowball, synonyms
 # Words of a boolean's key that only say it is one ("is_paid", "has_warranty"): not what the
 # claim must say.
 _BOOLEAN_PREFIXES = frozenset("is has was can did does should will are were".split())
-# The last word of a number's key that says it counts, measures or names something, so it is
-# no amount of its record's currency (``{"qty": 2, "price": 30, "currency": "USD"}``).
-_NOT_MONEY = frozenset("""id qty quantity count number num no year years month months day days
-    hour hours minute minutes percent pct points score rank age level version code zip
-    postcode phone seats nights guests items left stock weight kg km""".split())
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-# A code that mixes letters and digits ("A-5521", "RF-2201", "TNT-2P"): a name, not a number.
-_CODE = re.compile(r"\b(?!\d+(?:[.,]\d+)?-[A-Za-z]+\b)"  # "12-month" is a measure, no code
-                   r"(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*\b")
 _MONTH = dict(enumerate(calendar.month_name))  # 5 -> "May"
-_WORD = re.compile(r"[^\W\d_]+")
-_PUNCTUATION = "\"'“”‘’()[]{},;:.!?"
 _ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th)\b")  # "15th": the day 15
 _NON = re.compile(r"\bnon-(?=\w)", re.IGNORECASE)  # "non-refundable": not refundable
 # Words that join what a sentence says, not what it says of the record.
@@ -73,36 +61,6 @@ def _counted_as_bare(q: Amount) -> Amount:
 
 
 @dataclass(frozen=True)
-class Read:
-    """One field as the rules read it: its key's words, its value's words and facts."""
-
-    field: Field
-    keys: frozenset[str]  # content words of every key of its path
-    own: frozenset[str]  # content words of its own (last) key
-    words: frozenset[str]  # content words of its value
-    names: frozenset[str]  # each word of its value, as a name is compared (``stem``)
-    facts: Facts  # its value read as a sentence would write it
-    date: datetime.date | None
-    text: str  # its key's words and its value as a sentence writes it, where the value asserts
-    negative: bool | None  # it says its key's thing is not so (True), is so (False), or neither
-
-    @property
-    def forms(self) -> frozenset[str]:
-        """The Snowball forms of the words of its key and value."""
-        return frozenset(snowball(w.lower()) for w in _WORD.findall(self.text))
-
-    @property
-    def key_forms(self) -> list[str]:
-        """The Snowball forms of its last key's words, function words too (`to_account`)."""
-        return [snowball(w) for w in structured.key_words(self.field.path)]
-
-    @property
-    def path_forms(self) -> list[str]:
-        """The Snowball forms of its path's words, function words too."""
-        return [snowball(w) for w in structured.path_words(self.field.path)]
-
-
-@dataclass(frozen=True)
 class Outcome:
     """How one record states a claim: "supported", "conflict" or "unsupported", the reason,
     the lines quoted, and the share of the claim's words the record holds."""
@@ -116,96 +74,9 @@ class Outcome:
     value_missing: bool = False  # unsupported for a value or name no field holds
 
 
-def read_fields(fields: Sequence[Field], extra: str = "") -> list[Read]:
-    """Each field read; a number takes the unit its key ends with (``warranty_months``,
-    ``humidity_pct``, ``amount_cents``), or else a currency its object (or one holding it)
-    gives, unless its key says it counts or names something (``_NOT_MONEY``). A field that is
-    null, or whose text (with its key: ``tell_user``) does not assert what it says, gives no
-    word or value. ``extra``: words the record is about beside its fields (the tool an error
-    result reports the failure of)."""
-    currencies = {_parent(f.path): money.code(f.value) for f in fields
-                  if isinstance(f.value, str) and money.code(f.value)}
-    # a chat message inside a result ({"role": "system", "content": ...}) is no record's data
-    chat = {_parent(f.path) for f in fields if structured.key_words(f.path)[-1:] == ["role"]
-            and isinstance(f.value, str) and f.value.strip().lower() in ROLES}
-    found = []
-    for f in fields:
-        value, keys = f.value, structured.path_words(f.path)
-        if value is None or not _asserts(value, keys) or _parent(f.path) in chat:
-            found.append(Read(f, frozenset(), frozenset(), frozenset(), frozenset(),
-                              read_facts(""), None, "", None))
-            continue
-        spoken = structured.spoken(value)
-        if isinstance(value, str) and _CODE.fullmatch(value.strip()) and not (
-                structured.date_of(value)):
-            facts = read_facts("")  # a code, not a number
-            names = frozenset((stem(value.strip()),))
-        else:
-            currency = _code_in_key(f.path) or next(
-                (currencies[p] for p in _holders(f.path) if p in currencies), None)
-            spoken = _with_unit(spoken, keys, currency)
-            facts = read_facts("") if spoken.startswith("-") else read_facts(spoken)
-            names = frozenset(stem(w.strip(_PUNCTUATION)) for w in spoken.split()) - {""}
-        own = content_words(" ".join(structured.key_words(f.path)))
-        found.append(Read(f, content_words(" ".join(keys)), own, content_words(spoken), names,
-                          facts, structured.date_of(value), f"{' '.join(keys)} {spoken}",
-                          _negative(value, structured.key_words(f.path))))
-    if extra:
-        called = " ".join(structured.path_words(extra))
-        found.append(Read(Field("", extra), content_words(called), frozenset(), frozenset(),
-                          frozenset(), read_facts(""), None, called, None))
-    return found
-
-
 # The last word of a key that gives its number a unit, beyond the quantities' own: a share, or
 # money counted in cents (of the currency beside it).
 _OPEN_BOUNDS = frozenset(("over", "under", "at least", "at most"))
-_KEY_UNITS = {"pct": "%", "percent": "%", "percentage": "%"}
-_CENTS = frozenset(("cents", "cent", "pence", "minor"))
-_TIME_UNITS = frozenset(("second", "minute", "hour", "day", "week", "month", "year"))
-
-
-def _with_unit(spoken: str, keys: list[str], currency: str | None) -> str:
-    """A number as its key and its record say it: "24 months" for ``warranty_months: 24``
-    (a time unit only in the plural: ``fiscal_year: 2025`` is a year), "45%" for
-    ``humidity_pct``, "49.99 USD" for ``amount_cents: 4999`` beside a currency."""
-    if not _NUMBER.fullmatch(spoken) or not keys:
-        return spoken
-    last = keys[-1]
-    if last in _KEY_UNITS:
-        return f"{spoken}{_KEY_UNITS[last]}"
-    if last in UNITS and not (UNITS[last] in _TIME_UNITS and last == UNITS[last]):
-        return f"{spoken} {last}"
-    if last in _CENTS:
-        return f"{float(spoken) / 100:.2f} {currency.upper()}" if currency else spoken
-    if currency and last not in _NOT_MONEY:
-        return f"{spoken} {currency.upper()}"
-    return spoken
-
-
-_NO = frozenset("false no n none off null nil".split())
-_NEGATIVE_PREFIXES = ("un", "in", "im", "ir", "il", "dis", "non")
-_NEGATIVE_AFFIXES = frozenset(("non", "free"))  # as words: "non-smoking", "lactose-free"
-_YES = frozenset("true yes y on".split())
-
-
-def _negative(value: object, key: list[str]) -> bool | None:
-    """Whether a field says that what its key names is not so (a false boolean, "no",
-    "not_delivered", ``not_delivered: true``), True; that it is, False; None when its value is
-    no yes or no (a number, a name, a text that denies nothing)."""
-    turned = bool(NEGATIONS & set(key))  # `not_delivered`
-    if isinstance(value, bool):
-        return (not value) != turned
-    if turned and value not in (None, ""):
-        return True  # `not_delivered_since: 2026-05-02`
-    if isinstance(value, str):
-        word = value.strip().lower()
-        if word in _NO or word in _YES:
-            return (word in _NO) != turned
-        words = _plain_words(value.replace("_", " ").replace("-", " "))
-        if (NEGATIONS | _NEGATIVE_AFFIXES) & set(words) or "out of" in " ".join(words):
-            return True  # "not available", "non-smoking", "lactose-free", "out of stock"
-    return None
 
 
 @dataclass(frozen=True)
@@ -220,12 +91,12 @@ class _Claim:
     @property
     def forms(self) -> frozenset[str]:
         """The Snowball forms of its words, function words too."""
-        return frozenset(snowball(w.lower()) for w in _WORD.findall(self.text))
+        return frozenset(snowball(w.lower()) for w in WORD.findall(self.text))
 
     @classmethod
     def read(cls, claim: str) -> _Claim:
         claim = _ORDINAL.sub(r"\1", _NON.sub("not ", claim))
-        codes = [m.span() for m in _CODE.finditer(claim)]
+        codes = [m.span() for m in CODE.finditer(claim)]
         facts = read_facts(claim)
         words = frozenset(w for w in facts.words - _CONNECTIVES
                           if not w.endswith("n't") and w.split("'")[0] not in STOPWORDS
@@ -236,7 +107,7 @@ class _Claim:
         counts = frozenset(q.text for q, bare in zip(kept, quantities, strict=True) if q != bare)
         years = frozenset(y for y in facts.years if not _in_code(str(y), claim, codes))
         return cls(claim, replace(facts, words=words, quantities=quantities, years=years),
-                   bool(NEGATIONS & set(_plain_words(claim))), counts)
+                   bool(NEGATIONS & set(plain_words(claim))), counts)
 
 
 def _in_code(written: str, claim: str, codes: list[tuple[int, int]]) -> bool:
@@ -300,16 +171,16 @@ def _qualified(said: _Claim, read: list[Read]) -> Outcome | None:
     """Why the claim is not stated where a word of it is said only by fields that qualify it
     ("shipped" only by `status: ready_to_ship`, "arrived" only by `estimated_arrival`): each
     such field holds a word of ``_NOT_YET`` that the claim leaves out."""
-    forms = {snowball(w.lower()) for w in _WORD.findall(said.text)}
+    forms = {snowball(w.lower()) for w in WORD.findall(said.text)}
     for word in sorted(said.facts.words - set(said.facts.names)):
-        mine = {snowball(w.lower()) for w in _WORD.findall(said.text) if stem(w) == word}
+        mine = {snowball(w.lower()) for w in WORD.findall(said.text) if stem(w) == word}
         saying = [r for r in read if r.negative is None and (mine & r.forms or any(
             synonyms(a, b) for a in mine for b in r.forms))]  # yes or no:
         plain = [r for r in saying if not (r.forms & _NOT_YET) - forms]  # ``_polarity``
         if saying and not plain:
             left_out = sorted((saying[0].forms & _NOT_YET) - forms)
             return Outcome("unsupported", f"`{saying[0].field.path}` is "
-                           f"{_value(saying[0].field)}: the sentence leaves out "
+                           f"{shown_value(saying[0].field)}: the sentence leaves out "
                            f"{left_out[0]!r}")
     return None
 
@@ -324,7 +195,7 @@ def _misattributed(said: _Claim, read: list[Read]) -> Outcome | None:
                 said, read, giving):
             tell = sorted(set(giving[0].path_forms) - said.forms)
             return Outcome("unsupported", f"`{giving[0].field.path}` is "
-                           f"{_value(giving[0].field)}, but the sentence does not say which "
+                           f"{shown_value(giving[0].field)}, but the sentence does not say which "
                            f"field it means{f' ({tell[0]!r})' if tell else ''}")
     return None
 
@@ -334,7 +205,7 @@ def _names(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
     it, or a field the claim names (every word of its key: "the sender of parcel P-1 is Bob")
     gives another name while it names none holding it."""
     used: list[Read] = []
-    written = {stem(w.strip(_PUNCTUATION)) for w in said.text.split()}  # every word, as names
+    written = {stem(w.strip(PUNCTUATION)) for w in said.text.split()}  # every word, as names
     for name, shown in said.facts.names.items():
         holding = _told_apart(said, read, [r for r in read
                                            if name in r.names or name in r.keys | r.words])
@@ -412,16 +283,16 @@ def _values(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
 
 
 def _polarity(said: _Claim, read: list[Read], failed: bool) -> list[Read] | Outcome:
-    """The fields that say yes or no (``_negative``) to what the claim speaks of (their key's
+    """The fields that say yes or no (``fields.Read.negative``) to what the claim speaks of (their key's
     words in it, or most of its words in their text), each saying what the claim affirms or
     denies; a denial no such field gives (nor an error result: ``failed``) is not stated."""
     used, denies = [], said.denies
-    forms = {snowball(w.lower()) for w in _WORD.findall(said.text)}
+    forms = {snowball(w.lower()) for w in WORD.findall(said.text)}
     for r in read:
         negative = r.negative
         if negative is None and isinstance(r.field.value, str) and any(
-                snowball(f"{prefix}{w.lower()}") in r.forms for w in _WORD.findall(said.text)
-                for prefix in _NEGATIVE_PREFIXES):
+                snowball(f"{prefix}{w.lower()}") in r.forms for w in WORD.findall(said.text)
+                for prefix in NEGATIVE_PREFIXES):
             negative = True  # "uninsured", "incompatible" against "insured", "compatible"
         if negative is None:
             continue
@@ -433,7 +304,7 @@ def _polarity(said: _Claim, read: list[Read], failed: bool) -> list[Read] | Outc
             continue
         if negative != said.denies:
             shown = "it is not so" if said.denies else "it is so"
-            return Outcome("conflict", f"`{r.field.path}` is {_value(r.field)}, the sentence "
+            return Outcome("conflict", f"`{r.field.path}` is {shown_value(r.field)}, the sentence "
                            f"says {shown}", (structured.line(r.field),))
         used.append(r)
         denies = False  # the denial is the field's
@@ -457,42 +328,9 @@ def best(claim: str, evidence: Sequence[Evidence]) -> Outcome:
 def _synonym_of(word: str, claim: str, read: list[Read]) -> bool:
     """Whether the claim's ``word`` (its ``stem``) is, in one of its written forms, a form or a
     synonym (the checker's table) of a word of the fields' keys or values."""
-    forms = {snowball(w.lower()) for w in _WORD.findall(claim) if stem(w) == word}
-    theirs = {snowball(w.lower()) for r in read for w in _WORD.findall(r.text)}
+    forms = {snowball(w.lower()) for w in WORD.findall(claim) if stem(w) == word}
+    theirs = {snowball(w.lower()) for r in read for w in WORD.findall(r.text)}
     return bool(forms & theirs) or any(synonyms(a, b) for a in forms for b in theirs)
-
-
-def _asserts(value: object, keys: list[str]) -> bool:
-    """Whether a field's value, read as text, asserts what it says (a planted instruction, a
-    question or a hedge does not), alone and after its key (``tell_user: ...``)."""
-    keyed = f"{' '.join(keys)}: {value}"
-    if not isinstance(value, str):
-        return assertions.unasserted(keyed) is None  # `tell_the_user_it_was_approved: true`
-    sentences = [s.text for s in split_sentences(value)]
-    return all(kind in (None, assertions.REPORT, assertions.CONDITION)
-               for kind in (*assertions.unasserted_each(sentences),
-                            assertions.unasserted(keyed)))
-
-
-def _parent(path: str) -> str:
-    """The path of the object holding a field."""
-    cut = max(path.rfind("."), path.rfind("["))
-    return path[:cut] if cut > 0 else ""
-
-
-def _holders(path: str) -> list[str]:
-    """The paths of the objects holding a field, nearest first, the document ("") last."""
-    found = []
-    while path:
-        path = _parent(path)
-        found.append(path)
-    return found
-
-
-def _code_in_key(path: str) -> str | None:
-    """A currency its key names ("price_usd", "amountEUR")."""
-    return next((code for word in structured.key_words(path)
-                 if len(word) == 3 and (code := money.code(word))), None)
 
 
 def _rival(q: Amount, read: list[Read], said: _Claim, holding: list[Read]) -> Read | None:
@@ -547,21 +385,14 @@ def _next_to(claim: str, start: int, end: int, before: bool = True, raw: bool = 
              ) -> frozenset[str]:
     """The content words next to ``claim[start:end]`` on either side (``before``: also the
     one before it), past function words; as written, lower case, with ``raw``."""
-    words = [w for w in _WORD.findall(claim[:start]) if w.lower() not in STOPWORDS][-1:]
-    after = [w for w in _WORD.findall(claim[end:]) if w.lower() not in STOPWORDS][:1]
+    words = [w for w in WORD.findall(claim[:start]) if w.lower() not in STOPWORDS][-1:]
+    after = [w for w in WORD.findall(claim[end:]) if w.lower() not in STOPWORDS][:1]
     found = (words if before else []) + after
     return frozenset(w.lower() for w in found) if raw else content_words(" ".join(found))
 
 
 def _conflict(rival: Read, written: str) -> Outcome:
-    return Outcome("conflict", f"`{rival.field.path}` is {_value(rival.field)}, the sentence "
+    return Outcome("conflict", f"`{rival.field.path}` is {shown_value(rival.field)}, the sentence "
                    f"says {written}", (structured.line(rival.field),), anchored=False)
 
 
-def _value(field: Field) -> str:
-    return field.value if isinstance(field.value, str) else structured.line(field).split(
-        ": ", 1)[1]
-
-
-def _plain_words(text: str) -> list[str]:
-    return re.findall(r"[a-z]+", text.lower().replace("’", "'").replace("n't", " not"))

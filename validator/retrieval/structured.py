@@ -40,7 +40,8 @@ class _Passage:
 
 
 class Structured:
-    """The tool results and JSON sources of one validation, ready to be searched."""
+    """The tool results and JSON sources of one validation, ready to be searched: each parsed
+    once, and a result marked an error where its turn or its content says the call failed."""
 
     def __init__(self, tools: Sequence[tuple[Tool, str]], sources: Sequence[str], top_k: int):
         self.top_k = top_k
@@ -48,6 +49,7 @@ class Structured:
         passages: list[_Passage] = []
         for tool, text in tools:
             data = records.parse(text)
+            tool = replace(tool, error=tool.error or records.says_failed(text, data))
             if data is None and tool.error:  # read as what it is: the call's error
                 data = {"error": text}
             if data is None:
@@ -83,10 +85,9 @@ def _records(data: object, tool: Tool | None = None, chunk: Chunk | None = None
              ) -> list[_Passage]:
     found = []
     for record in records.records(data):
-        left_out = 1 if record.cut else 0
         text = records.shown(record.fields) + (
             f"\n(the document has more than {records.MAX_FIELDS:,} fields: the rest were not "
-            "read)" if left_out else "")
+            "read)" if record.cut else "")
         evidence = Evidence(text, chunk=chunk, tool=tool, fields=record.fields, cut=record.cut)
         found.append(_Passage(evidence, records.about(record.fields)))
     return found

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 
 from ..types import Evidence, Said, Tool
 from .assertions import CUT, RETRACTS, unasserted_each
-from .records import failed, parse
 from .sentences import split_sentences
 
 USER, ASSISTANT, SYSTEM = "user", "assistant", "system"
@@ -138,18 +137,12 @@ def _string(part: dict, key: str, at: str) -> str:
     return value
 
 
-# The opening of a plain-text result that reports a failure ("Error: order already shipped").
-_ERROR_TEXT = re.compile(r"^\W*(?:error|exception|traceback|failed|failure)\b"
-                         r"|^[^\n]{0,200}:\s*(?:error|failed|failure|denied|rejected|declined)\W*$",
-                         re.IGNORECASE | re.MULTILINE)
-
-
 def tool_results(turns: Sequence[Turn]) -> list[tuple[Tool, str]]:
     """The results that are evidence, each with where it came from and its text: a result
-    that answers a call an earlier turn made (its first result; a call answered twice is
-    answered by the first). A result marked an error, or whose text is one (JSON that says its
-    call failed: ``records.failed``; text that opens with "Error"), is evidence of that
-    error."""
+    that answers a call an earlier assistant turn made (its first result; a call answered twice
+    is answered by the first), marked an error where its turn marks it (``is_error``). What
+    its content says of the call is read where the content is read (``records.says_failed``,
+    in ``retrieval.structured``)."""
     called: dict[str, str] = {}  # call id -> the tool's name
     answered: set[str] = set()
     found = []
@@ -159,10 +152,8 @@ def tool_results(turns: Sequence[Turn]) -> list[tuple[Tool, str]]:
             if name is None or result.call_id in answered:
                 continue
             answered.add(result.call_id or "")
-            data = parse(result.content)
-            error = result.error or (bool(_ERROR_TEXT.match(result.content)) if data is None
-                                     else failed(data))
-            found.append((Tool(name, result.call_id or "", turn.number, error), result.content))
+            found.append((Tool(name, result.call_id or "", turn.number, result.error),
+                          result.content))
         if turn.role == ASSISTANT:  # a call written in another turn was made by nobody
             for call_id, name in turn.calls:
                 called.setdefault(call_id, name)

@@ -124,6 +124,19 @@ _HTTP_KEY = re.compile(r"^(?:status|code|status[ _-]?code|http[ _-]?(?:status|co
                        re.IGNORECASE)
 
 
+# The first line of a result in prose that reports a failure ("Error: order already shipped",
+# "Cancel order 7731: FAILED").
+_FAILED_TEXT = re.compile(r"^\W*(?:error|exception|traceback|failed|failure)\b"
+                          r"|^[^\n]{0,200}:\s*(?:error|failed|failure|denied|rejected|declined)"
+                          r"\W*$", re.IGNORECASE | re.MULTILINE)
+
+
+def says_failed(text: str, data: object | None) -> bool:
+    """Whether a tool's result says that its call failed: ``data``, the result parsed
+    (``parse``), by ``failed``; a result in prose by its first line."""
+    return failed(data) if data is not None else bool(_FAILED_TEXT.match(text))
+
+
 def failed(data: object) -> bool:
     """Whether a JSON result says that its call failed, anywhere in it: a key of an error
     (``error``, ``errorMessage``, ``ERR``) with a value that is not empty, false or null; a

@@ -1,10 +1,13 @@
-"""Which tool results of a conversation are evidence (text.conversation.tool_results)."""
+"""Which tool results of a conversation are evidence (text.conversation.tool_results), and
+which say their call failed (read with their content, in retrieval.structured)."""
 
 import json
 
 import pytest
 
+from provenance_guard.retrieval.structured import Structured
 from provenance_guard.text.conversation import check_messages, tool_results
+from provenance_guard.types import Claim
 
 
 def openai_call(call_id="call_1", name="get_order", arguments='{"order_id": 7731}'):
@@ -56,7 +59,10 @@ def test_anthropic_tool_use_and_tool_result_parts_are_read_the_same_way():
     ("Traceback (most recent call last): ...", True), (json.dumps({"error": None}), False),
     (json.dumps({"status": "ok", "error_count": 0}), False), ("No errors found.", False)])
 def test_an_error_result_is_marked_as_one(content, error):
-    assert found([openai_call(), result(content)])[0][3] is error
+    """Marked where its content is read, once: the evidence retrieval gives the judges."""
+    tools = tool_results(check_messages([openai_call(), result(content)]))
+    shown = Structured(tools, [], 3).find(Claim("The order shipped.", 0), "order")
+    assert shown and all(e.tool.error is error for e in shown)
 
 
 def test_the_arguments_of_a_call_are_never_read():

@@ -21,6 +21,7 @@ import datetime
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..text import assertions
 from ..text import records as structured
@@ -68,17 +69,17 @@ class Read:
     text: str  # its key's words and its value as a sentence writes it, where the value asserts
     negative: bool | None  # it says its key's thing is not so (True), is so (False), or neither
 
-    @property
+    @cached_property
     def forms(self) -> frozenset[str]:
         """The Snowball forms of the words of its key and value."""
         return frozenset(snowball(w.lower()) for w in WORD.findall(self.text))
 
-    @property
+    @cached_property
     def key_forms(self) -> list[str]:
         """The Snowball forms of its last key's words, function words too (`to_account`)."""
         return [snowball(w) for w in structured.key_words(self.field.path)]
 
-    @property
+    @cached_property
     def path_forms(self) -> list[str]:
         """The Snowball forms of its path's words, function words too."""
         return [snowball(w) for w in structured.path_words(self.field.path)]

@@ -20,6 +20,7 @@ import calendar
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from ..text import records as structured
 from ..text.word_forms import STOPWORDS, content_words, stem
@@ -88,10 +89,15 @@ class _Claim:
     denies: bool  # it says that something is not so
     counts: frozenset[str]  # its numbers that count a noun ("2 frothers"), as written
 
-    @property
+    @cached_property
     def forms(self) -> frozenset[str]:
         """The Snowball forms of its words, function words too."""
         return frozenset(snowball(w.lower()) for w in WORD.findall(self.text))
+
+    def forms_of(self, word: str) -> frozenset[str]:
+        """The Snowball forms of the words it writes whose ``stem`` is ``word``."""
+        return frozenset(snowball(w.lower()) for w in WORD.findall(self.text)
+                         if stem(w) == word)
 
     @classmethod
     def read(cls, claim: str) -> _Claim:
@@ -142,7 +148,7 @@ def state(claim: str, fields: Sequence[Field], extra: str = "") -> Outcome:
     if isinstance(named, Outcome):
         return replace(named, coverage=share, anchored=True, held=held, value_missing=True)
     missing = sorted(w for w in said.facts.words - known - set(said.facts.names)
-                     if not _synonym_of(w, said.text, read))
+                     if not _synonym_of(w, said, read))
     if missing:
         return Outcome("unsupported", "no field says " + ", ".join(repr(w) for w in missing[:3]),
                        coverage=share, anchored=True, held=held)
@@ -171,9 +177,9 @@ def _qualified(said: _Claim, read: list[Read]) -> Outcome | None:
     """Why the claim is not stated where a word of it is said only by fields that qualify it
     ("shipped" only by `status: ready_to_ship`, "arrived" only by `estimated_arrival`): each
     such field holds a word of ``_NOT_YET`` that the claim leaves out."""
-    forms = {snowball(w.lower()) for w in WORD.findall(said.text)}
+    forms = said.forms
     for word in sorted(said.facts.words - set(said.facts.names)):
-        mine = {snowball(w.lower()) for w in WORD.findall(said.text) if stem(w) == word}
+        mine = said.forms_of(word)
         saying = [r for r in read if r.negative is None and (mine & r.forms or any(
             synonyms(a, b) for a in mine for b in r.forms))]  # yes or no:
         plain = [r for r in saying if not (r.forms & _NOT_YET) - forms]  # ``_polarity``
@@ -283,11 +289,12 @@ def _values(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
 
 
 def _polarity(said: _Claim, read: list[Read], failed: bool) -> list[Read] | Outcome:
-    """The fields that say yes or no (``fields.Read.negative``) to what the claim speaks of (their key's
-    words in it, or most of its words in their text), each saying what the claim affirms or
-    denies; a denial no such field gives (nor an error result: ``failed``) is not stated."""
+    """The fields that say yes or no (``fields.Read.negative``) to what the claim speaks of
+    (their key's words in it, or most of its words in their text), each saying what the claim
+    affirms or denies; a denial no such field gives (nor an error result: ``failed``) is not
+    stated."""
     used, denies = [], said.denies
-    forms = {snowball(w.lower()) for w in WORD.findall(said.text)}
+    forms = said.forms
     for r in read:
         negative = r.negative
         if negative is None and isinstance(r.field.value, str) and any(
@@ -325,11 +332,11 @@ def best(claim: str, evidence: Sequence[Evidence]) -> Outcome:
             or max(outcomes, key=lambda o: o.coverage))
 
 
-def _synonym_of(word: str, claim: str, read: list[Read]) -> bool:
+def _synonym_of(word: str, said: _Claim, read: list[Read]) -> bool:
     """Whether the claim's ``word`` (its ``stem``) is, in one of its written forms, a form or a
     synonym (the checker's table) of a word of the fields' keys or values."""
-    forms = {snowball(w.lower()) for w in WORD.findall(claim) if stem(w) == word}
-    theirs = {snowball(w.lower()) for r in read for w in WORD.findall(r.text)}
+    forms = said.forms_of(word)
+    theirs = frozenset().union(*(r.forms for r in read))
     return bool(forms & theirs) or any(synonyms(a, b) for a in forms for b in theirs)
 
 

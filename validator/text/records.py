@@ -27,6 +27,7 @@ from ..types import Field, Scalar
 # what a tool returns for one answer. Past it, the rest is not read (and a record says so).
 MAX_FIELDS = 5_000
 VALUE_CHARS = 300  # characters of one value a line shows
+_OPENS_AS_JSON = re.compile(r"\s*[\[{]")
 _IDENTIFIER = re.compile(r"[A-Za-z_][\w-]*$")
 _ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?"
                        r"(Z|[+-]\d{2}:?\d{2})?)?$")
@@ -51,11 +52,10 @@ class Record:
 def parse(text: str) -> object | None:
     """``text`` as JSON when it is an object or an array (what a structured result is), else
     None: prose, a bare string or number, or JSON too deeply nested to read."""
-    stripped = text.strip()
-    if not stripped or stripped[0] not in "[{":
+    if not _OPENS_AS_JSON.match(text):  # every source of every validation is asked: no copy
         return None
     try:  # NaN and Infinity, which JSON does not have, stay the words they are
-        data = json.loads(stripped, parse_constant=str)
+        data = json.loads(text.strip(), parse_constant=str)
     except (ValueError, RecursionError):
         return None
     return data if isinstance(data, (dict, list)) and data else None

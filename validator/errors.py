@@ -31,6 +31,18 @@ class JudgeAuthError(ConfigurationError, RuntimeError):
     """The judge's credentials were refused: retrying cannot help, so validation stops."""
 
 
+
+class NoKeyError(JudgeAuthError):
+    """The judge's provider needs an API key and none is set: a configuration error, said when
+    the judge is made (the command line exits 2 on it, 3 on a key refused)."""
+
+
+def no_key_message(model: str, missing: list[str]) -> str:
+    """What a judge whose provider needs a key, and has none, says: the variables to set."""
+    return (f"no API key for the judge {model!r}: set {' or '.join(missing)}, or pass "
+            "llm_kwargs['api_key'] (llm_callable='local' is the offline judge and needs none).")
+
+
 def _package_dir(name: str) -> str | None:
     spec = importlib.util.find_spec(name)
     return os.path.dirname(spec.origin) + os.sep if spec and spec.origin else None

@@ -152,14 +152,18 @@ class ProvenanceLLM(Validator):
     def settings(self) -> Settings:
         return self._settings
 
-    def warm_up(self) -> dict[str, float]:
+    def warm_up(self, metadata: dict[str, Any] | None = None) -> dict[str, float]:
         """Load now what a process's first validation would otherwise load: the sentence
         splitter (and, with ``language="auto"``, the language identifier), the search
         libraries, the embedding model, and what each judge reads with (the rules, a local
         model, the tokenizer that counts a callable's tokens), and the rules that conversation
         grounding reads with. No judge is called. Call it once at
         start-up (a server, a worker) so that no request pays for it. Returns the seconds
-        each step took, by name (about 0 for what was already loaded)."""
+        each step took, by name (about 0 for what was already loaded).
+
+        ``metadata``, as a validation is given it (``{"sources": [...]}``, with its chunking
+        keys or ``embed_function``): the sources' index is built now too (or loaded from
+        ``index_dir``), so that no request waits for a large source to be embedded."""
         from .retrieval.index.bm25 import LexicalIndex
 
         def splitting() -> None:
@@ -174,7 +178,10 @@ class ProvenanceLLM(Validator):
              lambda: self._embedder.embed(["warm up"])),
             *((f"the judge {judge.name}", judge.ready) for judge in self._judges),
             *([("the rules (conversation grounding)", _rules_ready)]
-              if self._settings.conversation_grounding else [])]
+              if self._settings.conversation_grounding else []),
+            *([("the index of the sources", lambda: retriever_for(
+                read_request("", metadata, self._defaults), self._retrieving,
+                self._embedder).build())] if metadata is not None else [])]
         took = {}
         for name, step in steps:
             started = time.perf_counter()

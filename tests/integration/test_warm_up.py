@@ -55,3 +55,24 @@ def test_after_warm_up_the_first_validation_loads_nothing_heavy(judge):
                                   "the embedding model all-MiniLM-L6-v2", f"the judge {name}",
                                   "the rules (conversation grounding)"]
     assert all(seconds >= 0 for seconds in warm["took"].values())
+
+
+def test_warm_up_with_the_sources_builds_their_index_so_no_request_waits_for_it():
+    from conftest import ToyEmbedder
+
+    from provenance_guard import ProvenanceLLM
+    from provenance_guard.retrieval.index import INDEX_CACHE
+
+    INDEX_CACHE.clear()
+    embedder = ToyEmbedder()
+    sources = [f"Source {n} is about the town of Vell{n} and its mill, built in {1800 + n}."
+               for n in range(40)]
+    metadata = {"sources": sources, "embed_function": embedder, "chunk_strategy": "sentence"}
+    validator = ProvenanceLLM(llm_callable="local", on_fail="noop")
+    took = validator.warm_up(metadata)
+    assert "the index of the sources" in took and embedder.texts_embedded >= len(sources)
+    before = embedder.texts_embedded
+    result = validator.validate("The mill of Vell3 was built in 1803.", metadata)
+    assert len(result.metadata["sentences"]) == 1
+    assert embedder.texts_embedded - before == 1  # the sentence alone: the index was built
+    INDEX_CACHE.clear()

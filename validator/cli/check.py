@@ -35,23 +35,24 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error("give the sources (--source FILE, repeated for several), or a "
                      "conversation whose tool results are the evidence (--messages FILE)")
 
-    from ..errors import ConfigurationError, JudgeAuthError
-    from ..main import ProvenanceLLM  # heavy: after parsing
+    from ..errors import ConfigurationError
+    from ..progress import to_stderr
 
+    to_stderr()  # a large source's embedding is told as it goes
     try:
-        validator = validator_of(args, judge_of(args, args.cache_dir), ProvenanceLLM)
+        judge = judge_of(args, args.cache_dir)  # a key not set is said here, before Guardrails
+        from ..main import ProvenanceLLM  # heavy: after parsing
+
+        validator = validator_of(args, judge, ProvenanceLLM)
         metadata = {"sources": sources, **chunking_of(args)}
         if args.question:
             metadata["question"] = args.question
         if messages is not None:
             metadata["messages"] = messages
         report = validator.check(text, metadata)
-    except JudgeAuthError as error:  # no verdict can be had: not a verdict on the text
+    except ConfigurationError as error:  # the judge, its key or a setting: not "unsupported"
         print(f"provenance: {in_flags(str(error))}", file=sys.stderr)
-        return exits.NO_VERDICTS
-    except ConfigurationError as error:  # the judge or a setting: not "unsupported"
-        print(f"provenance: {in_flags(str(error))}", file=sys.stderr)
-        return exits.USAGE
+        return exits.of_error(error)
     except ValueError as error:
         parser.error(in_flags(str(error)))
     if args.html:

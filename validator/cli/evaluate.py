@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..settings import in_flags
 from . import exits
-from .from_args import chunking_of, llm_kwargs, validator_options, write_html
+from .from_args import chunking_of, llm_kwargs, no_metrics, validator_options, write_html
 
 if TYPE_CHECKING:
     from ..evaluation.summaries import EvalSummary
@@ -48,13 +48,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except (OSError, ValueError) as error:
         parser.error(f"cannot use the results file: {error}")
 
-    from ..errors import ConfigurationError, JudgeAuthError  # heavy: after parsing
+    from ..errors import ConfigurationError  # heavy: after parsing
     from ..evaluation import engines
     from ..evaluation.sample_check import Plan
 
     plan = Plan(args.model or "local", llm_kwargs(args) or None,
                 str(cache_dir) if args.model and cache_dir else None,
                 validator_options(args), chunking_of(args), args.grounded_qa)
+    no_metrics()
     try:
         options = engines.EngineOptions.from_flags(args)
         records = engines.run(samples, plan, options, out, progress_bar(), args.limit)
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except ConfigurationError as error:  # refused credentials: no verdict can be had
         print(f"\nprovenance: {in_flags(str(error)).rstrip('.')}; finished samples are in "
               f"{out}.", file=sys.stderr)  # on a line of its own, after the progress bar
-        return exits.NO_VERDICTS if isinstance(error, JudgeAuthError) else exits.USAGE
+        return exits.of_error(error)
     except ValueError as error:  # a setting the validator refuses, before any sample
         parser.error(in_flags(str(error)))
     except OSError as error:

@@ -24,6 +24,15 @@ TEXT = (f"Exit status: {PASSED} when every sentence is supported, {FAILED} when 
         "fallback).")
 
 
+def of_error(error: Exception) -> int:
+    """The status of a judge or setting error: no verdict can be had (credentials refused), or
+    set up wrong (no key set, an unknown model, a setting refused)."""
+    from ..errors import JudgeAuthError, NoKeyError
+
+    return NO_VERDICTS if isinstance(error, JudgeAuthError) and not isinstance(
+        error, NoKeyError) else USAGE
+
+
 def of_report(report: Report) -> int:
     if report.passed:
         return PASSED

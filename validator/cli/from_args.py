@@ -55,7 +55,17 @@ def judge_of(args: argparse.Namespace, cache_dir: str | Path | None):
                  cache_dir=cache_dir if args.model else None)
 
 
+def no_metrics() -> None:
+    """This process sends Guardrails no usage metrics: the commands make no ``Guard``, and a
+    validator made with metrics on would set up their exporter for nothing (and, offline, an
+    exit seconds late). Only the command's own process: a user's code keeps its setting."""
+    from guardrails.settings import settings
+
+    settings.rc.enable_metrics = False
+
+
 def validator_of(args: argparse.Namespace, judge, validator_class):
+    no_metrics()
     return validator_class(llm_callable=judge, on_fail="noop", **validator_options(args))
 
 

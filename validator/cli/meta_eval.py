@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ..settings import in_flags
-from .from_args import llm_kwargs
+from .from_args import llm_kwargs, no_metrics
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -36,6 +36,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from ..evaluation.meta_eval import meta_evaluate
     from ..main import ProvenanceLLM
 
+    no_metrics()
     judge, first = _judges(args, template, parser)
     band = {"first_judge": first, "confidence_band": tuple(args.band)} if first else {}
     try:

@@ -11,8 +11,10 @@ from ..errors import (
     UNREACHABLE,
     ConfigurationError,
     JudgeAuthError,
+    NoKeyError,
     keep_secret,
     keep_secret_values,
+    no_key_message,
     warn,
 )
 from . import usage
@@ -296,12 +298,7 @@ def _check_key(model: str, llm_kwargs: dict[str, Any]) -> None:
         return
     missing = _missing_keys(model, llm_kwargs)
     if missing:
-        raise JudgeAuthError(no_key_message(model, missing))
-
-
-def no_key_message(model: str, missing: list[str]) -> str:
-    return (f"no API key for the judge {model!r}: set {' or '.join(missing)}, or pass "
-            "llm_kwargs['api_key'] (llm_callable='local' is the offline judge and needs none).")
+        raise NoKeyError(no_key_message(model, missing))
 
 
 def explained(error: Exception, model: str, llm_kwargs: dict[str, Any]) -> Exception:
@@ -315,7 +312,7 @@ def explained(error: Exception, model: str, llm_kwargs: dict[str, Any]) -> Excep
     if refused_credentials(error):
         missing = _missing_keys(model, llm_kwargs)
         if missing:
-            return JudgeAuthError(no_key_message(model, missing))
+            return NoKeyError(no_key_message(model, missing))
         where = "llm_kwargs['api_key']" if llm_kwargs.get("api_key") else (
             f"{_key_name(model, llm_kwargs)} or llm_kwargs['api_key']")
         return JudgeAuthError(f"the judge's provider refused the API key for {model!r}"

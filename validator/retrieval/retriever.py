@@ -15,7 +15,7 @@ from ..request import Chunking, Request
 from ..types import Claim, Evidence
 from .embedding import Embedder, FunctionEmbedder
 from .evidence_windows import bounded, windows
-from .index import INDEX_CACHE
+from .index import INDEX_CACHE, SourceIndex
 from .structured import Structured
 
 QUERY_THREADS = 64  # calls at once to one query_function, whichever validators make them
@@ -115,6 +115,9 @@ class Retriever(Protocol):
 
     def find(self, claims: Sequence[Claim]) -> Found: ...
 
+    def build(self) -> None:
+        """Build now what the first search would (the sources' index), or nothing."""
+
 
 class SourceRetriever:
     """Evidence from ``sources``: chunked and embedded once into a cached index (built only
@@ -148,9 +151,7 @@ class SourceRetriever:
             return Found(claims, self._beside(lambda group: [[] for _ in group]))
 
         def compute(group: list[Claim]) -> list[list[Evidence]]:
-            index = INDEX_CACHE.get(self.sources, self.chunking, self.embedder, self.index_dir,
-                                    lexical=self.hybrid,
-                                    shown=None if self.embedder.chosen else self.top_k)
+            index = self._index()
             queries = [self.query(claim.text) for claim in group]
             vectors = self.embedder.embed(queries) if index.embedded else None
             hits = index.hits(vectors, self.top_k, [claim.within for claim in group],
@@ -159,6 +160,15 @@ class SourceRetriever:
                             self.evidence_window) for row in hits]
 
         return Found(claims, self._beside(compute), group=self.group)
+
+    def build(self) -> None:
+        if any(source.strip() for source in self.sources):
+            self._index()
+
+    def _index(self) -> SourceIndex:
+        return INDEX_CACHE.get(self.sources, self.chunking, self.embedder, self.index_dir,
+                               lexical=self.hybrid,
+                               shown=None if self.embedder.chosen else self.top_k)
 
     def _beside(self, compute: Callable[[list[Claim]], list[list[Evidence]]]
                 ) -> Callable[[list[Claim]], list[list[Evidence]]]:
@@ -176,6 +186,9 @@ class QueryFunctionRetriever:
                  structured: Structured | None = None):
         self.query_function, self.top_k = query_function, top_k
         self.max_evidence_chars, self.structured = max_evidence_chars, structured
+
+    def build(self) -> None:
+        """Nothing: the user's query function holds the index."""
 
     def find(self, claims: Sequence[Claim]) -> Found:
         return Found(claims, beside(self.structured, lambda claim: claim, lambda group: [

@@ -14,6 +14,7 @@ import threading
 import numpy as np
 
 from ...errors import warn
+from ...progress import Progress
 from ...request import Chunking
 from ...storage import LRU, MiB
 from ...types import Chunk
@@ -190,10 +191,15 @@ def _embedded(texts: list[str], embedder: Embedder) -> np.ndarray:
     # the sources' order took twice the time of one encode of them all (286 passages, 2 cores).
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
     slices = []
-    for start in range(0, len(texts), BUILD_SLICE):
-        if not threading.main_thread().is_alive():  # the interpreter is shutting down
-            raise RuntimeError("the process is exiting: an index build was stopped")
-        slices.append(embedder.embed([texts[i] for i in order[start:start + BUILD_SLICE]]))
+    progress = Progress("embedding the sources", len(texts), "passages")
+    try:
+        for start in range(0, len(texts), BUILD_SLICE):
+            if not threading.main_thread().is_alive():  # the interpreter is shutting down
+                raise RuntimeError("the process is exiting: an index build was stopped")
+            slices.append(embedder.embed([texts[i] for i in order[start:start + BUILD_SLICE]]))
+            progress.advance(min(start + BUILD_SLICE, len(texts)))
+    finally:
+        progress.close()
     vectors = np.empty_like(joined := np.concatenate(slices))
     vectors[order] = joined  # back in the sources' order
     return vectors

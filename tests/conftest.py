@@ -40,13 +40,26 @@ DATA = REPO / "tests" / "data"  # external reference data, with its licences
 TIERS = ("unit", "integration", "system")
 
 
+# The heavy tiers: what needs a system package or a long build, by test file (and the browser
+# by its fixture). ``make test`` leaves them out (``-m "not (browser or spark or ray or
+# model_server)"``); ``.ci/run`` runs them, each required to run.
+HEAVY = {"test_spark.py": "spark", "test_ray_engine.py": "ray",
+         "test_real_model.py": "model_server", "test_readme_build.py": "model_server"}
+
+
 def pytest_collection_modifyitems(items):
     """Each test is marked with its tier, the folder it lives in: ``pytest -m unit`` runs the
-    fast tier, ``-m integration`` and ``-m system`` the others."""
+    fast tier, ``-m integration`` and ``-m system`` the others; and with its heavy tier, if any
+    (``-m browser``, ``spark``, ``ray``, ``model_server``)."""
     for item in items:
-        tier = Path(item.fspath).resolve().relative_to(REPO / "tests").parts[0]
+        path = Path(item.fspath).resolve()
+        tier = path.relative_to(REPO / "tests").parts[0]
         if tier in TIERS:
             item.add_marker(tier)
+        if path.name in HEAVY:
+            item.add_marker(HEAVY[path.name])
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker("browser")
 _STATEMENT = re.compile(r"BEGIN STATEMENT>>\n(.*?)\n<<", re.DOTALL)
 _PASSAGES = re.compile(r"BEGIN PASSAGES>>\n(.*?)\n<<", re.DOTALL)
 
@@ -349,7 +362,9 @@ class ChatServer:
     tokens (None: nothing). ``logprob``: where a request asks for ``logprobs``, each character
     of the reply is returned as a token with this log probability (None: none are returned).
     ``keep_alive``: HTTP/1.1, a connection kept open between requests (each request records its
-    ``connection``, the client's address).
+    ``connection``, the client's address). ``key``: where set, a request that does not carry it
+    (``Authorization: Bearer <key>``) is refused with a 401, its model list too. ``GET
+    /v1/models`` lists ``models`` (recorded in ``listed``, not in ``requests``).
     """
 
     def __init__(self, reply):
@@ -359,6 +374,9 @@ class ChatServer:
         self.faults: list[tuple[int, dict]] = []
         self.requests: list[dict] = []
         self.keep_alive = False  # True: HTTP/1.1, a connection kept open between requests
+        self.key: str | None = None
+        self.models = ["judge"]
+        self.listed: list[str | None] = []  # the Authorization of each GET of the model list
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -371,11 +389,30 @@ class ChatServer:
             def log_message(self, *args):  # keep test output clean
                 pass
 
+            def _refused(self) -> bool:
+                if server.key is None or self.headers.get("Authorization") == f"Bearer {server.key}":
+                    return False
+                self._send(401, json.dumps({"error": {"message": "Incorrect API key provided",
+                                                      "type": "invalid_request_error",
+                                                      "code": "invalid_api_key"}}), {})
+                return True
+
+            def do_GET(self):
+                if not self.path.endswith("/models"):
+                    self._send(404, json.dumps({"error": {"message": "no such path"}}), {})
+                    return
+                server.listed.append(self.headers.get("Authorization"))
+                if not self._refused():
+                    self._send(200, json.dumps({"object": "list", "data": [
+                        {"id": name, "object": "model"} for name in server.models]}), {})
+
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 server.requests.append({"path": self.path, "body": body,
                                         "auth": self.headers.get("Authorization"),
                                         "connection": self.client_address})
+                if self._refused():
+                    return
                 fault, detail = server.faults.pop(0) if server.faults else (None, None)
                 if isinstance(fault, int):  # detail: the headers, and the message if given
                     headers = dict(detail or {})

@@ -1,15 +1,17 @@
-"""A new user following the README from a checkout: its install lines run as written (a fresh
-virtual environment, PyTorch's CPU build, the package), its telemetry line, then every Python
-block it shows, in order, in one script, and its command line example. What they print is what
-the README says they print; the offline quick start and the command run with the network cut
-off (``unshare -n``); nothing prints an ``[nltk_data]`` line. The LLM block talks to a local
-OpenAI-compatible server, reached through OpenAI's own base-address variable.
+"""A new user following the README from a checkout: its first command, ``make demo``, run as
+written (a fresh virtual environment, PyTorch's CPU build, the package, then the example check,
+which prints its report and writes report.html), its telemetry line, then every Python block it
+shows, in order, in one script, and its command line example. What they print is what the
+README says they print; the offline quick start and the command run with the network cut off
+(``unshare -n``); nothing prints an ``[nltk_data]`` line. The LLM block talks to a local
+OpenAI-compatible server, reached through OpenAI's own base-address variable. (Its second
+command, ``make test``, is the one ``.ci/run`` runs.)
 
 Slow the first time (about three minutes here): pip installs every dependency into the new
 environment. The environment is then kept, beside pip's cache, for the next run with the same
-install lines, project file and Python: that run copies the checkout again, removes the package
-from the environment and runs the install lines as written, which install it again (a changed
-dependency list means a new environment).
+Makefile, project file and Python: that run copies the checkout again, removes the package and
+make's marks of its installs from the environment and runs ``make demo``, which installs it
+again (a changed dependency list means a new environment).
 """
 
 import hashlib
@@ -62,24 +64,36 @@ def _checkout(install: str) -> Path:
     if venv.is_dir():
         subprocess.run([venv / "bin" / "python", "-m", "pip", "uninstall", "-q", "-y",
                         "provenance-guard"], check=True, capture_output=True)
+        for mark in venv.glob(".installed*"):  # make installs again, as on a first run
+            mark.unlink()
     checkout.mkdir(parents=True, exist_ok=True)
     return copy_checkout(checkout)
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
-    """A checkout with the README's install block run in it as written (pip with the user's
-    configuration and cache); then HOME is a fresh folder for what follows."""
-    [install] = [block for block in BASH if "python3 -m venv" in block]
-    checkout = _checkout(install)
+    """A checkout with the README's first command run in it as written (pip with the user's
+    configuration and cache), its output checked; then HOME is a fresh folder for what
+    follows."""
+    [first] = [block for block in BASH if block.startswith("make demo")]
+    command = first.splitlines()[0].split("#")[0].strip()
+    assert command == "make demo"
+    checkout = _checkout(first + (REPO / "Makefile").read_text(encoding="utf-8"))
     outside = {key: value for key, value in os.environ.items()
-               if key not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
-    done = subprocess.run(["bash", "-e", "-c", install], cwd=checkout,
+               if key not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "MAKEFLAGS", "MAKELEVEL")}
+    done = subprocess.run(["bash", "-e", "-c", command], cwd=checkout,
                           env={**outside, "HOME": USER_HOME},
                           capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     (checkout.parent / "installed").touch()
-    assert "Successfully installed" in done.stdout and "provenance-guard" in done.stdout
+    # what the README says it shows: the report, its summary, the page, the verdict's status
+    assert "2 of 5 judged sentences supported (2 unsupported, 1 contradicted)" in done.stdout
+    assert "contradicted" in done.stdout and "unsupported" in done.stdout
+    assert (checkout / "report.html").stat().st_size > 0
+    assert "exit status 1" in done.stdout.splitlines()[-1]
+    assert "[nltk_data]" not in done.stdout + done.stderr
+    for noise in ("Retrying", "Failed to export", "Transient error"):  # pip's, OpenTelemetry's
+        assert noise not in done.stdout + done.stderr, done.stderr[-3000:]
     home = tmp_path_factory.mktemp("home")
     return checkout, {**outside, "HOME": str(home), "VIRTUAL_ENV": str(checkout / ".venv"),
                       "PATH": f"{checkout / '.venv' / 'bin'}:{os.environ['PATH']}"}

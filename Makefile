@@ -1,0 +1,52 @@
+# The project's commands, for a fresh checkout on Linux or macOS with Python 3.10+ and make:
+#
+#   make demo       set up .venv (PyTorch's CPU build, the package) and check the shipped
+#                   example answer against its sources with the offline judge: the report is
+#                   printed, and written to report.html
+#   make test       set up what the tests need in .venv and run the light tiers: everything
+#                   but the browser, Spark, Ray and model-server tests
+#   make test-all   every tier, as CI runs it (bash .ci/run: installs Chromium and Java 17,
+#                   builds llama.cpp's server the first time)
+#
+# Why make: it is on every Linux and macOS development machine, so the first command needs
+# nothing installed first (nox or tox would be a third command, and uv does not read pip's
+# configuration, where a machine prepared for offline work keeps its PyTorch).
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+# The tiers that need a system package or a long build; `make test` leaves them out.
+HEAVY := browser or spark or ray or model_server
+
+.PHONY: demo test test-all install clean
+
+demo: $(VENV)/.installed
+	@# exit status 1 is the verdict: two sentences of the example answer are not supported
+	@$(BIN)/provenance check --source examples/eiffel_history.txt \
+	    --source examples/eiffel_visiting.txt --text examples/answer.txt --html report.html; \
+	status=$$?; \
+	if [ $$status -eq 1 ]; then echo "(exit status 1: the example answer fails, as it should)"; \
+	else exit $$status; fi
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m "not ($(HEAVY))"
+	@echo "Not run here: the $(HEAVY) tiers (make test-all runs every tier)."
+
+test-all:
+	bash .ci/run
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml tools/install_torch.py
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(PYTHON) tools/install_torch.py $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	@touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed
+	$(BIN)/python -m pip install -q -e '.[test]'
+	@touch $@
+
+clean:
+	rm -rf $(VENV) report.html

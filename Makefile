@@ -37,15 +37,20 @@ test-all:
 
 install: $(VENV)/.installed
 
+# Editable, so that `make test` tests the checkout as it is now. (setuptools warns at length
+# that an editable install's package can be shadowed by a folder of the same name: there is none,
+# the package's folder is validator/.)
+EDITABLE := PYTHONWARNINGS=ignore::UserWarning $(BIN)/python -m pip install -q -e
+
 $(VENV)/.installed: pyproject.toml tools/install_torch.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(PYTHON) tools/install_torch.py $(BIN)/python
-	$(BIN)/python -m pip install -q -e .
+	$(EDITABLE) .
 	@touch $@
 
 $(VENV)/.installed-test: $(VENV)/.installed
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(EDITABLE) '.[test]'
 	@touch $@
 
 clean:

@@ -40,15 +40,15 @@ def installed(python: str) -> str | None:
     return done.stdout.strip() if done.returncode == 0 else None
 
 
-def pip(python: str, *args: str, quiet: bool = True) -> subprocess.CompletedProcess:
-    return subprocess.run([python, "-m", "pip", "install", *(["-q"] if quiet else []), *args],
-                          capture_output=quiet, text=True)
+def pip(python: str, *args: str, capture: bool = False) -> subprocess.CompletedProcess:
+    return subprocess.run([python, "-m", "pip", "install", "-q", *args], capture_output=capture,
+                          text=True)
 
 
 def from_configuration(python: str) -> bool:
     """Whether pip's configuration offers the CPU wheel without asking any index."""
     dry = pip(python, "--dry-run", "--ignore-installed", "--no-index", "--no-deps",
-              f"torch=={VERSION}")
+              f"torch=={VERSION}", capture=True)
     return dry.returncode == 0
 
 
@@ -80,14 +80,14 @@ def main(argv: list[str] | None = None) -> int:
     if installed(python) == f"{VERSION} cpu":
         return 0
     if from_configuration(python):
-        done = pip(python, f"torch=={VERSION}", quiet=False)
+        done = pip(python, f"torch=={VERSION}")
         return done.returncode
     why = reachable(CPU_INDEX)
     if why is None:
         # pip retries a failing index for every package: a short timeout and one retry, since
         # the index just answered
         done = pip(python, "--retries", "1", "--timeout", "30", f"torch=={VERSION}",
-                   "--extra-index-url", CPU_INDEX, quiet=False)
+                   "--extra-index-url", CPU_INDEX)
         return done.returncode
     version = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
                              capture_output=True, text=True).stdout.strip()
@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         return NONE
     loudly([*told, "Installing PyPI's build instead: it works, but on Linux it is the CUDA build",
             "(several GB of NVIDIA packages). Where PyTorch's index can be reached, run this again."])
-    return pip(python, f"torch=={VERSION}", quiet=False).returncode
+    return pip(python, f"torch=={VERSION}").returncode
 
 
 if __name__ == "__main__":

@@ -16,13 +16,13 @@ HISTORY = str(REPO / "examples" / "eiffel_history.txt")
 ANSWER = str(REPO / "examples" / "answer.txt")
 HEAVY = ("litellm", "guardrails", "torch", "sentence_transformers", "openai")
 
-SCRIPT = """
+SCRIPT = f"""
 import json, sys
 from provenance_guard import cli
 status = cli.main(sys.argv[1:])
-print(json.dumps({"status": status, "loaded": sorted(
-    name for name in sys.modules if name in %r)}))
-""" % (HEAVY,)
+print(json.dumps({{"status": status, "loaded": sorted(
+    name for name in sys.modules if name in {HEAVY!r})}}))
+"""
 
 
 def command(*flags: str, **environment: str) -> tuple[int, str, list[str]]:

@@ -132,3 +132,19 @@ def test_the_readme_stays_a_short_package_description():
         assert address.startswith("https://"), address
     for section in ("## Install", "## Quick start", "## Choosing a judge", "## What `on_fail` does"):
         assert section in README
+
+
+def test_the_two_commands_are_the_makefile_s_and_ci_runs_the_test_one():
+    """`make demo` and `make test`, as the README shows them, are targets of the Makefile, and
+    .ci/run runs the README's test command (tests/system/test_readme_install.py runs the
+    first in a copy of the checkout)."""
+    [block] = [b for b in re.findall(r"```bash\n(.*?)```", README, re.DOTALL)
+               if b.startswith("make demo")]
+    assert [line.split("#")[0].strip() for line in block.splitlines()] == ["make demo",
+                                                                            "make test"]
+    makefile = (REPO / "Makefile").read_text(encoding="utf-8")
+    for target in ("demo", "test", "test-all"):
+        assert re.search(rf"^{target}:", makefile, re.MULTILINE), target
+    heavy = re.search(r"^HEAVY := (.*)$", makefile, re.MULTILINE).group(1)
+    assert f'-m "not ({heavy})"' in README  # the command it shows is the one make runs
+    assert "make --no-print-directory test " in (REPO / ".ci" / "run").read_text()

@@ -11,7 +11,7 @@ import sys
 from .. import __version__
 from ..evaluation import engine_options
 from ..request import CHUNK_STRATEGIES, COMMAND_CHUNKING
-from ..settings import DEFAULTS, add_flags, in_flags
+from ..settings import DEFAULTS, add_flags
 from ..storage import DEFAULT_ENCODING
 from . import exits
 from .from_args import Neutralised
@@ -197,14 +197,6 @@ def _run(argv: list[str] | None) -> int:
     parser = args.command_parser
     if getattr(args, "cache_dir", None) and not args.model:
         parser.error("--cache-dir keeps an LLM judge's replies: it needs --model NAME")
-    if getattr(args, "model", None):  # before anything heavy is loaded or read
-        from . import preflight
-
-        stop = preflight.check(args.model, getattr(args, "api_base", None),
-                               getattr(args, "api_key", None))
-        if stop is not None:
-            print(f"provenance: {in_flags(stop.message)}", file=sys.stderr)
-            return stop.status
     if args.command == "eval":
         from .evaluate import run
 

@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING
 
 from ..settings import in_flags
 from . import exits
-from .from_args import chunking_of, llm_kwargs, no_metrics, validator_options, write_html
+from .from_args import (
+    chunking_of,
+    judge_stop,
+    llm_kwargs,
+    no_metrics,
+    validator_options,
+    write_html,
+)
 
 if TYPE_CHECKING:
     from ..evaluation.summaries import EvalSummary
@@ -47,6 +54,12 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         earlier = finished(out)  # a results file we cannot extend: a usage error, before work
     except (OSError, ValueError) as error:
         parser.error(f"cannot use the results file: {error}")
+
+    stop = judge_stop(args)  # before LiteLLM, Guardrails and PyTorch are loaded
+    if stop is not None:
+        print(f"provenance: {in_flags(stop.message).rstrip('.')}; finished samples are in "
+              f"{out}.", file=sys.stderr)
+        return stop.status
 
     from ..errors import ConfigurationError  # heavy: after parsing
     from ..evaluation import engines

@@ -55,6 +55,17 @@ def judge_of(args: argparse.Namespace, cache_dir: str | Path | None):
                  cache_dir=cache_dir if args.model else None)
 
 
+def judge_stop(args: argparse.Namespace):
+    """Why the LLM judge ``--model`` names cannot work, where that can be told before anything
+    heavy is loaded (``preflight``); None where it cannot, or without ``--model``."""
+    if not getattr(args, "model", None):
+        return None
+    from . import preflight
+
+    return preflight.check(args.model, getattr(args, "api_base", None),
+                           getattr(args, "api_key", None))
+
+
 def no_metrics() -> None:
     """This process sends Guardrails no usage metrics: the commands make no ``Guard``, and a
     validator made with metrics on would set up their exporter for nothing (and, offline, an

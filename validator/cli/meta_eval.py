@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ..settings import in_flags
-from .from_args import llm_kwargs, no_metrics
+from .from_args import judge_stop, llm_kwargs, no_metrics
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -31,6 +31,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         template = Path(args.template).read_text(encoding="utf-8") if args.template else None
     except (OSError, UnicodeDecodeError, ValueError) as error:
         parser.error(f"cannot read input: {error}")
+
+    stop = judge_stop(args)  # before LiteLLM, Guardrails and PyTorch are loaded
+    if stop is not None:
+        print(f"provenance: {in_flags(stop.message)}", file=sys.stderr)
+        return 2
 
     from ..errors import ConfigurationError
     from ..evaluation.meta_eval import meta_evaluate

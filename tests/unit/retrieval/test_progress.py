@@ -8,7 +8,7 @@ import sys
 import pytest
 from conftest import ToyEmbedder
 
-from provenance_guard import progress
+from provenance_guard.retrieval import progress
 from provenance_guard.retrieval.embedding import FunctionEmbedder
 from provenance_guard.retrieval.index.cache import BUILD_SLICE, _embedded
 

@@ -14,12 +14,12 @@ import threading
 import numpy as np
 
 from ...errors import warn
-from ...progress import Progress
 from ...request import Chunking
 from ...storage import LRU, MiB
 from ...types import Chunk
 from ..chunking import WINDOW_CHARS, passages
 from ..embedding import Embedder
+from ..progress import Progress
 from .bm25 import LexicalIndex
 from .faiss_index import SourceIndex
 from .store import IndexStore

@@ -47,6 +47,23 @@ HEAVY = {"test_spark.py": "spark", "test_ray_engine.py": "ray",
          "test_real_model.py": "model_server", "test_readme_build.py": "model_server"}
 
 
+# An environment set up without PyTorch (.ci/run's Python 3.10 and 3.13 ones, where no CPU build
+# can be had): a test that needs it is skipped, saying so, rather than failed; every other test
+# runs. The main environment, with PyTorch, runs them all.
+WITHOUT_TORCH = bool(os.environ.get("PROVENANCE_WITHOUT_TORCH"))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if WITHOUT_TORCH and call.excinfo is not None and call.excinfo.errisinstance(
+            ModuleNotFoundError) and call.excinfo.value.name in ("torch", "sentence_transformers"):
+        report.outcome = "skipped"
+        report.longrepr = (str(item.path), item.location[1] or 0,
+                           f"needs {call.excinfo.value.name}: this environment has no PyTorch")
+
+
 def pytest_collection_modifyitems(items):
     """Each test is marked with its tier, the folder it lives in: ``pytest -m unit`` runs the
     fast tier, ``-m integration`` and ``-m system`` the others; and with its heavy tier, if any

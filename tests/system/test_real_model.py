@@ -208,5 +208,20 @@ def test_the_readmes_local_judge_runs_as_written(llama):
                               text=True, timeout=900)
         assert done.returncode == 0, done.stderr[-3000:]
         assert done.stdout.splitlines() == said(block)
+        # what the README says it warns of, and nothing else
+        warned = [line for line in done.stderr.splitlines() if "Warning" in line]
+        assert all("failed on a judge that was caught on a control statement" in line
+                   or "the judge gave no readable verdict" in line for line in warned), done.stderr
+        # the README's line stops the server, the launcher and its child both
+        [stop] = re.findall(r"Stop it with `([^`]+)`", readme)
+        subprocess.run(["bash", "-c", stop], check=True)
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen("http://127.0.0.1:8080/health", timeout=1):
+                    time.sleep(0.1)
+            except OSError:
+                break
+        else:
+            raise AssertionError(f"the server still answers after {stop!r}")
     finally:
         os.killpg(bash.pid, 15)

@@ -10,6 +10,8 @@ oversubscribe the machine and every call slows down (measured in docs/benchmarks
 from __future__ import annotations
 
 import contextlib
+import importlib
+import importlib.util
 import os
 from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
@@ -32,16 +34,19 @@ def capped_native_threads(threads: int | None) -> Iterator[None]:
     if not threads:
         yield
         return
-    import torch
     from threadpoolctl import threadpool_limits
 
-    before = torch.get_num_threads()
-    torch.set_num_threads(threads)
+    # PyTorch is not needed where nothing is embedded (an environment set up without it)
+    torch = importlib.import_module("torch") if importlib.util.find_spec("torch") else None
+    before = torch.get_num_threads() if torch is not None else None
+    if torch is not None:
+        torch.set_num_threads(threads)
     try:
         with threadpool_limits(limits=threads):
             yield
     finally:
-        torch.set_num_threads(before)
+        if torch is not None:
+            torch.set_num_threads(before)
 
 
 def imap(function: Callable, items: Iterable, concurrency: int = DEFAULT_CONCURRENCY,

@@ -500,6 +500,33 @@ class ChatServer:
 
 
 @pytest.fixture
+def answering_server():
+    """A plain HTTP server on 127.0.0.1 that answers every GET with ``state["reply"]``, a
+    ``(status, body)`` (a body that is not a string is sent as JSON), and records each path in
+    ``state["paths"]``. Yields its address and the state."""
+    state = {"reply": (200, "ok"), "paths": []}
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            state["paths"].append(self.path)
+            status, body = state["reply"]
+            data = (body if isinstance(body, str) else json.dumps(body)).encode()
+            self.send_response(status)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", state
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
 def chat_server():
     servers = []
 

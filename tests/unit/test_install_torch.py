@@ -2,41 +2,22 @@
 one the environment gets PyPI's build or none, said loudly; pip is never sent to an index that
 did not answer."""
 
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from threading import Thread
-
 import install_torch
 import pytest
 from conftest import closed_port_url
 
 
 @pytest.fixture
-def index():
-    """A stand-in for PyTorch's index on 127.0.0.1: ``/torch/`` answers ``status``."""
-    state = {"status": 200, "paths": []}
-
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-        def do_GET(self):
-            state["paths"].append(self.path)
-            self.send_response(state["status"])
-            self.send_header("Content-Length", "2")
-            self.end_headers()
-            self.wfile.write(b"ok")
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/whl/cpu", state
-    server.shutdown()
-    server.server_close()
+def index(answering_server):
+    """A stand-in for PyTorch's index on 127.0.0.1."""
+    base, state = answering_server
+    return f"{base}/whl/cpu", state
 
 
 def test_an_index_that_answers_is_reachable(index):
     url, state = index
     assert install_torch.reachable(url) is None and state["paths"] == ["/whl/cpu/torch/"]
-    state["status"] = 404
+    state["reply"] = (404, "no")
     assert install_torch.reachable(url) == "it answered HTTP 404"
 
 

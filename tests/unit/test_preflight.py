@@ -1,10 +1,6 @@
 """The command line's checks before it loads anything heavy (provenance_guard.cli.preflight):
 the key variables it knows agree with LiteLLM's, and what it reads from a model list."""
 
-import json
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from threading import Thread
-
 import litellm
 import pytest
 
@@ -45,27 +41,11 @@ def test_a_provider_it_does_not_know_is_left_to_litellm(monkeypatch):
 
 
 @pytest.fixture
-def models_server():
-    """An OpenAI-like model list on 127.0.0.1: ``answer`` is (status, body) for each GET."""
-    answer = {"reply": (200, {"object": "list", "data": [{"id": "gpt-4o-mini"}]})}
-
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-        def do_GET(self):
-            status, body = answer["reply"]
-            data = (body if isinstance(body, str) else json.dumps(body)).encode()
-            self.send_response(status)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1", answer
-    server.shutdown()
-    server.server_close()
+def models_server(answering_server):
+    """An OpenAI-like model list on 127.0.0.1: ``answer["reply"]`` is (status, body)."""
+    base, answer = answering_server
+    answer["reply"] = (200, {"object": "list", "data": [{"id": "gpt-4o-mini"}]})
+    return f"{base}/v1", answer
 
 
 def test_openai_s_own_list_tells_a_model_it_does_not_have(models_server):

@@ -76,3 +76,80 @@ def test_a_server_that_answers_goes_on_to_judge_the_text(chat_server):
                                    "--api-key", "sk-right")
     assert status in (0, 1) and "litellm" in loaded
     assert server.listed == ["Bearer sk-right"] and len(server.requests) == 1
+
+
+def test_credentials_in_the_address_are_never_shown(answering_server):
+    """userinfo in --api-base is LiteLLM's to send (the model list is not asked); a credential
+    in its query is scrubbed from what the command says."""
+    url = closed_port_url()
+    status, said, _ = command("--model", "openai/judge", "--api-base",
+                              f"{url}?api_key=sk-query-secret-123", "--api-key", "sk-test")
+    assert status == 3 and "sk-query-secret-123" not in said and "cannot reach" in said
+    base, state = answering_server
+    with_user = base.replace("http://", "http://user:sk-pass-secret-456@") + "/v1"
+    status, said, _ = command("--model", "openai/judge", "--api-base", with_user,
+                              "--api-key", "sk-test", "--deadline", "5")
+    assert "sk-pass-secret-456" not in said and state["paths"] == []
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1:9/v1", "localhost:8080/v1", "ftp://127.0.0.1/v1"])
+def test_an_address_that_is_not_http_is_a_configuration_error(address):
+    assert command("--model", "openai/judge", "--api-base", address, "--api-key", "sk-test") == (
+        2, (f"provenance: the judge's server address {address!r} is not an http:// or https:// "
+            "address: check --api-base (for example http://127.0.0.1:8080/v1)."), [])
+
+
+def test_https_to_a_server_without_tls_is_said_at_once(answering_server):
+    base, _ = answering_server
+    address = base.replace("http://", "https://") + "/v1"
+    status, said, loaded = command("--model", "openai/judge", "--api-base", address,
+                                   "--api-key", "sk-test")
+    assert (status, loaded) == (3, []) and "no TLS there" in said and "http://" in said
+
+
+def test_a_server_that_answers_slowly_is_left_to_the_judge_s_call(chat_server, monkeypatch):
+    """Connected but slow to list its models is not 'cannot reach': the command goes on, and
+    the judge's own call (with the deadline) decides."""
+    from provenance_guard.cli import preflight
+
+    server = chat_server(ScriptedJudge())
+    monkeypatch.setattr(preflight, "SECONDS", 0.001)  # every answer is late
+    assert preflight.check("openai/judge", server.url, "sk-test") is None
+
+
+def test_an_empty_model_is_refused_not_read_as_the_offline_judge(capsys):
+    from provenance_guard import cli
+
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["check", "--source", HISTORY, "--text", ANSWER, "--model", ""])
+    assert exited.value.code == 2
+    assert "--model is empty: name a model" in capsys.readouterr().err
+
+
+def test_meta_eval_checks_its_judge_too_and_reads_no_verdict_as_no_result(chat_server, capsys,
+                                                                          monkeypatch):
+    from provenance_guard import cli
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+
+    url = closed_port_url()
+    assert cli.main(["meta-eval", "--judge", "openai/judge", "--api-base", url,
+                     "--api-key", "sk-test"]) == 3
+    assert "cannot reach the judge's server" in capsys.readouterr().err
+    assert cli.main(["meta-eval", "--first-judge", "gpt-4o-mini"]) == 2  # no OPENAI_API_KEY
+    assert "no API key for the judge 'gpt-4o-mini'" in capsys.readouterr().err
+    server = chat_server(lambda prompt: "I cannot tell.")  # nothing a reader can take
+    assert cli.main(["meta-eval", "--model", "openai/judge", "--api-base", server.url,
+                     "--api-key", "sk-test", "--json"]) == 3
+    assert "no verdict could be read for any of the" in capsys.readouterr().err
+
+
+def test_eval_names_no_results_file_that_does_not_exist(tmp_path, capsys, monkeypatch):
+    from provenance_guard import cli
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    data = tmp_path / "data.jsonl"
+    data.write_text('{"id": "a", "output": "It is tall.", "sources": ["It is tall."]}\n')
+    assert cli.main(["eval", str(data), "--model", "gpt-4o-mini"]) == 2
+    err = capsys.readouterr().err
+    assert "no API key" in err and "finished samples" not in err

@@ -195,6 +195,11 @@ def main(argv: list[str] | None = None) -> int:
 def _run(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     parser = args.command_parser
+    for flag in ("model", "judge", "first_judge"):
+        if getattr(args, flag, None) is not None and not getattr(args, flag).strip():
+            parser.error(f"--{flag.replace('_', '-')} is empty: name a model (gpt-4o-mini; "
+                         "openai/NAME with --api-base for your own server), or leave the flag "
+                         "out for the offline judge")
     if getattr(args, "cache_dir", None) and not args.model:
         parser.error("--cache-dir keeps an LLM judge's replies: it needs --model NAME")
     if args.command == "eval":

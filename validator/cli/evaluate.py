@@ -57,8 +57,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     stop = judge_stop(args)  # before LiteLLM, Guardrails and PyTorch are loaded
     if stop is not None:
-        print(f"provenance: {in_flags(stop.message).rstrip('.')}; finished samples are in "
-              f"{out}.", file=sys.stderr)
+        kept = f"; finished samples are in {out}." if earlier else "."
+        print(f"provenance: {in_flags(stop.message).rstrip('.')}{kept}", file=sys.stderr)
         return stop.status
 
     from ..errors import ConfigurationError  # heavy: after parsing

@@ -56,14 +56,23 @@ def judge_of(args: argparse.Namespace, cache_dir: str | Path | None):
 
 
 def judge_stop(args: argparse.Namespace):
-    """Why the LLM judge ``--model`` names cannot work, where that can be told before anything
-    heavy is loaded (``preflight``); None where it cannot, or without ``--model``."""
-    if not getattr(args, "model", None):
-        return None
+    """Why an LLM judge the options name (``--model``, ``--judge``, ``--first-judge``) cannot
+    work, where that can be told before anything heavy is loaded (``preflight``); None where it
+    cannot, or where no LLM judge is named. A prefixed spec (``nli:``, ``minicheck:``) and
+    ``local`` are not LiteLLM names, and left to the judge's own checks."""
     from . import preflight
 
-    return preflight.check(args.model, getattr(args, "api_base", None),
-                           getattr(args, "api_key", None))
+    for name in ("model", "judge", "first_judge"):
+        spec = getattr(args, name, None)
+        if not spec or spec == "local" or ":" in spec:
+            continue
+        # the first judge is built without the --api-base and --api-key of the main one
+        main = name != "first_judge"
+        stop = preflight.check(spec, getattr(args, "api_base", None) if main else None,
+                               getattr(args, "api_key", None) if main else None)
+        if stop is not None:
+            return stop
+    return None
 
 
 def no_metrics() -> None:

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 from ..settings import in_flags
+from ..types import INVALID
+from . import exits
 from .from_args import judge_stop, llm_kwargs, no_metrics
 
 
@@ -35,7 +37,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     stop = judge_stop(args)  # before LiteLLM, Guardrails and PyTorch are loaded
     if stop is not None:
         print(f"provenance: {in_flags(stop.message)}", file=sys.stderr)
-        return 2
+        return stop.status
 
     from ..errors import ConfigurationError
     from ..evaluation.meta_eval import meta_evaluate
@@ -50,12 +52,12 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                                judge, args.concurrency)
     except ConfigurationError as error:
         print(f"provenance: {in_flags(str(error))}", file=sys.stderr)
-        return 2
+        return exits.of_error(error)
     report = report.model_copy(update={"judge": args.judge or args.model or "local"} | (
         {"first_judge": args.first_judge, "confidence_band": tuple(args.band)} if first else {}))
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
-        return 0
+        return _status(report)
     print(f"judge: {report.judge}; {report.cases} cases from {cases_path}")
     for kind, row in report.by_type.items():
         print(f"  {kind:<22} {row.cases:>3} cases  pass rate {row.outcome_accuracy:>5.0%}  "
@@ -74,7 +76,20 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
           f"{report.completion_tokens} out, cost "
           f"{'unknown (no price for this model)' if cost is None else f'${cost:.4f}'}, median call "
           f"{'n/a' if latency is None else f'{latency:.2f} s'}, wall {report.wall_s:.1f} s")
-    return 0
+    return _status(report)
+
+
+def _status(report) -> int:
+    """0 once the judge was measured; 3 where no verdict of it could be read at all (nothing
+    was measured: a gate must not read that as a result)."""
+    verdicts = sum(n for row in report.confusion.values() for n in row.values())
+    unread = sum(row.get(INVALID, 0) for row in report.confusion.values())
+    if verdicts and unread == verdicts:
+        print(f"provenance: no verdict could be read for any of the {report.cases} cases: the "
+              "judge could not be reached, refused the key, or gave no reply it could read.",
+              file=sys.stderr)
+        return exits.NO_VERDICTS
+    return exits.PASSED
 
 
 def _judges(args: argparse.Namespace, template: str | None, parser: argparse.ArgumentParser):

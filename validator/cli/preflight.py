@@ -17,12 +17,14 @@ import importlib.util
 import json
 import os
 import socket
+import ssl
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import UNREACHABLE, no_key_message
+from ..errors import UNREACHABLE, no_key_message, public
 from . import exits
 
 # The providers whose key variable is known without LiteLLM, and the variable (LiteLLM's
@@ -81,6 +83,13 @@ def check(model: str, api_base: str | None, api_key: str | None) -> Stop | None:
         return None
     base = (api_base or os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_BASE")
             or OPENAI_BASE).rstrip("/")
+    parts = urllib.parse.urlsplit(base)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return Stop(f"the judge's server address {public(base, address=True)!r} is not an "
+                    "http:// or https:// address: check --api-base (for example "
+                    "http://127.0.0.1:8080/v1).", exits.USAGE)
+    if parts.username or parts.password:  # credentials in the address: LiteLLM's to send
+        return None
     return _ask_models(model, base, key, own=base == OPENAI_BASE)
 
 
@@ -98,11 +107,13 @@ def _ask_models(model: str, base: str, key: str | None, own: bool) -> Stop | Non
             return Stop(f"the judge's provider refused the API key for {model!r} "
                         f"(HTTP {error.code}): check {where}.", exits.NO_VERDICTS)
         return None  # no model list here (404, 501...): the first call will tell
-    except (TimeoutError, urllib.error.URLError, ConnectionError) as error:
-        reason = getattr(error, "reason", error)
-        if isinstance(reason, (ConnectionError, socket.gaierror, TimeoutError)):
-            return Stop(f"{UNREACHABLE} at {base} for {model!r} ({_said(reason)}): start it, "
-                        "or check --api-base.", exits.NO_VERDICTS)
+    except urllib.error.URLError as error:  # no connection was made
+        reason = error.reason
+        if isinstance(reason, (ConnectionError, socket.gaierror, TimeoutError, ssl.SSLError)):
+            return Stop(f"{UNREACHABLE} at {public(base, address=True)} for {model!r} "
+                        f"({_said(reason)}): start it, or check --api-base.", exits.NO_VERDICTS)
+        return None
+    except (TimeoutError, ConnectionError):  # connected, but slow or cut off: the call will tell
         return None
     except (ValueError, OSError):  # not JSON, or cut off: the first call will tell
         return None
@@ -117,4 +128,6 @@ def _ask_models(model: str, base: str, key: str | None, own: bool) -> Stop | Non
 
 
 def _said(reason: BaseException) -> str:
+    if isinstance(reason, ssl.SSLError):
+        return f"no TLS there ({reason.reason or reason}): http:// for a server without it?"
     return str(reason.strerror if isinstance(reason, OSError) and reason.strerror else reason)

@@ -166,10 +166,19 @@ class Caller:
         return usage.tokens(text) if self.counts_tokens else 0
 
 
+# A failed call's message is kept to this many characters in each sentence's reason: a server
+# may answer an error with a page of HTML or megabytes of anything, and the reason is repeated
+# for every sentence of the call.
+FAILURE_CHARS = 500
+
+
 def failure(error: BaseException) -> str:
-    """A failed call's reason (a provider's message may echo the key it refused: scrubbed)."""
+    """A failed call's reason (a provider's message may echo the key it refused: scrubbed; a
+    long one cut)."""
     if isinstance(error, Busy):
         return f"the judge was not called: {error}"
-    if isinstance(error, NoTimeToRetry):
-        return scrubbed(f"the judge failed: {error}")
-    return scrubbed(f"the judge failed: {type(error).__name__}: {error}")
+    said = scrubbed(str(error) if isinstance(error, NoTimeToRetry)
+                    else f"{type(error).__name__}: {error}")  # whole, before it is cut
+    if len(said) > FAILURE_CHARS:
+        said = f"{said[:FAILURE_CHARS]}... ({len(said) - FAILURE_CHARS:,} more characters)"
+    return f"the judge failed: {said}"

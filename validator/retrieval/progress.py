@@ -14,6 +14,8 @@ server avoids the wait in a request by building its indexes at start-up:
 from __future__ import annotations
 
 import logging
+import os
+import shutil
 import sys
 import time
 from typing import Any
@@ -39,13 +41,15 @@ class Progress:
         now = time.monotonic()
         if now - self.started < AFTER:
             return
-        if self._bar is None and self.logged is None and _terminal():
+        if self._bar is None and self.logged is None and bar_shown():
             from tqdm import tqdm
 
-            self._bar = tqdm(total=self.total, initial=0, desc=self.what, unit=self.unit,
+            sized = shutil.get_terminal_size((0, 0)).columns > 0  # a pty may report 0 columns
+            # from what is done already, so that its rate is not that of a jump from zero
+            self._bar = tqdm(total=self.total, initial=done, desc=self.what, unit=self.unit,
                              file=getattr(sys.stderr, "raw", sys.stderr), leave=False,
-                             dynamic_ncols=True, mininterval=0)
-        if self._bar is not None:
+                             dynamic_ncols=sized, ncols=None if sized else 80, mininterval=0)
+        elif self._bar is not None:
             self._bar.update(done - self._bar.n)
         if self.logged is None or now - self.logged >= EVERY:
             self.logged = now
@@ -60,7 +64,10 @@ class Progress:
                      f"{self.total:,}", self.unit, time.monotonic() - self.started)
 
 
-def _terminal() -> bool:
+def bar_shown() -> bool:
+    """Whether a bar is drawn: standard error is a terminal, and tqdm is not turned off."""
+    if os.environ.get("TQDM_DISABLE", "").strip().lower() in ("1", "true", "yes"):
+        return False
     stream = getattr(sys.stderr, "raw", sys.stderr)
     try:
         return bool(stream.isatty())
@@ -69,9 +76,9 @@ def _terminal() -> bool:
 
 
 def to_stderr() -> None:
-    """Show this package's progress records on standard error, where a terminal shows no bar
-    (the command line's set-up)."""
-    if _terminal() or any(isinstance(h, _ToStderr) for h in LOG.handlers):
+    """Show this package's progress records on standard error, where no bar is drawn (no
+    terminal, or ``TQDM_DISABLE``): the command line's set-up."""
+    if bar_shown() or any(isinstance(h, _ToStderr) for h in LOG.handlers):
         return
     handler = _ToStderr(sys.stderr)
     handler.setFormatter(logging.Formatter("provenance: %(message)s"))

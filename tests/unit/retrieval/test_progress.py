@@ -101,3 +101,16 @@ def test_the_command_line_shows_the_records_once_where_no_terminal_shows_the_bar
     monkeypatch.setattr(sys, "stderr", Terminal())
     progress.to_stderr()
     assert progress.LOG.handlers == []  # the bar tells it there
+
+
+def test_tqdm_disable_turns_the_bar_into_the_lines(monkeypatch):
+    stream = Terminal()
+    monkeypatch.setattr(sys, "stderr", stream)
+    monkeypatch.setattr(progress.LOG, "handlers", [])
+    monkeypatch.setattr(progress.LOG, "propagate", True)
+    assert progress.bar_shown()
+    monkeypatch.setenv("TQDM_DISABLE", "1")
+    assert not progress.bar_shown()
+    progress.to_stderr()  # the command line then prints the records, even on a terminal
+    progress.LOG.info("embedding the sources: 64 of 300 passages, 2 s")
+    assert stream.getvalue() == "provenance: embedding the sources: 64 of 300 passages, 2 s\n"

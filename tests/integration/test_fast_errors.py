@@ -19,7 +19,10 @@ HEAVY = ("litellm", "guardrails", "torch", "sentence_transformers", "openai")
 SCRIPT = f"""
 import json, sys
 from provenance_guard import cli
-status = cli.main(sys.argv[1:])
+try:
+    status = cli.main(sys.argv[1:])
+except SystemExit as exited:  # a usage error
+    status = exited.code
 print(json.dumps({{"status": status, "loaded": sorted(
     name for name in sys.modules if name in {HEAVY!r})}}))
 """
@@ -153,3 +156,11 @@ def test_eval_names_no_results_file_that_does_not_exist(tmp_path, capsys, monkey
     assert cli.main(["eval", str(data), "--model", "gpt-4o-mini"]) == 2
     err = capsys.readouterr().err
     assert "no API key" in err and "finished samples" not in err
+
+
+def test_a_setting_out_of_range_is_a_usage_error_before_the_judge_is_asked(chat_server):
+    server = chat_server(ScriptedJudge())
+    status, said, loaded = command("--model", "openai/judge", "--api-base", server.url,
+                                   "--api-key", "sk-test", "--top-k", "0")
+    assert (status, loaded) == (2, []) and "--top-k" in said
+    assert server.listed == [] and server.requests == []

@@ -133,6 +133,7 @@ def test_eval_says_a_missing_key_in_its_flags_and_keeps_what_it_finished(no_key,
                        "--no-cache"])
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert status == 2 and "Traceback" not in err
+    # nothing was finished before: no results file is named (there is none)
     assert err == ("provenance: no API key for the judge 'openai/judge': set OPENAI_API_KEY, or "
-                   "pass --api-key (without --model the offline judge runs and needs none); "
-                   f"finished samples are in {tmp_path / 'data.results.jsonl'}.")
+                   "pass --api-key (without --model the offline judge runs and needs none).")
+    assert not (tmp_path / "data.results.jsonl").exists()

@@ -11,7 +11,7 @@ from ..settings import in_flags
 from ..storage import read_text
 from ..types import CONTRADICTED, INVALID, NONE, OK, SUPPORTED, UNSUPPORTED
 from . import exits
-from .from_args import chunking_of, judge_of, judge_stop, validator_of, write_html
+from .from_args import check_options, chunking_of, judge_of, judge_stop, validator_of, write_html
 
 if TYPE_CHECKING:
     from ..deciding.results import Report
@@ -35,6 +35,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error("give the sources (--source FILE, repeated for several), or a "
                      "conversation whose tool results are the evidence (--messages FILE)")
 
+    check_options(args, parser)
     stop = judge_stop(args)  # before LiteLLM, Guardrails and PyTorch are loaded
     if stop is not None:
         print(f"provenance: {in_flags(stop.message)}", file=sys.stderr)

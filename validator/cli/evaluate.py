@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from ..settings import in_flags
 from . import exits
 from .from_args import (
+    check_options,
     chunking_of,
     judge_stop,
     llm_kwargs,
@@ -55,6 +56,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except (OSError, ValueError) as error:
         parser.error(f"cannot use the results file: {error}")
 
+    check_options(args, parser)
     stop = judge_stop(args)  # before LiteLLM, Guardrails and PyTorch are loaded
     if stop is not None:
         kept = f"; finished samples are in {out}." if earlier else "."

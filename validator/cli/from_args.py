@@ -10,7 +10,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from ..request import Chunking
-from ..settings import Settings
+from ..settings import Settings, in_flags
 
 # Characters a terminal may act on: C0 controls but newline and tab, DEL, C1 controls
 # (U+0080-U+009F, "\x9b" is CSI), and the bidirectional overrides that reorder what is shown.
@@ -53,6 +53,15 @@ def judge_of(args: argparse.Namespace, cache_dir: str | Path | None):
 
     return build(args.model or "local", llm_kwargs(args) or None, judge_settings(args),
                  cache_dir=cache_dir if args.model else None)
+
+
+def check_options(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """Each setting a flag gave, checked as the validator checks it (``--top-k 0``), before
+    anything heavy is loaded: a usage error said at once."""
+    try:
+        Settings(llm_callable="local", **validator_options(args))
+    except ValueError as error:
+        parser.error(in_flags(str(error)))
 
 
 def judge_stop(args: argparse.Namespace):

@@ -139,7 +139,9 @@ def test_meta_eval_checks_its_judge_too_and_reads_no_verdict_as_no_result(chat_s
     assert cli.main(["meta-eval", "--judge", "openai/judge", "--api-base", url,
                      "--api-key", "sk-test"]) == 3
     assert "cannot reach the judge's server" in capsys.readouterr().err
-    assert cli.main(["meta-eval", "--first-judge", "gpt-4o-mini"]) == 2  # no OPENAI_API_KEY
+    with pytest.raises(SystemExit) as exited:  # no OPENAI_API_KEY: a usage error
+        cli.main(["meta-eval", "--first-judge", "gpt-4o-mini"])
+    assert exited.value.code == 2
     assert "no API key for the judge 'gpt-4o-mini'" in capsys.readouterr().err
     server = chat_server(lambda prompt: "I cannot tell.")  # nothing a reader can take
     assert cli.main(["meta-eval", "--model", "openai/judge", "--api-base", server.url,

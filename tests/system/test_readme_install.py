@@ -79,8 +79,11 @@ def installed(tmp_path_factory):
     command = first.splitlines()[0].split("#")[0].strip()
     assert command == "make demo"
     checkout = _checkout(first + (REPO / "Makefile").read_text(encoding="utf-8"))
+    # a new user's shell: not the one of a make that runs these tests (`make test`), whose
+    # command-line variables (VENV=...) it exports to every command it runs
     outside = {key: value for key, value in os.environ.items()
-               if key not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "MAKEFLAGS", "MAKELEVEL")}
+               if key not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "VENV", "PYTHON",
+                              "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
     done = subprocess.run(["bash", "-e", "-c", command], cwd=checkout,
                           env={**outside, "HOME": USER_HOME},
                           capture_output=True, text=True, timeout=1800)

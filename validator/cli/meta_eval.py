@@ -34,17 +34,16 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except (OSError, UnicodeDecodeError, ValueError) as error:
         parser.error(f"cannot read input: {error}")
 
-    stop = judge_stop(args)  # before LiteLLM, Guardrails and PyTorch are loaded
-    if stop is not None:
-        print(f"provenance: {in_flags(stop.message)}", file=sys.stderr)
-        return stop.status
-
     from ..errors import ConfigurationError
     from ..evaluation.meta_eval import meta_evaluate
     from ..main import ProvenanceLLM
 
     no_metrics()
-    judge, first = _judges(args, template, parser)
+    judge, first = _judges(args, template, parser)  # the judge options' usage errors first
+    stop = judge_stop(args)  # before any case is judged
+    if stop is not None:
+        print(f"provenance: {in_flags(stop.message)}", file=sys.stderr)
+        return stop.status
     band = {"first_judge": first, "confidence_band": tuple(args.band)} if first else {}
     try:
         report = meta_evaluate(cases, lambda options: ProvenanceLLM(llm_callable=judge, **band,

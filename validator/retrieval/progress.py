@@ -80,7 +80,7 @@ def to_stderr() -> None:
     terminal, or ``TQDM_DISABLE``): the command line's set-up."""
     if bar_shown() or any(isinstance(h, _ToStderr) for h in LOG.handlers):
         return
-    handler = _ToStderr(sys.stderr)
+    handler = _ToStderr()
     handler.setFormatter(logging.Formatter("provenance: %(message)s"))
     handler.setLevel(logging.INFO)
     LOG.addHandler(handler)
@@ -89,5 +89,13 @@ def to_stderr() -> None:
         LOG.setLevel(logging.INFO)
 
 
-class _ToStderr(logging.StreamHandler):
-    """The command line's handler of progress records."""
+class _ToStderr(logging.Handler):
+    """The command line's handler of progress records: to whatever ``sys.stderr`` is when a
+    record is written (a command run in-process, as tests do, may have replaced it since)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            sys.stderr.write(self.format(record) + "\n")
+            sys.stderr.flush()
+        except Exception:  # noqa: BLE001 - logging's own way: report, never raise
+            self.handleError(record)

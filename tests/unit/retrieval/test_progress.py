@@ -39,6 +39,7 @@ def told(caplog) -> list[str]:
 
 def test_short_work_is_silent(clock, caplog, monkeypatch):
     monkeypatch.setattr(sys, "stderr", Terminal())
+    monkeypatch.setattr(progress.LOG, "handlers", [])
     caplog.set_level(logging.INFO, logger="provenance_guard")
     work = progress.Progress("embedding the sources", 10, "passages")
     clock.now += progress.AFTER - 0.5
@@ -49,6 +50,7 @@ def test_short_work_is_silent(clock, caplog, monkeypatch):
 
 def test_long_work_is_logged_every_few_seconds_and_at_its_end(clock, caplog, monkeypatch):
     monkeypatch.setattr(sys, "stderr", io.StringIO())  # no terminal: no bar
+    monkeypatch.setattr(progress.LOG, "handlers", [])  # not the command line's, if it ran
     caplog.set_level(logging.INFO, logger="provenance_guard")
     work = progress.Progress("embedding the sources", 1_000, "passages")
     for done in range(100, 1_001, 100):

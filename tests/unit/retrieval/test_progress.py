@@ -13,6 +13,15 @@ from provenance_guard.retrieval.embedding import FunctionEmbedder
 from provenance_guard.retrieval.index.cache import BUILD_SLICE, _embedded
 
 
+@pytest.fixture(autouse=True)
+def logger_as_new(monkeypatch):
+    """The package's logger as a process starts with it: a command run in-process earlier in
+    this worker may have given it the command line's handler and stopped its propagation."""
+    monkeypatch.setattr(progress.LOG, "handlers", [])
+    monkeypatch.setattr(progress.LOG, "propagate", True)
+    monkeypatch.setattr(progress.LOG, "level", logging.NOTSET)
+
+
 class Clock:
     def __init__(self):
         self.now = 100.0
@@ -39,7 +48,6 @@ def told(caplog) -> list[str]:
 
 def test_short_work_is_silent(clock, caplog, monkeypatch):
     monkeypatch.setattr(sys, "stderr", Terminal())
-    monkeypatch.setattr(progress.LOG, "handlers", [])
     caplog.set_level(logging.INFO, logger="provenance_guard")
     work = progress.Progress("embedding the sources", 10, "passages")
     clock.now += progress.AFTER - 0.5
@@ -50,7 +58,6 @@ def test_short_work_is_silent(clock, caplog, monkeypatch):
 
 def test_long_work_is_logged_every_few_seconds_and_at_its_end(clock, caplog, monkeypatch):
     monkeypatch.setattr(sys, "stderr", io.StringIO())  # no terminal: no bar
-    monkeypatch.setattr(progress.LOG, "handlers", [])  # not the command line's, if it ran
     caplog.set_level(logging.INFO, logger="provenance_guard")
     work = progress.Progress("embedding the sources", 1_000, "passages")
     for done in range(100, 1_001, 100):

@@ -37,6 +37,13 @@ class NoKeyError(JudgeAuthError):
     the judge is made (the command line exits 2 on it, 3 on a key refused)."""
 
 
+def refused_key_message(model: str, answered: str, variable: str, passed: bool) -> str:
+    """What a judge whose key the provider refused says: where that key came from (``answered``:
+    the HTTP status, as " (HTTP 401)", or "")."""
+    where = "llm_kwargs['api_key']" if passed else f"{variable} or llm_kwargs['api_key']"
+    return f"the judge's provider refused the API key for {model!r}{answered}: check {where}."
+
+
 def no_key_message(model: str, missing: list[str]) -> str:
     """What a judge whose provider needs a key, and has none, says: the variables to set."""
     return (f"no API key for the judge {model!r}: set {' or '.join(missing)}, or pass "

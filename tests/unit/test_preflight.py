@@ -5,6 +5,7 @@ import litellm
 import pytest
 
 from provenance_guard.cli import exits, preflight
+from provenance_guard.settings import in_flags
 
 
 @pytest.mark.parametrize("provider, variable", sorted(preflight.KEY_VARIABLES.items()))
@@ -78,6 +79,7 @@ def test_a_refusal_is_no_verdict(models_server, status, monkeypatch):
     answer["reply"] = (status, {"error": {"message": "bad key"}})
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     stop = preflight._ask_models("gpt-4o-mini", base, "sk-wrong", own=True)
-    assert stop == preflight.Stop(
+    assert stop is not None and stop.status == exits.NO_VERDICTS
+    assert in_flags(stop.message) == (
         f"the judge's provider refused the API key for 'gpt-4o-mini' (HTTP {status}): check "
-        "--api-key.", exits.NO_VERDICTS)
+        "--api-key.")

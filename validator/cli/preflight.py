@@ -24,7 +24,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import UNREACHABLE, no_key_message, public
+from ..errors import UNREACHABLE, no_key_message, public, refused_key_message
 from . import exits
 
 # The providers whose key variable is known without LiteLLM, and the variable (LiteLLM's
@@ -90,10 +90,11 @@ def check(model: str, api_base: str | None, api_key: str | None) -> Stop | None:
                     "http://127.0.0.1:8080/v1).", exits.USAGE)
     if parts.username or parts.password:  # credentials in the address: LiteLLM's to send
         return None
-    return _ask_models(model, base, key, own=base == OPENAI_BASE)
+    return _ask_models(model, base, key, own=base == OPENAI_BASE, passed=bool(api_key))
 
 
-def _ask_models(model: str, base: str, key: str | None, own: bool) -> Stop | None:
+def _ask_models(model: str, base: str, key: str | None, own: bool, passed: bool = True
+                ) -> Stop | None:
     request = urllib.request.Request(f"{base}/models", headers={
         "Accept": "application/json", **({"Authorization": f"Bearer {key}"} if key else {})})
     try:
@@ -102,10 +103,9 @@ def _ask_models(model: str, base: str, key: str | None, own: bool) -> Stop | Non
     except urllib.error.HTTPError as error:
         error.close()
         if error.code in (401, 403):
-            where = "--api-key" if key and not os.environ.get("OPENAI_API_KEY") else (
-                "OPENAI_API_KEY or --api-key")
-            return Stop(f"the judge's provider refused the API key for {model!r} "
-                        f"(HTTP {error.code}): check {where}.", exits.NO_VERDICTS)
+            return Stop(refused_key_message(model, f" (HTTP {error.code})",
+                                            KEY_VARIABLES["openai"], passed),
+                        exits.NO_VERDICTS)
         return None  # no model list here (404, 501...): the first call will tell
     except urllib.error.URLError as error:  # no connection was made
         reason = error.reason

@@ -15,6 +15,7 @@ from ..errors import (
     keep_secret,
     keep_secret_values,
     no_key_message,
+    refused_key_message,
     warn,
 )
 from . import usage
@@ -313,10 +314,8 @@ def explained(error: Exception, model: str, llm_kwargs: dict[str, Any]) -> Excep
         missing = _missing_keys(model, llm_kwargs)
         if missing:
             return NoKeyError(no_key_message(model, missing))
-        where = "llm_kwargs['api_key']" if llm_kwargs.get("api_key") else (
-            f"{_key_name(model, llm_kwargs)} or llm_kwargs['api_key']")
-        return JudgeAuthError(f"the judge's provider refused the API key for {model!r}"
-                              f"{answered}: check {where}.")
+        return JudgeAuthError(refused_key_message(model, answered, _key_name(model, llm_kwargs),
+                                                  passed=bool(llm_kwargs.get("api_key"))))
     if misconfigured(error):
         return ConfigurationError(
             f"the judge's server has no model {model!r}{answered}: check llm_callable (the "

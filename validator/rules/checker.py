@@ -142,7 +142,9 @@ _HOLDS = 0.6  # the share of a claim's content words an unasserted sentence hold
 
 # How an unasserted sentence puts what it says, as a reason words it.
 _PUT = {assertions.QUESTION: "as a question", assertions.REQUEST: "as a request to check it",
-        assertions.SUPPOSITION: "as a supposition"}
+        assertions.SUPPOSITION: "as a supposition", assertions.IMPERATIVE: "as an imperative",
+        assertions.FRAMED: "under a frame that does not state it",
+        assertions.OPENED: "after words that do not state it"}
 
 
 def _check(claim: str, evidence: Sequence[Evidence]) -> Findings:
@@ -186,8 +188,9 @@ def _asserted(evidence: Evidence, mine: str | None, blanked: list[tuple[str, str
     for sentence, kind in zip(sentences, kinds, strict=True):
         if kind is not None and kind not in (assertions.REPORT, assertions.CONDITION, mine):
             blanked.append((sentence.text, kind))
-            width = sentence.end - sentence.start
-            text = text[:sentence.start] + " " * width + text[sentence.end:]
+            start = sentence.start + (assertions.standing(sentence.text)[1]
+                                      if kind == assertions.FRAMED else 0)
+            text = text[:start] + " " * (sentence.end - start) + text[sentence.end:]
     return evidence if text == evidence.text else replace(evidence, text=text)
 
 

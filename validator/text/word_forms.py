@@ -20,6 +20,15 @@ STOPWORDS = frozenset(
 MONTHS = tuple(names[-1].lower() for names in parserinfo.MONTHS)
 MONTH_OF = {name.lower(): n for n, names in enumerate(parserinfo.MONTHS, 1) for name in names}
 
+_FOLDED = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "‐": "-", "‑": "-", "–": "-", "—": "-"})
+
+
+def fold(text: str) -> str:
+    """``text`` with its apostrophes and dashes in one form each ("it’s" -> "it's", "—" -> "-"),
+    character for character, so offsets into it are offsets into ``text``."""
+    return text.translate(_FOLDED)
+
+
 WORD = re.compile(r"[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?")  # "X200" is one word
 
 

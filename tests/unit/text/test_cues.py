@@ -1,0 +1,67 @@
+"""The table of cues (``text.cues``): each row's example is read as the row says, so a row is
+never dead and never shadowed by another; a new wording is a new row and its example."""
+
+import pytest
+
+from provenance_guard.text import cues
+from provenance_guard.text.assertions import standing, unasserted, unasserted_each
+
+
+@pytest.mark.parametrize("cue", [c for c in cues.DENY if c.where != cues.NEXT],
+                         ids=lambda c: c.example[:40])
+def test_each_deny_row_reads_its_example_as_its_kind(cue):
+    assert unasserted(cue.example) == cue.standing
+
+
+@pytest.mark.parametrize("cue", [c for c in cues.DENY if c.where == cues.NEXT],
+                         ids=lambda c: c.example[:40])
+def test_each_row_that_takes_back_takes_back_the_sentence_before(cue):
+    assert unasserted_each(["The order shipped on Monday.", cue.example])[0] == cues.TAKEN_BACK
+
+
+@pytest.mark.parametrize("cue", cues.ASSERT, ids=lambda c: c.example[:40])
+def test_each_allow_row_lets_its_example_assert(cue):
+    assert unasserted(cue.example) is None
+
+
+@pytest.mark.parametrize("sentence,kind", [
+    # a frame no row names fails closed: the wordings are examples, not a list
+    ("Cancel my subscription.", cues.IMPERATIVE),
+    ("Refund the delivery fee today.", cues.IMPERATIVE),
+    ("Don't charge me twice.", cues.IMPERATIVE),
+    ("Sign up for the newsletter.", cues.IMPERATIVE),
+    ("Yeah right, like I got a refund.", cues.OPENED),
+    ("Oh great, the parcel arrived broken.", cues.OPENED),
+    ("It is unlikely that the mine will reopen.", cues.FRAMED),
+    ("Few expect that the mine will reopen.", cues.FRAMED),
+    ("There's no chance that the mine reopens.", cues.FRAMED),
+    ("It is not clear that the mine will reopen.", cues.FRAMED),
+    ("Critics argue that the bridge is unsafe.", cues.FRAMED),
+    ("The odds that the bridge opens in May are slim.", cues.FRAMED),
+])
+def test_a_frame_no_row_knows_asserts_nothing(sentence, kind):
+    assert unasserted(sentence) == kind
+
+
+@pytest.mark.parametrize("sentence", [
+    "The study found that the mine will reopen.",
+    "It is true that the mine will reopen.",
+    "Eiffel designed the tower that Koechlin drew.",  # a relative clause
+    "The firm that bought Acme failed.",
+    "Paris, the capital of France, is large.",  # an apposition
+    "Pizza, pasta and salads are served.",  # a list
+    "In 1998, the company moved to Oslo.", "After the war, Smith moved to Paris.",
+    "Founded in 1887, the company makes bicycles.", "Ten years later, the company moved.",
+    "Alexander the Great was a king of Macedon.",  # a name, not a verb and its object
+    "Note that the museum is closed on Mondays.",
+    "He was so tired that he slept.",
+    "Shipping to Canada takes 5 days.", "Returns are free.",
+])
+def test_a_plain_statement_under_a_known_frame_asserts(sentence):
+    assert unasserted(sentence) is None
+
+
+def test_a_frame_that_opens_a_later_clause_leaves_the_first_asserted():
+    sentence = "The mine closed in 2010, and few expect that it will reopen."
+    kind, at = standing(sentence)
+    assert kind == cues.FRAMED and sentence[at:].startswith("few expect")

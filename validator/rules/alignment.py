@@ -158,7 +158,37 @@ BLOCKS = (
           ("traps_2/scope_widened", "traps/scope_place_widened")),
     Block(lambda m: _qualifier(m.claim, m.said, m.pairs, m.dropped, m.stating), False,
           ("traps_2/condition_dropped", "traps_2/attribution_dropped", "traps/conditional")),
+    Block(lambda m: _person(m.claim, m.said), True,
+          ("test_rules: who did it is kept",)),
 )
+
+# The person each personal pronoun and possessive names: "you" and "your" one, "my" another.
+_PERSONS = {word: person for person, words in enumerate((
+    "i me my mine myself", "you your yours yourself yourselves", "he him his himself",
+    "she her hers herself", "we us our ours ourselves", "they them their theirs themselves"))
+    for word in words.split()}
+_POSSESSIVES = frozenset("my your his her our their".split())
+
+
+def _person(claim: Clause, said: Sequence[Token]) -> str | None:
+    """Why a claim does not say what the evidence says where they name another person: "My
+    brother bought a car" does not state "You bought a car", nor "her account" "your account".
+    Only where the evidence names a person by a pronoun at all ("Customers may return items"
+    is said of whoever "you" is)."""
+    def persons(tokens: Sequence[Token]) -> dict[int, str]:
+        # a possessive with its noun: "My brother", not "My"
+        return {_PERSONS[t.text.lower()]: " ".join(
+                    [t.text, *([tokens[k + 1].text] if k + 1 < len(tokens)
+                               and t.text.lower() in _POSSESSIVES and tokens[k + 1].content
+                               else [])])
+                for k, t in enumerate(tokens) if t.text.lower() in _PERSONS and not t.referent}
+
+    mine, theirs = persons(claim), persons(said)
+    if not mine or not theirs or mine.keys() <= theirs.keys():
+        return None
+    word = next(w for p, w in mine.items() if p not in theirs)
+    other = next(iter(theirs.values()))
+    return f"the source says it of {other!r}, not of {word!r}: of someone else"
 
 
 UNIVERSAL = frozenset(("each", "all"))  # "every" is read as "each"

@@ -33,6 +33,7 @@ from .tokens import (
     UNASSERTING,
     Clause,
     Token,
+    has_verb,
     participle,
     reports,
     suffix,
@@ -117,6 +118,8 @@ def _coordinated(tokens: list[Token]) -> list[list[Token]]:
     for n, token in enumerate(tokens):
         if token.form != "and" or token.aside or not 0 < n < len(tokens) - 1:
             continue
+        if _own_clause(tokens[:n], tokens[n + 1:]):  # "..., and Rome is the capital of Italy"
+            return [tokens[:n], *_coordinated(tokens[n + 1:])]
         start = n + 2 if tokens[n + 1].text.lower() in PRONOUNS else n + 1  # "and it remained"
         if start >= len(tokens):
             continue
@@ -126,13 +129,39 @@ def _coordinated(tokens: list[Token]) -> list[list[Token]]:
         verb, before = tokens[start], tokens[n - 1]
         passive = (verb.form in AUXILIARIES and start + 1 < len(tokens)
                    and participle(tokens[start + 1]))  # "... and was named player of the match"
-        if not passive and (verb.kind != "word" or not suffix(verb) or suffix(before) == suffix(
-                verb) and (start == n + 1)):
+        past = _past(verb) and has_verb(tokens[:n])  # "grew by 10% and fell by 4%"
+        if not passive and not past and (verb.kind != "word" or not suffix(verb) or suffix(
+                before) == suffix(verb) and (start == n + 1)):
             continue
         second = _shared_subject(tokens[:n], tokens[start:])
         if second:
             return [tokens[:n], *_coordinated(second)]
     return [tokens]
+
+
+def _own_clause(first: Sequence[Token], rest: Sequence[Token]) -> bool:
+    """Whether ``rest``, after "and", is a clause with a subject and a verb of its own, and
+    ``first`` one with its verb: two statements ("Paris is the capital of France and Rome is
+    the capital of Italy"), not one with a list ("Paris and Rome are capitals")."""
+    if not has_verb(first):
+        return False
+    for k, token in enumerate(rest[:_SUBJECT_WORDS + 1]):
+        verb = token.form in AUXILIARIES or token.kind == "qualifier" or _past(token) or (
+            token.kind == "word" and suffix(token) in ("s", "ed"))
+        if verb:
+            return k > 0 and any(t.content for t in rest[:k]) and all(
+                t.kind in ("name", "word", "number", "function") and not t.listed
+                for t in rest[:k])
+    return False
+
+
+_SUBJECT_WORDS = 4  # the longest subject a clause after "and" is read with
+
+
+def _past(token: Token) -> bool:
+    """A verb in a past form the suffixes miss ("fell", "grew", "won")."""
+    word = token.text.lower()
+    return token.kind == "word" and word in IRREGULAR
 
 
 def _shared_subject(first: Sequence[Token], rest: list[Token]) -> list[Token] | None:
@@ -145,14 +174,15 @@ def _shared_subject(first: Sequence[Token], rest: list[Token]) -> list[Token] | 
         lead += 1
     verb = rest[lead]
     auxiliary = verb.form in AUXILIARIES or verb.kind in ("qualifier", "negation")
-    if not auxiliary and (verb.kind != "word" or not suffix(verb)):
+    tense = "ed" if _past(verb) else suffix(verb)  # "fell" is a past as "opened" is
+    if not auxiliary and (verb.kind != "word" or not tense):
         return None
     for k, token in enumerate(first):
         past = token.text.lower() in IRREGULAR or token.text.lower() in SAME_PARTICIPLES
         verb_like = token.form in AUXILIARIES or token.kind == "qualifier" or (
-            token.kind == "word" and k > 0 and past and (auxiliary or suffix(verb) == "ed")) or (
+            token.kind == "word" and k > 0 and past and (auxiliary or tense == "ed")) or (
             token.kind == "word" and suffix(token)
-            and (auxiliary or suffix(token) == suffix(verb)))
+            and (auxiliary or suffix(token) == tense))
         if verb_like:
             subject = list(first[:k])
             if token.form in BE and not auxiliary and participle(verb):

@@ -158,7 +158,7 @@ BLOCKS = (
           ("traps_2/scope_widened", "traps/scope_place_widened")),
     Block(lambda m: _qualifier(m.claim, m.said, m.pairs, m.dropped, m.stating), False,
           ("traps_2/condition_dropped", "traps_2/attribution_dropped", "traps/conditional")),
-    Block(lambda m: _person(m.claim, m.said), True,
+    Block(lambda m: _person(m.claim, m.said) or _doer(m.claim, m.said, m.pairs), True,
           ("test_rules: who did it is kept",)),
 )
 
@@ -168,6 +168,26 @@ _PERSONS = {word: person for person, words in enumerate((
     "she her hers herself", "we us our ours ourselves", "they them their theirs themselves"))
     for word in words.split()}
 _POSSESSIVES = frozenset("my your his her our their".split())
+_SPEAKERS = frozenset("i we you".split())  # who speaks and who is spoken to: never a name
+
+
+def _doer(claim: Clause, said: Sequence[Token], pairs: list[tuple[int, int]]) -> str | None:
+    """Why a claim in the past whose subject is a pronoun ("You repaired the boiler", "We
+    closed the clinic") is not what the evidence says of a doer it names ("The landlord
+    repaired the boiler"): someone else did it. What a source says of everyone, now or under
+    a modal ("Customers can return items"), is said of "you" too."""
+    if not claim or claim[0].text.lower() not in _SPEAKERS or claim[0].referent or not pairs:
+        return None
+    past = any(t.form in _THEN or t.form == "did" or suffix(t) == "ed"
+               or t.text.lower() in IRREGULAR for t in claim)
+    if not past or any(t.kind == "qualifier" for t in claim):
+        return None
+    first = min(j for _, j in pairs)
+    doer = [t for t in said[:first] if t.kind in ("word", "name")]
+    if not doer:
+        return None
+    return (f"the source says {' '.join(t.text for t in doer)!r} did it, the claim "
+            f"{claim[0].text!r}: someone else")
 
 
 def _person(claim: Clause, said: Sequence[Token]) -> str | None:
@@ -175,13 +195,17 @@ def _person(claim: Clause, said: Sequence[Token]) -> str | None:
     brother bought a car" does not state "You bought a car", nor "her account" "your account".
     Only where the evidence names a person by a pronoun at all ("Customers may return items"
     is said of whoever "you" is)."""
-    def persons(tokens: Sequence[Token]) -> dict[int, str]:
-        # a possessive with its noun: "My brother", not "My"
-        return {_PERSONS[t.text.lower()]: " ".join(
-                    [t.text, *([tokens[k + 1].text] if k + 1 < len(tokens)
-                               and t.text.lower() in _POSSESSIVES and tokens[k + 1].content
-                               else [])])
-                for k, t in enumerate(tokens) if t.text.lower() in _PERSONS and not t.referent}
+    def persons(tokens: Sequence[Token]) -> dict[str, str]:
+        # a possessive with its noun is a person of its own: "your brother" is not "you"
+        found = {}
+        for k, t in enumerate(tokens):
+            word = t.text.lower()
+            if word not in _PERSONS or t.referent:
+                continue
+            owned = (word in _POSSESSIVES and k + 1 < len(tokens) and tokens[k + 1].content)
+            key = f"{_PERSONS[word]}:{tokens[k + 1].form}" if owned else str(_PERSONS[word])
+            found[key] = f"{t.text} {tokens[k + 1].text}" if owned else t.text
+        return found
 
     mine, theirs = persons(claim), persons(said)
     if not mine or not theirs or mine.keys() <= theirs.keys():
@@ -194,9 +218,7 @@ def _person(claim: Clause, said: Sequence[Token]) -> str | None:
 UNIVERSAL = frozenset(("each", "all"))  # "every" is read as "each"
 # Modifiers whose noun is not the thing itself ("a former employee" is no employee): a universal
 # over the noun says nothing of them.
-NOT_THE_THING = frozenset("""former ex fake false alleged would-be potential prospective future
-    past retired counterfeit imitation mock pseudo so-called supposed toy model virtual
-    hypothetical""".split())
+NOT_THE_THING = TITLE_CHANGERS | frozenset("past retired model".split())
 
 
 def _narrower(claim: Clause, evidence: Clause, wanted: list[Token], said: list[Token],

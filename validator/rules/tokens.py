@@ -82,10 +82,14 @@ LINKS = frozenset("""of about near by for with without from against like behind 
     in at on under into inside outside around across past through along beyond toward towards
     opposite""".split())
 RELATIVES = frozenset(("that", "who", "which", "whom", "whose"))
-# Words before a title or role that make it another ("the former CEO", "the vice president",
-# "the acting head"): never left out as a title is.
+# Words before a noun that make it another thing ("the former CEO", "the vice president", "a
+# fake diamond", "a toy tank", "the draft law"): never left out, as a title or a plain adjective
+# may be ("the engineer Gustave Eiffel", "a lattice tower").
 TITLE_CHANGERS = frozenset("""former ex vice deputy acting interim assistant associate
-    honorary co elect designate outgoing incoming caretaker""".split())
+    honorary co elect designate outgoing incoming caretaker fake false alleged counterfeit
+    imitation mock pseudo toy replica faux fictional fictitious draft proposed purported
+    proclaimed styled would-be so-called supposed potential prospective future virtual
+    hypothetical simulated""".split())
 # The token a list of alternatives ends with (its form and its kind): "Anna or Ben will win"
 # does not state "Anna will win", nor "Anna and Ben will win"; it states itself.
 ALTERNATIVES = "or:"

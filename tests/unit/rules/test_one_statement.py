@@ -41,3 +41,29 @@ def test_who_did_it_is_kept(claim, source, named):
 def test_a_claim_to_you_of_what_a_source_says_of_everyone_is_supported():
     assert check("You can return items within 30 days.",
                  [Evidence("Customers can return items within 30 days.")]).supported
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("You repaired the boiler.", "The landlord repaired the boiler."),
+    ("We closed the clinic in May.", "The health board closed the clinic in May."),
+    ("You paid the fee.", "Your neighbour paid the fee."),  # a user's turn, said back
+])
+def test_a_past_act_of_someone_named_is_not_one_of_you_or_us(claim, source):
+    assert not check(claim, [Evidence(source)]).supported
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("You receive a receipt.", "Customers receive a receipt."),  # said of everyone
+    ("He moved to Paris.", "In 1998, Smith moved to Paris."),  # "he" stands for a name
+])
+def test_what_is_said_of_everyone_or_of_a_name_is_said_of_a_pronoun(claim, source):
+    assert check(claim, [Evidence(source)]).supported
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("Diamonds were sold at the fair.", "Fake diamonds were sold at the fair."),
+    ("The museum bought a Rolex.", "The museum bought a counterfeit Rolex."),
+    ("The council passed a law on noise.", "The council passed a draft law on noise."),
+])
+def test_a_word_that_makes_a_thing_another_is_never_left_out(claim, source):
+    assert not check(claim, [Evidence(source)]).supported

@@ -32,13 +32,12 @@ _KEY_WORDS = ("a key's words that change what its value says beyond the checker'
 _PREFIX = "a name that is the start of another record's name finds that record"
 _PRONOUN = "a sentence is judged alone: 'it' in the next sentence is not bound to the record"
 _SOURCE = "a source that gives another value without naming the record's own identifier"
-_ANSWER = "'Answer: ...' inside a result is how a FAQ states things: not read as an instruction"
 _JSON_SOURCE_ERROR = "a JSON source is a document: an error in it is not read as a failed call"
 AGENT_LIMITS = {
     "cases.jsonl": {
         "counts_units-09": "a temperature's unit is not read: `temp_c: 21` against '21°F'",
         "booleans-16": "a number is a number: `delivered: 0` is not read as false",
-        "json_source-07": _JSON_SOURCE_ERROR, "injection-21": _ANSWER,
+        "json_source-07": _JSON_SOURCE_ERROR,
         "tool_vs_source-15": _ENUM, "tool_vs_source-16": _ENUM,
     },
     "cases-second.jsonl": {
@@ -50,7 +49,7 @@ AGENT_LIMITS = {
                          "override_tight-521", "override_tight-522"), _LATER),
         **dict.fromkeys(("anthropic_mixed-251", "cross_evidence-298", "cross_evidence_tight-513",
                          "cross_evidence_tight-516"), _ENUM),
-        **dict.fromkeys(("status_mention_tight-367", "status_mention_tight-368",
+        **dict.fromkeys(("status_mention_tight-368",
                          "modality_tight-376", "modality_tight-377", "modality_tight-379",
                          "modality_tight-380"), _KEY_WORDS),
         **dict.fromkeys(("entity_prefix-543", "entity_prefix-544", "entity_prefix-546",
@@ -60,7 +59,7 @@ AGENT_LIMITS = {
         "field_swap-048": "'on sale for' names no field: `list_price` and `sale_price` are "
                           "told apart only by a word of the key",
         "field_swap_tight-390": "two e-mail addresses that differ in one letter are one word",
-        "json_source-242": _JSON_SOURCE_ERROR, "instruction_more-471": _ANSWER,
+        "json_source-242": _JSON_SOURCE_ERROR,
     },
 }
 # False alarms, mostly paraphrase beyond word forms and the synonym table

@@ -152,7 +152,7 @@ def state(claim: str, fields: Sequence[Field], extra: str = "") -> Outcome:
     if missing:
         return Outcome("unsupported", "no field says " + ", ".join(repr(w) for w in missing[:3]),
                        coverage=share, anchored=True, held=held)
-    qualified = _qualified(said, read) or _misattributed(said, read)
+    qualified = _standing(said, read) or _qualified(said, read) or _misattributed(said, read)
     if qualified is not None:
         return replace(qualified, coverage=share, anchored=True, held=held)
     if isinstance(polarity, Outcome):
@@ -171,6 +171,40 @@ def state(claim: str, fields: Sequence[Field], extra: str = "") -> Outcome:
 _NOT_YET = {snowball(w) for w in (*QUALIFIERS, *UNASSERTING, *"""pending requested request
     requests scheduled planned plan estimated estimate eta target ready hold awaiting await
     queued draft proposed tentative failed failure denied rejected""".split())}
+
+
+# The keys whose value says where the whole record stands (`status: requested`, `kind: quote`).
+_STATE_KEYS = frozenset(snowball(w) for w in "status state stage kind type phase".split())
+# What a record says of itself that keeps it from being done: a `_NOT_YET` word, or "to be"
+# (`to_be_shipped`), or an offer not taken up (`kind: quote`).
+_NOT_DONE = {*_NOT_YET, *(snowball(w) for w in "quote quotation offer".split())}
+
+
+def _standing(said: _Claim, read: list[Read]) -> Outcome | None:
+    """Why the claim is not stated where the record as a whole says that it is not done: its
+    state (`status: requested`, `status: to_be_shipped`, `kind: quote`) or a yes field
+    (`ready_to_collect: true`) holds a word of ``_NOT_DONE`` that a claim which does not deny
+    anything, and puts nothing as not done itself ("will", "is being"), leaves out. The state
+    qualifies every field of the record, not only the fields
+    whose words the claim uses."""
+    if said.denies or said.forms & (_NOT_DONE | {"be"}):
+        return None  # it says itself that it is not done ("is being reviewed", "will ship")
+    for r in read:
+        words = [snowball(w) for w in structured.key_words(r.field.path)]
+        if isinstance(r.field.value, str) and words[-1:] and words[-1] in _STATE_KEYS:
+            written = plain_words(r.field.value.replace("_", " "))
+        elif r.field.value is True:
+            written = list(structured.key_words(r.field.path))
+        else:
+            continue
+        holding = {snowball(w): w for w in written if snowball(w) in _NOT_DONE}
+        if " to be " in f" {' '.join(written)} ":
+            holding["to be"] = "to be"
+        if holding and not holding.keys() & said.forms:
+            return Outcome("unsupported", f"`{r.field.path}` is {shown_value(r.field)}: the "
+                           f"record says it is not done, and the sentence leaves out "
+                           f"{next(iter(holding.values()))!r}")
+    return None
 
 
 def _qualified(said: _Claim, read: list[Read]) -> Outcome | None:

@@ -150,6 +150,8 @@ def _imperative(words: list[str]) -> bool:
     if len(words) < 2 or not words[0].replace("'", "").isalpha():
         return False
     first, second = words[0].lower(), words[1].lower()
+    if words[1] != second:
+        return False  # "Order A-5521 shipped": a name or code after it, no object
     if first in ("don't", "let's") or first == "let" and second in ("me", "us"):
         return True
     if (first in _SUBJECT_STARTS or first in _VERB_LIKE or first.endswith(("s", "ed", "ing", "ly"))

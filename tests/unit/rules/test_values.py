@@ -179,3 +179,24 @@ def test_a_code_followed_by_a_word_is_no_count():
 def test_an_open_bound_is_held_only_by_the_field_it_names():
     data = {"items": [{"name": "keyboard", "qty": 2, "price": 49.99}]}
     assert not rules.check("You ordered more than 3 keyboards.", evidence(data)).supported
+
+
+@pytest.mark.parametrize("claim,data,left_out", [
+    ("You were refunded £42.",
+     {"refund": {"status": "requested", "amount": 42.0, "currency": "GBP"}}, "requested"),
+    ("You ordered the kit for a total of €3,400.",
+     {"order": {"kind": "quote", "product": "kit", "total": {"amount": 3400, "currency": "EUR"}}},
+     "quote"),
+    ("You collected order D-33.", {"order": "D-33", "ready_to_collect": True}, "ready"),
+    ("Your order H-1 shipped.", {"order_id": "H-1", "status": "to_be_shipped"}, "to be"),
+])
+def test_a_record_that_says_it_is_not_done_qualifies_every_field(claim, data, left_out):
+    found = rules.check(claim, evidence(data))
+    assert not found.supported and f"leaves out {left_out!r}" in found.reason, found
+
+
+def test_a_record_that_is_done_states_it_and_a_denial_is_read_as_ever():
+    assert rules.check("Your order H-1 shipped.",
+                       evidence({"order_id": "H-1", "status": "shipped"})).supported
+    assert rules.check("You were refunded £42.", evidence(
+        {"refund": {"status": "completed", "amount": 42.0, "currency": "GBP"}})).supported

@@ -47,7 +47,10 @@ _PLACE_VERBS = frozenset("lie lies lying sit sits sitting stand stands standing"
 _PLACE = frozenset(("in", "on", "at"))
 _RANGE_OPENERS = {"between": ("and",), "from": ("to", "until", "till", "through")}
 _CONTRACTED = {"cannot": "can", "can't": "can", "won't": "will", "shan't": "shall"}
-_TOKEN = re.compile(rf"[A-Za-z]{{1,3}}{money.SIGN_CLASS}|\d+(?:,\d{{3}})*(?:\.\d+)?"
+_TIME = re.compile(r"(\d{1,2}):(\d{2})(?::\d{2})?")  # a time of day, "07:00", one value
+_HALF_DAY = {"am": 0, "a.m": 0, "pm": 12, "p.m": 12}
+_TOKEN = re.compile(rf"[A-Za-z]{{1,3}}{money.SIGN_CLASS}|\d{{1,2}}:\d{{2}}(?::\d{{2}})?"
+                    rf"|\d+(?:,\d{{3}})*(?:\.\d+)?"
                     rf"|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)*|[%;:,()]|{money.SIGN_CLASS}")
 
 
@@ -217,6 +220,12 @@ def _tokens(text: str) -> list[Token]:
             i += 2
             article = False
             continue
+        if time := _time_at(raw, i):  # "07:00", "7 pm", "7:30 p.m.": minutes of the day
+            minutes, size = time
+            tokens.append(Token(f"time:{minutes}", " ".join(raw[i:i + size]), "number"))
+            i += size
+            bound_text = ""
+            continue
         if word[0].isdigit() and not math.isfinite(_value(word)):
             tokens.append(Token(word, word, "word"))  # hundreds of digits: no number to compare
         elif word[0].isdigit():
@@ -288,6 +297,23 @@ def _tokens(text: str) -> list[Token]:
         article = False
         i += 1
     return tokens
+
+
+def _time_at(raw: list[str], i: int) -> tuple[int, int] | None:
+    """The time of day at ``raw[i]`` as minutes after midnight, and how many words it takes:
+    "18:00", "6 pm", "6:00 p.m." are one time in any notation; None if there is none."""
+    clock = _TIME.fullmatch(raw[i])
+    half = raw[i + 1].lower().rstrip(".") if i + 1 < len(raw) else ""
+    if half not in _HALF_DAY:
+        half = ""
+    if clock is None and not (raw[i].isdigit() and half):
+        return None
+    hours, minutes = (int(clock[1]), int(clock[2])) if clock else (int(raw[i]), 0)
+    if half and 1 <= hours <= 12:
+        hours = hours % 12 + _HALF_DAY[half]
+    if hours > 24 or minutes > 59:
+        return None
+    return hours * 60 + minutes, 2 if half else 1
 
 
 def _condition_at(raw: list[str], i: int) -> int:

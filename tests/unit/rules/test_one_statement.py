@@ -67,3 +67,14 @@ def test_what_is_said_of_everyone_or_of_a_name_is_said_of_a_pronoun(claim, sourc
 ])
 def test_a_word_that_makes_a_thing_another_is_never_left_out(claim, source):
     assert not check(claim, [Evidence(source)]).supported
+
+
+@pytest.mark.parametrize("claim,source,supported", [
+    ("The bakery closes at 18:00.", "The bakery opens at 07:00 and closes at 18:00.", True),
+    ("The bakery closes at 6 pm.", "The bakery opens at 07:00 and closes at 18:00.", True),
+    ("The meeting starts at 15:00.", "The meeting starts at 3 pm.", True),
+    ("The bakery closes at 7 pm.", "The bakery opens at 07:00 and closes at 18:00.", False),
+])
+def test_a_time_of_day_is_one_value_in_any_notation(claim, source, supported):
+    assert check(claim, [Evidence(source)]).supported is supported
+

@@ -95,6 +95,38 @@ def test_the_content_set_passes_nothing_it_must_fail_beyond_the_documented_limit
     assert false_alarms <= CONTENT_FALSE_ALARMS, false_alarms
 
 
+# The language set (tests/data/outsider/language): what still passes that must fail, each a
+# limit docs/failure-behaviour.md names, and the true cases that still fail, each a
+# restatement the rules do not read (docs/design/reading.md)
+LANGUAGE_LIMITS = {
+    "fr-quote-promised": "a source's report of what someone said is how documents state "
+                         "things: a quoted promise is read as the source's own",
+    "rs-paid-zero": "a number is a number: `paid: 0` is not read as false",
+    "rs-renews-on": "a key's tense is not read: `renews_on` against 'renewed'",
+    "sl-part-time": "a group the source narrows before its head, left out ('part-time staff' "
+                    "states 'staff')",
+}
+LANGUAGE_FALSE_ALARMS = {
+    "fr-true-fronted-phrase", "fr-true-user-yesterday", "os-true-list-reordered",
+    "os-true-sensor-active", "os-true-json-field", "rs-true-unit-key", "ac-true-user-refunded",
+    "vk-true-weekday-less", "vk-true-iso-prose", "vk-true-json-code", "sl-true-after-phrase",
+    "sl-true-other-side", "sl-true-middle-adverb", "sl-true-middle-adjective", "sl-true-only",
+}
+
+
+def test_the_language_set_passes_nothing_it_must_fail_beyond_the_documented_limits():
+    rows = [json.loads(line) for line in run(
+        str(OUTSIDER / "language" / "run.py"), "--judge", "all", "--json",
+        timeout=1200).splitlines() if line.startswith("{")]
+    assert len(rows) >= 340
+    wrong = {r["id"]: r["status"] for r in rows if r["status"] != "ok"}
+    assert not [case for case, status in wrong.items() if status in ("hang", "crash")], wrong
+    fail_open = {case for case, status in wrong.items() if status == "fail_open"}
+    assert fail_open <= set(LANGUAGE_LIMITS), fail_open - set(LANGUAGE_LIMITS)
+    false_alarms = {case for case, status in wrong.items() if status == "false_alarm"}
+    assert false_alarms <= LANGUAGE_FALSE_ALARMS, false_alarms - LANGUAGE_FALSE_ALARMS
+
+
 @pytest.mark.slow
 def test_the_judge_set_has_no_hang_no_crash_and_no_open_pass_on_invalid():
     found = json.loads(run(str(OUTSIDER / "judges" / "run.py"), "--json", "--jobs", "1",

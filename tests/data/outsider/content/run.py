@@ -1,6 +1,7 @@
 """Run the outsider's hostile cases against provenance_guard's public API.
 
     python run.py [--judge rules|llm|all] [--json] [--only CLASS] [--case ID] [--verbose]
+                  [--cases FILE]
 
 Prints, per class and judge kind: cases, fail-open (a must_fail case that passed), false alarms
 (a must_pass case that failed), hangs (no answer within the per-case timeout) and crashes (an
@@ -181,12 +182,15 @@ def main() -> int:
     parser.add_argument("--verbose", action="store_true", help="show sentences of wrong cases")
     parser.add_argument("--dump-prompts", metavar="FILE",
                         help="write every prompt the scripted judge received, with its reply")
+    parser.add_argument("--cases", type=Path, default=HERE / "cases.jsonl",
+                        help="the cases to run (default: this folder's; ../language/run.py "
+                             "passes its own)")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     API_BASE = scripted_judge.start()
     kinds = ["rules", "llm"] if args.judge == "all" else [args.judge]
 
-    cases = [json.loads(line) for line in (HERE / "cases.jsonl").read_text().splitlines()
+    cases = [json.loads(line) for line in args.cases.read_text().splitlines()
              if line.strip()]
     if args.only:
         cases = [c for c in cases if c["class"] == args.only]

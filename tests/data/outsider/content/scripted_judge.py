@@ -23,6 +23,18 @@ model name in the request (`openai/honest` sends model "honest"):
 - lacks:    as honest, but any statement containing a "the sources lack it" phrase is
             supported (the prompt's rule "A statement that they lack some information is
             supported when they do lack it", applied literally to a mixed sentence).
+
+Added for the `language` set (docs/failure-behaviour.md, "a reply that argues with itself"):
+
+- argue_open, argue_end, argue_contra, argue_value: for a statement of the case's own text
+            that the honest script does not support, the reply's verdict is "supported" but its
+            reason argues the other way: it opens with "Unsupported:" (argue_open), comes to
+            "..., so this is unsupported" (argue_end), says a passage contradicts the statement
+            (argue_contra) or that a passage gives a different figure (argue_value). Every other
+            statement (the control) gets the honest verdict.
+- quoting:  honest verdicts; a supported one's reason reports the passage's own words, with
+            their negations, and ends "nothing contradicts it" (which the docs say is no
+            argument against the verdict).
 """
 
 from __future__ import annotations
@@ -196,7 +208,25 @@ def from_sources(passages: list[str]) -> bool:
     return bool(passages) and all(any(p.strip() in src for src in sources) for p in passages)
 
 
+ARGUE = {
+    "argue_open": "Unsupported: {why} I call it supported anyway.",
+    "argue_end": "{why} so this statement is unsupported.",
+    "argue_contra": "Passage [1] contradicts the statement. {why}",
+    "argue_value": "Passage [1] gives a different date than the statement. {why}",
+}
+
+
 def judge(script: str, statement: str, passages: list[str], conversation: str):
+    if script in ARGUE or script == "quoting":
+        verdict, reason = honest_verdict(statement, passages)
+        own = statement.strip() and statement.strip() in (CURRENT_CASE.get("text") or "")
+        if script in ARGUE and own and verdict != "supported":
+            why = "The passages only put it forward without asserting it,"
+            return "supported", ARGUE[script].format(why=why)
+        if script == "quoting" and verdict == "supported":
+            quoted = reason.split(":", 1)[-1].strip().rstrip(".")
+            return "supported", f"[1] says {quoted}; nothing contradicts it."
+        return verdict, reason
     truth = CURRENT_CASE.get("truth") or {}
     if statement in truth and from_sources(passages):
         verdict = truth[statement]

@@ -184,12 +184,11 @@ def _asserted(evidence: Evidence, mine: str | None, blanked: list[tuple[str, str
     if evidence.said is not None:  # a user's sentence, read as asserted already
         return evidence if text == evidence.text else replace(evidence, text=text)
     sentences = split_sentences(text)
-    kinds = assertions.unasserted_each([s.text for s in sentences])
-    for sentence, kind in zip(sentences, kinds, strict=True):
+    read = assertions.standing_each([s.text for s in sentences])
+    for sentence, (kind, at) in zip(sentences, read, strict=True):
         if kind is not None and kind not in (assertions.REPORT, assertions.CONDITION, mine):
             blanked.append((sentence.text, kind))
-            start = sentence.start + (assertions.standing(sentence.text)[1]
-                                      if kind == assertions.FRAMED else 0)
+            start = sentence.start + at  # a frame of a later clause leaves the first stated
             text = text[:start] + " " * (sentence.end - start) + text[sentence.end:]
     return evidence if text == evidence.text else replace(evidence, text=text)
 

@@ -49,7 +49,7 @@ _RANGE_OPENERS = {"between": ("and",), "from": ("to", "until", "till", "through"
 _CONTRACTED = {"cannot": "can", "can't": "can", "won't": "will", "shan't": "shall"}
 _TIME = re.compile(r"(\d{1,2}):(\d{2})(?::\d{2})?")  # a time of day, "07:00", one value
 _HALF_DAY = {"am": 0, "a.m": 0, "pm": 12, "p.m": 12}
-_TOKEN = re.compile(rf"[A-Za-z]{{1,3}}{money.SIGN_CLASS}|\d{{1,2}}:\d{{2}}(?::\d{{2}})?"
+_TOKEN = re.compile(rf"[A-Za-z]{{1,3}}{money.SIGN_CLASS}|{_TIME.pattern}"
                     rf"|\d+(?:,\d{{3}})*(?:\.\d+)?"
                     rf"|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)*|[%;:,()]|{money.SIGN_CLASS}")
 

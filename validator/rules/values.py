@@ -190,8 +190,7 @@ def _standing(said: _Claim, read: list[Read]) -> Outcome | None:
     if said.denies or said.forms & (_NOT_DONE | {"be"}):
         return None  # it says itself that it is not done ("is being reviewed", "will ship")
     for r in read:
-        words = [snowball(w) for w in structured.key_words(r.field.path)]
-        if isinstance(r.field.value, str) and words[-1:] and words[-1] in _STATE_KEYS:
+        if isinstance(r.field.value, str) and r.key_forms[-1:] and r.key_forms[-1] in _STATE_KEYS:
             written = plain_words(r.field.value.replace("_", " "))
         elif r.field.value is True:
             written = list(structured.key_words(r.field.path))

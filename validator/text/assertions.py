@@ -85,6 +85,7 @@ _VERB_LIKE = frozenset("""is are was were be been being am has have had do does 
     will would shall should may might must isn't aren't wasn't weren't doesn't didn't won't
     can't hasn't haven't""".split())
 _NEGATIONS = frozenset("not never no n't nobody none nothing neither nor".split())
+_OPENERS = re.compile(OPENERS, re.IGNORECASE)
 _OPENING_WORDS = 3  # a longer stretch before the first comma is a clause, not an opener
 
 
@@ -115,8 +116,8 @@ def _frame(text: str) -> tuple[str | None, int]:
     an imperative (``IMPERATIVE``), or a "that ..." under a head no allow row knows
     (``FRAMED``), with where the frame's clause starts; (None, 0) for a plain statement."""
     tokens = [(m.group(), m.start()) for m in _TOKENS.finditer(text)]
-    lead = OPENERS and re.match(OPENERS, text, re.IGNORECASE)
-    skip = len(lead.group()) if lead else 0
+    lead = _OPENERS.match(text)
+    skip = lead.end() if lead else 0
     words = [(w, at) for w, at in tokens if at >= skip]
     if _opened(words):
         return OPENED, 0
@@ -206,7 +207,14 @@ def _after_noun(matrix: list[str]) -> bool:
 def unasserted_each(sentences: Sequence[str]) -> list[str | None]:
     """``unasserted`` of each of one turn's or passage's sentences, in order, and also a
     sentence the next one takes back or questions with nothing of its own to say."""
-    kinds = [unasserted(s) for s in sentences]
+    return [kind for kind, _ in standing_each(sentences)]
+
+
+def standing_each(sentences: Sequence[str]) -> list[tuple[str | None, int]]:
+    """``standing`` of each of one turn's or passage's sentences, as ``unasserted_each``
+    reads them: a sentence made unasserted by another is so from its start."""
+    read = [standing(s) for s in sentences]
+    kinds = [kind for kind, _ in read]
     for n, sentence in enumerate(sentences):  # "Common myths:" heads the list that follows
         if kinds[n] == DENIAL and sentence.rstrip().endswith(":"):
             kinds[n + 1:] = [kinds[k] or DENIAL for k in range(n + 1, len(sentences))]
@@ -215,7 +223,8 @@ def unasserted_each(sentences: Sequence[str]) -> list[str | None]:
         back = _back(sentences[n + 1])
         if back is not None and kinds[n] is None:
             kinds[n] = back
-    return kinds
+    return [(kind, at if kind == own else 0)
+            for kind, (own, at) in zip(kinds, read, strict=True)]
 
 
 def _back(sentence: str) -> str | None:

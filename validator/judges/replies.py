@@ -16,6 +16,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from ..text.cues import REASON_ALLOW, REASON_DENY, SUPPORT_LABELS
+from ..text.word_forms import fold
 from ..types import (
     BY_FALLBACK,
     BY_LLM,
@@ -83,7 +85,7 @@ def shown(reply: str) -> str:
 
 def _read_verdict(reply: str, untrusted: Sequence[str | None]) -> Verdict:
     text = _readable_end(reply)
-    found = _final_json(text, _verdict_of)
+    found = _final_json(text, lambda value: _verdict_of(value, untrusted))
     if found is not None:
         return found[0] if not _planted(found[1], untrusted) else _PLANTED
     tag = _final_tag(text)
@@ -116,7 +118,7 @@ def parse_batch_reply(
         return items if isinstance(items, list) else None
 
     items = final_object(reply, read, untrusted)
-    return found if items is None else _by_id(items, count)
+    return found if items is None else _by_id(items, count, untrusted)
 
 
 def parse_cut_batch_reply(
@@ -145,13 +147,14 @@ def parse_cut_batch_reply(
         if not _planted(text[position:end], untrusted):
             items.append(value)
         position = end
-    return _by_id(items, count)
+    return _by_id(items, count, untrusted)
 
 
 _VERDICTS_OPEN = re.compile(r'"verdicts"\s*:\s*\[')
 
 
-def _by_id(items: list, count: int) -> list[Verdict | None]:
+def _by_id(items: list, count: int, untrusted: Sequence[str | None] = ()
+           ) -> list[Verdict | None]:
     """Each statement's verdict from the entries of a batched reply: by its ``id``; a statement
     with no entry, an unreadable entry, or two entries gets None."""
     found: list[Verdict | None] = [None] * count
@@ -160,7 +163,7 @@ def _by_id(items: list, count: int) -> list[Verdict | None]:
         number = item.get("id") if isinstance(item, dict) else None
         if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= count:
             continue
-        verdict = _verdict_of(item)
+        verdict = _verdict_of(item, untrusted)
         found[number - 1] = None if number in seen else verdict
         seen.add(number)
     return found
@@ -297,7 +300,7 @@ def _verdict(label: str, reason: str, score: object = None) -> Verdict:
     return Verdict(label, reason, value, BY_LLM)
 
 
-def _verdict_of(value: dict) -> Verdict | None:
+def _verdict_of(value: dict, untrusted: Sequence[str | None] = ()) -> Verdict | None:
     keys = [k for k in ("verdict", "supported", "label") if k in value]
     if len(keys) > 1:  # which is its verdict? (and whose tokens its probability?)
         return Verdict(INVALID, f"{CONTRADICTS} (it gives a verdict under {' and '.join(keys)})",
@@ -325,7 +328,7 @@ def _verdict_of(value: dict) -> Verdict | None:
                        f"{reason.strip()!r})", decided_by=BY_FALLBACK)
     if said == label or not reason.strip():  # "supported", because: "supported"
         reason = NO_REASON + (f" (only {reason.strip()!r})" if reason.strip() else "")
-    elif label == SUPPORTED and (against := _argues(reason)) is not None:
+    elif label == SUPPORTED and (against := argues(reason, untrusted)) is not None:
         return Verdict(INVALID, f"{CONTRADICTS} (its verdict is supported, its reason says "
                        f"{against!r})", decided_by=BY_FALLBACK)
     if label == SUPPORTED and (unsure := _unsure(value)) is not None:
@@ -334,22 +337,65 @@ def _verdict_of(value: dict) -> Verdict | None:
     return _verdict(label, reason, value.get("score"))
 
 
-def _argues(reason: str) -> str | None:
-    """What in a supported verdict's reason concludes another verdict (``_ARGUES``); a passage
-    said to contradict it not where a word before it in its clause denies that ("nothing in [2]
-    contradicts it")."""
-    for match in _ARGUES.finditer(reason):
-        said = match.group(0).strip()
-        before = re.split(r"[.;:,!?]", reason[:match.start()])[-1].lower()
-        if not (said.lower().startswith(_PASSAGE_VERBS) and _DENIED.search(before[-40:])):
-            return said
+def argues(reason: str, untrusted: Sequence[str | None]) -> str | None:
+    """What in a supported verdict's reason argues for another verdict, or None. A reason keeps
+    its verdict only where it reads as one for it: it opens with no label but one that says
+    support ("Supported:", "Yes -", not "Hallucinated:" or "Close, but"), and no word of it
+    turns, doubts or judges against it (``cues.REASON_DENY``) but where an allow row covers it
+    ("nothing in [2] contradicts it"), inside quotes, or as the words of the validated text or
+    the passages (``untrusted``: "[1] says the bridge was not closed")."""
+    text = fold(reason)
+    covered = [m.span() for m in _QUOTED.finditer(text)]
+    covered += [_clause_span(text, m.start()) for row in REASON_ALLOW
+                for m in row.regex.finditer(text)]  # an allow row vouches for its clause
+    label = _LABEL.match(text)
+    if label and not SUPPORT_LABELS.fullmatch(" ".join(label.group(1).lower().split())) \
+            and not any(a <= label.start(1) < b for a, b in covered):
+        return label.group(1)
+    said = " ".join(fold(part).lower() for part in untrusted if part)
+    for row in REASON_DENY:
+        for match in row.regex.finditer(text):
+            start, end = match.span()
+            if any(a <= start and end <= b for a, b in covered) or _echoed(text, match, said):
+                continue
+            return _clause_at(text, start)
     return None
 
 
-_PASSAGE_VERBS = ("contradicts", "conflicts", "is inconsistent", "disagrees")
+# A reason's opening label: a word or three, then ":", ".", "!", "," or a dash (not a
+# sentence's subject, a citation or a number: "[1] states: ...", "The passage says: ...").
+_LABEL = re.compile(r"^\W*(?!(?:the|this|that|it|its|a|an|both|each|all|passage|source)\b)"
+                    r"((?:[^\W\d_]+(?:[\s-]+|(?=[:.!,]|\s[-–—]))){1,3}?)\s*(?:[:.!,]|[-–—]\s)",
+                    re.IGNORECASE)
+_QUOTED = re.compile(r"\"[^\"]{1,400}\"|“[^”]{1,400}”|«[^»]{1,400}»|(?<!\w)'[^']{1,400}'(?!\w)"
+                     r"|‘[^’]{1,400}’")
 
 
-_DENIED = re.compile(r"\b(?:nothing|no|not|never|none|neither|nor|without)\b")
+def _echoed(text: str, match: re.Match, said: str) -> bool:
+    """Whether the words at ``match`` are the validated text's or a passage's: the word with
+    the one after it (or before it, at a clause's end) found in ``said``."""
+    after = re.match(r"\s*([^\W_]+)", text[match.end():])
+    before = re.search(r"([^\W_]+)\s*$", text[:match.start()])
+    word = match.group(0).lower()
+    return bool(said) and any(
+        f"{a} {b}" in said for a, b in ((word, after and after.group(1).lower()),
+                                        (before and before.group(1).lower(), word)) if a and b)
+
+
+def _clause_span(text: str, at: int) -> tuple[int, int]:
+    """Where the clause of ``text`` around character ``at`` starts and ends: between marks that
+    end one (a full stop, a semicolon, a colon, a question or exclamation mark)."""
+    start = max(text.rfind(mark, 0, at) for mark in ".;:!?") + 1
+    ends = [e for e in (text.find(mark, at) for mark in ".;!?") if e != -1]
+    return start, min(ends, default=len(text))
+
+
+def _clause_at(text: str, at: int) -> str:
+    """The clause of ``text`` around character ``at``, as a reason quotes it."""
+    start, end = _clause_span(text, at)
+    return text[start:end].strip()[:120]
+
+
 _SURE_KEYS = re.compile(r"score|prob|confiden|certain|likel", re.IGNORECASE)
 _UNSURE_WORDS = re.compile(r"\b(?:low|very low|unsure|uncertain|unlikely|doubt\w*|none)\b",
                            re.IGNORECASE)
@@ -367,23 +413,6 @@ def _unsure(value: dict) -> str | None:
         if isinstance(said, str) and _UNSURE_WORDS.search(said):
             return f"{key} is {said!r}"
     return None
-
-
-# What in a supported verdict's reason concludes another verdict: a reason that opens with
-# one ("Contradicted: [1] gives another year."), one it comes to ("..., so this is
-# unsupported"), a passage that contradicts the statement, or another value for it. What a
-# reason reports of the passages ("[1] says it was not supported by the council") is none.
-_VERDICT_NAMES = r"(?:unsupported|not supported|contradicted|contradiction|false|incorrect|wrong)"
-_ARGUES = re.compile(
-    rf"^\W*(?:{_VERDICT_NAMES}|no)\b(?!\s+(?:doubt|question)\b)"
-    rf"|^\W*(?:this|it|the (?:statement|claim|sentence))\s+(?:is|was)\s+(?:{_VERDICT_NAMES}|not "
-    r"(?:stated|backed|found|mentioned|in the passages))\b"
-    rf"|\b(?:so|thus|therefore|hence|which means|making|meaning)\b[^.;]{{0,40}}?\b(?:is|it's|"
-    rf"are|remains|stays)\s+(?:it\s+)?{_VERDICT_NAMES}\b"
-    r"|\b(?:contradicts|conflicts with|is inconsistent with|disagrees with)\s+(?:it|this|the "
-    r"(?:statement|claim|sentence))\b"
-    r"|\b(?:gives|says|states|has|lists)\s+(?:a |an )?(?:another|a different|different)\s+"
-    r"(?:year|value|date|number|name|amount|currency|unit|figure)\b", re.IGNORECASE)
 
 
 # What a reply's reason that is no reason is shown as. A reason that is only another verdict

@@ -19,6 +19,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .grammar import (
+    ARTICLES,
+    DEMONSTRATIVES,
+    FINITE_AUXILIARIES,
+    POSSESSIVES,
+    SUBJECT_PRONOUNS,
+)
+
 # What a sentence does with what it says, where it does not assert it.
 QUESTION = "a question"
 REQUEST = "a request to check it"
@@ -35,11 +43,14 @@ IMPERATIVE = "an imperative: it asks for it to be done"
 OPENED = "opened by words that do not state it"
 FRAMED = "under a frame that does not assert it"
 ASSERTED = "asserted"  # the standing of an ASSERT row: the frame states what follows it
+ARGUED = "an argument for another verdict"  # in a judge's reason for "supported"
 
 SENTENCE = "sentence"  # a row read anywhere in the sentence
 OPENING = "opening"  # on the sentence's first words (after the openers every row allows)
 HEAD = "head"  # on the word before a "that" which opens a clause of its own
 NEXT = "next"  # on the sentence after it: it takes back the one before
+REASON = "reason"  # in a judge's reason for a "supported" verdict (``judges.replies``)
+LABEL = "label"  # on the word or two a judge's reason opens with, before ":", "." or a dash
 
 
 @dataclass(frozen=True)
@@ -54,10 +65,15 @@ class Cue:
         object.__setattr__(self, "regex", re.compile(self.pattern, re.IGNORECASE))
 
 
-_SUBJECTS = (r"(?:it|there|this|that|these|those|the|a|an|my|your|our|their|his|her|its|you|i|"
-             r"we|they|he|she|someone|anyone|everyone)")
-_AUXILIARIES = (r"(?:is|are|was|were|am|do|does|did|can|could|will|would|should|shall|has|have|"
-                r"had|may|might|must|isn't|aren't|wasn't|weren't|doesn't|didn't|can't|won't)")
+
+def _one_of(words: frozenset[str]) -> str:
+    """A pattern for any of ``words``, the longest first."""
+    return "(?:" + "|".join(sorted(words, key=lambda w: (-len(w), w))) + ")"
+
+
+_SUBJECTS = _one_of(SUBJECT_PRONOUNS | DEMONSTRATIVES | ARTICLES | POSSESSIVES
+                    | frozenset(("there", "someone", "anyone", "everyone")))
+_AUXILIARIES = _one_of(FINITE_AUXILIARIES)
 # Words a sentence may open with before what it says, whatever it says ("So, ...", "Hi, ...").
 OPENERS = r"^(?:(?:so|ok(?:ay)?|well|hi|hello|hey|also|and|but|oh|um|now)\b[,:]?\s+)*"
 
@@ -183,6 +199,26 @@ DENY: tuple[Cue, ...] = (
         r"what\s+i\s+said)|sorry\W+(?:i\s+(?:meant|mean)|(?:it|that)\s+(?:was|is)|no|wrong))\b"
         r"|\b(?:i\s+was\s+wrong|that\s+was\s+wrong|i\s+was\s+mistaken)\b",
         "Just kidding."),
+    # A judge's reason for "supported" that turns, doubts or judges against it. Each word is
+    # read where no allow row below covers it, outside quotes, and where it is not the
+    # validated text's or the passages' own ("[1] says the bridge was not closed").
+    Cue(ARGUED, REASON, r"\b(?:not|no|never|none|nothing|nobody|nowhere|neither|nor|without|"
+        r"cannot|[a-z]+n't|but|however|whereas|although|though|yet|except|only|if|unless|"
+        r"would|partly|partially|half|instead|rather)\b",
+        "[1] gives the year, but not the month."),
+    Cue(ARGUED, REASON, r"\b(?:unsupported|contradict\w*|false|untrue|incorrect\w*|inaccura\w*|"
+        r"wrong\w*|erroneous\w*|invalid|refut\w*|disprov\w*|unverif\w*|unsubstantiated|"
+        r"unfounded|baseless|unclear|uncertain|unsure|unlikely|doubt\w*|dubious|questionable)\b",
+        "Inaccurate: [1] gives 1887."),
+    Cue(ARGUED, REASON, r"\b(?:hallucinat\w*|fabricat\w*|invent(?:s|ed|ion)|made\s+up|"
+        r"speculat\w*|mis(?:match|attribut|lead|read|repres|quot|stat|characteri|take|identif|"
+        r"interpret|count|dat|nam|label)\w*|discrepan\w*|differ(?:s|ed|ent|ence|ently)?|"
+        r"inconsisten\w*|conflict\w*|disagree\w*|revers\w*|backwards|opposite|swap\w*|"
+        r"conflat\w*|overstat\w*|overgenerali[sz]\w*|exaggerat\w*|beyond|stretch|leap|outside|"
+        r"silent|absent|missing|omit\w*|lacks?|unrelated|irrelevant|too\s+(?:high|low|strong|"
+        r"weak|much|many|few|far|broad|narrow|early|late)|error\w*|mistake\w*)\b",
+        "The claim overstates [1], which says sales dipped."),
+    Cue(ARGUED, REASON, r"\?", "Where does [1] give the year?"),
 )
 
 ASSERT: tuple[Cue, ...] = (
@@ -226,6 +262,57 @@ ASSERT: tuple[Cue, ...] = (
         r"december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|year|years|month|"
         r"months|week|weeks|day|days|century|decade)\b",
         "Sadly, the old bridge collapsed in the storm."),
+    # A judge's reason: the labels it may open with for "supported", and the turns of phrase
+    # that keep the verdict (what no passage says otherwise, words said differently).
+    Cue(ASSERTED, LABEL, r"^(?:(?:fully|directly|clearly|explicitly|strongly|well)\s+)?"
+        r"(?:supported|stated|backed|grounded|entailed|confirmed|verified|yes|correct|true|"
+        r"right|accurate|consistent|indeed|agreed|ok|okay|verbatim|matches|match|exact\s+match|"
+        r"direct\s+match|word\s+for\s+word|in\s+the\s+passages?|in\s+the\s+sources?|same(?:\s+\w+)?|"
+        r"no\s+(?:discrepanc\w*|contradictions?|conflicts?|issues?|problems?))$",
+        "Supported: [1] gives 1887."),
+    Cue(ASSERTED, REASON, r"\b(?:nothing|no\s+(?:other\s+)?(?:passage|source|evidence)|none\s+of\s+"
+        r"the\s+(?:passages|sources)|neither\s+passage)\b[^.;]{0,60}?\b(?:contradicts?|"
+        r"conflicts?|disagrees?|disputes?|says\s+otherwise|suggests\s+otherwise|differs?|"
+        r"gives\s+(?:a\s+)?(?:different|another|other|conflicting))\w*",
+        "Nothing in [2] contradicts it, and [1] gives 1887."),
+    Cue(ASSERTED, REASON, r"\bno\s+(?:other|different|conflicting|contradicting|competing|"
+        r"contradictory)\b|\bno\s+(?:discrepanc\w*|contradictions?|conflicts?|mismatch\w*|"
+        r"differences?|inconsistenc\w*)\b",
+        "[1] gives 1887 and no other year."),
+    Cue(ASSERTED, REASON, r"\b(?:although|though|while|even\s+if|but)\s+(?:it\s+is\s+|it's\s+|"
+        r"(?:it|this|the\s+claim|the\s+sentence|the\s+statement)\s+(?:is\s+)?)?"
+        r"(?:phrased|worded|put|expressed|stated|written|said|ordered)\s+differently\b"
+        r"|\b(?:phrased|worded|put|expressed|stated|written|said)\s+differently\b",
+        "Although phrased differently, [1] says the same."),
+    Cue(ASSERTED, REASON, r"\bnot\s+(?:verbatim|word\s+for\s+word|literally|explicitly\s+"
+        r"(?:worded|phrased)|in\s+(?:so\s+many|the\s+same|those|these)\s+words)\b"
+        r"|\b(?:does|did|do)\s*(?:not|n't)\s+(?:add|go\s+beyond|introduce|change|alter|"
+        r"exceed|conflict|contradict)\b|\bwithout\s+(?:adding|changing|altering|going\s+beyond)\b"
+        r"|\bonly\s+(?:restates|rephrases|repeats|paraphrases|summari[sz]es|rewords|"
+        r"shortens)\b|\b(?:nothing|no\s+detail)\s+(?:is\s+)?(?:added|beyond)\b"
+        r"|\b(?:never|does\s*(?:not|n't)|did\s*(?:not|n't))\s+uses?\s+the\s+(?:exact\s+|same\s+)?"
+        r"(?:word|term|phrase|expression|wording)\b|\bnever\s+(?:gives?|says?|mentions?|names?)\s+"
+        r"(?:a|an|any)\s+\w+\s+other\s+than\b|\bthe\s+only\s+(?:figure|number|date|value|name|"
+        r"year|amount|price|one)\s+(?:the|that|in|given)\b",
+        "The claim does not add anything to [1]."),
+    Cue(ASSERTED, REASON, r"\bas\s+the\s+(?:claim|statement|sentence)\s+(?:says|states|does|puts\s+it|"
+        r"has\s+it|claims)\b|\b(?:claim|statement|sentence)\s+(?:\w+\s+){0,2}?(?:only|just|merely)\b"
+        r"|\b(?:claim|statement|sentence)\s+(?:omits|leaves\s+out|drops|skips|says\s+less)\b",
+        "No passage gives the price, as the statement says."),
+    # what the reason says of another passage than the one that holds the statement
+    Cue(ASSERTED, REASON, r"(?:\bpassages?\s+)?\[\d+\]\s+(?:is|are)\s+(?:\w+\s+)?(?:not\s+relevant|"
+        r"irrelevant|unrelated|off[-\s]topic|about\s+(?:something|another|a\s+different))\b"
+        r"|\b(?:does|do)\s*(?:not|n't)\s+(?:affect|change|bear\s+on)\s+the\s+verdict\b",
+        "[1] is irrelevant, but [2] gives the year."),
+    Cue(ASSERTED, REASON, r"\b(?:differs?|different)\s+only\s+in\s+(?:format|wording|phrasing|form|"
+        r"spelling|notation|units?|style)\b|\b(?:format|wording|phrasing|spelling|notation|word\s+"
+        r"order)\s+differs?\b|\bbut\s+the\s+(?:figure|number|date|value|name|fact|meaning|sense|"
+        r"year|amount)s?\s+(?:matches|match|agrees?|is\s+the\s+same|are\s+the\s+same)\b",
+        "The date format differs, but the date is the one in [1]."),
+    # a contrast that names no rival: "in 1892, not later", "at least 40, not fewer"
+    Cue(ASSERTED, REASON, r",\s*(?:and\s+)?not\s+(?:later|earlier|before|after|sooner|more|less|"
+        r"fewer|otherwise)\b",
+        "[1] says it opened in 1892, not later."),
 )
 
 CUES = DENY + ASSERT
@@ -234,3 +321,6 @@ RETRACTS = next(c.regex for c in DENY if c.where == NEXT)
 FRAMING_HEADS = next(c.regex for c in DENY if c.where == HEAD)
 ASSERTING_HEADS = next(c.regex for c in ASSERT if c.where == HEAD)
 PLAIN_OPENINGS = tuple(c.regex for c in ASSERT if c.where == OPENING)
+REASON_DENY = tuple(c for c in DENY if c.where == REASON)
+REASON_ALLOW = tuple(c for c in ASSERT if c.where == REASON)
+SUPPORT_LABELS = next(c.regex for c in ASSERT if c.where == LABEL)

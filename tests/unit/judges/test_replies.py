@@ -210,8 +210,6 @@ def test_an_unreadable_verdict_says_what_was_expected_in_the_reason_and_the_warn
      "the judge gave no reason (only 'supported')"),
     ('{"reason": " ", "verdict": "contradicted"}', CONTRADICTED, "the judge gave no reason"),
     ('{"verdict": "supported"}', SUPPORTED, "the judge gave no reason"),
-    ('{"reason": "[1] says it was not supported by the council.", "verdict": "supported"}',
-     SUPPORTED, "[1] says it was not supported by the council."),
 ])
 def test_a_reason_that_contradicts_its_verdict_or_says_nothing_is_shown_as_such(reply, label,
                                                                                  reason):
@@ -220,3 +218,44 @@ def test_a_reason_that_contradicts_its_verdict_or_says_nothing_is_shown_as_such(
     verdict word, or empty: the verdict stands, its reason saying that none was given."""
     verdict = parse_reply(reply)
     assert (verdict.label, verdict.reason) == (label, reason)
+
+
+REPORTING = '{"reason": "[1] says the plan was not supported by the council.", "verdict": "supported"}'
+
+
+def test_a_reason_that_reports_the_passages_own_words_keeps_its_verdict():
+    """A "not" the passage says ("not supported by the council") is the passage's, not the
+    judge's argument; the same words of the judge's own turn the verdict."""
+    said = ["The council did not vote.", "The plan was not supported by the council."]
+    assert parse_reply(REPORTING, said).label == SUPPORTED
+    assert parse_reply(REPORTING).label == INVALID
+
+
+@pytest.mark.parametrize("reason", [
+    "Hallucinated: none of the passages mention a second launch.",
+    "Nope. [1] says the bridge opened in 1932.",
+    "Close, but the passage says the ban was proposed.",
+    "Mismatch: [1] reports 42% turnout.",
+    "[1] puts the summit at 4,808 m, a thousand metres too high.",
+    "Where does [1] give the year?",
+    "Ah, [1] says 'deputy'.",
+])
+def test_a_supported_verdict_whose_reason_does_not_read_as_support_is_unreadable(reason):
+    """Allow, don't deny: a label no row knows, a word that turns or judges, a question."""
+    reply = json.dumps({"reason": reason, "verdict": "supported"})
+    verdict = parse_reply(reply, ["The bridge opened in 1934."])
+    assert verdict.label == INVALID
+    assert verdict.reason.startswith("the judge's reply contradicts itself (its verdict is "
+                                     "supported, its reason says")
+
+
+@pytest.mark.parametrize("reason", [
+    "[1] states that the bridge opened in 1932, as the claim says.",
+    "Supported: [1] gives 1932.",
+    "Nothing in [2] contradicts it, and [1] gives 1932.",
+    "The claim only gives the year; [1] gives the day too.",
+    "The date format differs, but the date is the one in [1].",
+])
+def test_a_reason_for_support_keeps_its_verdict(reason):
+    reply = json.dumps({"reason": reason, "verdict": "supported"})
+    assert parse_reply(reply, ["The bridge opened in 1932."]).label == SUPPORTED

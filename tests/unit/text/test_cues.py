@@ -3,11 +3,14 @@ never dead and never shadowed by another; a new wording is a new row and its exa
 
 import pytest
 
+from provenance_guard.judges.replies import argues
 from provenance_guard.text import cues
 from provenance_guard.text.assertions import standing, unasserted, unasserted_each
 
+_SENTENCE_ROWS = (cues.SENTENCE, cues.OPENING, cues.HEAD)
 
-@pytest.mark.parametrize("cue", [c for c in cues.DENY if c.where != cues.NEXT],
+
+@pytest.mark.parametrize("cue", [c for c in cues.DENY if c.where in _SENTENCE_ROWS],
                          ids=lambda c: c.example[:40])
 def test_each_deny_row_reads_its_example_as_its_kind(cue):
     assert unasserted(cue.example) == cue.standing
@@ -19,7 +22,8 @@ def test_each_row_that_takes_back_takes_back_the_sentence_before(cue):
     assert unasserted_each(["The order shipped on Monday.", cue.example])[0] == cues.TAKEN_BACK
 
 
-@pytest.mark.parametrize("cue", cues.ASSERT, ids=lambda c: c.example[:40])
+@pytest.mark.parametrize("cue", [c for c in cues.ASSERT if c.where in _SENTENCE_ROWS],
+                         ids=lambda c: c.example[:40])
 def test_each_allow_row_lets_its_example_assert(cue):
     assert unasserted(cue.example) is None
 
@@ -65,3 +69,14 @@ def test_a_frame_that_opens_a_later_clause_leaves_the_first_asserted():
     sentence = "The mine closed in 2010, and few expect that it will reopen."
     kind, at = standing(sentence)
     assert kind == cues.FRAMED and sentence[at:].startswith("few expect")
+
+
+@pytest.mark.parametrize("cue", cues.REASON_DENY, ids=lambda c: c.example[:40])
+def test_each_reason_row_makes_its_example_argue_against_support(cue):
+    assert argues(cue.example, ()) is not None
+
+
+@pytest.mark.parametrize("cue", [c for c in cues.ASSERT if c.where in (cues.REASON, cues.LABEL)],
+                         ids=lambda c: c.example[:40])
+def test_each_allow_row_keeps_its_example_a_reason_for_support(cue):
+    assert argues(cue.example, ()) is None

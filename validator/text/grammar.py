@@ -1,0 +1,47 @@
+"""The closed classes of English every reader shares: articles and determiners, the personal
+pronouns by person and case, the auxiliaries and modals, the negations, and the words that open
+a clause of their own.
+
+These are grammar, not wordings: what marks how a sentence stands to what it says is a row of
+``cues``, and what a word means (opposites, synonyms) is the rules' word lists. Every reader
+takes its function words from here, so no reader keeps a copy that drifts from the others'.
+"""
+
+from __future__ import annotations
+
+ARTICLES = frozenset(("a", "an", "the"))
+DEMONSTRATIVES = frozenset(("this", "that", "these", "those"))
+
+# The personal pronouns, one row a person: subject, object, possessive, possessive pronoun,
+# reflexive. "it" is a thing, not a person, and stands apart.
+FIRST_SINGULAR = ("i", "me", "my", "mine", "myself")
+SECOND = ("you", "you", "your", "yours", "yourself")
+FIRST_PLURAL = ("we", "us", "our", "ours", "ourselves")
+PERSONAL = (FIRST_SINGULAR, SECOND, ("he", "him", "his", "his", "himself"),
+            ("she", "her", "her", "hers", "herself"), FIRST_PLURAL,
+            ("they", "them", "their", "theirs", "themselves"))
+THING = ("it", "it", "its", "its", "itself")
+POSSESSIVE = 2  # the column of the possessive determiner ("my", "your")
+
+# Which person each personal pronoun names: "you", "your" and "yourselves" one, "my" another.
+PERSON_OF = {word: person for person, forms in enumerate(PERSONAL) for word in forms} | {
+    "yourselves": PERSONAL.index(SECOND)}
+POSSESSIVES = frozenset(forms[POSSESSIVE] for forms in (*PERSONAL, THING))
+SUBJECT_PRONOUNS = frozenset(forms[0] for forms in (*PERSONAL, THING))
+OBJECT_PRONOUNS = frozenset(forms[1] for forms in (*PERSONAL, THING))
+
+FINITE_BE = frozenset("am is are was were".split())
+BE = FINITE_BE | frozenset(("be", "been", "being"))
+AUXILIARIES = BE | frozenset("has have had do does did".split())
+MODALS = frozenset("can could will would shall should may might must".split())
+NEGATIVE_AUXILIARIES = frozenset("""isn't aren't wasn't weren't doesn't don't didn't can't
+    cannot won't wouldn't couldn't shouldn't hasn't haven't hadn't mustn't""".split())
+# The verbs that open a question ("Did it ship?") or carry a clause's tense and mood.
+FINITE_AUXILIARIES = FINITE_BE | frozenset("has have had do does did".split()) | MODALS \
+    | NEGATIVE_AUXILIARIES
+
+NEGATIONS = frozenset(
+    "not no never none neither nor without cannot nobody nothing nowhere".split())
+
+# The words that open a clause of its own after another ("..., but it reopened").
+CLAUSE_OPENERS = frozenset("but whereas while although though however yet because".split())

@@ -25,6 +25,7 @@ from ..retrieval.retriever import Found, Retriever
 from ..rules.tokens import FUNCTION_WORDS
 from ..text import citations
 from ..text.conversation import Turn, asserted
+from ..text.grammar import FIRST_PLURAL, FIRST_SINGULAR, SECOND
 from ..text.refusals import claim_part
 from ..types import (
     BY_FALLBACK,
@@ -383,11 +384,9 @@ def _nearest(claims: Sequence[str], conversation: Sequence[Turn],
 # The user is the source only of what is about themselves: their order, their payment, their
 # daughter. What they say of the world (a store's hours, a price, who runs a firm) is for the
 # sources to say, and the sources decide it, silent or not.
-_SECOND_PERSON = frozenset("you your yours yourself yourselves you're you've you'd you'll".split())
+_SECOND_PERSON = frozenset(SECOND) | frozenset("yourselves you're you've you'd you'll".split())
 _PRONOUNS = frozenset("it he she they its his her their this these those".split())
-
-
-_FIRST_PERSON = frozenset("i my me mine myself we our us ours ourselves i'm i've i'd i'll".split())
+_FIRST_PERSON = frozenset(FIRST_SINGULAR + FIRST_PLURAL) | frozenset("i'm i've i'd i'll".split())
 
 
 def _lower_words(text: str) -> list[str]:

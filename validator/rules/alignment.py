@@ -26,12 +26,20 @@ from collections.abc import Callable, Iterable, Sequence, Set
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+from ..text.grammar import (
+    BE,
+    DEMONSTRATIVES,
+    FIRST_PLURAL,
+    FIRST_SINGULAR,
+    PERSON_OF,
+    POSSESSIVES,
+    SECOND,
+)
 from . import quantities
 from .reading import bare, read
 from .restatements import range_ends, turned
 from .tokens import (
     ALTERNATIVES,
-    BE,
     LINKS,
     PREPOSITIONS,
     PRONOUNS,
@@ -162,13 +170,8 @@ BLOCKS = (
           ("test_rules: who did it is kept",)),
 )
 
-# The person each personal pronoun and possessive names: "you" and "your" one, "my" another.
-_PERSONS = {word: person for person, words in enumerate((
-    "i me my mine myself", "you your yours yourself yourselves", "he him his himself",
-    "she her hers herself", "we us our ours ourselves", "they them their theirs themselves"))
-    for word in words.split()}
-_POSSESSIVES = frozenset("my your his her our their".split())
-_SPEAKERS = frozenset("i we you".split())  # who speaks and who is spoken to: never a name
+# Who speaks and who is spoken to: never a name.
+_SPEAKERS = frozenset(forms[0] for forms in (FIRST_SINGULAR, FIRST_PLURAL, SECOND))
 
 
 def _doer(claim: Clause, said: Sequence[Token], pairs: list[tuple[int, int]]) -> str | None:
@@ -200,10 +203,10 @@ def _person(claim: Clause, said: Sequence[Token]) -> str | None:
         found = {}
         for k, t in enumerate(tokens):
             word = t.text.lower()
-            if word not in _PERSONS or t.referent:
+            if word not in PERSON_OF or t.referent:
                 continue
-            owned = (word in _POSSESSIVES and k + 1 < len(tokens) and tokens[k + 1].content)
-            key = f"{_PERSONS[word]}:{tokens[k + 1].form}" if owned else str(_PERSONS[word])
+            owned = (word in POSSESSIVES and k + 1 < len(tokens) and tokens[k + 1].content)
+            key = f"{PERSON_OF[word]}:{tokens[k + 1].form}" if owned else str(PERSON_OF[word])
             found[key] = f"{t.text} {tokens[k + 1].text}" if owned else t.text
         return found
 
@@ -485,7 +488,7 @@ def _object(tokens: Sequence[Token], k: int) -> list[Token]:
     return list(tokens[n:end])
 
 
-_DETERMINERS = frozenset("its his her their our my your this that these those".split())
+_DETERMINERS = POSSESSIVES | DEMONSTRATIVES
 
 
 def _spoken(evidence: Sequence[Token], pairs) -> list[Token]:
@@ -519,6 +522,8 @@ def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int],
         if (token.kind not in marks and token.form not in bounds
                 or token.form in mine or j in dropped):
             continue
+        if token.form == "only" and j == 0:
+            continue  # "Only the first floor was flooded" states that it was
         if token.form == ALTERNATIVES and (not stating or any(
                 t.kind == "qualifier" and t.form in _PERMITTING for t in said[:j])):
             continue  # "Rutgers, or RU": a name is named all the same; "Visitors can climb

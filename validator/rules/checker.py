@@ -18,12 +18,14 @@ The local judge turns the kinds into verdicts, and the validator's rules decide 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from ..text import assertions
 from ..text.citations import MARKER
+from ..text.grammar import ARTICLES, NEGATIONS
 from ..text.sentences import safe_text, split_sentences
 from ..text.word_forms import content_words
 from ..types import Evidence
@@ -32,7 +34,6 @@ from .alignment import Alignment, best_alignment, has_verb, is_mention, read, sa
 from .facts import normalise
 from .money import SIGNS
 from .tokens import (
-    ARTICLES,
     BOUNDARIES,
     CONDITION_PHRASES,
     CONDITIONS,
@@ -46,10 +47,10 @@ from .tokens import (
     located,
     reports,
 )
-from .word_lists import NEGATIONS
 
 VERBATIM_MIN_WORDS = 4
 CONFLICTS = ("value", "name", "negation", "antonym")  # the kinds that contradict
+_CHECKS_KEPT = 256  # the last claims' findings kept: a validation asks each of them twice
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,15 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
     asserts is read: a sentence of it that asks, hedges, supposes or denies what it says
     (``assertions``), or that the next sentence takes back, neither supports nor contradicts,
     unless the claim is put the same way; where such a sentence is what held the claim, the
-    reason quotes it and says how it puts it."""
+    reason quotes it and says how it puts it.
+
+    Decided once for a claim and its evidence: the cascade, a first judge and the local judge
+    ask the same question of one validation's claim and get the one answer."""
+    return _check_once(claim, tuple(evidence))
+
+
+@functools.lru_cache(maxsize=_CHECKS_KEPT)
+def _check_once(claim: str, evidence: Sequence[Evidence]) -> Findings:
     claim = safe_text(claim)  # a lone surrogate is no text the readers take
     if not _tells_of_failure(claim):  # an error result is evidence of the error alone
         evidence = [e for e in evidence if e.tool is None or not e.tool.error]

@@ -13,15 +13,13 @@ from dataclasses import replace
 
 from ..storage import MiB, memoize
 from ..text.citations import MARKER
+from ..text.grammar import ARTICLES, AUXILIARIES, BE, NEGATIONS
 from ..text.sentences import split_sentences
-from ..text.word_forms import MONTH_OF, with_digits
+from ..text.word_forms import MONTH_OF, WEEKDAYS, with_digits
 from . import money, quantities
 from .restatements import comparative, fronted, mark_events, passive, possessive, voiced
 from .tokens import (
     ALTERNATIVES,
-    ARTICLES,
-    AUXILIARIES,
-    BE,
     BOUNDARIES,
     CONDITION_PHRASES,
     FUNCTION_WORDS,
@@ -38,7 +36,7 @@ from .tokens import (
     reports,
     suffix,
 )
-from .word_lists import IRREGULAR, NEGATIONS, SAME_PARTICIPLES, concepts, snowball
+from .word_lists import IRREGULAR, SAME_PARTICIPLES, concepts, snowball
 
 _SAME_QUALIFIER = {"every": "each"}  # qualifiers that say the same of each member
 _SAID_SO = frozenset("say says said saying told tells according".split())
@@ -49,7 +47,8 @@ _RANGE_OPENERS = {"between": ("and",), "from": ("to", "until", "till", "through"
 _CONTRACTED = {"cannot": "can", "can't": "can", "won't": "will", "shan't": "shall"}
 _TIME = re.compile(r"(\d{1,2}):(\d{2})(?::\d{2})?")  # a time of day, "07:00", one value
 _HALF_DAY = {"am": 0, "a.m": 0, "pm": 12, "p.m": 12}
-_TOKEN = re.compile(rf"[A-Za-z]{{1,3}}{money.SIGN_CLASS}|{_TIME.pattern}"
+_ISO_DATE = re.compile(r"(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?![\d-])")
+_TOKEN = re.compile(rf"[A-Za-z]{{1,3}}{money.SIGN_CLASS}|{_TIME.pattern}|{_ISO_DATE.pattern}"
                     rf"|\d+(?:,\d{{3}})*(?:\.\d+)?"
                     rf"|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)*|[%;:,()]|{money.SIGN_CLASS}")
 
@@ -208,6 +207,9 @@ def _tokens(text: str) -> list[Token]:
     i = 0
     while i < len(raw):
         word = raw[i]
+        if iso := _ISO_DATE.fullmatch(word):  # "2024-11-05": its day, then its year
+            tokens.append(Token(f"date:{int(iso[2])}-{int(iso[3])}", word, "number"))
+            raw[i] = word = iso[1]
         lowered = word.lower()
         if not bound_text and (size := _range_at(raw, i)):
             tokens.append(_range(raw, i, size))
@@ -291,12 +293,21 @@ def _tokens(text: str) -> list[Token]:
             token = _word(word, first=not tokens and not named)
             if article and token.kind == "word" and named is False and _title(raw, i):
                 token = replace(token, detail=True)  # "the engineer Gustave Eiffel"
+            elif _weekday_of_date(raw, i):
+                token = replace(token, detail=True)  # "Monday, 6 May": the date says it
             if token.kind == "word" and i + 1 < len(raw) and reports(word, raw[i + 1]):
                 token = replace(token, form=f"{REPORTED}{token.form}", kind="qualifier")
             tokens.append(token)
         article = False
         i += 1
     return tokens
+
+
+def _weekday_of_date(raw: list[str], i: int) -> bool:
+    """Whether ``raw[i]`` names the weekday of the date after it ("Monday, 6 May 2024")."""
+    after = raw[i + 2] if i + 2 < len(raw) and raw[i + 1] == "," else (
+        raw[i + 1] if i + 1 < len(raw) else "")
+    return raw[i].lower() in WEEKDAYS and (after[:1].isdigit() or after.lower() in MONTH_OF)
 
 
 def _time_at(raw: list[str], i: int) -> tuple[int, int] | None:

@@ -14,10 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from ..text.grammar import AUXILIARIES, BE
 from . import quantities
 from .tokens import (
-    AUXILIARIES,
-    BE,
     BOUNDARIES,
     LINKS,
     PASSIVE,

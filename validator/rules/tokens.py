@@ -9,15 +9,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..text.grammar import ARTICLES, AUXILIARIES, CLAUSE_OPENERS, DEMONSTRATIVES
 from .quantities import Amount
 from .word_lists import IRREGULAR, SAME_PARTICIPLES
 
 # Words that carry no claim of their own: skipped where the evidence has them, not required
 # where the claim has them. Negations, qualifiers and opposites are read apart.
-FUNCTION_WORDS = frozenset(
-    """a an the this that these those it its they them their he him his she her we our you your
-    i me my is are was were be been being am has have had having do does did doing of to in on
-    at by for with from as into onto upon there here which who whom whose what also just very
+FUNCTION_WORDS = ARTICLES | DEMONSTRATIVES | AUXILIARIES | frozenset(
+    """it its they them their he him his she her we our you your i me my having doing of to in
+    on at by for with from as into onto upon there here which who whom whose what also just very
     and or nor then than too located situated""".split())
 # Words that make a statement hold only on a condition ("The pump stops when the lid is open").
 CONDITIONS = frozenset("if when whenever unless provided assuming".split())
@@ -97,12 +97,8 @@ ALTERNATIVES = "or:"
 # so a statement is not stated by one; a question may still ask what the evidence states.
 QUESTION = "?"
 # Tokens that end a clause: a qualifier or negation beyond them belongs to another statement.
-BOUNDARIES = frozenset(";:") | frozenset(
-    "but whereas while although though however yet because".split())
-BE = frozenset("is are was were been being be".split())
-AUXILIARIES = BE | frozenset("has have had do does did".split())
+BOUNDARIES = frozenset(";:") | CLAUSE_OPENERS
 PASSIVE = "/passive"  # the mark of a participle in the passive voice
-ARTICLES = frozenset(("a", "an", "the"))
 # Prepositions that carry meaning (content words) and end a noun phrase ("company between").
 PREPOSITIONS = frozenset("between until till dure sinc ~before ~after through across within "
                           "against among toward towards".split())

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from ..text import records as structured
+from ..text.grammar import NEGATIONS
 from ..text.word_forms import STOPWORDS, content_words, stem
 from ..types import Evidence, Field
 from . import money
@@ -39,7 +40,7 @@ from .fields import (
 )
 from .quantities import BOUND_WORDS, NUMBER_WORDS, SCALES, UNITS, Amount
 from .tokens import QUALIFIERS, UNASSERTING
-from .word_lists import NEGATIONS, snowball, synonyms
+from .word_lists import snowball, synonyms
 
 # Words of a boolean's key that only say it is one ("is_paid", "has_warranty"): not what the
 # claim must say.

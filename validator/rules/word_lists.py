@@ -17,9 +17,6 @@ from importlib.resources import files
 
 from ..text.word_forms import stem
 
-NEGATIONS = frozenset(
-    "not no never none neither nor without cannot nobody nothing nowhere".split())
-
 # (first pole, second pole): surface forms of each. Words shared with other senses ("light",
 # "cover") are listed only where the opposite reading is the common one in documentation.
 _PAIRS = (

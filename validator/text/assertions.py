@@ -53,6 +53,18 @@ from .cues import (  # noqa: F401  (the kinds are read from here by every caller
     SUPPOSITION,
     TAKEN_BACK,
 )
+from .grammar import (
+    ARTICLES,
+    AUXILIARIES,
+    CLAUSE_OPENERS,
+    DEMONSTRATIVES,
+    MODALS,
+    NEGATIONS,
+    NEGATIVE_AUXILIARIES,
+    OBJECT_PRONOUNS,
+    POSSESSIVES,
+    SUBJECT_PRONOUNS,
+)
 from .word_forms import fold
 
 # Question marks: ASCII, full-width, small, Arabic, interrobang, Spanish opening, reversed,
@@ -75,16 +87,15 @@ _DENIED_BACK = frozenset("not false untrue incorrect wrong myth lie hoax rumour 
                          "weren't outdated obsolete".split())
 
 # The grammar the frame reader needs (no wording of standing: that is in ``cues``).
-_DETERMINERS = frozenset("""the a an this these those that its his her their our my your each
-    every any some""".split())
-_SUBJECT_STARTS = _DETERMINERS | frozenset("""it he she they we i you there one no many most
-    all few several both""".split())
-_OBJECTS = frozenset("""the a an my your our his her their its this these those me us him
-    them it everything all up out off back down""".split())
-_VERB_LIKE = frozenset("""is are was were be been being am has have had do does did can could
-    will would shall should may might must isn't aren't wasn't weren't doesn't didn't won't
-    can't hasn't haven't""".split())
-_NEGATIONS = frozenset("not never no n't nobody none nothing neither nor".split())
+_DETERMINERS = ARTICLES | DEMONSTRATIVES | POSSESSIVES | frozenset("each every any some".split())
+_SUBJECT_STARTS = _DETERMINERS | SUBJECT_PRONOUNS | frozenset(
+    "there one no many most all few several both".split())
+# What follows a verb that opens an imperative ("Cancel my order"): not "you" ("Thank you for
+# ...") nor "that" ("Note that ...", read by the "that" frame).
+_OBJECTS = (_DETERMINERS - frozenset(("that", "each", "every", "any", "some"))
+            | (OBJECT_PRONOUNS - {"you"}) | frozenset("everything all up out off back down".split()))
+_VERB_LIKE = AUXILIARIES | MODALS | NEGATIVE_AUXILIARIES
+_MATRIX_ENDS = CLAUSE_OPENERS | {"and"}  # a word before a "that" clause's frame opens its clause
 _OPENERS = re.compile(OPENERS, re.IGNORECASE)
 _OPENING_WORDS = 3  # a longer stretch before the first comma is a clause, not an opener
 
@@ -175,12 +186,12 @@ def _framed(words: list[tuple[str, int]]) -> tuple[str | None, int]:
         if not (after.lower() in _SUBJECT_STARTS or after[:1].isupper() or after[:1].isdigit()):
             continue  # "that opened", "that is": a relative clause, or no clause at all
         start = n - 1
-        while start > 0 and words[start - 1][0] not in ",;:()" and words[start - 1][0].lower() \
-                not in ("and", "but", "while", "although", "though", "whereas", "because"):
+        while start > 0 and words[start - 1][0] not in ",;:()" \
+                and words[start - 1][0].lower() not in _MATRIX_ENDS:
             start -= 1
         matrix = [w.lower() for w, _ in words[start:n]]
         head = matrix[-1]
-        negated = any(w in _NEGATIONS or w.endswith("n't") for w in matrix)
+        negated = any(w in NEGATIONS or w.endswith("n't") for w in matrix)
         at = words[start][1] if start else 0
         if FRAMING_HEADS.fullmatch(head) or negated:
             return FRAMED, at

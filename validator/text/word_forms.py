@@ -19,6 +19,7 @@ STOPWORDS = frozenset(
 # dateutil's table, with each month's abbreviations ("sep", "sept").
 MONTHS = tuple(names[-1].lower() for names in parserinfo.MONTHS)
 MONTH_OF = {name.lower(): n for n, names in enumerate(parserinfo.MONTHS, 1) for name in names}
+WEEKDAYS = frozenset(name.lower() for names in parserinfo.WEEKDAYS for name in names)
 
 _FOLDED = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "‐": "-", "‑": "-", "–": "-", "—": "-"})
 

@@ -78,3 +78,49 @@ def test_a_word_that_makes_a_thing_another_is_never_left_out(claim, source):
 def test_a_time_of_day_is_one_value_in_any_notation(claim, source, supported):
     assert check(claim, [Evidence(source)]).supported is supported
 
+
+
+@pytest.mark.parametrize("claim,source,kind", [
+    ("The strike began on 6 May 2024.", "The strike began on Monday, 6 May 2024.", "aligned"),
+    ("The strike began on 6 May 2024.", "The strike began on Monday 6 May 2024.", "aligned"),
+    ("The strike began on 7 May 2024.", "The strike began on Monday, 6 May 2024.", "value"),
+    ("The strike began on Monday.", "The strike began on Tuesday, 6 May 2024.", "name"),
+])
+def test_the_weekday_of_a_date_may_be_left_out_but_never_changed(claim, source, kind):
+    assert check(claim, [Evidence(source)]).kind == kind
+
+
+@pytest.mark.parametrize("claim,source,kind", [
+    ("The patch was released on 5 November 2024.", "The patch was released on 2024-11-05.",
+     "aligned"),
+    ("The patch was released on November 5, 2024.", "The patch was released on 2024-11-05.",
+     "aligned"),
+    ("The patch was released on 2024-11-05.", "The patch was released on 5 November 2024.",
+     "aligned"),
+    ("The patch was released on 6 November 2024.", "The patch was released on 2024-11-05.",
+     "value"),
+    ("The patch was released in 2023.", "The patch was released on 2024-11-05.", "value"),
+])
+def test_an_iso_date_in_prose_is_one_date_not_three_numbers(claim, source, kind):
+    assert check(claim, [Evidence(source)]).kind == kind
+
+
+@pytest.mark.parametrize("claim,source,supported", [
+    ("The first floor was flooded.", "Only the first floor was flooded.", True),
+    ("Five people came.", "Only five people came.", True),
+    ("The second floor was flooded.", "Only the first floor was flooded.", False),
+    ("Only the first floor was flooded.", "The first floor was flooded.", False),
+    ("The valve opens.", "Only if the pressure is high does the valve open.", False),
+])
+def test_a_statement_an_opening_only_narrows_is_stated(claim, source, supported):
+    """"Only X did it" says X did it; the claim may not add "only", nor drop a condition."""
+    assert check(claim, [Evidence(source)]).supported is supported
+
+
+def test_a_claim_and_its_evidence_are_decided_once():
+    """The cascade, a first judge and the local judge ask the same question of a claim: the
+    second asking reads nothing again (the findings are the same object)."""
+    evidence = [Evidence("The hall opened in 1900 in the old town.")]
+    first = check("The hall opened in 1900.", evidence)
+    assert check("The hall opened in 1900.", list(evidence)) is first
+    assert check("The hall opened in 1901.", evidence) is not first

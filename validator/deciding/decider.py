@@ -27,6 +27,7 @@ from ..text import citations
 from ..text.conversation import Turn, asserted
 from ..text.grammar import FIRST_PLURAL, FIRST_SINGULAR, SECOND
 from ..text.refusals import claim_part
+from ..text.word_forms import words
 from ..types import (
     BY_FALLBACK,
     BY_LOCAL,
@@ -362,7 +363,7 @@ def _nearest(claims: Sequence[str], conversation: Sequence[Turn],
     whatever the user said), or that one of the user's sentences near it contradicts (the user
     said it otherwise too, before or after)."""
     said = [(evidence, _words(evidence.text)) for evidence in asserted(conversation)]
-    own = {t.number for t in conversation if _FIRST_PERSON.intersection(_lower_words(t.content))}
+    own = {t.number for t in conversation if _FIRST_PERSON.intersection(words(t.content))}
     found: list[list[Evidence]] = []
     for claim, passages in zip(claims, sources, strict=True):
         mine = _words(claim)
@@ -389,10 +390,6 @@ _PRONOUNS = frozenset("it he she they its his her their this these those".split(
 _FIRST_PERSON = frozenset(FIRST_SINGULAR + FIRST_PLURAL) | frozenset("i'm i've i'd i'll".split())
 
 
-def _lower_words(text: str) -> list[str]:
-    return re.findall(r"[a-z]+(?:'[a-z]+)?", text.lower().replace("’", "'"))
-
-
 def _about_the_user(claim: str, own_turn: bool) -> bool:
     """Whether ``claim`` speaks of the user: in the second person ("Your order is late"), or
     opening with a pronoun ("It was paid on May 3") where the user's turn that says it speaks
@@ -400,10 +397,10 @@ def _about_the_user(claim: str, own_turn: bool) -> bool:
     nothing of another thing in a relative clause or an apposition."""
     if _ELSEWHERE.search(claim):  # "..., which treats viral infections": of something else
         return False
-    words = _lower_words(claim)
-    if _SECOND_PERSON.intersection(words):
+    said = words(claim)
+    if _SECOND_PERSON.intersection(said):
         return True
-    return bool(words) and words[0] in _PRONOUNS and own_turn
+    return bool(said) and said[0] in _PRONOUNS and own_turn
 
 
 # A relative clause or an apposition: what it says is of another thing than the user ("You

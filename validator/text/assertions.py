@@ -65,13 +65,12 @@ from .grammar import (
     POSSESSIVES,
     SUBJECT_PRONOUNS,
 )
-from .word_forms import fold
+from .word_forms import fold, words
 
 # Question marks: ASCII, full-width, small, Arabic, interrobang, Spanish opening, reversed,
 # Greek (U+037E), Armenian, Ethiopic, and the Chinese/Japanese full-width one above.
 _QUESTION_MARKS = re.compile("[?？﹖؟‽¿⸮\u037e\u055e\u1367]")
 
-_WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 _TOKENS = re.compile(r"[^\W_]+(?:'[^\W\d_]+)?|[,;:()]")
 
 # What a sentence that only takes back or questions the one before it may hold besides
@@ -243,9 +242,9 @@ def _back(sentence: str) -> str | None:
     the one before it: then all of its words are of ``_BACK_WORDS``."""
     if RETRACTS.search(fold(sentence)):
         return TAKEN_BACK
-    words = [w.lower() for w in _WORDS.findall(fold(sentence))]
-    if not words or not all(w in _BACK_WORDS for w in words):
+    said = words(sentence)
+    if not said or not all(w in _BACK_WORDS for w in said):
         return None
     if _QUESTION_MARKS.search(sentence):
         return QUESTIONED
-    return TAKEN_BACK if any(w in _DENIED_BACK for w in words) else None
+    return TAKEN_BACK if any(w in _DENIED_BACK for w in said) else None

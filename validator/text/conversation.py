@@ -14,13 +14,13 @@ developer turns, and a result that answers no call ground nothing; they are cont
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..types import Evidence, Said, Tool
 from .assertions import CUT, RETRACTS, unasserted_each
 from .sentences import split_sentences
+from .word_forms import WORD
 
 USER, ASSISTANT, SYSTEM = "user", "assistant", "system"
 ROLES = (USER, ASSISTANT, SYSTEM, "developer", "tool")
@@ -238,7 +238,6 @@ _AFTER_I = frozenset(("am", "was"))  # verbs turned only where "I" is their subj
 # After these (or at a clause's start) "you" is a subject ("we"); elsewhere an object ("us").
 _BEFORE_A_SUBJECT = frozenset("and but so because that if when since as or then while "
                               "although though whether".split())
-_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
 
 
 def said_back(text: str) -> str:
@@ -247,7 +246,7 @@ def said_back(text: str) -> str:
     owe me $20" -> "you are Ann and we owe you $20". "am" and "was" turn only after "I" ("I
     was charged" -> "you were charged"; "it was late", "9 am" stay)."""
     out, last, previous = [], 0, ""
-    for match in _WORD.finditer(text):
+    for match in WORD.finditer(text):
         word = match.group()
         key = word.lower().replace("’", "'")
         new = _SHIFT.get(key)

@@ -33,6 +33,11 @@ def fold(text: str) -> str:
 WORD = re.compile(r"[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?")  # "X200" is one word
 
 
+def words(text: str) -> list[str]:
+    """The words of ``text`` (``WORD``), in lower case, their apostrophes folded."""
+    return [w.lower() for w in WORD.findall(fold(text))]
+
+
 def stem(word: str) -> str:
     """The word without its inflection ending ("visitors" -> "visitor", "opened" -> "open").
     Light on purpose: it leaves a word's root alone, so names and near-names stay apart

@@ -109,8 +109,8 @@ LANGUAGE_LIMITS = {
 LANGUAGE_FALSE_ALARMS = {
     "fr-true-fronted-phrase", "fr-true-user-yesterday", "os-true-list-reordered",
     "os-true-sensor-active", "os-true-json-field", "rs-true-unit-key", "ac-true-user-refunded",
-    "vk-true-weekday-less", "vk-true-iso-prose", "vk-true-json-code", "sl-true-after-phrase",
-    "sl-true-other-side", "sl-true-middle-adverb", "sl-true-middle-adjective", "sl-true-only",
+    "vk-true-json-code", "sl-true-after-phrase", "sl-true-other-side", "sl-true-middle-adverb",
+    "sl-true-middle-adjective",
 }
 
 

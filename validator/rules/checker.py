@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from ..storage import MiB, memoize
 from ..text import assertions
 from ..text.citations import MARKER
 from ..text.grammar import ARTICLES, NEGATIONS
@@ -192,14 +193,23 @@ def _asserted(evidence: Evidence, mine: str | None, blanked: list[tuple[str, str
     text = safe_text(evidence.text)  # a lone surrogate is no text the readers take
     if evidence.said is not None:  # a user's sentence, read as asserted already
         return evidence if text == evidence.text else replace(evidence, text=text)
+    for sentence, start, end, kind in _standings(text):
+        if kind not in (assertions.REPORT, assertions.CONDITION, mine):
+            blanked.append((sentence, kind))
+            text = text[:start] + " " * (end - start) + text[end:]
+    return evidence if text == evidence.text else replace(evidence, text=text)
+
+
+@memoize(1024, 8 * MiB, bytes_per_char=4)
+def _standings(text: str) -> tuple[tuple[str, int, int, str], ...]:
+    """Each sentence of a passage that does not assert what it says: (the sentence, where its
+    frame starts, where it ends, its kind). Read once a passage, whichever claim asks: a
+    frame of a later clause leaves the first stated."""
     sentences = split_sentences(text)
     read = assertions.standing_each([s.text for s in sentences])
-    for sentence, (kind, at) in zip(sentences, read, strict=True):
-        if kind is not None and kind not in (assertions.REPORT, assertions.CONDITION, mine):
-            blanked.append((sentence.text, kind))
-            start = sentence.start + at  # a frame of a later clause leaves the first stated
-            text = text[:start] + " " * (sentence.end - start) + text[sentence.end:]
-    return evidence if text == evidence.text else replace(evidence, text=text)
+    return tuple((sentence.text, sentence.start + at, sentence.end, kind)
+                 for sentence, (kind, at) in zip(sentences, read, strict=True)
+                 if kind is not None)
 
 
 def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) -> bool:

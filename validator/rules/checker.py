@@ -18,12 +18,11 @@ The local judge turns the kinds into verdicts, and the validator's rules decide 
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from ..storage import MiB, memoize
+from ..storage import LRU, MiB, memoize
 from ..text import assertions
 from ..text.citations import MARKER
 from ..text.grammar import ARTICLES, NEGATIONS
@@ -51,7 +50,6 @@ from .tokens import (
 
 VERBATIM_MIN_WORDS = 4
 CONFLICTS = ("value", "name", "negation", "antonym")  # the kinds that contradict
-_CHECKS_KEPT = 256  # the last claims' findings kept: a validation asks each of them twice
 
 
 @dataclass(frozen=True)
@@ -83,11 +81,25 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
 
     Decided once for a claim and its evidence: the cascade, a first judge and the local judge
     ask the same question of one validation's claim and get the one answer."""
-    return _check_once(claim, tuple(evidence))
+    key = (claim, tuple(evidence))
+    found = CHECKED.get(key)
+    if found is None:
+        found = _decide(claim, key[1])
+        CHECKED.put(key, found)
+    return found
 
 
-@functools.lru_cache(maxsize=_CHECKS_KEPT)
-def _check_once(claim: str, evidence: Sequence[Evidence]) -> Findings:
+def _weight(key: tuple[str, tuple[Evidence, ...]], findings: Findings) -> int:
+    claim, evidence = key
+    return 3 * (len(claim) + sum(len(e.text) for e in evidence) + len(findings.reason)) + 500
+
+
+# The last claims' findings: a validation asks of each claim twice (the cascade, then the
+# local judge or a first judge), and a hostile text weighs its length, not one entry.
+CHECKED: LRU[tuple[str, tuple[Evidence, ...]], Findings] = LRU(256, 16 * MiB, _weight)
+
+
+def _decide(claim: str, evidence: Sequence[Evidence]) -> Findings:
     claim = safe_text(claim)  # a lone surrogate is no text the readers take
     if not _tells_of_failure(claim):  # an error result is evidence of the error alone
         evidence = [e for e in evidence if e.tool is None or not e.tool.error]

@@ -478,7 +478,7 @@ def test_each_check_that_blocks_a_statement_is_shown_by_the_trap_classes_it_name
     held = {(t["class"], t["claim"]) for t in traps
             if check(t["claim"], evidence(t["source"])).supported}
     monkeypatch.setattr(alignment, "BLOCKS", tuple(b for b in BLOCKS if b is not block))
-    checker._check_once.cache_clear()  # decided once a claim: forget what the table decided
+    checker.CHECKED.clear()  # decided once a claim: forget what the table decided
     passed = {(t["class"], t["claim"]) for t in traps
               if check(t["claim"], evidence(t["source"])).supported} - held
     assert {kind for _, kind in named} <= {kind for kind, _ in passed}

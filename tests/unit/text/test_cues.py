@@ -34,6 +34,7 @@ def test_each_allow_row_lets_its_example_assert(cue):
     ("Refund the delivery fee today.", cues.IMPERATIVE),
     ("Don't charge me twice.", cues.IMPERATIVE),
     ("Sign up for the newsletter.", cues.IMPERATIVE),
+    ("Call me next week.", cues.IMPERATIVE),
     ("Yeah right, like I got a refund.", cues.OPENED),
     ("Oh great, the parcel arrived broken.", cues.OPENED),
     ("It is unlikely that the mine will reopen.", cues.FRAMED),
@@ -57,6 +58,8 @@ def test_a_frame_no_row_knows_asserts_nothing(sentence, kind):
     "In 1998, the company moved to Oslo.", "After the war, Smith moved to Paris.",
     "Founded in 1887, the company makes bicycles.", "Ten years later, the company moved.",
     "Alexander the Great was a king of Macedon.",  # a name, not a verb and its object
+    "Turnout this year was lower than in 2019.",  # a noun, a time and its verb
+    "Attendance last season increased.",
     "Note that the museum is closed on Mondays.",
     "He was so tired that he slept.",
     "Shipping to Canada takes 5 days.", "Returns are free.",

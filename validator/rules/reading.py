@@ -17,7 +17,15 @@ from ..text.grammar import ARTICLES, AUXILIARIES, BE, NEGATIONS
 from ..text.sentences import split_sentences
 from ..text.word_forms import MONTH_OF, WEEKDAYS, with_digits
 from . import money, quantities
-from .restatements import comparative, fronted, mark_events, passive, possessive, voiced
+from .restatements import (
+    attributed,
+    comparative,
+    fronted,
+    mark_events,
+    passive,
+    possessive,
+    voiced,
+)
 from .tokens import (
     ALTERNATIVES,
     BOUNDARIES,
@@ -100,7 +108,7 @@ def _clauses(sentence: str) -> tuple[Clause, ...]:
         pieces.append(current)
     clauses: list[list[Token]] = []
     for n, piece in enumerate(pieces):
-        piece = _mark_asides(fronted(piece))
+        piece = _mark_asides(fronted(attributed(piece)))
         if n and clauses and piece and piece[0].form in BOUNDARIES:
             piece = piece[1:]
         if n and clauses and piece:

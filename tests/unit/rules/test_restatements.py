@@ -248,3 +248,23 @@ def test_synonyms_are_symmetric_and_never_an_opposite_or_a_marked_form():
     assert synonyms("construct", "build") and synonyms("build", "construct")
     assert not synonyms("~open", "~open") and not synonyms("build", "make")
     assert not synonyms("give/passive", "give")
+
+
+@pytest.mark.parametrize("claim,source,label", [
+    # one attribution in three orders
+    ("According to police, the driver was not wearing a seatbelt.",
+     "Police said the driver was not wearing a seatbelt.", SUPPORTED),
+    ("The driver was not wearing a seatbelt, according to police.",
+     "Police said the driver was not wearing a seatbelt.", SUPPORTED),
+    ("The WHO says measles cases rose sharply in 2023.",
+     "According to the WHO, measles cases rose sharply in 2023.", SUPPORTED),
+    # traps: the attribution left out, another speaker, a denial
+    ("The driver was not wearing a seatbelt.",
+     "According to police, the driver was not wearing a seatbelt.", "unsupported"),
+    ("According to his lawyer, the driver was wearing a seatbelt.",
+     "Police said the driver was wearing a seatbelt.", "unsupported"),
+    ("According to police, the driver was wearing a seatbelt.",
+     "Police denied that the driver was wearing a seatbelt.", "unsupported"),
+])
+def test_an_attribution_is_one_whichever_side_it_is_said_on(claim, source, label):
+    assert verdict(claim, source).label == label

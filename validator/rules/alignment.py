@@ -601,6 +601,9 @@ def _polarity(claim: Clause, evidence: Clause, pairs, wanted) -> tuple[str, str]
     if (not flipped and not negated) or (len(flipped) == 1 and negated):
         return None
     for mine, theirs in flipped:
+        if mine.text.lower() == theirs.text.lower():  # a comparison the claim turns round
+            return "antonym", ("the source says it the other way round: "
+                               f"{' '.join(t.text for t in evidence)!r}")
         return "antonym", f"the source says {theirs.text!r} where the claim says {mine.text!r}"
     return "negation", f"the source states the opposite: {' '.join(t.text for t in evidence)!r}"
 

@@ -170,6 +170,7 @@ def comparative(tokens: list[Token]) -> list[Token]:
     than = next((k for k, t in enumerate(tokens) if t.form == "than"), None)
     if than is None or than < 2:
         return tokens
+    tokens = _one_named(tokens, than)
     word, before = tokens[than - 1], tokens[than - 2]
     if not word.form.startswith("~") or word.form == "~more":
         return tokens
@@ -178,6 +179,18 @@ def comparative(tokens: list[Token]) -> list[Token]:
     return [*tokens[:than - 2], replace(word, form=f"{word.form}>", pole=word.pole ^ before.pole,
                                         text=f"{before.text} {word.text}"),
             *tokens[than:]]
+
+
+def _one_named(tokens: list[Token], than: int) -> list[Token]:
+    """"The new train is faster than the old one" as "... than the old train": the "one" after
+    a word that describes it stands for the head noun of the subject."""
+    last = len(tokens) - 1
+    be = next((k for k, t in enumerate(tokens[:than]) if t.form in BE), None)
+    if (be is None or last < than + 2 or tokens[last].form != "one"
+            or tokens[last].kind != "word" or not tokens[last - 1].content):
+        return tokens
+    head = next((t for t in reversed(tokens[:be]) if t.content and t.kind == "word"), None)
+    return tokens if head is None else [*tokens[:last], head]
 
 
 def turned(claim: Clause) -> Clause | None:

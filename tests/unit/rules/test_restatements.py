@@ -268,3 +268,16 @@ def test_synonyms_are_symmetric_and_never_an_opposite_or_a_marked_form():
 ])
 def test_an_attribution_is_one_whichever_side_it_is_said_on(claim, source, label):
     assert verdict(claim, source).label == label
+
+
+@pytest.mark.parametrize("claim,source,label", [
+    ("The old train is slower than the new one.", "The new train is faster than the old one.",
+     SUPPORTED),
+    ("The old train is faster than the new one.", "The new train is faster than the old one.",
+     CONTRADICTED),
+    ("The old bus is slower than the new one.", "The new train is faster than the old one.",
+     "unsupported"),
+])
+def test_a_comparison_with_one_for_its_noun_reads_from_either_side(claim, source, label):
+    """"the old one" stands for "the old train": the comparison turned round meets it."""
+    assert verdict(claim, source).label == label

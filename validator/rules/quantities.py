@@ -156,6 +156,8 @@ def read_number(words: Sequence[str], i: int, phrase: str = "", *, source: str |
     if phrase and ambiguous(phrase.lower(), unit):
         phrase = ""  # "over 20 years": maybe "during"
     role = low(first - 1) if first and not phrase and low(first - 1) in ("to", "from") else ""
+    if role and _ranged(words, first, j, role):
+        role = ""  # "from €20 to €45", "8 to 12": the ends of a range, as "between" gives them
     if source is not None and spans:
         shown = source[spans[first][0]:spans[j - 1][1]]
     else:
@@ -163,6 +165,25 @@ def read_number(words: Sequence[str], i: int, phrase: str = "", *, source: str |
         shown = shown[0] + shown[1:].lstrip() if shown[0] in money.SIGNS else shown
     return Number(amount(words[i], value, scale=scale, unit=unit, phrase=phrase.lower(),
                          text=f"{phrase} {shown}" if phrase else shown, role=role), first, j - 1)
+
+
+# Words after which "from A to B" spans a range rather than tells a change.
+_SPANNING = frozenset("""cost costs costing priced range ranges ranged ranging vary varies
+    varied run runs open opens is are was were lasts last lasting takes take aged""".split())
+
+
+def _ranged(words: Sequence[str], first: int, after: int, role: str) -> bool:
+    """Whether the number from ``words[first]`` to before ``words[after]`` is an end of a
+    range of two numbers: a number "to" it ("8 to 12"), or "from" it "to" a number after a
+    word that spans, not changes ("cost from €20 to €45", not "fell from 25% to 20%")."""
+    if role == "from":
+        if first < 2 or words[first - 2].lower() not in _SPANNING:
+            return False
+        nxt = after + 1 if after < len(words) and words[after].lower() == "to" else None
+        if nxt is not None and nxt < len(words) and money.sign(words[nxt]):
+            nxt += 1
+        return nxt is not None and nxt < len(words) and words[nxt][:1].isdigit()
+    return first >= 2 and words[first - 2][-1:].isdigit()
 
 
 @dataclass(frozen=True)

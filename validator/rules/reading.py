@@ -219,8 +219,9 @@ def _tokens(text: str) -> list[Token]:
             tokens.append(Token(f"date:{int(iso[2])}-{int(iso[3])}", word, "number"))
             raw[i] = word = iso[1]
         lowered = word.lower()
-        if not bound_text and (size := _range_at(raw, i)):
-            tokens.append(_range(raw, i, size))
+        if not bound_text and (ranged := _range_at(raw, i)):
+            size, token = ranged  # its text as written: "€20-€45", not its words
+            tokens.append(replace(token, text=text[spans[i][0]:spans[i + size - 1][1]]))
             i += size
             article = False
             continue
@@ -374,18 +375,41 @@ def _title(raw: list[str], i: int) -> bool:
             and raw[i] not in TITLE_CHANGERS)
 
 
-def _range_at(raw: list[str], i: int) -> int:
-    """How many words from ``raw[i]`` are a range of two whole numbers ("between 1887 and
-    1889", "from 1887 to 1889", "1887-1889"); 0 if none."""
+def _range_at(raw: list[str], i: int) -> tuple[int, Token] | None:
+    """The range of two whole numbers that starts at ``raw[i]`` ("between 1887 and 1889",
+    "from 1887 to 1889", "1887-1889", "10 to 12", "between €20 and €45", "€20-€45"), as how
+    many words it takes and its token; None if none. A currency sign on either end is the
+    range's; two different ones make none."""
     opener = raw[i].lower()
-    if (opener in _RANGE_OPENERS and i + 3 < len(raw) and _WHOLE.fullmatch(raw[i + 1])
-            and raw[i + 2].lower() in _RANGE_OPENERS[opener] and _WHOLE.fullmatch(raw[i + 3])
-            and math.isfinite(_value(raw[i + 3]))):
-        return 4
-    if (i + 1 < len(raw) and _WHOLE.fullmatch(raw[i]) and _WHOLE.fullmatch(raw[i + 1])
-            and _value(raw[i]) < _value(raw[i + 1]) < math.inf):
-        return 2  # two numbers side by side, rising: a dash between them ("1887-1889")
-    return 0
+    if opener in _RANGE_OPENERS:
+        low = _signed(raw, i + 1)
+        if low is None or low[0] >= len(raw) or raw[low[0]].lower() not in _RANGE_OPENERS[opener]:
+            return None
+        high = _signed(raw, low[0] + 1)
+    else:
+        low = _signed(raw, i)
+        if low is None:
+            return None
+        at = low[0] + 1 if low[0] < len(raw) and raw[low[0]].lower() == "to" else low[0]
+        high = _signed(raw, at)  # "1887-1889" (the dash is no word), "10 to 12"
+        if high is None or not low[1] < high[1]:
+            return None  # side by side, a range only rising
+    if high is None or not math.isfinite(high[1]) or None not in (low[2], high[2]) and \
+            low[2] != high[2]:
+        return None
+    currency = low[2] or high[2]
+    form = f"range:{low[1]:g}-{high[1]:g}" + (f"/{currency}" if currency else "")
+    return high[0] - i, Token(form, " ".join(raw[i:high[0]]), "number")
+
+
+def _signed(raw: list[str], j: int) -> tuple[int, float, str | None] | None:
+    """A whole number at ``raw[j]``, a currency sign before it allowed: (the index after it,
+    its value, the currency or None)."""
+    currency = money.sign(raw[j]) if j < len(raw) else None
+    j += currency is not None
+    if j >= len(raw) or not _WHOLE.fullmatch(raw[j]):
+        return None
+    return j + 1, _value(raw[j]), currency
 
 
 def _decade_at(raw: list[str], i: int) -> bool:
@@ -399,11 +423,6 @@ def _value(digits: str) -> float:
 
 
 _WHOLE = re.compile(r"\d+(?:,\d{3})*")
-
-
-def _range(raw: list[str], i: int, size: int) -> Token:
-    low, high = (float(raw[i + k].replace(",", "")) for k in ((1, 3) if size == 4 else (0, 1)))
-    return Token(f"range:{low:g}-{high:g}", " ".join(raw[i:i + size]), "number")
 
 
 def _bound_at(raw: list[str], i: int) -> int:

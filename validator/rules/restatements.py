@@ -298,7 +298,7 @@ def range_ends(clause: Clause) -> list[Token]:
     out = []
     for token in clause:
         if token.form.startswith("range:"):
-            low, high = (float(v) for v in token.form[6:].split("-"))
+            low, high = (float(v) for v in token.form[6:].split("/")[0].split("-"))
             out += [token, *(Token(f"#{v:g}", f"{v:g}", "number",
                                    amount=quantities.amount(f"{v:g}", v)) for v in (low, high))]
         else:

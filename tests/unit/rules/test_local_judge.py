@@ -456,14 +456,14 @@ def test_true_restatements_written_apart_from_the_rules_mostly_pass():
     would (24 kinds: details left out, voice, word order, synonyms, formats, ranges, lists,
     pronouns, ...), written for this test without reading the rules
     (``pairs/restatements.jsonl``).
-    The rules fail closed on what they cannot prove, so not all pass; 108 do now (106 when this was
+    The rules fail closed on what they cannot prove, so not all pass; 111 do now (106 when this was
     written), and fewer means a restatement was lost."""
     pairs = [json.loads(line) for line in (PAIRS / "restatements.jsonl").open()]
     assert len(pairs) == 150
     judge = LocalJudge()
     passed = sum(judge.judge(p["claim"], evidence(p["source"])).label == SUPPORTED
                  for p in pairs)
-    assert passed >= 108, passed
+    assert passed >= 111, passed
 
 
 @pytest.mark.parametrize("block", [b for b in BLOCKS if "/" in b.shown_by[0]],

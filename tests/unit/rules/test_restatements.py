@@ -281,3 +281,20 @@ def test_an_attribution_is_one_whichever_side_it_is_said_on(claim, source, label
 def test_a_comparison_with_one_for_its_noun_reads_from_either_side(claim, source, label):
     """"the old one" stands for "the old train": the comparison turned round meets it."""
     assert verdict(claim, source).label == label
+
+
+@pytest.mark.parametrize("claim,source,label", [
+    ("Tickets cost from €20 to €45.", "Tickets cost between €20 and €45.", SUPPORTED),
+    ("Tickets cost €20-€45.", "Tickets cost between €20 and €45.", SUPPORTED),
+    ("The course lasts between ten and twelve weeks.", "The course lasts 10 to 12 weeks.",
+     SUPPORTED),
+    ("The festival runs from 10 to 12 June.", "The festival runs 10-12 June.", SUPPORTED),
+    # traps: another currency, another end
+    ("Tickets cost from $20 to $45.", "Tickets cost between €20 and €45.", CONTRADICTED),
+    ("Tickets cost from €20 to €50.", "Tickets cost between €20 and €45.", CONTRADICTED),
+    # a change is no range: where it began is not by how much
+    ("The tax rate rose by 20 percent.", "The tax rate rose from 20 percent to 25 percent.",
+     "unsupported"),
+])
+def test_a_range_of_money_or_a_measure_is_one_range_however_written(claim, source, label):
+    assert verdict(claim, source).label == label

@@ -46,7 +46,8 @@ from .tokens import (
 )
 from .word_lists import IRREGULAR, SAME_PARTICIPLES, concepts, snowball
 
-_SAME_QUALIFIER = {"every": "each"}  # qualifiers that say the same of each member
+# Qualifiers that say the same: of each member; a chance; a possibility.
+_SAME_QUALIFIER = {"every": "each", "probably": "likely", "might": "may"}
 _SAID_SO = frozenset("say says said saying told tells according".split())
 # Verbs of place read as "is" before a preposition of place: "lies in", "sits on", "stands at".
 _PLACE_VERBS = frozenset("lie lies lying sit sits sitting stand stands standing".split())

@@ -97,7 +97,8 @@ DENY: tuple[Cue, ...] = (
         r"|\bplease\W*$|\bi(?:\s+need|\s+want|\s+would\s+like|'d\s+like)\s+you\s+to\b",
         "Cancel it, please."),
     Cue(HEDGE, SENTENCE, r"\b(?:maybe|perhaps|possibly|probably|presumably|supposedly|allegedly|"
-        r"reportedly|apparently|seemingly|might|may\s+(?:have|be|not)|could\s+(?:have|be)|"
+        r"reportedly|apparently|seemingly|likely|unlikely|might|may\s+(?:have|be|not)|"
+        r"could\s+(?:have|be)|"
         r"not\s+(?:sure|certain)|unsure|uncertain|unclear|unknown|unconfirmed|undecided|"
         r"rumou?red|(?:no\s*(?:one|body)|nobody)\s+(?:knows|is\s+sure|can\s+say))\b",
         "The fee might be 10 euros."),

@@ -298,3 +298,17 @@ def test_a_comparison_with_one_for_its_noun_reads_from_either_side(claim, source
 ])
 def test_a_range_of_money_or_a_measure_is_one_range_however_written(claim, source, label):
     assert verdict(claim, source).label == label
+
+
+@pytest.mark.parametrize("claim,source,label", [
+    ("The drug might help slow memory loss.", "The drug may help slow memory loss.", SUPPORTED),
+    ("The skull is likely about 300,000 years old.",
+     "The skull is probably around 300,000 years old.", SUPPORTED),
+    # traps: the hedge left out, another modal
+    ("The skull is about 300,000 years old.", "The skull is probably around 300,000 years old.",
+     "unsupported"),
+    ("The drug must help slow memory loss.", "The drug may help slow memory loss.",
+     "unsupported"),
+])
+def test_a_hedge_kept_in_other_words_is_the_same_hedge(claim, source, label):
+    assert verdict(claim, source).label == label

@@ -559,8 +559,8 @@ def _mark_lists(tokens: list[Token]) -> list[Token]:
                     out[start - 2].text == "," if start >= 2 else False):
                 start -= 1
         end = n + 1
-        while end < len(out) and out[end].content:
-            end += 1
+        while end < len(out) and out[end].content and (end == n + 1 or not has_verb([out[end]])):
+            end += 1  # to the next function word or verb: "..., Germany and Italy signed"
         items: list[list[Token]] = []
         current: list[Token] = []
         for token in out[start:end]:
@@ -575,7 +575,8 @@ def _mark_lists(tokens: list[Token]) -> list[Token]:
             continue
         number += 1
         ordered = [replace(t, listed=number)
-                   for item in sorted(items, key=lambda i: [t.form for t in i]) for t in item]
+                   for item in sorted(items, key=lambda i: [t.form for t in reversed(i)])
+                   for t in item]
         # "al Qaeda in the Arabian Peninsula, or AQAP, ...": one thing's two names
         alias = len(items) == 2 and (out[n - 1].text == "," or out[n + 1].aside != out[n - 1].aside)
         if any(t.form == "or" for t in out[start:end]) and not alias:

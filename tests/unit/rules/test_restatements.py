@@ -312,3 +312,15 @@ def test_a_range_of_money_or_a_measure_is_one_range_however_written(claim, sourc
 ])
 def test_a_hedge_kept_in_other_words_is_the_same_hedge(claim, source, label):
     assert verdict(claim, source).label == label
+
+
+@pytest.mark.parametrize("claim,source,label", [
+    ("The salad contains feta cheese, cucumbers and tomatoes.",
+     "The salad contains tomatoes, cucumbers and feta cheese.", SUPPORTED),
+    ("Germany signed the agreement.", "France, Germany and Italy signed the agreement.",
+     SUPPORTED),
+    ("The salad contains goat cheese, cucumbers and tomatoes.",
+     "The salad contains tomatoes, cucumbers and feta cheese.", "unsupported"),
+])
+def test_a_list_is_sorted_by_its_items_heads_and_ends_before_the_verb(claim, source, label):
+    assert verdict(claim, source).label == label

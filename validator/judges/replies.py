@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from ..rules.word_lists import snowball
 from ..text.cues import REASON_ALLOW, REASON_DENY, SUPPORT_LABELS
 from ..text.word_forms import fold
 from ..types import (
@@ -352,7 +353,8 @@ def argues(reason: str, untrusted: Sequence[str | None]) -> str | None:
     if label and not SUPPORT_LABELS.fullmatch(" ".join(label.group(1).lower().split())) \
             and not any(a <= label.start(1) < b for a, b in covered):
         return label.group(1)
-    said = " ".join(fold(part).lower() for part in untrusted if part)
+    said = " " + " ".join(snowball(w) for part in untrusted if part
+                          for w in _SAID_WORD.findall(fold(part).lower())) + " "
     for row in REASON_DENY:
         for match in row.regex.finditer(text):
             start, end = match.span()
@@ -373,13 +375,16 @@ _QUOTED = re.compile(r"\"[^\"]{1,400}\"|“[^”]{1,400}”|«[^»]{1,400}»|(?<
 
 def _echoed(text: str, match: re.Match, said: str) -> bool:
     """Whether the words at ``match`` are the validated text's or a passage's: the word with
-    the one after it (or before it, at a clause's end) found in ``said``."""
-    after = re.match(r"\s*([^\W_]+)", text[match.end():])
-    before = re.search(r"([^\W_]+)\s*$", text[:match.start()])
-    word = match.group(0).lower()
-    return bool(said) and any(
-        f"{a} {b}" in said for a, b in ((word, after and after.group(1).lower()),
-                                        (before and before.group(1).lower(), word)) if a and b)
+    the one after it (or before it, at a clause's end) found, whole words, in ``said``."""
+    word = " ".join(snowball(w) for w in _SAID_WORD.findall(match.group(0).lower()))
+    after = re.match(r"\W*(" + _SAID_WORD.pattern + ")", text[match.end():])
+    before = re.search("(" + _SAID_WORD.pattern + r")\W*$", text[:match.start()])
+    pairs = ((word, after and snowball(after.group(1))),
+             (before and snowball(before.group(1)), word))
+    return bool(word) and any(f" {a} {b} " in said for a, b in pairs if a and b)
+
+
+_SAID_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
 
 
 def _clause_span(text: str, at: int) -> tuple[int, int]:

@@ -353,14 +353,17 @@ def argues(reason: str, untrusted: Sequence[str | None]) -> str | None:
     if label and not SUPPORT_LABELS.fullmatch(" ".join(label.group(1).lower().split())) \
             and not any(a <= label.start(1) < b for a, b in covered):
         return label.group(1)
-    said = " " + " ".join(snowball(w) for part in untrusted if part
-                          for w in _SAID_WORD.findall(fold(part).lower())) + " "
+    said: str | None = None  # the statement's and passages' words, read when first asked
     for row in REASON_DENY:
         for match in row.regex.finditer(text):
             start, end = match.span()
-            if any(a <= start and end <= b for a, b in covered) or _echoed(text, match, said):
+            if any(a <= start and end <= b for a, b in covered):
                 continue
-            return _clause_at(text, start)
+            if said is None:
+                said = " " + " ".join(snowball(w) for part in untrusted if part
+                                      for w in _SAID_WORD.findall(fold(part).lower())) + " "
+            if not _echoed(text, match, said):
+                return _clause_at(text, start)
     return None
 
 

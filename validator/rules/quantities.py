@@ -156,8 +156,8 @@ def read_number(words: Sequence[str], i: int, phrase: str = "", *, source: str |
     if phrase and ambiguous(phrase.lower(), unit):
         phrase = ""  # "over 20 years": maybe "during"
     role = low(first - 1) if first and not phrase and low(first - 1) in ("to", "from") else ""
-    if role and _ranged(words, first, j, role):
-        role = ""  # "from €20 to €45", "8 to 12": the ends of a range, as "between" gives them
+    if not phrase and _range_end(words, first, j, role):
+        role = RANGE  # "from €20 to €45", "between €20 and €45", "8 to 12", "8-12": an end
     if source is not None and spans:
         shown = source[spans[first][0]:spans[j - 1][1]]
     else:
@@ -167,23 +167,43 @@ def read_number(words: Sequence[str], i: int, phrase: str = "", *, source: str |
                          text=f"{phrase} {shown}" if phrase else shown, role=role), first, j - 1)
 
 
+RANGE = "range"  # the role of a number that is an end of a range
 # Words after which "from A to B" spans a range rather than tells a change.
 _SPANNING = frozenset("""cost costs costing priced range ranges ranged ranging vary varies
     varied run runs open opens is are was were lasts last lasting takes take aged""".split())
 
 
-def _ranged(words: Sequence[str], first: int, after: int, role: str) -> bool:
-    """Whether the number from ``words[first]`` to before ``words[after]`` is an end of a
-    range of two numbers: a number "to" it ("8 to 12"), or "from" it "to" a number after a
-    word that spans, not changes ("cost from €20 to €45", not "fell from 25% to 20%")."""
-    if role == "from":
-        if first < 2 or words[first - 2].lower() not in _SPANNING:
-            return False
-        nxt = after + 1 if after < len(words) and words[after].lower() == "to" else None
-        if nxt is not None and nxt < len(words) and money.sign(words[nxt]):
-            nxt += 1
-        return nxt is not None and nxt < len(words) and words[nxt][:1].isdigit()
-    return first >= 2 and words[first - 2][-1:].isdigit()
+def _range_end(words: Sequence[str], first: int, after: int, role: str) -> bool:
+    """Whether the number from ``words[first]`` to before ``words[after]`` is an end of a range
+    of two numbers, whatever the words: "between" it "and" a number, or a number "and" it
+    after "between"; it "to" a number, or a number "to" it; two numbers side by side (a dash
+    between them: "8-12"); "from" it "to" a number only after a word that spans, not changes
+    ("cost from €20 to €45", not "fell from 25% to 20%": where a change began)."""
+    def number_at(k: int) -> bool:
+        k += k < len(words) and money.sign(words[k]) is not None
+        return k < len(words) and words[k][:1].isdigit()
+
+    before = words[first - 1].lower() if first else ""
+    nxt = words[after].lower() if after < len(words) else ""
+    back = [w.lower() for w in words[max(0, first - 5):max(0, first - 1)]]  # before "to"/"and"
+    if before == "from":
+        return first >= 2 and words[first - 2].lower() in _SPANNING and nxt == "to" \
+            and number_at(after + 1)
+    if before == "between":
+        return nxt == "and" and number_at(after + 1)
+    if before == "and":
+        return "between" in back
+    if before in ("to", *_DASHES):
+        if "from" in back:  # the high end of "from A to B" is one where the low end is
+            k = first - 2 - back[::-1].index("from")
+            return k >= 1 and words[k - 1].lower() in _SPANNING
+        return any(w[:1].isdigit() for w in back[-3:])  # "8 to 12", "10 to 12 weeks", "8-12"
+    if before[-1:].isdigit():
+        return True  # "8 12": a dash the words left out
+    return nxt in ("to", *_DASHES) and number_at(after + 1) or nxt[:1].isdigit()
+
+
+_DASHES = ("-", "‑", "–", "—")
 
 
 @dataclass(frozen=True)
@@ -331,6 +351,8 @@ def ambiguous(phrase: str, unit: str | None) -> bool:
 def mismatch(claim: Amount, source: Amount) -> str:
     """Why ``claim`` is not stated by ``source``, in words."""
     said = f"the claim says {describe(claim)}, the source {describe(source)}"
+    if RANGE in (claim.role, source.role) and claim.role != source.role:
+        return f"{said}: an end of a range is not a value of its own"
     if claim.role and source.role and claim.role != source.role:
         return f"{said}: where it began is not where it ended"
     if claim.role != source.role:
@@ -350,7 +372,7 @@ def mismatch(claim: Amount, source: Amount) -> str:
 def describe(number: Amount) -> str:
     """How a reason names what a number allows ("about 48,000 (47,500 to 48,500)"; "to 6%"
     where a change ended)."""
-    text = f"{number.role} {number.text}" if number.role else number.text
+    text = f"{number.role} {number.text}" if number.role not in ("", RANGE) else number.text
     if number.bound in ("", "over", "at least", "under", "at most"):
         return repr(text)
     low, high, _, _ = number.interval()

@@ -314,10 +314,14 @@ def _tokens(text: str) -> list[Token]:
 
 
 def _weekday_of_date(raw: list[str], i: int) -> bool:
-    """Whether ``raw[i]`` names the weekday of the date after it ("Monday, 6 May 2024")."""
-    after = raw[i + 2] if i + 2 < len(raw) and raw[i + 1] == "," else (
-        raw[i + 1] if i + 1 < len(raw) else "")
-    return raw[i].lower() in WEEKDAYS and (after[:1].isdigit() or after.lower() in MONTH_OF)
+    """Whether ``raw[i]`` names the weekday of the date after it ("Monday, 6 May 2024",
+    "Monday, May 6"): a day of the month with its month, not a time ("Monday 9 to 5")."""
+    k = i + 2 if i + 1 < len(raw) and raw[i + 1] == "," else i + 1
+    after = raw[k] if k < len(raw) else ""
+    month_after = k + 1 < len(raw) and raw[k + 1].lower().rstrip(".") in MONTH_OF
+    return len(raw[i]) > 3 and raw[i].lower() in WEEKDAYS and (
+        after.lower().rstrip(".") in MONTH_OF
+        or after.isdigit() and 1 <= int(after) <= 31 and month_after)
 
 
 def _time_at(raw: list[str], i: int) -> tuple[int, int] | None:
@@ -399,7 +403,7 @@ def _range_at(raw: list[str], i: int) -> tuple[int, Token] | None:
             low[2] != high[2]:
         return None
     currency = low[2] or high[2]
-    form = f"range:{low[1]:g}-{high[1]:g}" + (f"/{currency}" if currency else "")
+    form = f"range:{low[1]:.15g}-{high[1]:.15g}" + (f"/{currency}" if currency else "")
     return high[0] - i, Token(form, " ".join(raw[i:high[0]]), "number")
 
 

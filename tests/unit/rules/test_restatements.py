@@ -324,3 +324,18 @@ def test_a_hedge_kept_in_other_words_is_the_same_hedge(claim, source, label):
 ])
 def test_a_list_is_sorted_by_its_items_heads_and_ends_before_the_verb(claim, source, label):
     assert verdict(claim, source).label == label
+
+
+@pytest.mark.parametrize("claim,source", [
+    # an end of a range is no value of its own
+    ("Tickets cost $20 million.", "Tickets cost from $20 million to $45 million."),
+    ("The walk is 20 km.", "The walk is from 20 km to 25 km."),
+    ("The tax rate is 25 percent.", "The tax rate is from 20 percent to 25 percent."),
+    # a weekday before a time, not a date, is not left out
+    ("The office is open 9 to 5.", "The office is open Monday 9 to 5."),
+    # a range's ends are read exactly
+    ("The grant is between 1,234,561 and 2,000,000 euros.",
+     "The grant is between 1,234,558 and 2,000,000 euros."),
+])
+def test_what_looks_like_a_restatement_but_changes_a_value_is_not_stated(claim, source):
+    assert verdict(claim, source).label != SUPPORTED

@@ -18,7 +18,8 @@ from dataclasses import replace
 
 from ..rules.word_lists import snowball
 from ..text.cues import REASON_ALLOW, REASON_DENY, SUPPORT_LABELS
-from ..text.word_forms import fold
+from ..text.grammar import NEGATIONS
+from ..text.word_forms import STOPWORDS, fold
 from ..types import (
     BY_FALLBACK,
     BY_LLM,
@@ -347,21 +348,19 @@ def argues(reason: str, untrusted: Sequence[str | None]) -> str | None:
     the passages (``untrusted``: "[1] says the bridge was not closed")."""
     text = fold(reason)
     covered = [m.span() for m in _QUOTED.finditer(text)]
-    covered += [_clause_span(text, m.start()) for row in REASON_ALLOW
-                for m in row.regex.finditer(text)]  # an allow row vouches for its clause
+    covered += [m.span() for row in REASON_ALLOW for m in row.regex.finditer(text)]
     label = _LABEL.match(text)
     if label and not SUPPORT_LABELS.fullmatch(" ".join(label.group(1).lower().split())) \
-            and not any(a <= label.start(1) < b for a, b in covered):
+            and not any(a <= label.start(1) and label.end(1) <= b for a, b in covered):
         return label.group(1)
-    said: str | None = None  # the statement's and passages' words, read when first asked
+    said: set[tuple[str, str]] | None = None  # the statement's and passages' word pairs
     for row in REASON_DENY:
         for match in row.regex.finditer(text):
             start, end = match.span()
             if any(a <= start and end <= b for a, b in covered):
                 continue
             if said is None:
-                said = " " + " ".join(snowball(w) for part in untrusted if part
-                                      for w in _SAID_WORD.findall(fold(part).lower())) + " "
+                said = _pairs_of(untrusted)
             if not _echoed(text, match, said):
                 return _clause_at(text, start)
     return None
@@ -376,17 +375,34 @@ _QUOTED = re.compile(r"\"[^\"]{1,400}\"|“[^”]{1,400}”|«[^»]{1,400}»|(?<
                      r"|‘[^’]{1,400}’")
 
 
-def _echoed(text: str, match: re.Match, said: str) -> bool:
+def _echoed(text: str, match: re.Match, said: set[tuple[str, str]]) -> bool:
     """Whether the words at ``match`` are the validated text's or a passage's: the word with
-    the one after it (or before it, at a clause's end) found, whole words, in ``said``."""
-    word = " ".join(snowball(w) for w in _SAID_WORD.findall(match.group(0).lower()))
-    after = re.match(r"\W*(" + _SAID_WORD.pattern + ")", text[match.end():])
-    before = re.search("(" + _SAID_WORD.pattern + r")\W*$", text[:match.start()])
-    pairs = ((word, after and snowball(after.group(1))),
-             (before and snowball(before.group(1)), word))
-    return bool(word) and any(f" {a} {b} " in said for a, b in pairs if a and b)
+    the content word after it (or before it) side by side in one sentence there, function
+    words aside ("not a toll bridge" meets "is not a toll bridge"; "is not" meets nothing)."""
+    words = [snowball(w) for w in _SAID_WORD.findall(match.group(0).lower())]
+    if not words:
+        return False
+    after = [w for w in map(snowball, _SAID_WORD.findall(
+        text[match.end():match.end() + 80].lower())) if w not in _SKIPPED][:1]
+    before = [w for w in map(snowball, _SAID_WORD.findall(
+        text[max(0, match.start() - 80):match.start()].lower())) if w not in _SKIPPED][-1:]
+    return (bool(after) and (words[-1], after[0]) in said
+            or bool(before) and (before[0], words[0]) in said)
 
 
+def _pairs_of(texts: Sequence[str | None]) -> set[tuple[str, str]]:
+    """Each two words side by side in one sentence of ``texts``, stemmed, function words
+    aside (but those that turn: "not", "no", "only")."""
+    pairs: set[tuple[str, str]] = set()
+    for part in texts:
+        for sentence in re.split(r"[.;:!?\n]+", fold(part or "").lower()):
+            words = [w for w in map(snowball, _SAID_WORD.findall(sentence)) if w not in _SKIPPED]
+            pairs.update(zip(words, words[1:], strict=False))
+    return pairs
+
+
+_SKIPPED = frozenset(snowball(w) for w in STOPWORDS) - frozenset(
+    snowball(w) for w in (*NEGATIONS, "only", "but", "if"))
 _SAID_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
 
 
@@ -394,7 +410,7 @@ def _clause_span(text: str, at: int) -> tuple[int, int]:
     """Where the clause of ``text`` around character ``at`` starts and ends: between marks that
     end one (a full stop, a semicolon, a colon, a question or exclamation mark)."""
     start = max(text.rfind(mark, 0, at) for mark in ".;:!?") + 1
-    ends = [e for e in (text.find(mark, at) for mark in ".;!?") if e != -1]
+    ends = [e for e in (text.find(mark, at) for mark in ".;:!?") if e != -1]
     return start, min(ends, default=len(text))
 
 

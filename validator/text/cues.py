@@ -272,9 +272,11 @@ ASSERT: tuple[Cue, ...] = (
         r"no\s+(?:discrepanc\w*|contradictions?|conflicts?|issues?|problems?))$",
         "Supported: [1] gives 1887."),
     Cue(ASSERTED, REASON, r"\b(?:nothing|no\s+(?:other\s+)?(?:passage|source|evidence)|none\s+of\s+"
-        r"the\s+(?:passages|sources)|neither\s+passage)\b[^.;]{0,60}?\b(?:contradicts?|"
+        r"the\s+(?:passages|sources)|neither\s+passage)\b(?:(?!\b(?:and|but|yet)\b)[^.;:,]){0,60}?"
+        r"\b(?:contradicts?|"
         r"conflicts?|disagrees?|disputes?|says\s+otherwise|suggests\s+otherwise|differs?|"
-        r"gives\s+(?:a\s+)?(?:different|another|other|conflicting))\w*",
+        r"gives\s+(?:a\s+)?(?:different|another|other|conflicting))\w*(?:\s+\w+\s+or\s+(?:a\s+)?"
+        r"(?:different|another|other|conflicting)\b)?",
         "Nothing in [2] contradicts it, and [1] gives 1887."),
     Cue(ASSERTED, REASON, r"\bno\s+(?:other|different|conflicting|contradicting|competing|"
         r"contradictory)\b|\bno\s+(?:discrepanc\w*|contradictions?|conflicts?|mismatch\w*|"
@@ -287,29 +289,38 @@ ASSERT: tuple[Cue, ...] = (
         "Although phrased differently, [1] says the same."),
     Cue(ASSERTED, REASON, r"\bnot\s+(?:verbatim|word\s+for\s+word|literally|explicitly\s+"
         r"(?:worded|phrased)|in\s+(?:so\s+many|the\s+same|those|these)\s+words)\b"
-        r"|\b(?:does|did|do)\s*(?:not|n't)\s+(?:add|go\s+beyond|introduce|change|alter|"
-        r"exceed|conflict|contradict)\b|\bwithout\s+(?:adding|changing|altering|going\s+beyond)\b"
+        r"|\b(?:but\s+)?(?:does|did|do)\s*(?:not|n't)\s+(?:add|go\s+beyond|introduce|change|"
+        r"alter|exceed|conflict|contradict)\b(?:\s+(?:anything|any\s+\w+|with\s+it))?"
+        r"(?:\s+(?:beyond|to)\b)?|\bwithout\s+(?:adding|changing|altering|going\s+beyond)\b"
         r"|\bonly\s+(?:restates|rephrases|repeats|paraphrases|summari[sz]es|rewords|"
         r"shortens)\b|\b(?:nothing|no\s+detail)\s+(?:is\s+)?(?:added|beyond)\b"
-        r"|\b(?:never|does\s*(?:not|n't)|did\s*(?:not|n't))\s+uses?\s+the\s+(?:exact\s+|same\s+)?"
+        r"|\b(?:(?:although|though|while|even\s+though)\s+(?:\[\d+\]|the\s+\w+)\s+)?"
+        r"(?:never|does\s*(?:not|n't)|did\s*(?:not|n't))\s+uses?\s+the\s+(?:exact\s+|same\s+)?"
         r"(?:word|term|phrase|expression|wording)\b|\bnever\s+(?:gives?|says?|mentions?|names?)\s+"
         r"(?:a|an|any)\s+\w+\s+other\s+than\b|\bthe\s+only\s+(?:figure|number|date|value|name|"
         r"year|amount|price|one)\s+(?:the|that|in|given)\b",
         "The claim does not add anything to [1]."),
-    Cue(ASSERTED, REASON, r"\bas\s+the\s+(?:claim|statement|sentence)\s+(?:says|states|does|puts\s+it|"
-        r"has\s+it|claims)\b|\b(?:claim|statement|sentence)\s+(?:\w+\s+){0,2}?(?:only|just|merely)\b"
-        r"|\b(?:claim|statement|sentence)\s+(?:omits|leaves\s+out|drops|skips|says\s+less)\b",
+    # a reason that says the claim says what the passages do, or less: the rest of its sentence
+    # ("No passage gives the price, as the statement says"), or "the claim only gives the year"
+    Cue(ASSERTED, REASON, r"[^.;:!?]*\bas\s+the\s+(?:claim|statement|sentence)\s+(?:says|states|"
+        r"does|puts\s+it|has\s+it|claims)\b|\b(?:claim|statement|sentence)\s+(?:only|just|merely)\s+"
+        r"(?:gives|says|states|names|mentions|lists|covers|restates|repeats)\b|\b(?:claim|"
+        r"statement|sentence)\s+(?:gives|says|states|names|mentions|lists)\s+only\b"
+        r"|\b(?:claim|statement|sentence)\s+(?:omits|leaves\s+out|drops|skips|says\s+less)\b"
+        r"(?:\s+than\s+(?:the\s+)?(?:passage|source)s?\s*,?\s*but\s+is\s+(?:\w+\s+)?supported\b)?",
         "No passage gives the price, as the statement says."),
     # what the reason says of another passage than the one that holds the statement
+    # another passage than the one that holds the statement, named as it is named
     Cue(ASSERTED, REASON, r"(?:\bpassages?\s+)?\[\d+\]\s+(?:is|are)\s+(?:\w+\s+)?(?:not\s+relevant|"
         r"irrelevant|unrelated|off[-\s]topic|about\s+(?:something|another|a\s+different))\b"
-        r"|\b(?:does|do)\s*(?:not|n't)\s+(?:affect|change|bear\s+on)\s+the\s+verdict\b",
+        r"[^.;:!?\[]{0,40}?\b(?:but|while|whereas|and)\s+(?:passage\s+)?\[\d+\]",
         "[1] is irrelevant, but [2] gives the year."),
     Cue(ASSERTED, REASON, r"\b(?:differs?|different)\s+only\s+in\s+(?:format|wording|phrasing|form|"
-        r"spelling|notation|units?|style)\b|\b(?:format|wording|phrasing|spelling|notation|word\s+"
+        r"spelling|notation|units?|style)\b|\b(?:only\s+(?:the\s+)?)?(?:format|wording|phrasing|"
+        r"spelling|notation|word\s+"
         r"order)\s+differs?\b|\bbut\s+the\s+(?:figure|number|date|value|name|fact|meaning|sense|"
         r"year|amount)s?\s+(?:matches|match|agrees?|is\s+the\s+same|are\s+the\s+same)\b",
-        "The date format differs, but the date is the one in [1]."),
+        "[1] gives the same day; only the format differs."),
     # a contrast that names no rival: "in 1892, not later", "at least 40, not fewer"
     Cue(ASSERTED, REASON, r",\s*(?:and\s+)?not\s+(?:later|earlier|before|after|sooner|more|less|"
         r"fewer|otherwise)\b",

@@ -239,11 +239,22 @@ def test_a_reason_that_reports_the_passages_own_words_keeps_its_verdict():
     "[1] puts the summit at 4,808 m, a thousand metres too high.",
     "Where does [1] give the year?",
     "Ah, [1] says 'deputy'.",
+    # an allow row vouches for its own words, not for what follows them
+    "Nothing in [2] contradicts it, but [1] gives 1888, not 1887.",
+    "No evidence supports the year, and [1] contradicts it.",
+    "Wrong, no other year appears in [1].",
+    "The claim is only partly supported by [1].",
+    "[1] is irrelevant.",
+    "No other year is given: the claim is wrong, [1] says 1888.",
+    # words any text says ("is not", "but the") are no passage's own
+    "The year is not 1887 in [1].",
+    "[1] mentions the bridge, but the year is 1888.",
 ])
 def test_a_supported_verdict_whose_reason_does_not_read_as_support_is_unreadable(reason):
     """Allow, don't deny: a label no row knows, a word that turns or judges, a question."""
     reply = json.dumps({"reason": reason, "verdict": "supported"})
-    verdict = parse_reply(reply, ["The bridge opened in 1934."])
+    verdict = parse_reply(reply, ["The bridge opened in 1934.",
+                                  "The bridge is not free, but the museum is."])
     assert verdict.label == INVALID
     assert verdict.reason.startswith("the judge's reply contradicts itself (its verdict is "
                                      "supported, its reason says")
@@ -254,7 +265,7 @@ def test_a_supported_verdict_whose_reason_does_not_read_as_support_is_unreadable
     "Supported: [1] gives 1932.",
     "Nothing in [2] contradicts it, and [1] gives 1932.",
     "The claim only gives the year; [1] gives the day too.",
-    "The date format differs, but the date is the one in [1].",
+    "[1] gives the same day; only the format differs.",
 ])
 def test_a_reason_for_support_keeps_its_verdict(reason):
     reply = json.dumps({"reason": reason, "verdict": "supported"})

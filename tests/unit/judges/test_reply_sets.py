@@ -15,15 +15,23 @@ SETS = Path(__file__).resolve().parents[2] / "data" / "outsider" / "replies"
 # Refused though the reason backs the verdict (a false alarm where the judge was right).
 REFUSED = {
     "s015": "'found nowhere else' is the judge's own negation, not a passage's",
+    "s021": "'so nothing in it goes beyond': a turn after an allow row's words",
+    "s030": "'denies the rumour' in other words than the passage's",
     "s071": "'says nothing about the origin' of an irrelevant passage",
+    "s072": "'leaves out the month, but the year ...': what follows 'but' is not vouched for",
+    "s079": "'differs (...) but [1] is a UK source': a 'but' no row covers",
     "s080": "'the same reversal': the word 'reversal' is the topic's, in another form",
+    "s102": "'doesn't use the word 'record', but ...': a 'but' no row covers",
+    "s103": "'none of the miners died' said of 'all survived'",
     "s124": "a label in Portuguese ('Sim')",
+    "s133": "'omits the second author, but ...': a 'but' no row covers",
+    "ho-004": "'[1] is about Sydney and does not affect the verdict': no other passage named",
     "ho-007": "'not the main shock': which figure a passage's number is for",
     "ho-015": "reasoning under 'if'",
     "ho-019": "'the popular belief is false', in other words than the passage's",
+    "ho-087": "'[1] is not relevant to the prize': no other passage named",
     "ho-110": "'[1] is about asyncio and is irrelevant': an aside no row knows",
     "ho-138": "'a missing key' in other words than the documentation's",
-    "ho-139": "'no failures' said of 0 failed tests",
     "ho-142": "'Although they are named the 2020 Games': a clash the reason resolves",
 }
 # Kept as supported though the reason argues against it (the guard passes a wrong sentence).

@@ -193,14 +193,36 @@ def _range_end(words: Sequence[str], first: int, after: int, role: str) -> bool:
         return nxt == "and" and number_at(after + 1)
     if before == "and":
         return "between" in back
-    if before in ("to", *_DASHES):
+    if before == "to":
         if "from" in back:  # the high end of "from A to B" is one where the low end is
             k = first - 2 - back[::-1].index("from")
             return k >= 1 and words[k - 1].lower() in _SPANNING
-        return any(w[:1].isdigit() for w in back[-3:])  # "8 to 12", "10 to 12 weeks", "8-12"
-    if before[-1:].isdigit():
-        return True  # "8 12": a dash the words left out
-    return nxt in ("to", *_DASHES) and number_at(after + 1) or nxt[:1].isdigit()
+        return any(w[:1].isdigit() for w in back[-3:])  # "8 to 12", "10 to 12 weeks"
+    if nxt == "to":
+        return number_at(after + 1)
+    # "8-12", "8 12" (a dash the words left out): two numbers rising, and no third part
+    # ("2026-03-09" is a date, "09:30" a time)
+    dash = before in _DASHES
+    low_at = first - 2 if dash else first - 1
+    if low_at >= 0 and (dash or before[-1:].isdigit()):
+        return _rising(words, low_at, first)
+    high_at = after + 1 if nxt in _DASHES else after
+    return high_at < len(words) and _rising(words, first, high_at)
+
+
+def _rising(words: Sequence[str], low: int, high: int) -> bool:
+    """Whether ``words[low]`` and ``words[high]`` are two numbers, the second the larger, with
+    no dash or number before the first or after the second."""
+    def value(k: int) -> float | None:
+        try:
+            return float(words[k].replace(",", ""))
+        except (ValueError, IndexError):
+            return None
+
+    a, b = value(low), value(high)
+    outside = [words[k] for k in (low - 1, high + 1) if 0 <= k < len(words)]
+    return (a is not None and b is not None and a < b
+            and not any(w in _DASHES or w[:1].isdigit() or w == ":" for w in outside))
 
 
 _DASHES = ("-", "‑", "–", "—")

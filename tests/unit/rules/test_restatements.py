@@ -339,3 +339,17 @@ def test_a_list_is_sorted_by_its_items_heads_and_ends_before_the_verb(claim, sou
 ])
 def test_what_looks_like_a_restatement_but_changes_a_value_is_not_stated(claim, source):
     assert verdict(claim, source).label != SUPPORTED
+
+
+@pytest.mark.parametrize("text,roles", [
+    ("aged 8-12", ["range", "range"]),
+    ("aged 8 to 12", ["range", "range"]),
+    ("cost between €20 and €45", ["range", "range"]),
+    ("fell from 25% to 20%", ["from", "to"]),  # a change: where it began and ended
+    ("on 2026-03-09", ["", ""]),  # a date's parts are no range
+    ("at 2026-03-09T14:30:00Z", ["", "", "", ""]),
+])
+def test_the_ends_of_a_range_and_nothing_else_have_the_role_of_one(text, roles):
+    from provenance_guard.rules import read_facts
+
+    assert [q.role for q in read_facts(text).quantities] == roles

@@ -19,7 +19,7 @@ from dataclasses import replace
 from ..rules.word_lists import snowball
 from ..text.cues import REASON_ALLOW, REASON_DENY, SUPPORT_LABELS
 from ..text.grammar import NEGATIONS
-from ..text.word_forms import STOPWORDS, fold
+from ..text.word_forms import STOPWORDS, TERM, fold
 from ..types import (
     BY_FALLBACK,
     BY_LLM,
@@ -379,12 +379,12 @@ def _echoed(text: str, match: re.Match, said: set[tuple[str, str]]) -> bool:
     """Whether the words at ``match`` are the validated text's or a passage's: the word with
     the content word after it (or before it) side by side in one sentence there, function
     words aside ("not a toll bridge" meets "is not a toll bridge"; "is not" meets nothing)."""
-    words = [snowball(w) for w in _SAID_WORD.findall(match.group(0).lower())]
+    words = [snowball(w) for w in TERM.findall(match.group(0).lower())]
     if not words:
         return False
-    after = [w for w in map(snowball, _SAID_WORD.findall(
+    after = [w for w in map(snowball, TERM.findall(
         text[match.end():match.end() + 80].lower())) if w not in _SKIPPED][:1]
-    before = [w for w in map(snowball, _SAID_WORD.findall(
+    before = [w for w in map(snowball, TERM.findall(
         text[max(0, match.start() - 80):match.start()].lower())) if w not in _SKIPPED][-1:]
     return (bool(after) and (words[-1], after[0]) in said
             or bool(before) and (before[0], words[0]) in said)
@@ -396,28 +396,21 @@ def _pairs_of(texts: Sequence[str | None]) -> set[tuple[str, str]]:
     pairs: set[tuple[str, str]] = set()
     for part in texts:
         for sentence in re.split(r"[.;:!?\n]+", fold(part or "").lower()):
-            words = [w for w in map(snowball, _SAID_WORD.findall(sentence)) if w not in _SKIPPED]
+            words = [w for w in map(snowball, TERM.findall(sentence)) if w not in _SKIPPED]
             pairs.update(zip(words, words[1:], strict=False))
     return pairs
 
 
 _SKIPPED = frozenset(snowball(w) for w in STOPWORDS) - frozenset(
     snowball(w) for w in (*NEGATIONS, "only", "but", "if"))
-_SAID_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
-
-
-def _clause_span(text: str, at: int) -> tuple[int, int]:
-    """Where the clause of ``text`` around character ``at`` starts and ends: between marks that
-    end one (a full stop, a semicolon, a colon, a question or exclamation mark)."""
-    start = max(text.rfind(mark, 0, at) for mark in ".;:!?") + 1
-    ends = [e for e in (text.find(mark, at) for mark in ".;:!?") if e != -1]
-    return start, min(ends, default=len(text))
 
 
 def _clause_at(text: str, at: int) -> str:
-    """The clause of ``text`` around character ``at``, as a reason quotes it."""
-    start, end = _clause_span(text, at)
-    return text[start:end].strip()[:120]
+    """The clause of ``text`` around character ``at``, as a reason quotes it: between marks
+    that end one (a full stop, a semicolon, a colon, a question or exclamation mark)."""
+    start = max(text.rfind(mark, 0, at) for mark in ".;:!?") + 1
+    ends = [e for e in (text.find(mark, at) for mark in ".;:!?") if e != -1]
+    return text[start:min(ends, default=len(text))].strip()[:120]
 
 
 _SURE_KEYS = re.compile(r"score|prob|confiden|certain|likel", re.IGNORECASE)

@@ -32,6 +32,7 @@ from ..text.grammar import (
     FIRST_PLURAL,
     FIRST_SINGULAR,
     PERSON_OF,
+    POSSESSIVE,
     POSSESSIVES,
     SECOND,
 )
@@ -341,7 +342,7 @@ def _gap(said: list[Token], matched: list[int], referents: Set[int] = frozenset(
     return None
 
 
-_OWNERS = frozenset(("his", "her", "its", "their"))
+_OWNERS = POSSESSIVES - {forms[POSSESSIVE] for forms in (FIRST_SINGULAR, SECOND, FIRST_PLURAL)}
 
 
 def _says(claim: Clause) -> bool:

@@ -64,7 +64,6 @@ from .grammar import (
     OBJECT_PRONOUNS,
     POSSESSIVES,
     SUBJECT_PRONOUNS,
-    TIME_DETERMINERS,
     TIME_NOUNS,
 )
 from .word_forms import fold, words
@@ -171,7 +170,7 @@ def _imperative(words: list[str]) -> bool:
             or second not in _OBJECTS or any(row.search(first) for row in PLAIN_OPENINGS)):
         return False  # a subject, or an opener ("After the war, ...")
     named = len(words) > 3 and words[2][:1].isupper() and words[3].lower() in _VERB_LIKE
-    timed = (second in TIME_DETERMINERS and len(words) > 3 and words[2].lower() in TIME_NOUNS
+    timed = (second == "this" and len(words) > 3 and words[2].lower() in TIME_NOUNS
              and (words[3].lower() in _VERB_LIKE or words[3].endswith("ed")))
     return not (named or timed)  # "Turnout this year was lower": a noun, a time, its verb
 

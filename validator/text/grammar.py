@@ -46,9 +46,8 @@ NEGATIONS = frozenset(
 # The words that open a clause of its own after another ("..., but it reopened").
 CLAUSE_OPENERS = frozenset("but whereas while although though however yet because".split())
 
-# Nouns of time: after "this", "last", "next" or "every" they make a phrase of time ("this
-# year"), so the word before them is a noun ("Turnout this year was lower"), not a verb.
+# Nouns of time: after "this" they make a phrase of time ("this year"), so the word before
+# them is a noun ("Turnout this year was lower"), not a verb.
 TIME_NOUNS = frozenset("""year years month months week weeks quarter quarters day days season
     seasons time morning afternoon evening night weekend summer winter spring autumn fall decade
     century term semester""".split())
-TIME_DETERMINERS = frozenset("this last next every each that".split())

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from .word_forms import TERM
+
 _REFUSAL_WORDS = re.compile(
     r"\b(?:documents?|sources?|passages?|context|information|references?|says?|states?|"
     r"mentions?|answers?|gives?|contains?|provides?|specif(?:y|ies)|available|provided)\b",
@@ -39,7 +41,6 @@ _CLAUSES = re.compile(r"\s*[,;:()\u2013\u2014]\s*|\s+-\s+|\s+(?=(?:but|although|
 # Words that say nothing of their own in a clause beside a refusal ("so", "but this").
 _EMPTY = frozenset("but although though yet while whereas however except that which and so "
                    "this it here there the a an is was on".split())
-_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 
 
 def refusal_topic(text: str) -> str:
@@ -74,4 +75,4 @@ def _claiming(text: str) -> list[str]:
     """The clauses of ``text`` that are no refusal and hold a word of their own."""
     clauses = [c for c in _CLAUSES.split(text.strip().rstrip(".!")) if c and c.strip()]
     return [c.strip() for c in clauses if _REFUSAL.search(c) is None
-            and any(w.lower() not in _EMPTY for w in _WORD.findall(c))]
+            and any(w.lower() not in _EMPTY for w in TERM.findall(c))]

@@ -31,6 +31,7 @@ def fold(text: str) -> str:
 
 
 WORD = re.compile(r"[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?")  # "X200" is one word
+TERM = re.compile(r"[^\W_]+(?:'[^\W_]+)?")  # a word or a number ("1887", "don't"), folded text
 
 
 def words(text: str) -> list[str]:

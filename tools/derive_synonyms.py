@@ -37,7 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     import yaml  # a development dependency (PyYAML, installed with the dev extra)
 
     from provenance_guard.rules.tokens import FUNCTION_WORDS, QUALIFIERS
-    from provenance_guard.rules.word_lists import NEGATIONS, concepts, snowball
+    from provenance_guard.rules.word_lists import concepts
+    from provenance_guard.text.grammar import NEGATIONS
+    from provenance_guard.text.word_forms import snowball
 
     source = args.wordnet / "src" / "yaml"
     if not source.is_dir():

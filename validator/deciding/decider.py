@@ -27,7 +27,7 @@ from ..text import citations
 from ..text.conversation import Turn, asserted
 from ..text.grammar import FIRST_PLURAL, FIRST_SINGULAR, SECOND
 from ..text.refusals import claim_part
-from ..text.word_forms import TERM, words
+from ..text.word_forms import TERM, fold, snowball, words
 from ..types import (
     BY_FALLBACK,
     BY_LOCAL,
@@ -426,18 +426,17 @@ def _quoted(claim: str, said: Evidence) -> str:
     at most ``_QUOTED`` characters."""
     text = said.said.text if said.said is not None else said.text
     mine = _words(claim)
-    shared = [m.span() for m in TERM.finditer(text.replace("’", "'"))
-              if m[0].lower()[:5] in mine]
+    shared = [m.span() for m in TERM.finditer(fold(text))
+              if snowball(m[0]) in mine]
     start, end = (shared[0][0], shared[-1][1]) if shared else (0, len(text))
     quote = text[start:end].strip()
     return quote if len(quote) <= _QUOTED else quote[:_QUOTED - 3].rstrip() + "..."
 
 
 def _words(text: str) -> set[str]:
-    """The words of ``text`` that carry content, each as its first five letters: two forms of
-    one word ("arrive", "arrived") meet."""
-    return {w[:5] for w in TERM.findall(text.lower().replace("’", "'"))
-            if w not in FUNCTION_WORDS}
+    """The words of ``text`` that carry content, as their Snowball stems: two forms of one
+    word ("arrive", "arrived") meet."""
+    return {snowball(w) for w in TERM.findall(fold(text).lower()) if w not in FUNCTION_WORDS}
 
 
 def _asserting(read: Sequence[ReadSentence], request: Request

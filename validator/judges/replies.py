@@ -16,10 +16,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..rules.word_lists import snowball
 from ..text.cues import REASON_ALLOW, REASON_DENY, SUPPORT_LABELS
 from ..text.grammar import NEGATIONS
-from ..text.word_forms import STOPWORDS, TERM, fold
+from ..text.word_forms import STOPWORDS, TERM, fold, snowball
 from ..types import (
     BY_FALLBACK,
     BY_LLM,

@@ -36,6 +36,7 @@ from ..text.grammar import (
     POSSESSIVES,
     SECOND,
 )
+from ..text.word_forms import snowball
 from . import quantities
 from .reading import bare, read
 from .restatements import range_ends, turned
@@ -57,7 +58,7 @@ from .tokens import (
     participle,
     suffix,
 )
-from .word_lists import BOTH_VOICES, IRREGULAR, snowball, synonyms
+from .word_lists import BOTH_VOICES, IRREGULAR, synonyms
 
 __all__ = ["Alignment", "Clause", "Token", "align", "best_alignment", "has_verb", "is_mention",
            "read", "same", "synonyms"]

@@ -18,14 +18,14 @@ from itertools import pairwise
 
 from ..storage import MiB, memoize
 from ..text.citations import MARKER
-from ..text.word_forms import MONTH_OF, STOPWORDS, content_words, stem, with_digits
+from ..text.word_forms import DASHES, MONTH_OF, STOPWORDS, content_words, stem, with_digits
 from .money import SIGN_CLASS
 from .quantities import NUMBER_WORDS, Amount, Number, bound_before, read_number, value_of
 
 _TOKEN = re.compile(rf"[A-Za-z]{{0,3}}{SIGN_CLASS}|\d+(?:,\d{{3}})*(?:\.\d+)?(?:st|nd|rd|th)?"
                     r"|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?|%|\S")
 _NUMERIC = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?$")
-_RANGE_WORDS = frozenset(("-", "–", "—", "to", "and"))
+_RANGE_WORDS = DASHES | {"to", "and"}
 
 
 

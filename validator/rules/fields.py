@@ -28,12 +28,11 @@ from ..text import records as structured
 from ..text.conversation import ROLES
 from ..text.grammar import NEGATIONS
 from ..text.sentences import split_sentences
-from ..text.word_forms import content_words, stem
+from ..text.word_forms import content_words, snowball, stem
 from ..types import Field
 from . import money
 from .facts import Facts, read_facts
 from .quantities import UNITS
-from .word_lists import snowball
 
 # The last word of a number's key that says it counts, measures or names something, so it is
 # no amount of its record's currency (``{"qty": 2, "price": 30, "currency": "USD"}``).

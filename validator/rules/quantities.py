@@ -36,6 +36,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from ..text.word_forms import DASHES
 from . import money
 
 ROUNDING = 0.005  # an exact number written rounded ("2.1 million") is at most this far off
@@ -202,11 +203,11 @@ def _range_end(words: Sequence[str], first: int, after: int, role: str) -> bool:
         return number_at(after + 1)
     # "8-12", "8 12" (a dash the words left out): two numbers rising, and no third part
     # ("2026-03-09" is a date, "09:30" a time)
-    dash = before in _DASHES
+    dash = before in DASHES
     low_at = first - 2 if dash else first - 1
     if low_at >= 0 and (dash or before[-1:].isdigit()):
         return _rising(words, low_at, first)
-    high_at = after + 1 if nxt in _DASHES else after
+    high_at = after + 1 if nxt in DASHES else after
     return high_at < len(words) and _rising(words, first, high_at)
 
 
@@ -222,10 +223,8 @@ def _rising(words: Sequence[str], low: int, high: int) -> bool:
     a, b = value(low), value(high)
     outside = [words[k] for k in (low - 1, high + 1) if 0 <= k < len(words)]
     return (a is not None and b is not None and a < b
-            and not any(w in _DASHES or w[:1].isdigit() or w == ":" for w in outside))
+            and not any(w in DASHES or w[:1].isdigit() or w == ":" for w in outside))
 
-
-_DASHES = ("-", "‑", "–", "—")
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from functools import cached_property
 
 from ..text import records as structured
 from ..text.grammar import NEGATIONS
-from ..text.word_forms import STOPWORDS, content_words, stem
+from ..text.word_forms import STOPWORDS, content_words, snowball, stem
 from ..types import Evidence, Field
 from . import money
 from .facts import Facts, read_facts
@@ -40,7 +40,7 @@ from .fields import (
 )
 from .quantities import BOUND_WORDS, NUMBER_WORDS, SCALES, UNITS, Amount
 from .tokens import QUALIFIERS, UNASSERTING
-from .word_lists import snowball, synonyms
+from .word_lists import synonyms
 
 # Words of a boolean's key that only say it is one ("is_paid", "has_warranty"): not what the
 # claim must say.

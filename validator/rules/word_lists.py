@@ -164,18 +164,6 @@ BOTH_VOICES = frozenset("""open close start begin end finish stop change increas
     split burn""".split())
 
 
-@lru_cache(maxsize=1)
-def _stemmer():
-    from nltk.stem.snowball import EnglishStemmer  # no data files needed
-
-    return EnglishStemmer()
-
-
-@lru_cache(maxsize=1 << 16)
-def snowball(word: str) -> str:
-    return _stemmer().stem(word)
-
-
 def synonyms(a: str, b: str) -> bool:
     """Whether two word forms (stems) are synonyms: one synset is the first sense of both in
     Open English WordNet (``synonyms.txt``, made by ``tools/derive_synonyms.py``). Opposites,

@@ -1,9 +1,11 @@
-"""Word forms, without a model: content words and their stems, month names, and written-out
-numbers as digits. Shared by the rule checker and the citation checks."""
+"""Word forms, without a model: the one reader of words for every module (words, their two
+stems, folded quotes and dashes), content words, month and weekday names, and written-out
+numbers as digits."""
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from dateutil.parser import parserinfo
 from text_to_num import alpha2digit
@@ -21,7 +23,8 @@ MONTHS = tuple(names[-1].lower() for names in parserinfo.MONTHS)
 MONTH_OF = {name.lower(): n for n, names in enumerate(parserinfo.MONTHS, 1) for name in names}
 WEEKDAYS = frozenset(name.lower() for names in parserinfo.WEEKDAYS for name in names)
 
-_FOLDED = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "‐": "-", "‑": "-", "–": "-", "—": "-"})
+DASHES = frozenset("-‐‑–—")  # a hyphen and the dashes ``fold`` makes one
+_FOLDED = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", **dict.fromkeys(DASHES - {"-"}, "-")})
 
 
 def fold(text: str) -> str:
@@ -50,6 +53,21 @@ def stem(word: str) -> str:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)]
     return word
+
+
+@lru_cache(maxsize=1)
+def _snowball_stemmer():
+    from nltk.stem.snowball import EnglishStemmer  # no data files needed
+
+    return EnglishStemmer()
+
+
+@lru_cache(maxsize=1 << 16)
+def snowball(word: str) -> str:
+    """The word's Snowball stem ("arrived" and "arrival" -> "arriv"): the form in which words,
+    not names, are compared (the rule checker's alignment, a judge's reason, a user's words).
+    Names keep ``stem``'s lighter form."""
+    return _snowball_stemmer().stem(word.lower())
 
 
 def content_words(text: str) -> frozenset[str]:

@@ -85,7 +85,7 @@ def main(argv=None) -> int:
         evidence = [Evidence(s, 1.0) for s in sources]
         sentences = [s.text for s in split_sentences(text)] or [text]
         decided = [judge.decide(sentence, evidence, question) for sentence in sentences]
-        verdicts = [verdict_of(*d) for d in decided]
+        verdicts = [verdict_of(d) for d in decided]
         kind = decision(decided)
         failing = kind in CONFLICTS or kind == "unaligned"
         kinds[kind][("right" if failing != should_pass else "wrong", name)] += 1

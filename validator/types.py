@@ -50,6 +50,35 @@ class CitationStatus(Text):
     UNCHECKED = "unchecked"  # evidence came from query_function, which has no source numbers
 
 
+class FailureKind(Text):
+    """What a failing sentence gets wrong (``Verdict.kind``): one small taxonomy that maps onto
+    Lynx 2.0's hallucination types and RAGTruth's where they overlap (docs/kinds.md)."""
+
+    NUMBER = "number"  # a changed number, amount or quantity
+    DATE = "date"  # a changed date, year, month or time of day
+    ENTITY = "entity"  # a changed name, entity or title ("former CEO" told as "CEO")
+    PREDICATE = "predicate"  # a changed action or property, no value or name
+    ROLES = "roles"  # who did what to whom, turned round
+    OPPOSITE = "opposite"  # a negation or an antonym of what the source says
+    CIRCUMSTANCE = "circumstance"  # a time, place or scope the source keeps and the text drops
+    UNASSERTED = "unasserted"  # the source hedges, asks, supposes, plans or has it pending
+    FAILED_TOOL = "failed_tool"  # a failed tool call told as a success
+    OTHER_PERSON = "other_person"  # someone else's words or acts told as the user's
+    ADDITION = "addition"  # something the sources do not mention
+    CALCULATION = "calculation"  # a figure worked out from the sources that they do not give
+    WRONG_CITATION = "wrong_citation"  # cites a source that does not hold it
+    UNSPECIFIED = "unspecified"  # the judge did not say
+
+
+# The kinds a contradicted verdict may give: the source says otherwise. The rest are kinds of
+# an unsupported one (the sources do not say it), which a changed value may be too.
+CONFLICTING_KINDS = frozenset((FailureKind.NUMBER, FailureKind.DATE, FailureKind.ENTITY,
+                               FailureKind.PREDICATE, FailureKind.ROLES, FailureKind.OPPOSITE,
+                               FailureKind.FAILED_TOOL, FailureKind.OTHER_PERSON,
+                               FailureKind.UNSPECIFIED))
+FAILURE_KINDS = tuple(FailureKind)
+
+
 class Level(Text):
     """The groundedness level of a whole text, from its faithfulness (supported / judged)."""
 
@@ -258,6 +287,16 @@ class Verdict:
     # an INVALID verdict that is no unreadable reply: the judge was caught on a control, or
     # was not sure enough (min_support_probability). It fails whatever pass_on_invalid says.
     withheld: bool = False
+    # what a failing verdict gets wrong (``FailureKind``), where the judge said; None else
+    kind: FailureKind | str | None = None
+
+    @property
+    def failure_kind(self) -> FailureKind | str | None:
+        """What it gets wrong: its ``kind``, "unspecified" for an unsupported or contradicted
+        verdict that gives none, None for any other."""
+        if self.label not in (UNSUPPORTED, CONTRADICTED):
+            return None
+        return self.kind or FailureKind.UNSPECIFIED
 
     @property
     def passed(self) -> bool:

@@ -38,13 +38,15 @@ from ..types import (
     Claim,
     Context,
     Evidence,
+    FailureKind,
     ReadSentence,
     Verdict,
     Within,
 )
 from .cheap_first import FirstJudge
 
-NO_SOURCES = Verdict(UNSUPPORTED, "no sources were given", 0.0, BY_FALLBACK)
+NO_SOURCES = Verdict(UNSUPPORTED, "no sources were given", 0.0, BY_FALLBACK,
+                     kind=FailureKind.ADDITION)
 
 
 class EvidenceOf(Protocol):
@@ -80,7 +82,8 @@ class Cascade:
             return None
         found = rules.check(claim, evidence)
         if self.contradictions and found.kind == "value":
-            return Verdict(CONTRADICTED, f"rule check: {found.reason}", 0.0, BY_LOCAL)
+            return Verdict(CONTRADICTED, f"rule check: {found.reason}", 0.0, BY_LOCAL,
+                           kind=found.fault)
         if self.verbatim and found.kind == "verbatim":
             return Verdict(SUPPORTED, "rule check: a passage states it word for word", 1.0,
                            BY_LOCAL)
@@ -156,7 +159,8 @@ def _before_the_judge(claim: str, found: Sequence[Evidence], cascade: Cascade
                       ) -> tuple[Verdict | None, int]:
     """A verdict that needs no judge call, and whether it saved one (the cascade's)."""
     if not found:
-        return Verdict(UNSUPPORTED, "no evidence was found for it", 0.0, BY_LOCAL), _ASKED
+        return Verdict(UNSUPPORTED, "no evidence was found for it", 0.0, BY_LOCAL,
+                       kind=FailureKind.ADDITION), _ASKED
     ruled = cascade.decide(claim, found)
     return ruled, _ASKED if ruled is None else _BY_RULES
 

@@ -33,6 +33,7 @@ from ..types import (
     Correction,
     DecidedBy,
     Evidence,
+    FailureKind,
     Label,
     Said,
     Tool,
@@ -69,12 +70,14 @@ class VerdictRecord(_Read):
     judge_reply: StrictStr | None = None
     probability: Share | None = None
     control: StrictStr | None = None
+    kind: FailureKind | None = None
 
     def as_verdict(self) -> Verdict | None:
         if self.verdict is None or self.decided_by is None:
             return None
         return Verdict(self.verdict, self.reason or "", self.score, self.decided_by,
-                       self.confidence, self.judge_reply, self.probability, self.control)
+                       self.confidence, self.judge_reply, self.probability, self.control,
+                       kind=None if self.kind == FailureKind.UNSPECIFIED else self.kind)
 
     def judged(self) -> Verdict:
         """The verdict of what was judged: one without a label is refused."""

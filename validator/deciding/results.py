@@ -35,6 +35,7 @@ from ..types import (
     Citation,
     Correction,
     Evidence,
+    FailureKind,
     FixMode,
     Label,
     Level,
@@ -105,7 +106,15 @@ class SentenceResult:
                            + (f" ({self._cited_here(c)})" if c.verdict.reason else "")
                            for c in failing) or "every claim is supported"
         return Verdict(worst.label, reason, min(scores) if scores else None, worst.decided_by,
-                       reply=worst.reply)
+                       reply=worst.reply, kind=worst.kind)
+
+    @property
+    def kind(self) -> FailureKind | str | None:
+        """What a failing sentence gets wrong (``FailureKind``): its citation, where that is
+        what fails; else its verdict's kind. None for a sentence that passes or is invalid."""
+        if self.citation.fails:
+            return FailureKind.WRONG_CITATION
+        return None if self.verdict is None else self.verdict.failure_kind
 
     @property
     def label(self) -> str:
@@ -172,6 +181,7 @@ class SentenceResult:
             "end": self.sentence.end,
             "not_a_claim": self.not_a_claim,
             **_verdict_dict(self.verdict),
+            "kind": self.kind,
             "evidence": [_evidence_dict(e) for e in self.evidence],
             "evidence_cut": self.evidence_cut,
             "citation": {"cited": list(self.citation.cited), "status": self.citation.status,
@@ -411,11 +421,11 @@ def usage_from_dict(raw: Any, where: str) -> Usage:
 def _verdict_dict(verdict: Verdict | None) -> dict:
     if verdict is None:
         return dict.fromkeys(("verdict", "score", "reason", "decided_by", "confidence",
-                              "judge_reply", "probability", "control"))
+                              "judge_reply", "probability", "control", "kind"))
     return {"verdict": verdict.label, "score": verdict.score, "reason": verdict.reason,
             "decided_by": verdict.decided_by, "confidence": verdict.confidence,
             "judge_reply": verdict.reply, "probability": verdict.probability,
-            "control": verdict.control}
+            "control": verdict.control, "kind": verdict.failure_kind}
 
 
 EVIDENCE_LINES, EVIDENCE_LINE_CHARS = 3, 400  # passages per sentence in the reask message

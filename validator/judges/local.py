@@ -18,10 +18,19 @@ minus it otherwise.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from .. import rules
 from ..text.refusals import is_refusal, refusal_topic
-from ..types import BY_LOCAL, CONTRADICTED, SUPPORTED, UNSUPPORTED, Evidence, Verdict
+from ..types import (
+    BY_LOCAL,
+    CONTRADICTED,
+    SUPPORTED,
+    UNSUPPORTED,
+    Evidence,
+    FailureKind,
+    Verdict,
+)
 
 # The chance a verdict of each kind is right: (right + 1) / (decided + 2) over the answers the
 # kind decided on the tuning halves (Laplace's rule: 25 right of 25 earns 0.96, not 1.0).
@@ -40,6 +49,16 @@ CONFIDENCE = {
 REFUSAL_COVERAGE = 0.75  # share of what a refusal asks about that a passage must not cover
 
 
+class Decision(NamedTuple):
+    """What the rules decided of one claim: its label, the reason, the kind of decision (a key
+    of ``CONFIDENCE``) and, where it fails, what it gets wrong."""
+
+    label: str
+    reason: str
+    kind: str
+    fault: FailureKind | None = None
+
+
 class LocalJudge:
     """A rule-based judge: no model, no network, the same answer every time."""
 
@@ -49,37 +68,40 @@ class LocalJudge:
     def judge(
         self, claim: str, evidence: Sequence[Evidence], question: str | None = None
     ) -> Verdict:
-        return verdict_of(*self.decide(claim, evidence, question))
+        return verdict_of(self.decide(claim, evidence, question))
 
     def ready(self) -> None:
         """Load the rules (their word lists and stemmer: seconds, once a process)."""
         self.decide("The hall opened in 1900.", [Evidence("The hall opened in 1900 in the town.")])
 
     def decide(self, claim: str, evidence: Sequence[Evidence],
-               question: str | None = None) -> tuple[str, str, str]:
-        """(label, reason, kind of decision): the kind is a key of ``CONFIDENCE``."""
+               question: str | None = None) -> Decision:
         if not evidence:
-            return UNSUPPORTED, "no evidence was retrieved", "unaligned"
+            return Decision(UNSUPPORTED, "no evidence was retrieved", "unaligned",
+                            FailureKind.ADDITION)
         if is_refusal(claim):
             return self._refusal(question or refusal_topic(claim), evidence)
         found = rules.check(claim, evidence)
         if found.contradiction:
-            return CONTRADICTED, found.reason, found.kind
-        return (SUPPORTED if found.supported else UNSUPPORTED), found.reason, found.kind
+            return Decision(CONTRADICTED, found.reason, found.kind, found.fault)
+        if found.supported:
+            return Decision(SUPPORTED, found.reason, found.kind)
+        return Decision(UNSUPPORTED, found.reason, found.kind, found.fault)
 
-    def _refusal(self, asked: str, evidence: Sequence[Evidence]) -> tuple[str, str, str]:
+    def _refusal(self, asked: str, evidence: Sequence[Evidence]) -> Decision:
         """"No document says X" holds when no passage covers the words of X (or of the
         question, when there is one)."""
         found = rules.check(asked, evidence)
         if found.coverage >= REFUSAL_COVERAGE:
-            return (UNSUPPORTED, "it says the sources do not answer, but a passage covers "
-                    f"{found.coverage:.0%} of what it asks about", "refusal")
-        return (SUPPORTED, "it says the sources do not answer, and no passage covers what it "
-                "asks about", "refusal")
+            return Decision(UNSUPPORTED, "it says the sources do not answer, but a passage "
+                            f"covers {found.coverage:.0%} of what it asks about", "refusal")
+        return Decision(SUPPORTED, "it says the sources do not answer, and no passage covers "
+                        "what it asks about", "refusal")
 
 
-def verdict_of(label: str, reason: str, kind: str) -> Verdict:
-    """The verdict for a decision of ``decide``: its kind's confidence, and the score."""
-    confidence = CONFIDENCE[kind]
-    score = confidence if label == SUPPORTED else round(1 - confidence, 4)
-    return Verdict(label, reason, score, BY_LOCAL, confidence)
+def verdict_of(decision: Decision) -> Verdict:
+    """The verdict for a ``Decision``: its kind's confidence, and the score."""
+    confidence = CONFIDENCE[decision.kind]
+    score = confidence if decision.label == SUPPORTED else round(1 - confidence, 4)
+    return Verdict(decision.label, decision.reason, score, BY_LOCAL, confidence,
+                   kind=decision.fault)

@@ -37,6 +37,7 @@ from ..text.grammar import (
     SECOND,
 )
 from ..text.word_forms import snowball
+from ..types import FailureKind
 from . import quantities
 from .reading import bare, read
 from .restatements import range_ends, turned
@@ -81,6 +82,7 @@ class Alignment:
     stated: tuple[Token, ...] = ()  # the evidence tokens the claim's matched, in order
     rival: Token | None = None  # the evidence's other value or name of an explicit conflict
     clause: Clause = ()  # the evidence clause's tokens
+    fault: FailureKind | None = None  # what a conflict or a block finds wrong with the claim
 
     @property
     def aligned(self) -> bool:
@@ -113,17 +115,31 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
                   and j + 1 < len(said) and said[j + 1].text.lower().endswith("'s")}
     found = _conflict(evidence, wanted, pairs, missing, referents) if stating else None
     conflict, rival = ((found[0], found[1]), found[2]) if found else (None, None)
+    fault = fault_of(rival) if rival is not None else None
     blocked = None
     if not missing:
         matched_here = Matched(claim, at, said, pairs, referents,
                                _all_left_out(claim, said, pairs), stating)
-        blocked = next((why for block in BLOCKS if stating or not block.statements_only
-                        if (why := block.check(matched_here))), None)
+        blocked, fault = next(((why, block.fault) for block in BLOCKS
+                               if stating or not block.statements_only
+                               if (why := block.check(matched_here))), (None, fault))
         if blocked is None and stating:
             conflict = _polarity(claim, evidence, pairs, wanted)
+            fault = FailureKind.OPPOSITE if conflict else fault
     return Alignment(len(pairs), len(wanted) - len(narrower), missing, conflict, blocked, text,
                      _instead(wanted, said, matched, missing), tuple(said[j] for _, j in pairs),
-                     rival, evidence)
+                     rival, evidence, fault)
+
+
+def fault_of(token: Token) -> FailureKind:
+    """What a claim gets wrong where it gives ``token`` otherwise: a name is an entity, a
+    number a date (a year, a day, a month, a time) or a number."""
+    if token.kind == "name":
+        return FailureKind.ENTITY
+    return FailureKind.DATE if is_date(token) or _kind_of(token) in _DATES else FailureKind.NUMBER
+
+
+_DATES = frozenset(("date", "month", "time", "weekday"))
 
 
 @dataclass(frozen=True)
@@ -149,27 +165,36 @@ class Block:
     # the pair sets' trap classes it keeps from passing ("set/class" of tests/unit/rules/pairs;
     # without the check, some of each pass), or the unit test that shows it
     shown_by: tuple[str, ...]
+    fault: FailureKind  # what a claim it blocks gets wrong
 
 
 # In order; the first that finds a reason gives it.
 BLOCKS = (
     Block(lambda m: _of_another(m.said, m.pairs[0][1]) if m.pairs and _says(m.claim) else None,
-          False, ("traps/possessive_head_shift", "traps/relative_clause_other_entity")),
+          False, ("traps/possessive_head_shift", "traps/relative_clause_other_entity"),
+          FailureKind.ENTITY),
     Block(lambda m: _gap(m.said, [j for _, j in m.pairs], m.referents | m.dropped), False,
           ("traps_2/request_or_plan_read_as_fact", "traps_2/negation_hidden",
-           "traps/goal_vs_outcome")),
+           "traps/goal_vs_outcome"),
+          FailureKind.UNASSERTED),
     Block(lambda m: _voice(m.claim, m.at, m.said, m.pairs), True,
-          ("test_restatements: the one done to made the doer",)),
+          ("test_restatements: the one done to made the doer",),
+          FailureKind.ROLES),
     Block(lambda m: _then_not_now(m.claim, m.said, m.pairs), True,
-          ("traps/time_scope_dropped", "held_out_traps/tense_changed")),
+          ("traps/time_scope_dropped", "held_out_traps/tense_changed"),
+          FailureKind.CIRCUMSTANCE),
     Block(lambda m: _title_changed(m.said, m.pairs), False,
-          ("traps_2/title_or_role_changed", "held_out_traps/title_changed")),
+          ("traps_2/title_or_role_changed", "held_out_traps/title_changed"),
+          FailureKind.ENTITY),
     Block(lambda m: _scope_left_out(m.said, m.pairs), True,
-          ("traps_2/scope_widened", "traps/scope_place_widened")),
+          ("traps_2/scope_widened", "traps/scope_place_widened"),
+          FailureKind.CIRCUMSTANCE),
     Block(lambda m: _qualifier(m.claim, m.said, m.pairs, m.dropped, m.stating), False,
-          ("traps_2/condition_dropped", "traps_2/attribution_dropped", "traps/conditional")),
+          ("traps_2/condition_dropped", "traps_2/attribution_dropped", "traps/conditional"),
+          FailureKind.UNASSERTED),
     Block(lambda m: _person(m.claim, m.said) or _doer(m.claim, m.said, m.pairs), True,
-          ("test_rules: who did it is kept",)),
+          ("test_rules: who did it is kept",),
+          FailureKind.OTHER_PERSON),
 )
 
 # Who speaks and who is spoken to: never a name.

@@ -28,9 +28,9 @@ from ..text.citations import MARKER
 from ..text.grammar import ARTICLES, NEGATIONS
 from ..text.sentences import safe_text, split_sentences
 from ..text.word_forms import content_words
-from ..types import Evidence
+from ..types import Evidence, FailureKind
 from . import quantities, values
-from .alignment import Alignment, best_alignment, has_verb, is_mention, read, same
+from .alignment import Alignment, best_alignment, fault_of, has_verb, is_mention, read, same
 from .facts import normalise
 from .money import SIGNS
 from .tokens import (
@@ -62,6 +62,7 @@ class Findings:
     # is another value of that unit (a claim the rules leave unaligned may still give a
     # measure the source gives otherwise)
     other_value: bool = False
+    fault: FailureKind | None = None  # what an unsupported or contradicted claim gets wrong
 
     @property
     def supported(self) -> bool:
@@ -101,8 +102,17 @@ CHECKED: LRU[tuple[str, tuple[Evidence, ...]], Findings] = LRU(256, 16 * MiB, _w
 
 def _decide(claim: str, evidence: Sequence[Evidence]) -> Findings:
     claim = safe_text(claim)  # a lone surrogate is no text the readers take
-    if not _tells_of_failure(claim):  # an error result is evidence of the error alone
-        evidence = [e for e in evidence if e.tool is None or not e.tool.error]
+    if _tells_of_failure(claim):
+        return _decide_on(claim, evidence)
+    kept = [e for e in evidence if e.tool is None or not e.tool.error]  # an error result is
+    # evidence of the error alone
+    found = _decide_on(claim, kept)
+    if len(kept) < len(evidence) and not (found.supported or found.contradiction):
+        found = replace(found, fault=FailureKind.FAILED_TOOL)  # told as done, which failed
+    return found
+
+
+def _decide_on(claim: str, evidence: Sequence[Evidence]) -> Findings:
     records = [e for e in evidence if e.fields]
     prose = [e for e in evidence if not e.fields]
     if not records:
@@ -127,7 +137,8 @@ def _decide(claim: str, evidence: Sequence[Evidence]) -> Findings:
 def _findings(outcome: values.Outcome) -> Findings:
     """``values``' reading of a record, as findings."""
     kind = {"supported": "aligned", "conflict": "value"}.get(outcome.kind, "unaligned")
-    return Findings(kind, outcome.reason, outcome.coverage, outcome.quotes)
+    return Findings(kind, outcome.reason, outcome.coverage, outcome.quotes,
+                    fault=outcome.fault)
 
 
 # Words of a claim that tell of a failure or a refusal: an error result may state it.
@@ -154,7 +165,8 @@ def _prose(claim: str, evidence: Sequence[Evidence]) -> Findings:
         if share >= _HOLDS:
             sentence, kind = blanked[n]
             return Findings("unaligned", f"a source puts it {_PUT.get(kind, kind)}, not as a "
-                            f"fact: {sentence.strip()!r}", found.coverage)
+                            f"fact: {sentence.strip()!r}", found.coverage,
+                            fault=FailureKind.UNASSERTED)
     return found
 
 
@@ -181,11 +193,12 @@ def _check(claim: str, evidence: Sequence[Evidence]) -> Findings:
         return Findings("unaligned", "it states nothing the rules can compare", coverage)
     found = [a for a in (best_alignment(clause, units) for clause in clauses) if a is not None]
     if len(found) < len(clauses):
-        return Findings("unaligned", "no evidence was given", coverage)
+        return Findings("unaligned", "no evidence was given", coverage,
+                        fault=FailureKind.ADDITION)
     for alignment in found:
         if alignment.conflict:
             kind, why = alignment.conflict
-            return Findings(kind, why, coverage)
+            return Findings(kind, why, coverage, fault=alignment.fault)
     if all(a.aligned for a in found):
         quotes = tuple(dict.fromkeys(_sentence_of(a, evidence) for a in found))
         quoted = "; ".join(map(repr, quotes))
@@ -193,8 +206,9 @@ def _check(claim: str, evidence: Sequence[Evidence]) -> Findings:
             return Findings("mention", f"the source names it: {quoted}", coverage, quotes)
         return Findings("aligned", f"the source states it: {quoted}", coverage, quotes)
     unaligned = next(a for a in found if not a.aligned)
-    return Findings("unaligned", _why_not(unaligned, units, evidence), coverage,
-                    other_value=_other_value(unaligned, units))
+    why, fault = _why_not(unaligned, units, evidence)
+    return Findings("unaligned", why, coverage, other_value=_other_value(unaligned, units),
+                    fault=fault)
 
 
 def _asserted(evidence: Evidence, mine: str | None, blanked: list[tuple[str, str]]
@@ -295,13 +309,16 @@ _BOUND_WORDS = frozenset(w for phrase in quantities.BOUND_WORDS for w in phrase.
     "to", "of", "an", "a", "in"}
 
 
-def _why_not(alignment: Alignment, units, evidence: Sequence[Evidence]) -> str:
+def _why_not(alignment: Alignment, units, evidence: Sequence[Evidence]
+             ) -> tuple[str, FailureKind | None]:
     """What did not align, in words a person reads: a word of the sentence beside the
     source's in its slot, a number beside the source's, a word the source says in another
-    statement (quoted as written), or one it does not say at all."""
+    statement (quoted as written), or one it does not say at all; and what the first of
+    those gets wrong (``FailureKind``)."""
     if alignment.blocked:
-        return alignment.blocked
+        return alignment.blocked, alignment.fault
     reasons: list[str] = []
+    faults: list[FailureKind] = []
     elsewhere: dict[str | None, list[str]] = {}  # the evidence's sentence -> words
     instead = dict(alignment.instead)
     for token in alignment.missing[:3]:
@@ -309,22 +326,31 @@ def _why_not(alignment: Alignment, units, evidence: Sequence[Evidence]) -> str:
             near = _nearest_number(token, alignment, units)
             if near is not None and not token.amount.stated_by(near.amount):
                 reasons.append(quantities.mismatch(token.amount, near.amount))
+                faults.append(fault_of(token))
                 continue
         if token in instead and _voices_differ(token, instead[token]):
             reasons.append(f"the sentence says {token.text!r} in the passive, the source "
                            f"{instead[token].text!r} in the active: not who does what")
+            faults.append(FailureKind.ROLES)
         elif token in instead:
             reasons.append(f"the sentence says {token.text!r}, the source says "
                            f"{instead[token].text!r}: not known to mean the same here")
+            faults.append(_changed(token, instead[token]))
         elif any(same(_active(token), _active(t)) for u in units for t in u):
             elsewhere.setdefault(_sentence_with(token.text, evidence), []).append(token.text)
         else:
             reasons.append(f"{token.text!r} is not in the source")
+            faults.append(FailureKind.ADDITION)
+    own = [_active(t) for t in alignment.clause]
     for where, words in elsewhere.items():
         named = " and ".join(repr(w) for w in words)
         reasons.append(f"the source says {named}, but not with the rest of the sentence"
                        + (f": {where!r}" if where else ""))
-    return "; ".join(reasons) or "no passage states it"
+        # all in the clause that holds the rest, in other places: who did what, turned round
+        turned = all(any(same(_active(t), o) for o in own)
+                     for t in alignment.missing if t.text in words)
+        faults.append(FailureKind.ROLES if turned else FailureKind.ADDITION)
+    return "; ".join(reasons) or "no passage states it", (faults or [FailureKind.ADDITION])[0]
 
 
 def _other_value(alignment: Alignment, units) -> bool:
@@ -338,6 +364,16 @@ def _other_value(alignment: Alignment, units) -> bool:
                     token.amount.conflicts(near.amount):
                 return True
     return False
+
+
+def _changed(mine, theirs) -> FailureKind:
+    """What a claim gets wrong that says ``mine`` where the source says ``theirs``: another
+    value, another name (two words written as names: "Smith" for "Jones"), or another word."""
+    if mine.kind in ("name", "number"):
+        return fault_of(mine)
+    if mine.text[:1].isupper() and theirs.text[:1].isupper():
+        return FailureKind.ENTITY
+    return FailureKind.PREDICATE
 
 
 def _voices_differ(mine, theirs) -> bool:

@@ -25,7 +25,7 @@ from functools import cached_property
 from ..text import records as structured
 from ..text.grammar import NEGATIONS
 from ..text.word_forms import STOPWORDS, content_words, snowball, stem
-from ..types import Evidence, Field
+from ..types import Evidence, FailureKind, Field
 from . import money
 from .facts import Facts, read_facts
 from .fields import (
@@ -74,6 +74,7 @@ class Outcome:
     anchored: bool = False  # every number, amount and date of the claim is a field's
     held: int = 0  # the claim's values and names a field holds
     value_missing: bool = False  # unsupported for a value or name no field holds
+    fault: FailureKind | None = None  # what a claim it does not state gets wrong
 
 
 # The last word of a key that gives its number a unit, beyond the quantities' own: a share, or
@@ -152,7 +153,7 @@ def state(claim: str, fields: Sequence[Field], extra: str = "") -> Outcome:
                      if not _synonym_of(w, said, read))
     if missing:
         return Outcome("unsupported", "no field says " + ", ".join(repr(w) for w in missing[:3]),
-                       coverage=share, anchored=True, held=held)
+                       coverage=share, anchored=True, held=held, fault=FailureKind.ADDITION)
     qualified = _standing(said, read) or _qualified(said, read) or _misattributed(said, read)
     if qualified is not None:
         return replace(qualified, coverage=share, anchored=True, held=held)
@@ -203,7 +204,7 @@ def _standing(said: _Claim, read: list[Read]) -> Outcome | None:
         if holding and not holding.keys() & said.forms:
             return Outcome("unsupported", f"`{r.field.path}` is {shown_value(r.field)}: the "
                            f"record says it is not done, and the sentence leaves out "
-                           f"{next(iter(holding.values()))!r}")
+                           f"{next(iter(holding.values()))!r}", fault=FailureKind.UNASSERTED)
     return None
 
 
@@ -221,7 +222,7 @@ def _qualified(said: _Claim, read: list[Read]) -> Outcome | None:
             left_out = sorted((saying[0].forms & _NOT_YET) - forms)
             return Outcome("unsupported", f"`{saying[0].field.path}` is "
                            f"{shown_value(saying[0].field)}: the sentence leaves out "
-                           f"{left_out[0]!r}")
+                           f"{left_out[0]!r}", fault=FailureKind.UNASSERTED)
     return None
 
 
@@ -236,7 +237,8 @@ def _misattributed(said: _Claim, read: list[Read]) -> Outcome | None:
             tell = sorted(set(giving[0].path_forms) - said.forms)
             return Outcome("unsupported", f"`{giving[0].field.path}` is "
                            f"{shown_value(giving[0].field)}, but the sentence does not say which "
-                           f"field it means{f' ({tell[0]!r})' if tell else ''}")
+                           f"field it means{f' ({tell[0]!r})' if tell else ''}",
+                           fault=FailureKind.ENTITY)
     return None
 
 
@@ -254,9 +256,10 @@ def _names(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
                  and r.date is None and any(c.isalpha() for c in r.field.value)
                  and not r.names <= written]
         if named and not any(r.own and r.own <= said.facts.words for r in holding):
-            return replace(_conflict(named[0], repr(shown)), held=len(used))
+            return replace(_conflict(named[0], repr(shown), FailureKind.ENTITY), held=len(used))
         if not holding:
-            return Outcome("unsupported", f"no field names {shown!r}", held=len(used))
+            return Outcome("unsupported", f"no field names {shown!r}", held=len(used),
+                           fault=FailureKind.ADDITION)
         used.append(holding[0])
     return used
 
@@ -293,9 +296,10 @@ def _values(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
                        or r.own & _next_to(said.text, *_span(q.text, said.text))]
         rival = _rival(q, read, said, holding)
         if rival is not None:
-            return _conflict(rival, q.text)
+            return _conflict(rival, q.text, FailureKind.NUMBER)
         if not holding:
-            return Outcome("unsupported", f"no field gives {q.text!r}")
+            return Outcome("unsupported", f"no field gives {q.text!r}",
+                           fault=FailureKind.ADDITION)
         used.append(holding[0])
     dated = [r for r in read if r.date is not None]
     for month, day in sorted(said.facts.days):
@@ -303,22 +307,25 @@ def _values(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
         spoken_of = [r for r in dated if r.own & words]  # "shipped" for `shipped_on`
         written = f"{_MONTH[month]} {day}"
         if spoken_of and not any(r.own & words for r in holding):
-            return _conflict(spoken_of[0], written)
+            return _conflict(spoken_of[0], written, FailureKind.DATE)
         if not holding:
-            return Outcome("unsupported", f"no field gives the date {written}")
+            return Outcome("unsupported", f"no field gives the date {written}",
+                           fault=FailureKind.ADDITION)
         used.append(holding[0])
     for year in sorted(said.facts.years):
         holding = [r for r in read if year in r.facts.years
                    or any(v.unit is None and v.value == year for v in r.facts.quantities)]
         spoken_of = [r for r in dated if r.own & words]
         if not holding and spoken_of:
-            return _conflict(spoken_of[0], str(year))
+            return _conflict(spoken_of[0], str(year), FailureKind.DATE)
         if not holding:
-            return Outcome("unsupported", f"no field gives the year {year}")
+            return Outcome("unsupported", f"no field gives the year {year}",
+                           fault=FailureKind.ADDITION)
         used.append(holding[0])
     for month in sorted(said.facts.months - {m for m, _ in said.facts.days}):
         if not any(month in r.facts.months for r in read):
-            return Outcome("unsupported", f"no field gives the month {_MONTH[month]}")
+            return Outcome("unsupported", f"no field gives the month {_MONTH[month]}",
+                           fault=FailureKind.ADDITION)
     return used
 
 
@@ -346,11 +353,13 @@ def _polarity(said: _Claim, read: list[Read], failed: bool) -> list[Read] | Outc
         if negative != said.denies:
             shown = "it is not so" if said.denies else "it is so"
             return Outcome("conflict", f"`{r.field.path}` is {shown_value(r.field)}, the sentence "
-                           f"says {shown}", (structured.line(r.field),))
+                           f"says {shown}", (structured.line(r.field),),
+                           fault=FailureKind.OPPOSITE)
         used.append(r)
         denies = False  # the denial is the field's
     if denies and not failed:
-        return Outcome("unsupported", "the sentence denies what no field denies")
+        return Outcome("unsupported", "the sentence denies what no field denies",
+                       fault=FailureKind.ADDITION)
     return used
 
 
@@ -432,8 +441,9 @@ def _next_to(claim: str, start: int, end: int, before: bool = True, raw: bool = 
     return frozenset(w.lower() for w in found) if raw else content_words(" ".join(found))
 
 
-def _conflict(rival: Read, written: str) -> Outcome:
+def _conflict(rival: Read, written: str, fault: FailureKind) -> Outcome:
     return Outcome("conflict", f"`{rival.field.path}` is {shown_value(rival.field)}, the sentence "
-                   f"says {written}", (structured.line(rival.field),), anchored=False)
+                   f"says {written}", (structured.line(rival.field),), anchored=False,
+                   fault=fault)
 
 

@@ -31,9 +31,11 @@ from ..text.grammar import (
     DEMONSTRATIVES,
     FIRST_PLURAL,
     FIRST_SINGULAR,
+    MODALS,
     PERSON_OF,
     POSSESSIVE,
     POSSESSIVES,
+    QUANTIFIERS,
     SECOND,
 )
 from ..text.word_forms import snowball
@@ -83,6 +85,7 @@ class Alignment:
     rival: Token | None = None  # the evidence's other value or name of an explicit conflict
     clause: Clause = ()  # the evidence clause's tokens
     fault: FailureKind | None = None  # what a conflict or a block finds wrong with the claim
+    claim: Clause = ()  # the claim clause's tokens
 
     @property
     def aligned(self) -> bool:
@@ -115,20 +118,23 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
                   and j + 1 < len(said) and said[j + 1].text.lower().endswith("'s")}
     found = _conflict(evidence, wanted, pairs, missing, referents) if stating else None
     conflict, rival = ((found[0], found[1]), found[2]) if found else (None, None)
-    fault = fault_of(rival) if rival is not None else None
+    fault = None
+    if rival is not None:  # a name after a number is its unit ("220 °F" for "220 °C")
+        at = claim.index(missing[0])
+        fault = FailureKind.NUMBER if at and claim[at - 1].kind == "number" else fault_of(rival)
     blocked = None
     if not missing:
         matched_here = Matched(claim, at, said, pairs, referents,
                                _all_left_out(claim, said, pairs), stating)
-        blocked, fault = next(((why, block.fault) for block in BLOCKS
-                               if stating or not block.statements_only
+        blocked, fault = next(((why, block.fault) if isinstance(why, str) else why
+                               for block in BLOCKS if stating or not block.statements_only
                                if (why := block.check(matched_here))), (None, fault))
         if blocked is None and stating:
             conflict = _polarity(claim, evidence, pairs, wanted)
             fault = FailureKind.OPPOSITE if conflict else fault
     return Alignment(len(pairs), len(wanted) - len(narrower), missing, conflict, blocked, text,
                      _instead(wanted, said, matched, missing), tuple(said[j] for _, j in pairs),
-                     rival, evidence, fault)
+                     rival, evidence, fault, claim)
 
 
 def fault_of(token: Token) -> FailureKind:
@@ -160,12 +166,13 @@ class Matched:
 class Block:
     """A check that keeps a fully matched claim from aligning: why, or None."""
 
-    check: Callable[[Matched], str | None]
+    # why, or None; with what the claim gets wrong where that depends on the word that blocks
+    check: Callable[[Matched], str | tuple[str, FailureKind] | None]
     statements_only: bool  # a bare mention ("Walmart") is not checked
     # the pair sets' trap classes it keeps from passing ("set/class" of tests/unit/rules/pairs;
     # without the check, some of each pass), or the unit test that shows it
     shown_by: tuple[str, ...]
-    fault: FailureKind  # what a claim it blocks gets wrong
+    fault: FailureKind  # what a claim it blocks gets wrong, unless ``check`` says
 
 
 # In order; the first that finds a reason gives it.
@@ -339,9 +346,11 @@ def _match(wanted: list[Token], said: list[Token]) -> list[tuple[int, int]]:
     return pairs
 
 
-def _gap(said: list[Token], matched: list[int], referents: Set[int] = frozenset()) -> str | None:
+def _gap(said: list[Token], matched: list[int], referents: Set[int] = frozenset()
+         ) -> tuple[str, FailureKind] | None:
     """Why the evidence between the matched tokens breaks the statement: a content word that
-    is no part of a parenthetical or of a list the claim draws on."""
+    is no part of a parenthetical or of a list the claim draws on; and what the claim gets
+    wrong by leaving it out (``_left_out``)."""
     if not matched:
         return None
     low, high = min(matched), max(matched)
@@ -364,8 +373,28 @@ def _gap(said: list[Token], matched: list[int], referents: Set[int] = frozenset(
         before = max(k for k in matched if k < j)
         after = min(k for k in matched if k > j)
         return (f"the source says {token.text!r} between {said[before].text!r} and "
-                f"{said[after].text!r}, which the sentence leaves out")
+                f"{said[after].text!r}, which the sentence leaves out", _left_out(said, j))
     return None
+
+
+def _left_out(said: Sequence[Token], j: int) -> FailureKind:
+    """What a claim gets wrong that leaves out ``said[j]``: the opposite, after a negation
+    ("no longer"); what the source does not assert, for a word that qualifies it or does not
+    assert ("planned", "may"); another entity, for a word that changes a title ("former");
+    another quantity ("one of", "half"); else a circumstance the source narrows it by (a
+    place, a group, a time: "first-time buyers")."""
+    token, word = said[j], said[j].text.lower()
+    if token.kind == "negation" or j and said[j - 1].kind == "negation":
+        return FailureKind.OPPOSITE
+    if token.kind == "qualifier" or word in UNASSERTING or word in MODALS or (
+            j + 1 < len(said) and said[j + 1].text.lower() == "to" and token.kind == "word"
+            and not token.text[:1].isupper()):
+        return FailureKind.UNASSERTED  # or a verb the claim's is the goal of ("plans to open")
+    if word in TITLE_CHANGERS:
+        return FailureKind.ENTITY
+    if token.kind == "number" or word in QUANTIFIERS:
+        return FailureKind.NUMBER
+    return FailureKind.CIRCUMSTANCE
 
 
 _OWNERS = POSSESSIVES - {forms[POSSESSIVE] for forms in (FIRST_SINGULAR, SECOND, FIRST_PLURAL)}
@@ -533,7 +562,7 @@ def _asides_aligned_into(evidence: Sequence[Token], matched: Iterable[int]) -> s
 
 
 def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int],
-               stating: bool = True) -> str | None:
+               stating: bool = True) -> str | tuple[str, FailureKind] | None:
     """A qualifier of the evidence clause ("may", "some", "only"; for a statement, "until",
     a question, and a word that does not assert it before the statement, "denied that",
     or after it as an attribution, "..., critics claim", even in an aside) the claim leaves
@@ -566,7 +595,11 @@ def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int],
             return "the source gives alternatives ('or'): one of them, not which"
         if unasserting:
             return f"the source puts it with {token.text!r}, not as a fact; the sentence does"
-        return f"the source qualifies it with {token.text!r}, which the sentence leaves out"
+        word = token.text.lower()
+        fault = (FailureKind.NUMBER if word in QUANTIFIERS else FailureKind.CIRCUMSTANCE
+                 if token.form in bounds or word == "only" else FailureKind.UNASSERTED)
+        return (f"the source qualifies it with {token.text!r}, which the sentence leaves out",
+                fault)
     return None
 
 

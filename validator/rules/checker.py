@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from ..storage import LRU, MiB, memoize
 from ..text import assertions
 from ..text.citations import MARKER
-from ..text.grammar import ARTICLES, NEGATIONS
+from ..text.grammar import ARTICLES, MODALS, NEGATIONS, ORDINALS, QUANTIFIERS, TIME_NOUNS
 from ..text.sentences import safe_text, split_sentences
 from ..text.word_forms import content_words
 from ..types import Evidence, FailureKind
@@ -166,13 +166,16 @@ def _prose(claim: str, evidence: Sequence[Evidence]) -> Findings:
             sentence, kind = blanked[n]
             return Findings("unaligned", f"a source puts it {_PUT.get(kind, kind)}, not as a "
                             f"fact: {sentence.strip()!r}", found.coverage,
-                            fault=FailureKind.UNASSERTED)
+                            fault=_OPPOSING.get(kind, FailureKind.UNASSERTED))
     return found
 
 
 _HOLDS = 0.6  # the share of a claim's content words an unasserted sentence holds to be named
 
 
+
+# The standings that say the opposite of what the sentence holds (the rest do not assert it).
+_OPPOSING = {assertions.DENIAL: FailureKind.OPPOSITE, assertions.TAKEN_BACK: FailureKind.OPPOSITE}
 
 # How an unasserted sentence puts what it says, as a reason words it.
 _PUT = {assertions.QUESTION: "as a question", assertions.REQUEST: "as a request to check it",
@@ -335,22 +338,36 @@ def _why_not(alignment: Alignment, units, evidence: Sequence[Evidence]
         elif token in instead:
             reasons.append(f"the sentence says {token.text!r}, the source says "
                            f"{instead[token].text!r}: not known to mean the same here")
-            faults.append(_changed(token, instead[token]))
+            faults.append(_changed(token, instead[token], alignment.claim))
         elif any(same(_active(token), _active(t)) for u in units for t in u):
             elsewhere.setdefault(_sentence_with(token.text, evidence), []).append(token.text)
         else:
             reasons.append(f"{token.text!r} is not in the source")
-            faults.append(FailureKind.ADDITION)
-    own = [_active(t) for t in alignment.clause]
+            faults.append(_added(token))
     for where, words in elsewhere.items():
         named = " and ".join(repr(w) for w in words)
         reasons.append(f"the source says {named}, but not with the rest of the sentence"
                        + (f": {where!r}" if where else ""))
-        # all in the clause that holds the rest, in other places: who did what, turned round
-        turned = all(any(same(_active(t), o) for o in own)
-                     for t in alignment.missing if t.text in words)
-        faults.append(FailureKind.ROLES if turned else FailureKind.ADDITION)
+        faults.append(_apart(alignment))
     return "; ".join(reasons) or "no passage states it", (faults or [FailureKind.ADDITION])[0]
+
+
+def _apart(alignment: Alignment) -> FailureKind:
+    """What a claim gets wrong whose words the source says, but not together: what the source
+    holds back (a condition, alternatives, someone's claim: ``_held_back``); who did what to
+    whom, where the source's clause has the claim's words in another order; else what the
+    source says of another entity ("Portugal's goalkeeper" from "Spain's goalkeeper")."""
+    mine = {t.text.lower() for t in alignment.claim}
+    if _held_back(normalise(alignment.evidence).split(), mine):
+        return FailureKind.UNASSERTED
+    own = [_active(t) for t in alignment.clause]
+    at = [next((k for k, o in enumerate(own) if same(_active(t), o)), None)
+          for t in alignment.claim if t.content and not t.text.endswith("'s")]  # an owner
+    # is read after what it owns
+    found = [k for k in at if k is not None]
+    if any(b < a for a, b in zip(found, found[1:], strict=False)):
+        return FailureKind.ROLES
+    return FailureKind.ENTITY
 
 
 def _other_value(alignment: Alignment, units) -> bool:
@@ -366,14 +383,36 @@ def _other_value(alignment: Alignment, units) -> bool:
     return False
 
 
-def _changed(mine, theirs) -> FailureKind:
-    """What a claim gets wrong that says ``mine`` where the source says ``theirs``: another
-    value, another name (two words written as names: "Smith" for "Jones"), or another word."""
+def _changed(mine, theirs, claim) -> FailureKind:
+    """What a claim gets wrong that says ``mine`` where the source says ``theirs``: who did
+    what, where the claim has the source's word in another place; another value or name;
+    a modal for another ("must" for "should": what the source does not assert); another
+    quantity ("most" for "some", "first" for "second", "per year" for "per month"); another
+    name (two words written as names: "Smith" for "Jones"); else another word."""
+    if any(same(_active(theirs), _active(t)) for t in claim if t is not mine):
+        return FailureKind.ROLES
     if mine.kind in ("name", "number"):
         return fault_of(mine)
+    at = next((k for k, t in enumerate(claim) if t is mine), 0)
+    if at and claim[at - 1].kind == "number":
+        return FailureKind.NUMBER  # its unit ("50 milligrams" for "50 micrograms")
+    words = {mine.text.lower(), theirs.text.lower()}
+    if words & MODALS:
+        return FailureKind.UNASSERTED
+    if words & (QUANTIFIERS | ORDINALS | TIME_NOUNS | quantities.UNITS.keys()):
+        return FailureKind.NUMBER
     if mine.text[:1].isupper() and theirs.text[:1].isupper():
         return FailureKind.ENTITY
     return FailureKind.PREDICATE
+
+
+def _added(token) -> FailureKind:
+    """What a claim gets wrong with a word the source does not have: a quantity or a bound
+    ("all", "more than"), a scope ("only"), else something the sources do not mention."""
+    word = token.text.lower()
+    if word in QUANTIFIERS or word in _BOUND_WORDS:
+        return FailureKind.NUMBER
+    return FailureKind.CIRCUMSTANCE if word == "only" else FailureKind.ADDITION
 
 
 def _voices_differ(mine, theirs) -> bool:

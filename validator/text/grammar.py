@@ -43,6 +43,13 @@ FINITE_AUXILIARIES = FINITE_BE | frozenset("has have had do does did".split()) |
 NEGATIONS = frozenset(
     "not no never none neither nor without cannot nobody nothing nowhere".split())
 
+# Determiners that say how many or how much without a number ("most", "a few", "half"):
+# a claim that changes one changes a quantity.
+QUANTIFIERS = frozenset("""all every each both most many much some several few half none any
+    more less fewer enough whole entire full partly""".split())
+ORDINALS = frozenset("""first second third fourth fifth sixth seventh eighth ninth tenth last
+    next previous""".split())
+
 # The words that open a clause of its own after another ("..., but it reopened").
 CLAUSE_OPENERS = frozenset("but whereas while although though however yet because".split())
 

@@ -67,7 +67,7 @@ def sentence_rows(metadata: dict) -> list[dict]:
         rows.append({"text": s.get("text"), "verdict": str(getattr(verdict, "value", verdict)),
                      "not_a_claim": s.get("not_a_claim"), "decided_by": s.get("decided_by"),
                      "citation": (s.get("citation") or {}).get("status"),
-                     "said_turn": said.get("turn") if said else None,
+                     "said_turn": said.get("turn") if said else None, "kind": s.get("kind"),
                      "reason": (s.get("reason") or "")[:160]})
     return rows
 

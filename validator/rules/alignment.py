@@ -120,8 +120,8 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
     conflict, rival = ((found[0], found[1]), found[2]) if found else (None, None)
     fault = None
     if rival is not None:  # a name after a number is its unit ("220 °F" for "220 °C")
-        at = claim.index(missing[0])
-        fault = FailureKind.NUMBER if at and claim[at - 1].kind == "number" else fault_of(rival)
+        k = claim.index(missing[0])
+        fault = FailureKind.NUMBER if k and claim[k - 1].kind == "number" else fault_of(rival)
     blocked = None
     if not missing:
         matched_here = Matched(claim, at, said, pairs, referents,

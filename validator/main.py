@@ -108,6 +108,7 @@ class ProvenanceLLM(Validator):
             max_tokens_per_minute: float | None = None,
             structured_replies: str = 'auto',
             control_statements: str = 'auto',
+            failure_kinds: bool = True,
             min_support_probability: float | None = None,
         ) -> None: ...
         # end of the typed __init__

@@ -459,6 +459,15 @@ class Settings:
         "calls). `auto`: on where replies are structured (`structured_replies`), where a "
         "careless reply is as readable as a careful one; `on`, `off`.",
         flag="--control-statements")
+    failure_kinds: bool = setting(
+        True, Flag(), "Each reply of a prompt judge says what a sentence it does not call "
+        "supported gets wrong: one `kind` of the taxonomy (number, date, entity, ..., "
+        "docs/kinds.md), a field of its JSON, a few tokens a statement; a kind that contradicts "
+        "its verdict makes the reply unreadable. The rule judge gives kinds whatever this says. "
+        "False: the prompt asks for none (its kinds are then `unspecified`).",
+        flag="--no-failure-kinds", negated=True,
+        command_doc="the judge's prompt asks for no failure kind (default: a prompt judge's "
+        "reply gives one for each sentence it does not call supported)")
     min_support_probability: float | None = setting(
         None, Probability(),
         "A supported verdict the judge gave with a lower probability (a LiteLLM model's: read "

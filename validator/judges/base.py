@@ -90,6 +90,7 @@ class JudgeSettings:
     max_tokens_per_minute: float | None = DEFAULTS.max_tokens_per_minute
     structured_replies: str = DEFAULTS.structured_replies
     control_statements: str = DEFAULTS.control_statements
+    failure_kinds: bool = DEFAULTS.failure_kinds
     min_support_probability: float | None = DEFAULTS.min_support_probability
 
     def given(self) -> dict[str, Any]:

@@ -17,9 +17,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from ..types import INVALID, Context, Evidence, Verdict
+from ..types import FAILURE_KINDS, INVALID, Context, Evidence, FailureKind, Verdict
 from .base import Item
 from .prompts import (
+    KIND_FIELD,
     MAX_CLAIMS,
     build_batch_prompt,
     build_claims_prompt,
@@ -72,6 +73,9 @@ class Ask(Generic[T]):
 
 
 _LABEL = {"type": "string", "enum": ["supported", "unsupported", "contradicted"]}
+_KIND = {"anyOf": [{"type": "string", "enum": [k.value for k in FAILURE_KINDS
+                                               if k != FailureKind.UNSPECIFIED]},
+                   {"type": "null"}]}
 _TEXT = {"type": "string"}
 _SCORE = {"type": "number"}
 
@@ -90,22 +94,25 @@ class Kind:
     structured_ending = ""
     room = 1024
 
-    def schema(self, count: int) -> dict:
+    def schema(self, count: int, kinds: bool = False) -> dict:
         raise NotImplementedError
 
-    def form(self, count: int = 1) -> dict:
+    def form(self, count: int = 1, kinds: bool = False) -> dict:
         """The reply's JSON schema, as OpenAI's ``response_format`` (which LiteLLM passes on to
         each provider in its own)."""
         return {"type": "json_schema", "json_schema": {
-            "name": f"provenance_{self.name}", "schema": self.schema(count), "strict": True}}
+            "name": f"provenance_{self.name}", "schema": self.schema(count, kinds),
+            "strict": True}}
 
-    def sent(self, prompt: str, structured: bool, count: int = 1) -> tuple[str, dict | None]:
+    def sent(self, prompt: str, structured: bool, count: int = 1, kinds: bool = False
+             ) -> tuple[str, dict | None]:
         """``prompt`` as sent, and the schema it is sent with: where replies are structured,
-        its reply instructions are the structured ending."""
+        its reply instructions are the structured ending (with a "kind" field, ``kinds``)."""
         if not structured:
             return prompt, None
         cut = prompt.rindex(self.free_ending)
-        return prompt[:cut] + self.structured_ending.format(count=count), self.form(count)
+        ending = self.structured_ending.format(count=count, kind=KIND_FIELD if kinds else "")
+        return prompt[:cut] + ending, self.form(count, kinds)
 
 
 class OneStatement(Kind):
@@ -115,19 +122,20 @@ class OneStatement(Kind):
     free_ending = "Reason step by step, citing passage numbers"
     structured_ending = """Reply with one JSON object and nothing else: first "reason", your \
 reasoning step by step citing passage numbers (one or two sentences), then "verdict" and "score":
-{{"reason": "...", "verdict": "supported" | "unsupported" | "contradicted", "score": <0 to 1: \
-how fully the passages back it>}}"""
+{{"reason": "...", "verdict": "supported" | "unsupported" | "contradicted",{kind} "score": \
+<0 to 1: how fully the passages back it>}}"""
 
-    def schema(self, count: int) -> dict:
-        return _entry({"reason": _TEXT, "verdict": _LABEL, "score": _SCORE})
+    def schema(self, count: int, kinds: bool = False) -> dict:
+        return _entry({"reason": _TEXT, "verdict": _LABEL, **({"kind": _KIND} if kinds else {}),
+                       "score": _SCORE})
 
-    def ask(self, item: Item, context: Context, structured: bool, template: str | None
-            ) -> Ask[Verdict]:
+    def ask(self, item: Item, context: Context, structured: bool, template: str | None,
+            kinds: bool = False) -> Ask[Verdict]:
         claim, evidence = item
         untrusted = [claim, *context.parts, *map(passage, evidence)]
-        prompt, form = build_prompt(claim, evidence, context, template), None
+        prompt, form = build_prompt(claim, evidence, context, template, kinds), None
         if template is None:  # a template of the user's has a reply form of its own
-            prompt, form = self.sent(prompt, structured)
+            prompt, form = self.sent(prompt, structured, kinds=kinds)
 
         def read(reply: Reply) -> Verdict:
             return with_probability(parse_reply(reply.text, untrusted), reply.text,
@@ -146,11 +154,12 @@ class Batch(Kind):
     structured_ending = """Reply with one JSON object and nothing else, an entry for each of \
 the {count} statements, each "reason" (one sentence citing passage numbers) before its "verdict":
 {{"verdicts": [{{"id": 1, "reason": "...", "verdict": "supported" | "unsupported" | \
-"contradicted", "score": <0 to 1: how fully its passages back it>}}, ...]}}"""
+"contradicted",{kind} "score": <0 to 1: how fully its passages back it>}}, ...]}}"""
 
-    def schema(self, count: int) -> dict:
+    def schema(self, count: int, kinds: bool = False) -> dict:
         item = _entry({"id": {"type": "integer", "enum": list(range(1, count + 1))},
-                       "reason": _TEXT, "verdict": _LABEL, "score": _SCORE})
+                       "reason": _TEXT, "verdict": _LABEL,
+                       **({"kind": _KIND} if kinds else {}), "score": _SCORE})
         return _entry({"verdicts": {"type": "array", "items": item, "minItems": count,
                                     "maxItems": count}})
 
@@ -159,12 +168,13 @@ the {count} statements, each "reason" (one sentence citing passage numbers) befo
         """A verdict and a one-sentence reason each: about 60 tokens, measured."""
         return 512 + 160 * statements
 
-    def ask(self, items: Sequence[Item], context: Context, structured: bool
-            ) -> Ask[list[Verdict | None]]:
+    def ask(self, items: Sequence[Item], context: Context, structured: bool,
+            kinds: bool = False) -> Ask[list[Verdict | None]]:
         count = len(items)
         untrusted = [*context.parts, *(part for claim, evidence in items
                                        for part in (claim, *map(passage, evidence)))]
-        prompt, form = self.sent(build_batch_prompt(items, context), structured, count)
+        prompt, form = self.sent(build_batch_prompt(items, context, kinds), structured, count,
+                                 kinds)
 
         def read(reply: Reply) -> list[Verdict | None]:
             parse = parse_batch_reply if reply.cut_at is None else parse_cut_batch_reply
@@ -184,7 +194,7 @@ class Claims(Kind):
     structured_ending = """Reply with one JSON object and nothing else:
 {{"claims": ["<claim>", ...]}}"""
 
-    def schema(self, count: int) -> dict:
+    def schema(self, count: int, kinds: bool = False) -> dict:
         return _entry({"claims": {"type": "array", "items": _TEXT, "minItems": 1,
                                   "maxItems": MAX_CLAIMS}})
 
@@ -207,7 +217,7 @@ class Rewrite(Kind):
 {{"rewrite": "<the sentence, rewritten>"}} or {{"rewrite": null}}"""
     room = 512
 
-    def schema(self, count: int) -> dict:
+    def schema(self, count: int, kinds: bool = False) -> dict:
         return _entry({"rewrite": {"anyOf": [_TEXT, {"type": "null"}]}})
 
     def ask(self, sentence: str, evidence: Sequence[Evidence], verdict: Verdict,

@@ -93,6 +93,11 @@ class PromptJudge(Backend):
         return self.takes_forms and (setting == "on" or (setting == "auto" and self.structured))
 
     @property
+    def asks_kinds(self) -> bool:
+        """Whether its replies say what a failing statement gets wrong (``failure_kinds``)."""
+        return self.takes_forms and self.settings.failure_kinds
+
+    @property
     def latencies(self) -> Sequence[float]:
         """Seconds each answered call took, the latest last."""
         return self.caller.latencies
@@ -125,7 +130,8 @@ class PromptJudge(Backend):
         return list(await asyncio.gather(*(self._one(item, context) for item in items)))
 
     async def _one(self, item: Item, context: Context) -> Verdict:
-        answer = await self.ask(ONE.ask(item, context, self.structured, self.template))
+        answer = await self.ask(ONE.ask(item, context, self.structured, self.template,
+                                        self.asks_kinds))
         if answer.value is None:  # the call failed (a reply always reads as a verdict)
             return Verdict(INVALID, answer.problem, decided_by=BY_FALLBACK)
         verdict = answer.value
@@ -136,7 +142,7 @@ class PromptJudge(Backend):
         """Each item's verdict from one reply, its passage numbers ``[k]`` renumbered to its
         own evidence. A reply cut at its length limit gives the verdicts it holds in full, and
         says nothing of whether the model reads batches."""
-        answer = await self.ask(BATCH.ask(items, context, self.structured))
+        answer = await self.ask(BATCH.ask(items, context, self.structured, self.asks_kinds))
         if answer.value is None:
             return [Verdict(INVALID, answer.problem, decided_by=BY_FALLBACK) for _ in items]
         reply = answer.reply

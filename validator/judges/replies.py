@@ -22,11 +22,14 @@ from ..text.word_forms import STOPWORDS, TERM, fold, snowball
 from ..types import (
     BY_FALLBACK,
     BY_LLM,
+    CONFLICTING_KINDS,
     CONTRADICTED,
+    FAILURE_KINDS,
     INVALID,
     REPLY_SHOWN,
     SUPPORTED,
     UNSUPPORTED,
+    FailureKind,
     Verdict,
 )
 from .prompts import MAX_CLAIMS
@@ -335,7 +338,28 @@ def _verdict_of(value: dict, untrusted: Sequence[str | None] = ()) -> Verdict | 
     if label == SUPPORTED and (unsure := _unsure(value)) is not None:
         return Verdict(INVALID, f"{CONTRADICTS} (its verdict is supported, its {unsure})",
                        decided_by=BY_FALLBACK)
-    return _verdict(label, reason, value.get("score"))
+    kind = _kind(value.get("kind"))
+    if kind is not None and (label == SUPPORTED or label == CONTRADICTED and (
+            kind not in CONFLICTING_KINDS)):
+        said_of = ("says what it gets wrong" if label == SUPPORTED
+                   else "is of what the passages leave unsaid, not of what they say otherwise")
+        return Verdict(INVALID, f"{CONTRADICTS} (its verdict is {label}, its kind "
+                       f"{str(kind)!r} {said_of})", decided_by=BY_FALLBACK)
+    return replace(_verdict(label, reason, value.get("score")),
+                   kind=None if label == SUPPORTED else kind)
+
+
+def _kind(raw: object) -> FailureKind | str | None:
+    """The failure kind a reply gives: one of ``FailureKind`` ("Number", "failed tool" read
+    as such), "unspecified" for a word that is none of them, None for none ("none", null)."""
+    if raw is None or not isinstance(raw, str) or raw.strip().lower() in _NO_KIND:
+        return None if raw is None or isinstance(raw, str) else FailureKind.UNSPECIFIED
+    word = re.sub(r"[\s-]+", "_", raw.strip().lower())
+    return FailureKind(word) if word in _KINDS else FailureKind.UNSPECIFIED
+
+
+_KINDS = frozenset(FAILURE_KINDS)
+_NO_KIND = frozenset(("", "none", "null", "n/a", "na", "-", "unspecified"))
 
 
 def argues(reason: str, untrusted: Sequence[str | None]) -> str | None:

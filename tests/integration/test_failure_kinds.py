@@ -1,0 +1,100 @@
+"""A kind for each failing sentence from an LLM judge, through LiteLLM over real HTTP to a
+scripted server on 127.0.0.1: asked in the prompt and in the reply's schema, read from the
+reply, refused where it contradicts the verdict, and carried to the result's metadata; the rule
+judge's through a real Guard."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import BAD, GOOD, batch_items, litellm_validator, toy_metadata, validate_in_guard
+
+from provenance_guard import LocalJudge
+from provenance_guard.judges.replies import parse_reply
+from provenance_guard.types import FAILURE_KINDS, INVALID, SUPPORTED, UNSUPPORTED
+
+WRONG = "The Eiffel Tower is 300 metres tall."  # the sources say 330
+
+
+def kinds_judge(kind_of_wrong):
+    """Calls GOOD supported and anything else contradicted with ``kind_of_wrong``, in the
+    reply form the prompt asks for."""
+    def entry(statement):
+        if statement == GOOD:
+            return {"reason": "[1] says so", "verdict": "supported", "kind": None}
+        return {"reason": "[1] gives 330 metres", "verdict": "contradicted",
+                "kind": kind_of_wrong}
+
+    def reply(prompt):
+        if "BEGIN STATEMENT 1>>" in prompt:
+            return json.dumps({"verdicts": [{"id": n, **entry(statement)}
+                                            for n, _, statement in batch_items(prompt)]})
+        return json.dumps(entry(prompt.split("BEGIN STATEMENT>>")[1].split("<<")[0].strip()))
+    return reply
+
+
+def test_the_schema_asks_for_a_kind_and_the_result_carries_it(chat_server):
+    server = chat_server(kinds_judge("number"))
+    report = litellm_validator(server.url, on_fail="noop", structured_replies="on",
+                               control_statements="off").check(f"{GOOD} {WRONG}",
+                                                              toy_metadata())
+    [request] = server.requests
+    entry = request["body"]["response_format"]["json_schema"]["schema"]["properties"][
+        "verdicts"]["items"]
+    assert "kind" in entry["required"]
+    assert set(entry["properties"]["kind"]["anyOf"][0]["enum"]) == {
+        k.value for k in FAILURE_KINDS if k != "unspecified"}
+    assert '"kind": null if supported' in request["body"]["messages"][0]["content"]
+    good, wrong = report.metadata({})["sentences"]
+    assert (good["kind"], wrong["verdict"], wrong["kind"]) == (None, "contradicted", "number")
+
+
+def test_a_free_reply_is_asked_for_a_kind_too_and_off_asks_for_none(chat_server):
+    server = chat_server(kinds_judge("number"))
+    litellm_validator(server.url, on_fail="noop", structured_replies="off",
+                      control_statements="off").check(WRONG, toy_metadata())
+    off = litellm_validator(server.url, on_fail="noop", structured_replies="on",
+                            control_statements="off", failure_kinds=False)
+    report = off.check(WRONG, toy_metadata())
+    free, without = server.requests
+    assert '"kind": null if supported' in free["body"]["messages"][0]["content"]
+    assert "kind" not in without["body"]["messages"][0]["content"]
+    assert "kind" not in json.dumps(without["body"]["response_format"])
+    # the reply still gives one: read, as any reply is
+    assert report.sentences[0].kind == "number"
+
+
+@pytest.mark.parametrize("kind", ["addition", "unasserted", "circumstance", "wrong_citation"])
+def test_a_kind_that_contradicts_its_verdict_makes_the_reply_unreadable(chat_server, kind):
+    server = chat_server(kinds_judge(kind))  # "contradicted", with a kind of the unsaid
+    report = litellm_validator(server.url, on_fail="noop", structured_replies="on",
+                               control_statements="off").check(WRONG, toy_metadata())
+    [sentence] = report.sentences
+    assert sentence.verdict.label == INVALID and not sentence.passes(pass_on_invalid=False)
+    assert f"its kind {kind!r}" in sentence.verdict.reason
+
+
+@pytest.mark.parametrize("reply,label,kind", [
+    ('{"reason": "[1] says so", "verdict": "supported", "kind": "number"}', INVALID, None),
+    ('{"reason": "[1] says so", "verdict": "supported", "kind": null}', SUPPORTED, None),
+    ('{"reason": "[1] says so", "verdict": "supported", "kind": "none"}', SUPPORTED, None),
+    ('{"reason": "not in [1]", "verdict": "unsupported", "kind": "Failed tool"}', UNSUPPORTED,
+     "failed_tool"),
+    ('{"reason": "not in [1]", "verdict": "unsupported", "kind": "made up"}', UNSUPPORTED,
+     "unspecified"),
+    ('{"reason": "not in [1]", "verdict": "unsupported", "kind": 7}', UNSUPPORTED,
+     "unspecified"),
+    ('{"reason": "not in [1]", "verdict": "unsupported"}', UNSUPPORTED, None),
+])
+def test_the_reader_takes_a_kind_in_any_case_and_refuses_one_against_its_verdict(
+        reply, label, kind):
+    verdict = parse_reply(f"The passage is clear.\n{reply}")
+    assert verdict.label == label, verdict
+    assert verdict.kind == kind
+
+
+def test_the_rule_judges_kinds_reach_a_guards_result():
+    _, metadata = validate_in_guard(f"{GOOD} {WRONG} {BAD}", LocalJudge())
+    kinds = [s["kind"] for s in metadata["sentences"]]
+    assert kinds == [None, "number", "addition"], metadata["sentences"]

@@ -4,7 +4,7 @@
 #                   example answer against its sources with the offline judge: the report is
 #                   printed, and written to report.html
 #   make test       set up what the tests need in .venv and run the light tiers: everything
-#                   but the browser, Spark, Ray and model-server tests
+#                   but the browser, Spark, Ray, model-server and trace-sink tests
 #   make test-all   every tier, as CI runs it (bash .ci/run: installs Chromium and Java 17,
 #                   builds llama.cpp's server the first time)
 #
@@ -16,7 +16,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 # The tiers that need a system package or a long build; `make test` leaves them out.
-HEAVY := browser or spark or ray or model_server
+HEAVY := browser or spark or ray or model_server or trace_sink
 
 .PHONY: demo test test-all install clean
 

@@ -15,6 +15,9 @@ bench_speed.py.
     pip install --no-deps guardrails-ai-provenance-llm   # the hub validator, beside ours
     python benchmarks/bench_cost.py [--records 40] [--skip-hub] [--json]
 
+Failure kinds' cost is the change in characters sent per judged sentence with
+``failure_kinds=False`` ("no kinds"), on the per-text path and on the default LiteLLM one.
+
 The control statement's cost is the change in prompt and reply tokens per text (the reply at
 one entry per statement, each with a one-sentence reason) with ``control_statements="on"``.
 
@@ -209,12 +212,14 @@ def main(argv: list[str] | None = None) -> int:
                 texts.append((record[key], record[kind.source], question))
         recorders = {"per text": Recorder(), "per sentence": Recorder(),
                      "per text + control": Recorder(), "default LiteLLM": ChatRecorder(),
-                     "default, no control": ChatRecorder(), "per text + 10 turns": Recorder()}
+                     "default, no control": ChatRecorder(), "per text + 10 turns": Recorder(),
+                     "per text, no kinds": Recorder(), "default, no kinds": ChatRecorder()}
         for mode, options in (
                 ("per text", {}), ("per sentence", {"batch_size": 1}),
                 ("per text + control", {"control_statements": "on"}),
                 ("default LiteLLM", {}), ("default, no control", {"control_statements": "off"}),
-                ("per text + 10 turns", {})):
+                ("per text + 10 turns", {}), ("per text, no kinds", {"failure_kinds": False}),
+                ("default, no kinds", {"failure_kinds": False})):
             judge = recorders[mode]
             if isinstance(judge, ChatRecorder):
                 options = {**options, "llm_callable": "gpt-4o-mini",
@@ -276,6 +281,11 @@ def _print(rows: list[Row], as_json: bool) -> None:
                   + (f" ({with_question:.2f}x with the question)" if with_question else "")
                   + (f"  {share:>5.2f}x hub" if share is not None else "")
                   + f"  {r.calls_per_text[mode]:>5.2f} calls per text")
+        for kinds, without in (("per text", "per text, no kinds"),
+                               ("default LiteLLM", "default, no kinds")):
+            on, off = r.chars_per_judged[kinds], r.chars_per_judged[without]
+            print(f"  failure kinds, {kinds}: {off:,} -> {on:,} chars per judged sentence "
+                  f"({on / off - 1:+.1%})")
         alone, chat = r.conversation
         print(f"  a ten-turn conversation instead of the question: {alone:,.1f} -> {chat:,.1f} "
               f"prompt tokens per text ({chat / alone - 1:+.1%})")

@@ -42,9 +42,10 @@ TIERS = ("unit", "integration", "system")
 
 # The heavy tiers: what needs a system package or a long build, by test file (and the browser
 # by its fixture). ``make test`` leaves them out (``-m "not (browser or spark or ray or
-# model_server)"``); ``.ci/run`` runs them, each required to run.
+# model_server or trace_sink)"``); ``.ci/run`` runs them, each required to run.
 HEAVY = {"test_spark.py": "spark", "test_ray_engine.py": "ray",
-         "test_real_model.py": "model_server", "test_readme_build.py": "model_server"}
+         "test_real_model.py": "model_server", "test_readme_build.py": "model_server",
+         "test_traces.py": "trace_sink"}
 
 
 # An environment set up without PyTorch (.ci/run's Python 3.10 and 3.13 ones, where no CPU build

@@ -20,7 +20,7 @@ offline_imports.install()  # Guardrails, whenever it is first imported, without 
 # that needs only the vocabulary do not load Guardrails, PyTorch and LiteLLM.
 _HOMES = {
     "CallableJudge": ".judges", "ConfigurationError": ".errors", "Corrector": ".judges",
-    "Evidence": ".types", "Judge": ".judges", "JudgeAuthError": ".errors",
+    "Evidence": ".types", "FailureKind": ".types", "Judge": ".judges", "JudgeAuthError": ".errors",
     "JudgeSettings": ".judges",
     "LiteLLMJudge": ".judges", "LocalJudge": ".judges", "MiniCheckJudge": ".judges.minicheck",
     "NLIJudge": ".judges.nli", "ProvenanceLLM": ".main", "Report": ".deciding.results",
@@ -47,6 +47,7 @@ __all__ = [
     "ConfigurationError",
     "Corrector",
     "Evidence",
+    "FailureKind",
     "Judge",
     "JudgeAuthError",
     "JudgeSettings",

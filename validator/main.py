@@ -28,6 +28,7 @@ from guardrails.validator_base import (
     register_validator,
 )
 
+from . import traces
 from .concurrency import Raised, Runner, offload, on_the_validation_loop, run, submit
 from .deciding.aggregation import Reporting, aggregate, fix
 from .deciding.correction import Correcting, make_corrector
@@ -254,14 +255,16 @@ class ProvenanceLLM(Validator):
         return request, read, retriever_for(request, self._retrieving, self._embedder)
 
     def _validate(self, value: Any, metadata: dict[str, Any] | None) -> ValidationResult:
-        return _guardrails_result(self.check(value, metadata), metadata,
-                                  self._settings.on_fail)
+        report = self.check(value, metadata)
+        traces.record(report)  # on Guardrails' validator span, in this context
+        return _guardrails_result(report, metadata, self._settings.on_fail)
 
     async def async_validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
         """What ``AsyncGuard`` (and a synchronous ``Guard``, on a loop it makes per thread)
         awaits: ``acheck``'s report as the Guardrails result."""
-        return _guardrails_result(await self.acheck(value, metadata), metadata,
-                                  self._settings.on_fail)
+        report = await self.acheck(value, metadata)
+        traces.record(report)
+        return _guardrails_result(report, metadata, self._settings.on_fail)
 
 
 def _rules_ready() -> None:

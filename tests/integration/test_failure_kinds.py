@@ -12,7 +12,7 @@ from conftest import BAD, GOOD, batch_items, litellm_validator, toy_metadata, va
 
 from provenance_guard import LocalJudge
 from provenance_guard.judges.replies import parse_reply
-from provenance_guard.types import FAILURE_KINDS, INVALID, SUPPORTED, UNSUPPORTED
+from provenance_guard.types import INVALID, SUPPORTED, UNSUPPORTED
 
 WRONG = "The Eiffel Tower is 300 metres tall."  # the sources say 330
 
@@ -43,9 +43,8 @@ def test_the_schema_asks_for_a_kind_and_the_result_carries_it(chat_server):
     entry = request["body"]["response_format"]["json_schema"]["schema"]["properties"][
         "verdicts"]["items"]
     assert "kind" in entry["required"]
-    assert set(entry["properties"]["kind"]["anyOf"][0]["enum"]) == {
-        k.value for k in FAILURE_KINDS if k != "unspecified"}
-    assert '"kind": null if supported' in request["body"]["messages"][0]["content"]
+    assert entry["properties"]["kind"] == {"type": ["string", "null"]}
+    assert '"kind": null | "<what is wrong' in request["body"]["messages"][0]["content"]
     good, wrong = report.metadata({})["sentences"]
     assert (good["kind"], wrong["verdict"], wrong["kind"]) == (None, "contradicted", "number")
 
@@ -58,7 +57,7 @@ def test_a_free_reply_is_asked_for_a_kind_too_and_off_asks_for_none(chat_server)
                             control_statements="off", failure_kinds=False)
     report = off.check(WRONG, toy_metadata())
     free, without = server.requests
-    assert '"kind": null if supported' in free["body"]["messages"][0]["content"]
+    assert '"kind": null | "<what is wrong' in free["body"]["messages"][0]["content"]
     assert "kind" not in without["body"]["messages"][0]["content"]
     assert "kind" not in json.dumps(without["body"]["response_format"])
     # the reply still gives one: read, as any reply is
@@ -82,6 +81,10 @@ def test_a_kind_that_contradicts_its_verdict_makes_the_reply_unreadable(chat_ser
     ('{"reason": "not in [1]", "verdict": "unsupported", "kind": "Failed tool"}', UNSUPPORTED,
      "failed_tool"),
     ('{"reason": "not in [1]", "verdict": "unsupported", "kind": "made up"}', UNSUPPORTED,
+     "addition"),
+    ('{"reason": "[1] gives 1889", "verdict": "contradicted", "kind": "the year is wrong"}',
+     "contradicted", "date"),
+    ('{"reason": "not in [1]", "verdict": "unsupported", "kind": "vibes"}', UNSUPPORTED,
      "unspecified"),
     ('{"reason": "not in [1]", "verdict": "unsupported", "kind": 7}', UNSUPPORTED,
      "unspecified"),

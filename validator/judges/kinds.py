@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from ..types import FAILURE_KINDS, INVALID, Context, Evidence, FailureKind, Verdict
+from ..types import INVALID, Context, Evidence, Verdict
 from .base import Item
 from .prompts import (
     KIND_FIELD,
@@ -73,9 +73,7 @@ class Ask(Generic[T]):
 
 
 _LABEL = {"type": "string", "enum": ["supported", "unsupported", "contradicted"]}
-_KIND = {"anyOf": [{"type": "string", "enum": [k.value for k in FAILURE_KINDS
-                                               if k != FailureKind.UNSPECIFIED]},
-                   {"type": "null"}]}
+_KIND = {"type": ["string", "null"]}  # a word the reader maps onto the taxonomy
 _TEXT = {"type": "string"}
 _SCORE = {"type": "number"}
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..text.cues import REASON_ALLOW, REASON_DENY, SUPPORT_LABELS
+from ..text.cues import KINDS, REASON_ALLOW, REASON_DENY, SUPPORT_LABELS
 from ..text.grammar import NEGATIONS
 from ..text.word_forms import STOPWORDS, TERM, fold, snowball
 from ..types import (
@@ -350,12 +350,18 @@ def _verdict_of(value: dict, untrusted: Sequence[str | None] = ()) -> Verdict | 
 
 
 def _kind(raw: object) -> FailureKind | str | None:
-    """The failure kind a reply gives: one of ``FailureKind`` ("Number", "failed tool" read
-    as such), "unspecified" for a word that is none of them, None for none ("none", null)."""
+    """The failure kind a reply gives: one of ``FailureKind`` by its name ("Number", "failed
+    tool"), else by the first word of it a row of ``cues.KINDS`` knows ("wrong year": date);
+    "unspecified" for words none knows; None for none ("none", null)."""
     if raw is None or not isinstance(raw, str) or raw.strip().lower() in _NO_KIND:
         return None if raw is None or isinstance(raw, str) else FailureKind.UNSPECIFIED
-    word = re.sub(r"[\s-]+", "_", raw.strip().lower())
-    return FailureKind(word) if word in _KINDS else FailureKind.UNSPECIFIED
+    said = fold(raw.strip().lower())[:200]
+    word = re.sub(r"[\s-]+", "_", said)
+    if word in _KINDS:
+        return FailureKind(word)
+    found = [(match.start(), n, FailureKind(row.standing))
+             for n, row in enumerate(KINDS) if (match := row.regex.search(said))]
+    return min(found)[2] if found else FailureKind.UNSPECIFIED
 
 
 _KINDS = frozenset(FAILURE_KINDS)

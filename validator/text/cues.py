@@ -51,6 +51,7 @@ HEAD = "head"  # on the word before a "that" which opens a clause of its own
 NEXT = "next"  # on the sentence after it: it takes back the one before
 REASON = "reason"  # in a judge's reason for a "supported" verdict (``judges.replies``)
 LABEL = "label"  # on the word or two a judge's reason opens with, before ":", "." or a dash
+KIND = "kind"  # on a judge's word for what a statement gets wrong; its standing: the kind
 
 
 @dataclass(frozen=True)
@@ -325,6 +326,40 @@ ASSERT: tuple[Cue, ...] = (
     Cue(ASSERTED, REASON, r",\s*(?:and\s+)?not\s+(?:later|earlier|before|after|sooner|more|less|"
         r"fewer|otherwise)\b",
         "[1] says it opened in 1892, not later."),
+)
+
+# A judge's word or phrase for what a failing statement gets wrong, onto the failure kinds
+# (``types.FailureKind``; ``judges.replies`` reads the first row that matches, earliest in the
+# phrase). A word no row knows is "unspecified".
+KINDS = (
+    Cue("number", KIND, r"\b(?:numbers?|numeric\w*|amounts?|quantit\w+|figures?|counts?|"
+        r"values?|prices?|units?|percent\w*|measure\w*|totals?|rates?)\b",
+        "wrong amount"),
+    Cue("date", KIND, r"\b(?:dates?|years?|months?|days?|times?|temporal|when|timing)\b",
+        "the year"),
+    Cue("calculation", KIND, r"\b(?:calculat\w+|math\w*|arithmetic|comput\w+|sums?|"
+        r"difference)\b", "bad arithmetic"),
+    Cue("wrong_citation", KIND, r"\b(?:citations?|cit(?:e|es|ed|ing)|attributed\s+source)\b",
+        "wrong citation"),
+    Cue("failed_tool", KIND, r"\b(?:tools?|fail(?:ed|ure)?|error)\b", "failed tool call"),
+    Cue("other_person", KIND, r"\b(?:other\s+person|someone\s+else|speaker|whose|who\s+said)\b",
+        "someone else's"),
+    Cue("roles", KIND, r"\b(?:roles?|swap\w*|revers\w+|order|subject|object|who\s+did)\b",
+        "roles swapped"),
+    Cue("opposite", KIND, r"\b(?:opposite|negat\w+|antonym\w*|contrary|inverted|polarity|"
+        r"denied)\b", "negation"),
+    Cue("unasserted", KIND, r"\b(?:unasserted|hedg\w+|specula\w+|uncertain\w*|questions?|"
+        r"plan\w*|pending|conditional|hypothetical|modal\w*|possib\w+|likely|claimed)\b",
+        "hedge dropped"),
+    Cue("circumstance", KIND, r"\b(?:circumstances?|scope|context|conditions?|place|location|"
+        r"where|setting|qualifier)\b", "scope"),
+    Cue("entity", KIND, r"\b(?:names?|entit\w+|person|people|organi[sz]ation|company|titles?|"
+        r"who)\b", "wrong name"),
+    Cue("predicate", KIND, r"\b(?:predicates?|verbs?|actions?|propert\w+|relation\w*|"
+        r"attributes?|event)\b", "wrong verb"),
+    Cue("addition", KIND, r"\b(?:addition|added|extra|unmentioned|not\s+mentioned|missing|"
+        r"absent|baseless|fabricat\w+|invent\w+|made\s+up|unsupported|not\s+in)\b",
+        "not mentioned"),
 )
 
 CUES = DENY + ASSERT

@@ -3,7 +3,7 @@ never dead and never shadowed by another; a new wording is a new row and its exa
 
 import pytest
 
-from provenance_guard.judges.replies import argues
+from provenance_guard.judges.replies import argues, parse_reply
 from provenance_guard.text import cues
 from provenance_guard.text.assertions import standing, unasserted, unasserted_each
 
@@ -84,3 +84,11 @@ def test_each_reason_row_makes_its_example_argue_against_support(cue):
                          ids=lambda c: c.example[:40])
 def test_each_allow_row_keeps_its_example_a_reason_for_support(cue):
     assert argues(cue.example, ()) is None
+
+
+@pytest.mark.parametrize("cue", cues.KINDS, ids=lambda c: c.example[:40])
+def test_each_kind_row_reads_its_example_as_its_kind(cue):
+    """A judge's word for what is wrong, as a reply's "kind" gives it, read as the row's kind:
+    no row shadowed by one above it."""
+    assert parse_reply('{"reason": "no", "verdict": "unsupported", "kind": '
+                       f'"{cue.example}"}}').kind == cue.standing

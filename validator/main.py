@@ -28,8 +28,8 @@ from guardrails.validator_base import (
     register_validator,
 )
 
-from . import traces
 from .concurrency import Raised, Runner, offload, on_the_validation_loop, run, submit
+from .deciding import traces
 from .deciding.aggregation import Reporting, aggregate, fix
 from .deciding.correction import Correcting, make_corrector
 from .deciding.decider import Decider, Deciding

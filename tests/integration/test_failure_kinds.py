@@ -101,3 +101,24 @@ def test_the_rule_judges_kinds_reach_a_guards_result():
     _, metadata = validate_in_guard(f"{GOOD} {WRONG} {BAD}", LocalJudge())
     kinds = [s["kind"] for s in metadata["sentences"]]
     assert kinds == [None, "number", "addition"], metadata["sentences"]
+
+
+def test_a_failing_sentences_error_span_and_the_command_line_name_its_kind(tmp_path):
+    from provenance_guard import ProvenanceLLM
+    from provenance_guard.cli import main
+
+    result = ProvenanceLLM(llm_callable="local", on_fail="noop").validate(
+        f"{GOOD} {WRONG}", toy_metadata())
+    [span] = result.error_spans
+    assert span.reason.startswith("contradicted (number): "), span.reason
+    source, text = tmp_path / "source.txt", tmp_path / "answer.txt"
+    source.write_text("The Eiffel Tower is 330 metres tall.")
+    text.write_text(WRONG)
+    import contextlib
+    import io
+
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown):
+        main(["check", "--source", str(source), "--text", str(text)])
+    assert "[CONTRADICTED] The Eiffel Tower is 300 metres tall.\n    kind: number" in \
+        shown.getvalue()

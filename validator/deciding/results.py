@@ -172,6 +172,8 @@ class SentenceResult:
         problem = citations.problem(self.citation)
         reason = "; ".join(p for p in (problem, verdict.reason) if p)
         label = self.citation.status if problem else verdict.label
+        if not problem and self.kind not in (None, FailureKind.UNSPECIFIED):
+            label = f"{label} ({self.kind})"  # "contradicted (number)"
         return f"{label}: {reason}" if reason else str(label)
 
     def as_dict(self) -> dict:

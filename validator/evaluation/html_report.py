@@ -24,7 +24,17 @@ from pathlib import Path
 from types import SimpleNamespace as View
 
 from ..deciding.results import Report, SentenceResult, from_conversation
-from ..types import CONTRADICTORY, FULLY, LABELS, LEVELS, NONE, PARTIALLY, UNGROUNDED, Correction
+from ..types import (
+    CONTRADICTORY,
+    FULLY,
+    LABELS,
+    LEVELS,
+    NONE,
+    PARTIALLY,
+    UNGROUNDED,
+    Correction,
+    FailureKind,
+)
 from .examples import Checked
 from .grounded_qa import TOP_SCORE
 from .highlight import marked
@@ -79,8 +89,10 @@ def _template():
 
 def _page(title: str, head: list[str], summary: View | None, outputs: list[View],
           verdict: View, skipped: Sequence[str] = ()) -> str:
+    kinds = Counter(s.kind for output in outputs for s in output.sentences if s.kind)
     return _template().render(title=title, head=head, summary=summary, outputs=outputs,
-                              verdicts=LABELS, verdict=verdict, skipped=list(skipped))
+                              verdicts=LABELS, verdict=verdict, skipped=list(skipped),
+                              kinds=kinds.most_common())
 
 
 def _output(key: str, title: str, checked: Checked, source_names: Sequence[str]) -> View:
@@ -149,7 +161,8 @@ def _pieces(text: str, ordered: Sequence[SentenceResult], key: str) -> list[View
     for n, result in enumerate(ordered, 1):
         start, end = max(result.sentence.start, at), result.sentence.end
         pieces.append(View(text=text[at:start], anchor=None))
-        pieces.append(View(text=text[start:end], anchor=_id(key, n), verdict=result.label))
+        pieces.append(View(text=text[start:end], anchor=_id(key, n), verdict=result.label,
+                           kind=_kind(result)))
         at = max(at, end)
     pieces.append(View(text=text[at:], anchor=None))
     return pieces
@@ -158,7 +171,7 @@ def _pieces(text: str, ordered: Sequence[SentenceResult], key: str) -> list[View
 def _sentence(anchor: str, result: SentenceResult, source_names: Sequence[str]) -> View:
     verdict, citation = result.verdict, result.citation
     if verdict is None:
-        return View(id=anchor, verdict=result.label, text=result.sentence.text,
+        return View(id=anchor, verdict=result.label, text=result.sentence.text, kind=None,
                     reason=f"not a claim ({result.not_a_claim}): not judged",
                     score=_score(None), reply=None, decided_by=None, citation=None, claims=[], evidence=[],
                     correction=None)
@@ -179,10 +192,19 @@ def _sentence(anchor: str, result: SentenceResult, source_names: Sequence[str]) 
                 for n, e in enumerate(result.evidence, 1)]
     claims = ([View(text=c.text, verdict=c.verdict.label) for c in result.claims]
               if result.split_into_claims else [])
-    return View(id=anchor, verdict=verdict.label, text=result.sentence.text,
+    return View(id=anchor, verdict=verdict.label, text=result.sentence.text, kind=_kind(result),
                 reason=verdict.reason, reply=verdict.reply, score=_score(verdict.score),
                 decided_by=verdict.decided_by, citation=shown_citation, claims=claims,
                 evidence=evidence, correction=_correction(result.correction))
+
+
+def _kind(result: SentenceResult) -> str | None:
+    """What a failing sentence gets wrong, as the page names it ("failed tool"); None for one
+    that passes, or whose judge did not say."""
+    kind = result.kind
+    if kind is None or kind == FailureKind.UNSPECIFIED:
+        return None
+    return str(kind).replace("_", " ")
 
 
 def _correction(correction: Correction | None) -> View | None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from opentelemetry import trace
 
-from .deciding.results import Report, SentenceResult
+from .results import Report, SentenceResult
 
 log = logging.getLogger(__name__)
 SENTENCE_SPAN = "provenance.sentence"

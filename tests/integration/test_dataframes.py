@@ -39,9 +39,11 @@ def test_a_data_frame_in_gives_a_data_frame_out(tmp_path):
     assert math.isnan(frame.loc[4, "label"])  # a DataFrame's gap: absent, not a label
     results = evaluate(frame, llm_callable="local")
     assert list(results.columns) == ["id", "sample_hash", "label", "passed", "faithfulness",
-                                     "level", "counts", "sentences", "usage", "error"]
+                                     "level", "counts", "kinds", "sentences", "usage", "error"]
     assert list(results["id"]) == ["ok", "gold", "visits", "lifts", "bad"]
     assert list(results["passed"][:4]) == [True, False, False, False]
+    # what each failing sentence gets wrong, a column to count by
+    assert results["kinds"][0] == [] and all(results["kinds"][n] for n in (1, 2, 3))
     assert results["label"][4] is None and "sources'][0]" in results["error"][4]
     assert evaluate(frame.head(1), llm_callable="local", as_frame=False)[0]["passed"] is True
 

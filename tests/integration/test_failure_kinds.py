@@ -122,3 +122,48 @@ def test_a_failing_sentences_error_span_and_the_command_line_name_its_kind(tmp_p
         main(["check", "--source", str(source), "--text", str(text)])
     assert "[CONTRADICTED] The Eiffel Tower is 300 metres tall.\n    kind: number" in \
         shown.getvalue()
+
+
+def test_meta_eval_reports_recall_and_false_alarms_by_kind_on_the_labelled_suite():
+    from provenance_guard import ProvenanceLLM
+    from provenance_guard.evaluation.meta_eval import meta_evaluate
+    from provenance_guard.evaluation.suite import SUITE, load_cases
+
+    cases = load_cases(SUITE)
+    labelled = {s.kind for c in cases for s in c.sentences if s.kind is not None}
+    report = meta_evaluate(cases, lambda options: ProvenanceLLM(
+        llm_callable="local", on_fail="noop", **options), judge="local")
+    assert labelled <= set(report.by_kind)
+    citation = report.by_kind["wrong_citation"]
+    assert citation.sentences == citation.caught == citation.named == 5
+    assert sum(row.sentences for row in report.by_kind.values()) == sum(
+        s.kind is not None for c in cases for s in c.sentences)
+
+
+def test_eval_reads_a_samples_kind_and_counts_it_and_refuses_one_it_does_not_know(tmp_path):
+    from provenance_guard.evaluation.datasets import load_samples
+
+    source = "The Eiffel Tower is 330 metres tall. It opened in 1889."
+    data = tmp_path / "data.jsonl"
+    data.write_text("\n".join(json.dumps(sample) for sample in (
+        {"id": "wrong", "output": "The Eiffel Tower is 300 metres tall.", "sources": [source],
+         "label": False, "kind": "number"},
+        {"id": "alarm", "output": "It was painted gold.", "sources": [source], "label": True},
+    )) + "\n")
+    out = tmp_path / "results.jsonl"
+    import contextlib
+    import io
+
+    from provenance_guard.cli import main
+
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown):
+        main(["eval", str(data), "--out", str(out), "--json"])
+    by_kind = json.loads(shown.getvalue())["by_kind"]
+    assert by_kind["number"] == {"sentences": 1, "caught": 1, "named": 1, "false_alarms": 0,
+                                 "recall": 1.0}
+    assert by_kind["addition"]["false_alarms"] == 1
+    data.write_text(json.dumps({"output": "x", "sources": ["y"], "label": False,
+                                "kind": "typo"}) + "\n")
+    with pytest.raises(ValueError, match='"kind" is \'typo\', not a failure kind'):
+        load_samples(data)

@@ -141,6 +141,10 @@ def _print_summary(summary: EvalSummary) -> None:
         print(f"labelled {labelled.samples}: detecting ungrounded outputs, precision "
               f"{show(labelled.precision)}, recall {show(labelled.recall)}, F1 "
               f"{show(labelled.f1)}, balanced accuracy {show(labelled.balanced_accuracy)}")
+    from ..evaluation.summaries import kind_lines
+
+    for line in kind_lines(summary.by_kind or {}):
+        print(line)
     if summary.grounded_qa:
         from ..evaluation.grounded_qa import TOP_SCORE
 

@@ -66,6 +66,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     print("confusion (expected -> verdict): " + "; ".join(
         f"{expected}: " + ", ".join(f"{got} {n}" for got, n in row.items() if n)
         for expected, row in report.confusion.items()))
+    from ..evaluation.summaries import kind_lines
+
+    for line in kind_lines(report.by_kind):
+        print(line)
     cost, latency = report.cost_usd, report.median_call_latency_s
     if first:
         print(f"cheap first: {report.first_judge} decided {report.first_judge_decided} "

@@ -14,7 +14,7 @@ from .engine_options import DEFAULT_CONCURRENCY
 # The columns of a DataFrame of results, always all of them (a Spark schema needs them fixed):
 # a sample the validator rejected has only id, sample_hash, label and error.
 COLUMNS = ["id", "sample_hash", "label", "passed", "faithfulness", "level", "counts",
-           "sentences", "usage", "error"]
+           "kinds", "sentences", "usage", "error"]
 _OPTIONAL = ("question", "messages", "label", "expected", "id")
 
 

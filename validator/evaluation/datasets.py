@@ -2,9 +2,10 @@
 
 Input, one sample per line: ``{"id": ..., "output": "...", "sources": ["..."], "question":
 "..." (optional), "messages": [{"role": "user", "content": "..."}, ...] (optional), "label": ...
-(optional), "expected": "..." (optional)}``. ``label`` says
+(optional), "expected": "..." (optional), "kind": "..." (optional)}``. ``label`` says
 whether the output is grounded: ``true``/``"pass"``/``"supported"`` (it should pass) or
-``false``/``"fail"``/``"unsupported"``/``"hallucinated"`` (it should fail). ``expected`` is a
+``false``/``"fail"``/``"unsupported"``/``"hallucinated"`` (it should fail); ``kind``, for one
+that should fail, what it gets wrong (a failure kind: ``number``, ``date``, ...). ``expected`` is a
 reference answer, used by the grounded-QA metrics. GroUSE's field names are read too
 (``actual_output``, ``references``, ``input``, ``expected_output``). A sample without ``id`` is
 known by its line number.
@@ -29,9 +30,10 @@ from typing import Any
 
 from ..storage import DEFAULT_ENCODING, read_jsonl
 from ..text.conversation import check_messages
-from ..types import Usage
+from ..types import FAILURE_KINDS, FailureKind, Usage
 from .engine_options import DEFAULT_CONCURRENCY
 from .examples import Checked, Example
+from .suite import by_kind
 from .summaries import Detection, EvalSummary
 
 _TRUE = {"pass", "passes", "supported", "grounded", "faithful", "true", "yes", "1"}
@@ -89,7 +91,19 @@ def sample_of(raw: Any, where: str, text: str, default_id: str) -> Example:
                    _label(raw.get("label"), where),
                    expected if isinstance(expected, str) and expected.strip() else None,
                    digest=hashlib.sha256(text.strip().encode("utf-8", "surrogatepass")).hexdigest(),
-                   messages=None if messages is None else list(messages))
+                   messages=None if messages is None else list(messages),
+                   kind=_kind(raw.get("kind"), where))
+
+
+def _kind(value: Any, where: str) -> FailureKind | None:
+    """A sample's ``kind``: what its output, labelled ungrounded, gets wrong."""
+    if value is None:
+        return None
+    try:
+        return FailureKind(str(value))
+    except ValueError:
+        raise ValueError(f'{where}: "kind" is {value!r}, not a failure kind: one of '
+                         f"{', '.join(FAILURE_KINDS)}.") from None
 
 
 def _label(value: Any, where: str) -> bool | None:
@@ -224,7 +238,8 @@ def summarise(checked: list[Checked]) -> EvalSummary:
         levels=dict(Counter(str(r.summary.level) for r in reports)),
         # what the samples' model calls consumed (those of earlier runs when they were made)
         usage=sum((r.usage for r in reports if r.usage is not None), Usage()),
-        labelled=_detection(labelled) if labelled else None)
+        labelled=_detection(labelled) if labelled else None,
+        by_kind=by_kind(labelled) if labelled else None)
 
 
 def _detection(labelled: list[Checked]) -> Detection:

@@ -20,7 +20,7 @@ from ..deciding.results import (
     SentenceResult,
     usage_from_dict,
 )
-from ..types import CitationStatus, Label
+from ..types import CitationStatus, FailureKind, Label
 
 if TYPE_CHECKING:
     from .grounded_qa import Metric
@@ -34,6 +34,7 @@ class Expected:
     verdict: Label
     evidence: tuple[str, ...] = ()
     citation: CitationStatus | None = None
+    kind: FailureKind | None = None  # what a failing sentence gets wrong, where labelled
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class Example:
     options: dict[str, Any] = field(default_factory=dict)
     digest: str = ""
     messages: list[dict[str, Any]] | None = None  # the conversation it replies to
+    kind: FailureKind | None = None  # what an output labelled ungrounded gets wrong, if known
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,12 @@ class Checked:
     @property
     def verdicts(self) -> list[str]:
         return [] if self.report is None else [r.label for r in self.report.sentences]
+
+    @property
+    def kinds(self) -> list[str | None]:
+        """Each sentence's failure kind (None for one that passes)."""
+        return [] if self.report is None else [
+            None if r.kind is None else str(r.kind) for r in self.report.sentences]
 
     @property
     def citations(self) -> list[str]:
@@ -104,6 +112,8 @@ class Checked:
         summary = self.report.summary
         record.update(passed=self.passed, faithfulness=summary.faithfulness, level=summary.level,
                       counts=summary.counts,
+                      # what the failing sentences get wrong, one kind each: a column to count
+                      kinds=[str(r.kind) for r in self.report.failing if r.kind is not None],
                       sentences=[r.as_dict() for r in self.report.sentences],
                       usage=None if self.report.usage is None else asdict(self.report.usage))
         if self.grounded_qa is not None:

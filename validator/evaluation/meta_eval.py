@@ -19,7 +19,7 @@ from ..deciding.results import NOT_A_CLAIM
 from ..types import INVALID, LABELS, Usage
 from .engine_options import DEFAULT_CONCURRENCY
 from .examples import Example
-from .suite import accuracy_by_type, balanced_accuracy, run_case
+from .suite import accuracy_by_type, balanced_accuracy, by_kind, run_case
 from .summaries import MetaEvalReport
 
 
@@ -51,4 +51,5 @@ def meta_evaluate(cases: list[Example], make_validator: Callable[[dict], Any], j
         cost_usd=usage.cost_usd,
         median_call_latency_s=statistics.median(latencies) if latencies else None,
         wall_s=round(wall, 3),
-        wrong=[o.example.id for o in outcomes if not o.outcome_correct])
+        wrong=[o.example.id for o in outcomes if not o.outcome_correct],
+        by_kind=by_kind(outcomes))

@@ -6,10 +6,12 @@ A case is one JSON object per line:
      "question": "... (optional)", "options": {"citations": "required"} (optional),
      "expected": {"passes": false,
                   "sentences": [{"verdict": "contradicted", "evidence": ["snippet"],
-                                 "citation": "miscited" (optional)}]}}
+                                 "citation": "miscited" (optional),
+                                 "kind": "date" (optional)}]}}
 
 ``expected.sentences`` has one entry per sentence of ``output``: the verdict a correct judge
-reaches, the source snippets that decide it, and the citation status when there is one.
+reaches, the source snippets that decide it, the citation status when there is one, and for a
+sentence that fails, what it gets wrong (a failure kind, ``types.FailureKind``).
 ``SUITE`` (``evaluation/data/groundedness_suite.jsonl``, installed with the package) is the
 suite this project ships.
 """
@@ -22,9 +24,9 @@ from typing import Any
 
 from ..request import SUITE_CHUNKING
 from ..storage import read_jsonl
-from ..types import CitationStatus, Label
+from ..types import SUPPORTED, CitationStatus, FailureKind, Label
 from .examples import Checked, Example, Expected
-from .summaries import TypeAccuracy
+from .summaries import KindDetection, TypeAccuracy
 
 SUITE = Path(__file__).resolve().parent / "data" / "groundedness_suite.jsonl"
 
@@ -50,9 +52,10 @@ def load_cases(path: str | Path) -> list[Example]:
 
 
 def _expected(raw: dict) -> Expected:
-    citation = raw.get("citation")
+    citation, kind = raw.get("citation"), raw.get("kind")
     return Expected(Label(raw["verdict"]), tuple(raw.get("evidence", ())),
-                    None if citation is None else CitationStatus(citation))
+                    None if citation is None else CitationStatus(citation),
+                    None if kind is None else FailureKind(kind))
 
 
 def run_case(make_validator: Callable[[dict], Any], case: Example, **metadata) -> Checked:
@@ -81,6 +84,44 @@ def accuracy_by_type(outcomes: Iterable[Checked]) -> dict[str, TypeAccuracy]:
             outcome_accuracy=sum(o.outcome_correct for o in group) / len(group),
             sentence_accuracy=sum(o.labels_correct for o in group) / sentences)
     return table
+
+
+def by_kind(outcomes: Iterable[Checked]) -> dict[str, KindDetection]:
+    """Per failure kind: the sentences labelled with it, how many the judge failed (its recall)
+    and how many it failed with that very kind; and the sentences labelled supported that it
+    failed, by the kind it gave (its false alarms)."""
+    table: dict[str, dict[str, int]] = {}
+
+    def row(kind: str) -> dict[str, int]:
+        return table.setdefault(kind, dict.fromkeys(("sentences", "caught", "named",
+                                                     "false_alarms"), 0))
+
+    for outcome in outcomes:
+        if outcome.report is None:
+            continue
+        given, example = outcome.kinds, outcome.example
+        if not example.sentences:  # a sample of ``provenance eval``: labelled as a whole
+            if example.kind is not None:
+                counts = row(str(example.kind))
+                counts["sentences"] += 1
+                counts["caught"] += not outcome.passed
+                counts["named"] += example.kind in given
+            elif example.label is True:
+                for alarm in filter(None, given):
+                    row(alarm)["false_alarms"] += 1
+            continue
+        for i, expected in enumerate(example.sentences):
+            got = given[i] if i < len(given) else None
+            if expected.kind is not None:
+                counts = row(str(expected.kind))
+                counts["sentences"] += 1
+                counts["caught"] += got is not None
+                counts["named"] += got == expected.kind
+            elif expected.verdict == SUPPORTED and got is not None:
+                row(got)["false_alarms"] += 1
+    return {kind: KindDetection(**counts, recall=counts["caught"] / counts["sentences"]
+                                if counts["sentences"] else None)
+            for kind, counts in sorted(table.items())}
 
 
 def balanced_accuracy(outcomes: Iterable[Checked]) -> float | None:

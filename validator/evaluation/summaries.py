@@ -66,11 +66,38 @@ class EvalSummary(_Result):
     levels: dict[str, int]
     usage: Usage
     labelled: Detection | None = None
+    by_kind: dict[str, KindDetection] | None = None
     grounded_qa: dict[str, MetricSummary] | None = None
     from_earlier_runs: int = 0
     errors: int = 0
     bad_samples: list[str] = []
     results: str | None = None
+
+
+class KindDetection(_Result):
+    """One failure kind on labelled sentences: ``sentences`` labelled with it, ``caught``
+    (the judge failed them: ``recall`` is the share), ``named`` (it failed them with this very
+    kind), ``false_alarms`` (sentences labelled supported that it failed with this kind)."""
+
+    sentences: int
+    caught: int
+    named: int
+    false_alarms: int
+    recall: float | None
+
+
+def kind_lines(by_kind: dict[str, KindDetection]) -> list[str]:
+    """The per-kind table as the command line prints it."""
+    if not by_kind:
+        return []
+    lines = ["by failure kind (labelled with it: caught, and named with that kind; labelled "
+             "supported: failed with it):"]
+    for kind, row in by_kind.items():
+        caught = (f"caught {row.caught:>3} ({row.recall:>4.0%})  named {row.named:>3}"
+                  if row.recall is not None else " " * 25)
+        lines.append(f"  {kind:<15} {row.sentences:>4} labelled  {caught}  false alarms "
+                     f"{row.false_alarms}")
+    return lines
 
 
 class TypeAccuracy(_Result):
@@ -102,4 +129,5 @@ class MetaEvalReport(_Result):
     wrong: list[str]
     judge: str = "local"
     first_judge: str | None = None
+    by_kind: dict[str, KindDetection] = {}
     confidence_band: tuple[float, float] | None = None

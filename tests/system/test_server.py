@@ -146,9 +146,10 @@ def test_unsupported_sentences_fail_by_name(server):
     [summary] = outcome["validationSummaries"]
     assert (summary["validatorName"], summary["validatorStatus"]) == ("ProvenanceLLM", "fail")
     reason = summary["failureReason"]
-    assert f"- {CONTRADICTED} [contradicted:" in reason
-    assert f"- {UNSUPPORTED} [unsupported:" in reason
+    # each with what it gets wrong (its kind)
+    assert f"- {CONTRADICTED} [contradicted (number):" in reason
+    assert f"- {UNSUPPORTED} [unsupported (addition):" in reason
     assert "three levels" not in reason  # the sentence a source states is not named
     spans = {ANSWER[span["start"]:span["end"]]: span["reason"] for span in summary["errorSpans"]}
-    assert spans[CONTRADICTED].startswith("contradicted:")
-    assert spans[UNSUPPORTED].startswith("unsupported:") and len(spans) == 3
+    assert spans[CONTRADICTED].startswith("contradicted (number):")
+    assert spans[UNSUPPORTED].startswith("unsupported (addition):") and len(spans) == 3

@@ -75,7 +75,7 @@ class FailureKind(Text):
 CONFLICTING_KINDS = frozenset((FailureKind.NUMBER, FailureKind.DATE, FailureKind.ENTITY,
                                FailureKind.PREDICATE, FailureKind.ROLES, FailureKind.OPPOSITE,
                                FailureKind.FAILED_TOOL, FailureKind.OTHER_PERSON,
-                               FailureKind.UNSPECIFIED))
+                               FailureKind.CALCULATION, FailureKind.UNSPECIFIED))
 FAILURE_KINDS = tuple(FailureKind)
 
 

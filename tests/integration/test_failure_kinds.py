@@ -5,6 +5,8 @@ judge's through a real Guard."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 
 import pytest
@@ -60,8 +62,8 @@ def test_a_free_reply_is_asked_for_a_kind_too_and_off_asks_for_none(chat_server)
     assert '"kind": null | "<what is wrong' in free["body"]["messages"][0]["content"]
     assert "kind" not in without["body"]["messages"][0]["content"]
     assert "kind" not in json.dumps(without["body"]["response_format"])
-    # the reply still gives one: read, as any reply is
-    assert report.sentences[0].kind == "number"
+    # the reply still gives one: not asked for, it is not read
+    assert report.sentences[0].kind == "unspecified"
 
 
 @pytest.mark.parametrize("kind", ["addition", "unasserted", "circumstance", "wrong_citation"])
@@ -167,3 +169,101 @@ def test_eval_reads_a_samples_kind_and_counts_it_and_refuses_one_it_does_not_kno
                                 "kind": "typo"}) + "\n")
     with pytest.raises(ValueError, match='"kind" is \'typo\', not a failure kind'):
         load_samples(data)
+
+
+# -- found by an outsider who read the docs only (each a case that went wrong) ---------------
+
+@pytest.mark.parametrize("reply,label,kind", [
+    # a contradicted verdict with a kind of the source saying otherwise stays readable
+    ('{"reason": "[1] sums to 45", "verdict": "contradicted", "kind": "calculation"}',
+     "contradicted", "calculation"),
+    ('{"reason": "[1] says Paris", "verdict": "contradicted", "kind": "wrong place"}',
+     "contradicted", "entity"),
+    # a supported verdict with a word that names no kind keeps its verdict
+    ('{"reason": "[1] says so", "verdict": "supported", "kind": "no error"}', SUPPORTED, None),
+    ('{"reason": "[1] says so", "verdict": "supported", "kind": "ok"}', SUPPORTED, None),
+    ('{"reason": "[1] says so", "verdict": "supported", "kind": false}', SUPPORTED, None),
+    ('{"reason": "[1] says so", "verdict": "supported", "kind": []}', SUPPORTED, None),
+    # a kind given twice is a reply that says two things
+    ('{"reason": "[1] says so", "verdict": "supported", "kind": "number", "kind": null}',
+     INVALID, None),
+])
+def test_kind_words_the_outsider_tried(reply, label, kind):
+    verdict = parse_reply(reply)
+    assert (verdict.label, verdict.kind) == (label, kind), verdict
+
+
+def test_with_failure_kinds_off_a_replys_kind_is_neither_read_nor_held_against_it():
+    reply = '{"reason": "[1] gives 330", "verdict": "contradicted", "kind": "addition"}'
+    assert parse_reply(reply).label == INVALID
+    off = parse_reply(reply, kinds=False)
+    assert off.label == "contradicted" and off.kind is None and off.failure_kind == "unspecified"
+
+
+def test_a_judge_objects_kind_must_be_a_kind_its_label_allows():
+    from provenance_guard import ProvenanceLLM, Verdict
+    from provenance_guard.errors import ConfigurationError
+
+    class Judge:
+        def __init__(self, kind):
+            self.kind = kind
+
+        def judge(self, claim, evidence, question=None):
+            return Verdict("contradicted", "no", 0.0, kind=self.kind)
+
+    for bad in ("the passage says: " + SOURCE_TEXT, "Number", "addition"):
+        with pytest.raises(ConfigurationError, match="a kind that is None or a FailureKind"):
+            ProvenanceLLM(llm_callable=Judge(bad), on_fail="noop").check(WRONG, toy_metadata())
+    report = ProvenanceLLM(llm_callable=Judge("number"), on_fail="noop").check(
+        WRONG, toy_metadata())
+    assert report.sentences[0].kind == "number"
+
+
+SOURCE_TEXT = "The Eiffel Tower is 330 metres tall."
+
+
+def test_the_rule_judge_takes_failure_kinds_off_and_names_days_pending_records_and_bounds():
+    from provenance_guard import ProvenanceLLM
+    from provenance_guard.text import records
+    from provenance_guard.types import Evidence
+
+    ProvenanceLLM(llm_callable="local", failure_kinds=False, on_fail="noop")  # not refused
+    judge = LocalJudge()
+    assert judge.judge("The shop opens on Monday.",
+                       [Evidence("The shop opens on Tuesday.")]).kind == "date"
+    refund = [Evidence(records.shown(r.fields), fields=r.fields)
+              for r in records.records({"refund": {"id": "R-1", "status": "pending"}})]
+    assert judge.judge("Your refund has been issued.", refund).kind == "unasserted"
+    bounded = judge.judge("The offer is valid.", [Evidence("The offer is valid until Friday.")])
+    assert bounded.label != SUPPORTED and bounded.kind == "circumstance"
+
+
+def test_a_data_frames_missing_kind_is_absent_and_a_kind_on_a_grounded_sample_is_refused(
+        tmp_path):
+    pandas = pytest.importorskip("pandas")
+    from provenance_guard import evaluate
+    from provenance_guard.evaluation.datasets import load_samples
+
+    frame = pandas.DataFrame([
+        {"id": "a", "output": WRONG, "sources": [SOURCE_TEXT], "label": False, "kind": "number"},
+        {"id": "b", "output": GOOD, "sources": ["The Eiffel Tower is in Paris."], "label": True}])
+    results = evaluate(frame, llm_callable="local")  # "kind" of b is NaN: absent
+    assert list(results["passed"]) == [False, True]
+    data = tmp_path / "data.jsonl"
+    data.write_text(json.dumps({"output": GOOD, "sources": ["x"], "label": True,
+                                "kind": "number"}) + "\n")
+    with pytest.raises(ValueError, match='"label" is not false'):
+        load_samples(data)
+
+
+def test_a_sample_that_passes_is_no_false_alarm_whatever_its_sentences_kinds(tmp_path):
+    from provenance_guard.cli import main
+
+    data = tmp_path / "data.jsonl"
+    data.write_text(json.dumps({"id": "x", "output": "It was painted gold.",
+                                "sources": [SOURCE_TEXT], "label": True}) + "\n")
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown):
+        main(["eval", str(data), "--out", str(tmp_path / "r.jsonl"), "--json",
+              "--allow-unsupported"])
+    assert not json.loads(shown.getvalue())["by_kind"]

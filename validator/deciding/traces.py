@@ -66,11 +66,11 @@ def _sentence_attributes(n: int, sentence: SentenceResult) -> dict[str, Any]:
     return _without_none({
         "openinference.span.kind": _EVALUATOR,
         "input.value": sentence.sentence.text,
-        "output.value": sentence.label + (f" ({sentence.kind})" if sentence.kind else ""),
+        "output.value": str(sentence.label) + (f" ({sentence.kind})" if sentence.kind else ""),
         "provenance.sentence.index": n,
         "provenance.sentence.start": sentence.sentence.start,
         "provenance.sentence.end": sentence.sentence.end,
-        "provenance.verdict": sentence.label,
+        "provenance.verdict": str(sentence.label),
         "provenance.kind": None if sentence.kind is None else str(sentence.kind),
         "provenance.score": None if verdict is None else verdict.score,
         "provenance.probability": None if verdict is None else verdict.probability,

@@ -15,7 +15,7 @@ from .engine_options import DEFAULT_CONCURRENCY
 # a sample the validator rejected has only id, sample_hash, label and error.
 COLUMNS = ["id", "sample_hash", "label", "passed", "faithfulness", "level", "counts",
            "kinds", "sentences", "usage", "error"]
-_OPTIONAL = ("question", "messages", "label", "expected", "id")
+_OPTIONAL = ("question", "messages", "label", "expected", "id", "kind")
 
 
 def evaluate(

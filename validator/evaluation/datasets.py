@@ -92,13 +92,17 @@ def sample_of(raw: Any, where: str, text: str, default_id: str) -> Example:
                    expected if isinstance(expected, str) and expected.strip() else None,
                    digest=hashlib.sha256(text.strip().encode("utf-8", "surrogatepass")).hexdigest(),
                    messages=None if messages is None else list(messages),
-                   kind=_kind(raw.get("kind"), where))
+                   kind=_kind(raw.get("kind"), _label(raw.get("label"), where), where))
 
 
-def _kind(value: Any, where: str) -> FailureKind | None:
+def _kind(value: Any, label: bool | None, where: str) -> FailureKind | None:
     """A sample's ``kind``: what its output, labelled ungrounded, gets wrong."""
     if value is None:
         return None
+    if label is not False:
+        raise ValueError(f'{where}: "kind" says what an output labelled ungrounded gets wrong, '
+                         'but its "label" is not false: give "label": false, or leave "kind" '
+                         "out.")
     try:
         return FailureKind(str(value))
     except ValueError:

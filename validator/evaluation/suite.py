@@ -106,7 +106,7 @@ def by_kind(outcomes: Iterable[Checked]) -> dict[str, KindDetection]:
                 counts["sentences"] += 1
                 counts["caught"] += not outcome.passed
                 counts["named"] += example.kind in given
-            elif example.label is True:
+            elif example.label is True and not outcome.passed:
                 for alarm in filter(None, given):
                     row(alarm)["false_alarms"] += 1
             continue
@@ -117,7 +117,7 @@ def by_kind(outcomes: Iterable[Checked]) -> dict[str, KindDetection]:
                 counts["sentences"] += 1
                 counts["caught"] += got is not None
                 counts["named"] += got == expected.kind
-            elif expected.verdict == SUPPORTED and got is not None:
+            elif expected.verdict == SUPPORTED and got is not None and not outcome.passed:
                 row(got)["false_alarms"] += 1
     return {kind: KindDetection(**counts, recall=counts["caught"] / counts["sentences"]
                                 if counts["sentences"] else None)

@@ -28,7 +28,20 @@ from typing import Any, Protocol, cast, runtime_checkable
 from ..concurrency import identity, offload, waiting
 from ..errors import ConfigurationError, JudgeAuthError
 from ..settings import DEFAULTS
-from ..types import DECIDERS, LABELS, Context, DecidedBy, Evidence, Label, Verdict
+from ..types import (
+    CONFLICTING_KINDS,
+    CONTRADICTED,
+    DECIDERS,
+    FAILURE_KINDS,
+    LABELS,
+    SUPPORTED,
+    Context,
+    DecidedBy,
+    Evidence,
+    FailureKind,
+    Label,
+    Verdict,
+)
 from .limits import MAX_IN_FLIGHT
 
 __all__ = ["Backend", "BatchJudge", "ClaimExtractor", "ConfigurationError", "Corrector", "Judge",
@@ -257,14 +270,27 @@ def check_verdict(name: str, verdict: object) -> None:
         raise ConfigurationError(
             f"{name}.judge returned {shown}; a judge must return a "
             f"provenance_guard.Verdict with a label in {LABELS}, decided_by in {DECIDERS}, a "
-            "str reason (plain str, no subclass), and a score and a probability each from 0 to 1 "
-            "(or None)."
+            "str reason (plain str, no subclass), a score and a probability each from 0 to 1 "
+            "(or None), and a kind that is None or a FailureKind its label allows (none for "
+            "supported; for contradicted, one of what the sources say otherwise: "
+            f"{', '.join(sorted(CONFLICTING_KINDS))})."
         )
 
 
 def _readable(verdict: Verdict) -> bool:
     return (verdict.label in LABELS and verdict.decided_by in DECIDERS
-            and _chance(verdict.score) and _chance(verdict.probability))
+            and _chance(verdict.score) and _chance(verdict.probability) and _kind_fits(verdict))
+
+
+def _kind_fits(verdict: Verdict) -> bool:
+    """Its kind is None, or a failure kind its label allows."""
+    kind = verdict.kind
+    if kind is None:
+        return True
+    if type(kind) not in (str, FailureKind) or kind not in FAILURE_KINDS:
+        return False
+    return verdict.label != SUPPORTED and (verdict.label != CONTRADICTED
+                                           or kind in CONFLICTING_KINDS)
 
 
 def _chance(value: object) -> bool:

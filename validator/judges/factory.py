@@ -183,7 +183,8 @@ def _unused(backend: Backend, settings: JudgeSettings, own: JudgeSettings) -> di
     "off" asks for nothing, and nothing is what a judge without the feature does: taken."""
     from .prompt_judge import PromptJudge
 
-    given = {name: value for name, value in settings.given().items() if value != "off"}
+    given = {name: value for name, value in settings.given().items()
+             if value != "off" and value is not False}  # failure_kinds=False asks for nothing
     if isinstance(backend, PromptJudge):
         if own is not settings:  # a judge object of ours, built with settings of its own
             return {name: f"the judge object {backend.name} was built with {name}="

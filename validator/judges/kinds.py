@@ -136,7 +136,7 @@ reasoning step by step citing passage numbers (one or two sentences), then "verd
             prompt, form = self.sent(prompt, structured, kinds=kinds)
 
         def read(reply: Reply) -> Verdict:
-            return with_probability(parse_reply(reply.text, untrusted), reply.text,
+            return with_probability(parse_reply(reply.text, untrusted, kinds), reply.text,
                                     reply.tokens)
 
         return Ask(prompt, read, self.room, form, keep=lambda verdict: verdict.label != INVALID)
@@ -176,7 +176,7 @@ the {count} statements, each "reason" (one sentence citing passage numbers) befo
 
         def read(reply: Reply) -> list[Verdict | None]:
             parse = parse_batch_reply if reply.cut_at is None else parse_cut_batch_reply
-            return with_probabilities(parse(reply.text, count, untrusted), reply.text,
+            return with_probabilities(parse(reply.text, count, untrusted, kinds), reply.text,
                                       reply.tokens)
 
         return Ask(prompt, read, self.room_for(count), form, grows=False,

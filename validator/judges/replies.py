@@ -70,14 +70,16 @@ class UnreadableReply(Exception):
     """A model's reply held nothing that could be read; the message says what was expected."""
 
 
-def parse_reply(reply: object, untrusted: Sequence[str | None] = ()) -> Verdict:
+def parse_reply(reply: object, untrusted: Sequence[str | None] = (), kinds: bool = True
+                ) -> Verdict:
     """The judge's final verdict in ``reply``; label INVALID (decided by fallback) when there
     is none we can read, or when it is a verbatim copy of a verdict planted in ``untrusted``
     text (the statement, the passages): a judge that ends by quoting the statement must not
-    hand the statement's own verdict over as its own."""
+    hand the statement's own verdict over as its own. ``kinds``: its "kind" is read (it was
+    asked for one: ``failure_kinds``)."""
     if not isinstance(reply, str) or not reply.strip():
         return Verdict(INVALID, "the judge returned an empty reply", decided_by=BY_FALLBACK)
-    verdict = _read_verdict(reply, untrusted)
+    verdict = _read_verdict(reply, untrusted, kinds)
     return replace(verdict, reply=shown(reply)) if verdict.label == INVALID else verdict
 
 
@@ -87,9 +89,9 @@ def shown(reply: str) -> str:
     return reply if len(reply) <= REPLY_SHOWN else reply[:REPLY_SHOWN - 3].rstrip() + "..."
 
 
-def _read_verdict(reply: str, untrusted: Sequence[str | None]) -> Verdict:
+def _read_verdict(reply: str, untrusted: Sequence[str | None], kinds: bool = True) -> Verdict:
     text = _readable_end(reply)
-    found = _final_json(text, lambda value: _verdict_of(value, untrusted))
+    found = _final_json(text, lambda value: _verdict_of(value, untrusted, kinds))
     if found is not None:
         return found[0] if not _planted(found[1], untrusted) else _PLANTED
     tag = _final_tag(text)
@@ -108,7 +110,7 @@ def _read_verdict(reply: str, untrusted: Sequence[str | None]) -> Verdict:
 
 
 def parse_batch_reply(
-    reply: object, count: int, untrusted: Sequence[str | None] = ()
+    reply: object, count: int, untrusted: Sequence[str | None] = (), kinds: bool = True
 ) -> list[Verdict | None]:
     """Verdicts for statements 1..count from a batched reply: the final JSON object,
     ``{"verdicts": [{"id": 1, "verdict": ..., "reason": ..., "score": ...}, ...]}``. A
@@ -122,11 +124,11 @@ def parse_batch_reply(
         return items if isinstance(items, list) else None
 
     items = final_object(reply, read, untrusted)
-    return found if items is None else _by_id(items, count, untrusted)
+    return found if items is None else _by_id(items, count, untrusted, kinds)
 
 
 def parse_cut_batch_reply(
-    reply: object, count: int, untrusted: Sequence[str | None] = ()
+    reply: object, count: int, untrusted: Sequence[str | None] = (), kinds: bool = True
 ) -> list[Verdict | None]:
     """Verdicts for statements 1..count from a batched reply the provider cut at its length
     limit: it has no final object, but the entries of ``"verdicts": [...]`` written before the
@@ -151,13 +153,13 @@ def parse_cut_batch_reply(
         if not _planted(text[position:end], untrusted):
             items.append(value)
         position = end
-    return _by_id(items, count, untrusted)
+    return _by_id(items, count, untrusted, kinds)
 
 
 _VERDICTS_OPEN = re.compile(r'"verdicts"\s*:\s*\[')
 
 
-def _by_id(items: list, count: int, untrusted: Sequence[str | None] = ()
+def _by_id(items: list, count: int, untrusted: Sequence[str | None] = (), kinds: bool = True
            ) -> list[Verdict | None]:
     """Each statement's verdict from the entries of a batched reply: by its ``id``; a statement
     with no entry, an unreadable entry, or two entries gets None."""
@@ -167,7 +169,7 @@ def _by_id(items: list, count: int, untrusted: Sequence[str | None] = ()
         number = item.get("id") if isinstance(item, dict) else None
         if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= count:
             continue
-        verdict = _verdict_of(item, untrusted)
+        verdict = _verdict_of(item, untrusted, kinds)
         found[number - 1] = None if number in seen else verdict
         seen.add(number)
     return found
@@ -304,7 +306,8 @@ def _verdict(label: str, reason: str, score: object = None) -> Verdict:
     return Verdict(label, reason, value, BY_LLM)
 
 
-def _verdict_of(value: dict, untrusted: Sequence[str | None] = ()) -> Verdict | None:
+def _verdict_of(value: dict, untrusted: Sequence[str | None] = (), kinds: bool = True
+                ) -> Verdict | None:
     keys = [k for k in ("verdict", "supported", "label") if k in value]
     if len(keys) > 1:  # which is its verdict? (and whose tokens its probability?)
         return Verdict(INVALID, f"{CONTRADICTS} (it gives a verdict under {' and '.join(keys)})",
@@ -338,7 +341,12 @@ def _verdict_of(value: dict, untrusted: Sequence[str | None] = ()) -> Verdict | 
     if label == SUPPORTED and (unsure := _unsure(value)) is not None:
         return Verdict(INVALID, f"{CONTRADICTS} (its verdict is supported, its {unsure})",
                        decided_by=BY_FALLBACK)
-    kind = _kind(value.get("kind"))
+    given = value.get("kind") if kinds else None
+    kind = _kind(given)
+    if label == SUPPORTED and (kind == FailureKind.UNSPECIFIED or isinstance(given, str) and (
+            _DENIED.match(fold(given.strip().lower())))):
+        kind = None  # a word that names no kind ("ok"), or denies one ("no error"), says
+        # nothing against its verdict
     if kind is not None and (label == SUPPORTED or label == CONTRADICTED and (
             kind not in CONFLICTING_KINDS)):
         said_of = ("says what it gets wrong" if label == SUPPORTED
@@ -353,9 +361,13 @@ def _kind(raw: object) -> FailureKind | str | None:
     """The failure kind a reply gives: one of ``FailureKind`` by its name ("Number", "failed
     tool"), else by the first word of it a row of ``cues.KINDS`` knows ("wrong year": date);
     "unspecified" for words none knows; None for none ("none", null)."""
-    if raw is None or not isinstance(raw, str) or raw.strip().lower() in _NO_KIND:
-        return None if raw is None or isinstance(raw, str) else FailureKind.UNSPECIFIED
+    if raw is None or raw is False or raw == 0 or raw == [] or raw == {}:
+        return None
+    if not isinstance(raw, str):
+        return FailureKind.UNSPECIFIED
     said = fold(raw.strip().lower())[:200]
+    if said in _NO_KIND:
+        return None
     word = re.sub(r"[\s-]+", "_", said)
     if word in _KINDS:
         return FailureKind(word)
@@ -365,7 +377,10 @@ def _kind(raw: object) -> FailureKind | str | None:
 
 
 _KINDS = frozenset(FAILURE_KINDS)
-_NO_KIND = frozenset(("", "none", "null", "n/a", "na", "-", "unspecified"))
+_NO_KIND = frozenset(("", "none", "null", "n/a", "na", "-", "unspecified", "nothing", "ok",
+                      "correct", "supported"))
+_DENIED = re.compile(r"(?:no|not|nothing|without)\b")  # "no error", "not applicable": of a
+# supported verdict, no kind (of a failing one, "not mentioned" is one)
 
 
 def argues(reason: str, untrusted: Sequence[str | None]) -> str | None:
@@ -480,13 +495,13 @@ def final_object(reply: str, read, untrusted: Sequence[str | None] = ()):
 
 
 # A key no JSON text can hold as the same string: set on an object that gives a verdict key
-# twice (JSON keeps the last), so that its reader refuses it.
+# (or its kind) twice (JSON keeps the last), so that its reader refuses it.
 _DOUBLED = "\x00a verdict key given twice"
 
 
 def _pairs(pairs: list[tuple[str, object]]) -> dict:
     value = dict(pairs)
-    keys = [k for k, _ in pairs if k in ("verdict", "supported", "label")]
+    keys = [k for k, _ in pairs if k in ("verdict", "supported", "label", "kind")]
     if len(keys) != len(set(keys)):
         value[_DOUBLED] = True
     return value

@@ -38,7 +38,7 @@ from ..text.grammar import (
     QUANTIFIERS,
     SECOND,
 )
-from ..text.word_forms import snowball
+from ..text.word_forms import MONTH_OF, WEEKDAYS, snowball
 from ..types import FailureKind
 from . import quantities
 from .reading import bare, read
@@ -140,6 +140,8 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
 def fault_of(token: Token) -> FailureKind:
     """What a claim gets wrong where it gives ``token`` otherwise: a name is an entity, a
     number a date (a year, a day, a month, a time) or a number."""
+    if token.text.lower() in WEEKDAYS or token.text.lower() in MONTH_OF:
+        return FailureKind.DATE  # "Monday" for "Tuesday", "May" for "June"
     if token.kind == "name":
         return FailureKind.ENTITY
     return FailureKind.DATE if is_date(token) or _kind_of(token) in _DATES else FailureKind.NUMBER

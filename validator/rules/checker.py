@@ -292,7 +292,8 @@ def _held_back(words: list[str], mine: set[str]) -> bool:
         f" {' '.join(phrase)} " in text for phrase in CONDITION_PHRASES)
 
 
-_CONDITIONS = CONDITIONS | {"only"}  # "open only on Sundays" holds on a condition too
+# "open only on Sundays" holds on a condition too, and "valid until Friday" on a time bound
+_CONDITIONS = CONDITIONS | {"only", "until", "till"}
 _ALTERNATIVES = frozenset(("or", "either"))
 _INVERTED = frozenset(("should", "had", "were"))  # a condition said without "if"
 _CLAUSE_START = re.compile(  # a mark, or a word that starts a clause of its own

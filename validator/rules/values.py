@@ -152,8 +152,10 @@ def state(claim: str, fields: Sequence[Field], extra: str = "") -> Outcome:
     missing = sorted(w for w in said.facts.words - known - set(said.facts.names)
                      if not _synonym_of(w, said, read))
     if missing:
+        # a record that says it is not done says nothing done, whatever the word
+        fault = FailureKind.UNASSERTED if _standing(said, read) else FailureKind.ADDITION
         return Outcome("unsupported", "no field says " + ", ".join(repr(w) for w in missing[:3]),
-                       coverage=share, anchored=True, held=held, fault=FailureKind.ADDITION)
+                       coverage=share, anchored=True, held=held, fault=fault)
     qualified = _standing(said, read) or _qualified(said, read) or _misattributed(said, read)
     if qualified is not None:
         return replace(qualified, coverage=share, anchored=True, held=held)

@@ -351,10 +351,10 @@ KINDS = (
     Cue("unasserted", KIND, r"\b(?:unasserted|hedg\w+|specula\w+|uncertain\w*|questions?|"
         r"plan\w*|pending|conditional|hypothetical|modal\w*|possib\w+|likely|claimed)\b",
         "hedge dropped"),
-    Cue("circumstance", KIND, r"\b(?:circumstances?|scope|context|conditions?|place|location|"
-        r"where|setting|qualifier)\b", "scope"),
+    Cue("circumstance", KIND, r"\b(?:circumstances?|scope|context|conditions?|setting|"
+        r"qualifier|narrow\w*|broad\w*|generali[sz]\w*)\b", "scope"),
     Cue("entity", KIND, r"\b(?:names?|entit\w+|person|people|organi[sz]ation|company|titles?|"
-        r"who)\b", "wrong name"),
+        r"who|places?|locations?|where|city|country)\b", "wrong place"),
     Cue("predicate", KIND, r"\b(?:predicates?|verbs?|actions?|propert\w+|relation\w*|"
         r"attributes?|event)\b", "wrong verb"),
     Cue("addition", KIND, r"\b(?:addition|added|extra|unmentioned|not\s+mentioned|missing|"

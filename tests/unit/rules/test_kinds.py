@@ -74,7 +74,11 @@ def test_a_record_gives_the_kind_of_its_field():
     assert judged("The order shipped on May 3.", *order).kind == FailureKind.DATE
     assert judged("The parcel is insured.", *order).kind == FailureKind.OPPOSITE
     assert judged("The carrier is UPS.", *order).kind == FailureKind.ENTITY
-    assert judged("Your refund RF-2201 was paid.", *order).kind == FailureKind.ADDITION
+    # the record says it is not done: a word no field says is not done either
+    assert judged("Your refund RF-2201 was paid.", *order).kind == FailureKind.UNASSERTED
+    done = [Evidence(records.shown(r.fields), fields=r.fields) for r in records.records(
+        {"order": "A-991", "status": "shipped", "carrier": "DHL"})]
+    assert judged("Your order A-991 includes a free gift.", *done).kind == FailureKind.ADDITION
 
 
 def test_a_failed_tool_call_told_as_done_is_its_own_kind():

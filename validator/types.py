@@ -284,8 +284,9 @@ class Verdict:
     # what became of the control statement in the judge call that gave this verdict (LLM
     # judges): "answered", or why the call had none ("none: ..."); None for other judges
     control: str | None = None
-    # an INVALID verdict that is no unreadable reply: the judge was caught on a control, or
-    # was not sure enough (min_support_probability). It fails whatever pass_on_invalid says.
+    # an INVALID verdict that is no unreadable reply: the judge was caught on a control, was
+    # not sure enough (min_support_probability), or failed the claim with a kind its verdict
+    # contradicts. It fails whatever pass_on_invalid says.
     withheld: bool = False
     # what a failing verdict gets wrong (``FailureKind``), where the judge said; None else
     kind: FailureKind | str | None = None

@@ -267,3 +267,33 @@ def test_a_sample_that_passes_is_no_false_alarm_whatever_its_sentences_kinds(tmp
         main(["eval", str(data), "--out", str(tmp_path / "r.jsonl"), "--json",
               "--allow-unsupported"])
     assert not json.loads(shown.getvalue())["by_kind"]
+
+
+# -- found by a review of the change --------------------------------------------------------
+
+def test_a_failing_reply_whose_kind_clashes_fails_whatever_pass_on_invalid_says(chat_server):
+    server = chat_server(kinds_judge("addition"))  # "contradicted", a kind of the unsaid
+    report = litellm_validator(server.url, on_fail="noop", structured_replies="on",
+                               control_statements="off", pass_on_invalid=True).check(
+        WRONG, toy_metadata())
+    [sentence] = report.sentences
+    assert sentence.verdict.label == INVALID and sentence.verdict.withheld
+    assert not report.passed
+    # the word of a conflict is taken where the judge names one beside another
+    assert parse_reply('{"reason": "x", "verdict": "contradicted", '
+                       '"kind": "missing negation"}').kind == "opposite"
+    assert parse_reply('{"reason": "x", "verdict": "supported", '
+                       '"kind": "none, the number matches"}').label == SUPPORTED
+
+
+def test_a_read_back_sentence_whose_citation_fails_keeps_no_verdict_kind():
+    from provenance_guard import ProvenanceLLM, Report
+
+    metadata = ProvenanceLLM(llm_callable="local", on_fail="noop").check(
+        WRONG, toy_metadata()).metadata({})
+    [row] = metadata["sentences"]
+    assert row["kind"] == "number"
+    row["citation"].update(cited=[2], status="miscited", uncited_support=[1])
+    row["kind"] = "wrong_citation"  # as written for a sentence whose citation fails
+    [sentence] = Report.from_metadata(metadata).sentences
+    assert sentence.kind == "wrong_citation" and sentence.verdict.kind is None

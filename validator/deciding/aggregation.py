@@ -124,8 +124,9 @@ def aggregate(request: Request, read: Sequence[ReadSentence], claims: Sequence[C
              f"{'supported' if request.pass_on_invalid else 'unsupported'} "
              f"(pass_on_invalid={request.pass_on_invalid}).")
     if withheld:
-        warn(f"{withheld} sentence(s) failed on a judge that was caught on a control statement "
-             "or was not sure enough (min_support_probability), whatever pass_on_invalid says.")
+        warn(f"{withheld} sentence(s) failed on a judge that was caught on a control statement, "
+             "was not sure enough (min_support_probability), or failed them with a kind that "
+             "contradicts its verdict, whatever pass_on_invalid says.")
     summary = Groundedness.of(
         results, any(r.split_into_claims for r in results),
         judge_calls_saved=decided.saved_calls, first_judge_decided=decided.by_first_judge,

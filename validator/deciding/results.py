@@ -204,9 +204,11 @@ class SentenceResult:
         citation = record.citation.typed()
         if record.not_a_claim is not None:
             return cls(sentence, [], citation, not_a_claim=record.not_a_claim)
+        judged = record.judged()
+        if citation.fails:  # its kind is the citation's: the verdict's own is not kept
+            judged = dataclasses.replace(judged, kind=None)
         claims = ([ClaimResult.of_record(c) for c in record.claims] if record.claims is not None
-                  else [ClaimResult(record.text, record.judged(),
-                                    [e.typed() for e in record.evidence])])
+                  else [ClaimResult(record.text, judged, [e.typed() for e in record.evidence])])
         return cls(sentence, claims, citation, record.claims is not None,
                    correction=None if record.correction is None else record.correction.typed())
 

@@ -29,10 +29,14 @@ _EVALUATOR = "EVALUATOR"  # OpenInference's span kind of what judges another spa
 def record(report: Report) -> None:
     """``report`` on the current span (the validator's, under a Guard) and one child span per
     sentence; nothing where the current span does not record."""
-    span = trace.get_current_span()
-    if not span.is_recording():
-        return
     try:
+        from guardrails.settings import settings
+
+        span = trace.get_current_span()
+        # only Guardrails' own validator span, and none where its tracing is off
+        if settings.disable_tracing or not span.is_recording() or not str(
+                getattr(span, "name", "")).endswith(".validate"):
+            return
         _record(span, report)
     except Exception as error:  # a trace is never worth a validation
         log.warning("the validation's results were not added to its trace: %s", error)

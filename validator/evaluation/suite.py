@@ -110,14 +110,18 @@ def by_kind(outcomes: Iterable[Checked]) -> dict[str, KindDetection]:
                 for alarm in filter(None, given):
                     row(alarm)["false_alarms"] += 1
             continue
+        summary = outcome.report.summary
+        results = outcome.report.sentences
         for i, expected in enumerate(example.sentences):
             got = given[i] if i < len(given) else None
+            fails = i < len(results) and not results[i].passes(summary.pass_on_invalid,
+                                                               summary.fail_on_unsupported)
             if expected.kind is not None:
                 counts = row(str(expected.kind))
                 counts["sentences"] += 1
-                counts["caught"] += got is not None
-                counts["named"] += got == expected.kind
-            elif expected.verdict == SUPPORTED and got is not None and not outcome.passed:
+                counts["caught"] += fails
+                counts["named"] += fails and got == expected.kind
+            elif expected.verdict == SUPPORTED and got is not None and fails:
                 row(got)["false_alarms"] += 1
     return {kind: KindDetection(**counts, recall=counts["caught"] / counts["sentences"]
                                 if counts["sentences"] else None)

@@ -289,6 +289,8 @@ def _kind_fits(verdict: Verdict) -> bool:
         return True
     if type(kind) not in (str, FailureKind) or kind not in FAILURE_KINDS:
         return False
+    if kind == FailureKind.UNSPECIFIED:
+        return True
     return verdict.label != SUPPORTED and (verdict.label != CONTRADICTED
                                            or kind in CONFLICTING_KINDS)
 

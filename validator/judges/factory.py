@@ -183,8 +183,7 @@ def _unused(backend: Backend, settings: JudgeSettings, own: JudgeSettings) -> di
     "off" asks for nothing, and nothing is what a judge without the feature does: taken."""
     from .prompt_judge import PromptJudge
 
-    given = {name: value for name, value in settings.given().items()
-             if value != "off" and value is not False}  # failure_kinds=False asks for nothing
+    given = {name: value for name, value in settings.given().items() if value != "off"}
     if isinstance(backend, PromptJudge):
         if own is not settings:  # a judge object of ours, built with settings of its own
             return {name: f"the judge object {backend.name} was built with {name}="
@@ -198,6 +197,8 @@ def _unused(backend: Backend, settings: JudgeSettings, own: JudgeSettings) -> di
             cannot["min_support_probability"] = (f"{backend.name} gives no token "
                                                  "probabilities to hold to a threshold")
         return {name: why for name, why in cannot.items() if name in given}
+    given = {name: value for name, value in given.items()
+             if value is not False}  # failure_kinds=False asks nothing of a judge without kinds
     takes = set()
     if not backend.computes:
         takes |= {"max_calls_in_flight", "max_requests_per_minute"}

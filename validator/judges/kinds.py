@@ -131,6 +131,7 @@ reasoning step by step citing passage numbers (one or two sentences), then "verd
             kinds: bool = False) -> Ask[Verdict]:
         claim, evidence = item
         untrusted = [claim, *context.parts, *map(passage, evidence)]
+        kinds = kinds and (template is None or "{kind}" in template)  # asked for one
         prompt, form = build_prompt(claim, evidence, context, template, kinds), None
         if template is None:  # a template of the user's has a reply form of its own
             prompt, form = self.sent(prompt, structured, kinds=kinds)

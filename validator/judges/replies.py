@@ -342,7 +342,10 @@ def _verdict_of(value: dict, untrusted: Sequence[str | None] = (), kinds: bool =
         return Verdict(INVALID, f"{CONTRADICTS} (its verdict is supported, its {unsure})",
                        decided_by=BY_FALLBACK)
     given = value.get("kind") if kinds else None
-    kind = _kind(given)
+    if kinds and value.get(_DOUBLED_KIND):
+        return Verdict(INVALID, f"{CONTRADICTS} (it gives its kind twice)",
+                       decided_by=BY_FALLBACK)
+    kind = _kind(given, label)
     if label == SUPPORTED and (kind == FailureKind.UNSPECIFIED or isinstance(given, str) and (
             _DENIED.match(fold(given.strip().lower())))):
         kind = None  # a word that names no kind ("ok"), or denies one ("no error"), says
@@ -351,13 +354,15 @@ def _verdict_of(value: dict, untrusted: Sequence[str | None] = (), kinds: bool =
             kind not in CONFLICTING_KINDS)):
         said_of = ("says what it gets wrong" if label == SUPPORTED
                    else "is of what the passages leave unsaid, not of what they say otherwise")
+        # a reply that fails the sentence either way fails it whatever pass_on_invalid says
         return Verdict(INVALID, f"{CONTRADICTS} (its verdict is {label}, its kind "
-                       f"{str(kind)!r} {said_of})", decided_by=BY_FALLBACK)
+                       f"{str(kind)!r} {said_of})", decided_by=BY_FALLBACK,
+                       withheld=label != SUPPORTED)
     return replace(_verdict(label, reason, value.get("score")),
                    kind=None if label == SUPPORTED else kind)
 
 
-def _kind(raw: object) -> FailureKind | str | None:
+def _kind(raw: object, label: str | None = None) -> FailureKind | str | None:
     """The failure kind a reply gives: one of ``FailureKind`` by its name ("Number", "failed
     tool"), else by the first word of it a row of ``cues.KINDS`` knows ("wrong year": date);
     "unspecified" for words none knows; None for none ("none", null)."""
@@ -373,13 +378,15 @@ def _kind(raw: object) -> FailureKind | str | None:
         return FailureKind(word)
     found = [(match.start(), n, FailureKind(row.standing))
              for n, row in enumerate(KINDS) if (match := row.regex.search(said))]
+    if label == CONTRADICTED:  # "missing negation": the word of a conflict, where one is named
+        found = [f for f in found if f[2] in CONFLICTING_KINDS] or found
     return min(found)[2] if found else FailureKind.UNSPECIFIED
 
 
 _KINDS = frozenset(FAILURE_KINDS)
 _NO_KIND = frozenset(("", "none", "null", "n/a", "na", "-", "unspecified", "nothing", "ok",
                       "correct", "supported"))
-_DENIED = re.compile(r"(?:no|not|nothing|without)\b")  # "no error", "not applicable": of a
+_DENIED = re.compile(r"(?:no|not|nothing|without|none|null|n/a)\b")  # "no error", "not applicable": of a
 # supported verdict, no kind (of a failing one, "not mentioned" is one)
 
 
@@ -494,16 +501,19 @@ def final_object(reply: str, read, untrusted: Sequence[str | None] = ()):
     return found[0]
 
 
-# A key no JSON text can hold as the same string: set on an object that gives a verdict key
-# (or its kind) twice (JSON keeps the last), so that its reader refuses it.
+# Keys no JSON text can hold as the same string: set on an object that gives a verdict key, or
+# its kind, twice (JSON keeps the last), so that its reader refuses it.
 _DOUBLED = "\x00a verdict key given twice"
+_DOUBLED_KIND = "\x00a kind given twice"
 
 
 def _pairs(pairs: list[tuple[str, object]]) -> dict:
     value = dict(pairs)
-    keys = [k for k, _ in pairs if k in ("verdict", "supported", "label", "kind")]
+    keys = [k for k, _ in pairs if k in ("verdict", "supported", "label")]
     if len(keys) != len(set(keys)):
         value[_DOUBLED] = True
+    if sum(k == "kind" for k, _ in pairs) > 1:
+        value[_DOUBLED_KIND] = True
     return value
 
 

@@ -107,7 +107,10 @@ def _decide(claim: str, evidence: Sequence[Evidence]) -> Findings:
     kept = [e for e in evidence if e.tool is None or not e.tool.error]  # an error result is
     # evidence of the error alone
     found = _decide_on(claim, kept)
-    if len(kept) < len(evidence) and not (found.supported or found.contradiction):
+    words = content_words(claim)
+    failed = [e for e in evidence if e.tool is not None and e.tool.error
+              and words & content_words(f"{e.tool.name.replace('_', ' ')} {e.text}")]
+    if failed and not (found.supported or found.contradiction):
         found = replace(found, fault=FailureKind.FAILED_TOOL)  # told as done, which failed
     return found
 

@@ -166,9 +166,11 @@ def test_a_call_whose_reply_passes_its_control_is_thrown_away(llama, pace, monke
     from provenance_guard.judges import kinds
 
     monkeypatch.setattr(kinds, "_LABEL", {"type": "string", "enum": ["supported"]})
-    monkeypatch.setattr(kinds, "_KIND", {"type": "null"})  # and nothing said against it
     url = llama.url
-    reports = [checked(validator(url, pace, structured_replies="on"), text) for text in TEXTS]
+    # no kinds asked: beside one more field this 135M model's replies contradict themselves
+    # (a bare verdict word as the reason), which fail closed but leave no control caught
+    reports = [checked(validator(url, pace, structured_replies="on", failure_kinds=False), text)
+               for text in TEXTS]
     assert sum(report.usage.caught_calls for report in reports) >= 2
     for report in reports:
         assert not report.passed

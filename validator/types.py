@@ -79,6 +79,13 @@ CONFLICTING_KINDS = frozenset((FailureKind.NUMBER, FailureKind.DATE, FailureKind
 FAILURE_KINDS = tuple(FailureKind)
 
 
+def kind_contradicts(label: str, kind: str) -> bool:
+    """Whether a verdict of ``label`` contradicts itself by giving ``kind``: a supported one
+    gives none; a contradicted one only a kind of what the sources say otherwise."""
+    return kind != FailureKind.UNSPECIFIED and (
+        label == Label.SUPPORTED or label == Label.CONTRADICTED and kind not in CONFLICTING_KINDS)
+
+
 class Level(Text):
     """The groundedness level of a whole text, from its faithfulness (supported / judged)."""
 

@@ -100,8 +100,8 @@ def _print_text(report: Report, args: argparse.Namespace) -> None:
             print(f"\n[NOT A CLAIM] {result.sentence.text}\n    not judged: {result.not_a_claim}")
             continue
         print(f"\n[{verdict.label.upper()}] {result.sentence.text}")
-        if result.kind not in (None, "unspecified") and not citation.fails:  # what is wrong
-            print(f"    kind: {str(result.kind).replace('_', ' ')}")
+        if result.named_kind is not None and not citation.fails:  # what is wrong
+            print(f"    kind: {str(result.named_kind).replace('_', ' ')}")
         if citation.status not in (NONE, OK):
             print(f"    citation: {citation.status.replace('_', ' ')}"
                   + (f"; source {list(citation.uncited_support)} supports it"

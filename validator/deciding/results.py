@@ -117,6 +117,12 @@ class SentenceResult:
         return None if self.verdict is None else self.verdict.failure_kind
 
     @property
+    def named_kind(self) -> FailureKind | str | None:
+        """``kind`` where the judge named one: None for "unspecified"."""
+        kind = self.kind
+        return None if kind == FailureKind.UNSPECIFIED else kind
+
+    @property
     def label(self) -> str:
         """The verdict's label, or ``NOT_A_CLAIM``."""
         return NOT_A_CLAIM if self.verdict is None else self.verdict.label
@@ -172,8 +178,8 @@ class SentenceResult:
         problem = citations.problem(self.citation)
         reason = "; ".join(p for p in (problem, verdict.reason) if p)
         label = self.citation.status if problem else verdict.label
-        if not problem and self.kind not in (None, FailureKind.UNSPECIFIED):
-            label = f"{label} ({self.kind})"  # "contradicted (number)"
+        if not problem and self.named_kind is not None:
+            label = f"{label} ({self.named_kind})"  # "contradicted (number)"
         return f"{label}: {reason}" if reason else str(label)
 
     def as_dict(self) -> dict:

@@ -86,13 +86,13 @@ def sample_of(raw: Any, where: str, text: str, default_id: str) -> Example:
     question, expected, messages = raw.get("question"), raw.get("expected"), raw.get("messages")
     if messages is not None:
         check_messages(messages, f'{where}: "messages"')
+    label = _label(raw.get("label"), where)
     return Example(str(raw.get("id", default_id)), raw["output"], raw["sources"],
-                   question if isinstance(question, str) else None,
-                   _label(raw.get("label"), where),
+                   question if isinstance(question, str) else None, label,
                    expected if isinstance(expected, str) and expected.strip() else None,
                    digest=hashlib.sha256(text.strip().encode("utf-8", "surrogatepass")).hexdigest(),
                    messages=None if messages is None else list(messages),
-                   kind=_kind(raw.get("kind"), _label(raw.get("label"), where), where))
+                   kind=_kind(raw.get("kind"), label, where))
 
 
 def _kind(value: Any, label: bool | None, where: str) -> FailureKind | None:

@@ -33,7 +33,6 @@ from ..types import (
     PARTIALLY,
     UNGROUNDED,
     Correction,
-    FailureKind,
 )
 from .examples import Checked
 from .grounded_qa import TOP_SCORE
@@ -201,10 +200,8 @@ def _sentence(anchor: str, result: SentenceResult, source_names: Sequence[str]) 
 def _kind(result: SentenceResult) -> str | None:
     """What a failing sentence gets wrong, as the page names it ("failed tool"); None for one
     that passes, or whose judge did not say."""
-    kind = result.kind
-    if kind is None or kind == FailureKind.UNSPECIFIED:
-        return None
-    return str(kind).replace("_", " ")
+    kind = result.named_kind
+    return None if kind is None else str(kind).replace("_", " ")
 
 
 def _correction(correction: Correction | None) -> View | None:

@@ -30,17 +30,16 @@ from ..errors import ConfigurationError, JudgeAuthError
 from ..settings import DEFAULTS
 from ..types import (
     CONFLICTING_KINDS,
-    CONTRADICTED,
     DECIDERS,
     FAILURE_KINDS,
     LABELS,
-    SUPPORTED,
     Context,
     DecidedBy,
     Evidence,
     FailureKind,
     Label,
     Verdict,
+    kind_contradicts,
 )
 from .limits import MAX_IN_FLIGHT
 
@@ -289,10 +288,7 @@ def _kind_fits(verdict: Verdict) -> bool:
         return True
     if type(kind) not in (str, FailureKind) or kind not in FAILURE_KINDS:
         return False
-    if kind == FailureKind.UNSPECIFIED:
-        return True
-    return verdict.label != SUPPORTED and (verdict.label != CONTRADICTED
-                                           or kind in CONFLICTING_KINDS)
+    return not kind_contradicts(verdict.label, kind)
 
 
 def _chance(value: object) -> bool:

@@ -31,6 +31,7 @@ from ..types import (
     UNSUPPORTED,
     FailureKind,
     Verdict,
+    kind_contradicts,
 )
 from .prompts import MAX_CLAIMS
 
@@ -350,8 +351,7 @@ def _verdict_of(value: dict, untrusted: Sequence[str | None] = (), kinds: bool =
             _DENIED.match(fold(given.strip().lower())))):
         kind = None  # a word that names no kind ("ok"), or denies one ("no error"), says
         # nothing against its verdict
-    if kind is not None and (label == SUPPORTED or label == CONTRADICTED and (
-            kind not in CONFLICTING_KINDS)):
+    if kind is not None and kind_contradicts(label, kind):
         said_of = ("says what it gets wrong" if label == SUPPORTED
                    else "is of what the passages leave unsaid, not of what they say otherwise")
         # a reply that fails the sentence either way fails it whatever pass_on_invalid says

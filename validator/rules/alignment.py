@@ -120,8 +120,7 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
     conflict, rival = ((found[0], found[1]), found[2]) if found else (None, None)
     fault = None
     if rival is not None:  # a name after a number is its unit ("220 °F" for "220 °C")
-        k = claim.index(missing[0])
-        fault = FailureKind.NUMBER if k and claim[k - 1].kind == "number" else fault_of(rival)
+        fault = FailureKind.NUMBER if after_number(missing[0], claim) else fault_of(rival)
     blocked = None
     if not missing:
         matched_here = Matched(claim, at, said, pairs, referents,
@@ -148,6 +147,12 @@ def fault_of(token: Token) -> FailureKind:
 
 
 _DATES = frozenset(("date", "month", "time", "weekday"))
+
+
+def after_number(token: Token, clause: Clause) -> bool:
+    """Whether ``token`` comes right after a number in ``clause``: that number's unit."""
+    at = next((k for k, t in enumerate(clause) if t is token), 0)
+    return at > 0 and clause[at - 1].kind == "number"
 
 
 @dataclass(frozen=True)

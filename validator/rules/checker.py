@@ -30,7 +30,16 @@ from ..text.sentences import safe_text, split_sentences
 from ..text.word_forms import content_words
 from ..types import Evidence, FailureKind
 from . import quantities, values
-from .alignment import Alignment, best_alignment, fault_of, has_verb, is_mention, read, same
+from .alignment import (
+    Alignment,
+    after_number,
+    best_alignment,
+    fault_of,
+    has_verb,
+    is_mention,
+    read,
+    same,
+)
 from .facts import normalise
 from .money import SIGNS
 from .tokens import (
@@ -398,8 +407,7 @@ def _changed(mine, theirs, claim) -> FailureKind:
         return FailureKind.ROLES
     if mine.kind in ("name", "number"):
         return fault_of(mine)
-    at = next((k for k, t in enumerate(claim) if t is mine), 0)
-    if at and claim[at - 1].kind == "number":
+    if after_number(mine, claim):
         return FailureKind.NUMBER  # its unit ("50 milligrams" for "50 micrograms")
     words = {mine.text.lower(), theirs.text.lower()}
     if words & MODALS:

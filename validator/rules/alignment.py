@@ -38,7 +38,7 @@ from ..text.grammar import (
     QUANTIFIERS,
     SECOND,
 )
-from ..text.word_forms import MONTH_OF, WEEKDAYS, snowball
+from ..text.word_forms import AFTER_A_DATE, MONTH_OF, TIMES, WEEKDAYS, snowball
 from ..types import FailureKind
 from . import quantities
 from .reading import bare, read
@@ -61,7 +61,7 @@ from .tokens import (
     participle,
     suffix,
 )
-from .word_lists import BOTH_VOICES, IRREGULAR, synonyms
+from .word_lists import BOTH_VOICES, IRREGULAR, changes, synonyms
 
 __all__ = ["Alignment", "Clause", "Token", "align", "best_alignment", "has_verb", "is_mention",
            "read", "same", "synonyms"]
@@ -120,7 +120,8 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
     conflict, rival = ((found[0], found[1]), found[2]) if found else (None, None)
     fault = None
     if rival is not None:  # a name after a number is its unit ("220 °F" for "220 °C")
-        fault = FailureKind.NUMBER if after_number(missing[0], claim) else fault_of(rival)
+        fault = (FailureKind.NUMBER if after_number(missing[0], claim)
+                 else fault_of(rival, evidence))
     blocked = None
     if not missing:
         matched_here = Matched(claim, at, said, pairs, referents,
@@ -136,23 +137,45 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
                      rival, evidence, fault, claim)
 
 
-def fault_of(token: Token) -> FailureKind:
-    """What a claim gets wrong where it gives ``token`` otherwise: a name is an entity, a
-    number a date (a year, a day, a month, a time) or a number."""
-    if token.text.lower() in WEEKDAYS or token.text.lower() in MONTH_OF:
+def fault_of(token: Token, clause: Sequence[Token] = ()) -> FailureKind:
+    """What a claim gets wrong where it gives ``token`` (of ``clause``) otherwise: a name is
+    an entity, a number a date (a year, a day, a month, a time: "9" of "9 p.m.", "18" of "the
+    18th century") or a number."""
+    word = token.text.lower()
+    if word in WEEKDAYS or word in MONTH_OF or word in TIMES:
         return FailureKind.DATE  # "Monday" for "Tuesday", "May" for "June"
     if token.kind == "name":
         return FailureKind.ENTITY
-    return FailureKind.DATE if is_date(token) or _kind_of(token) in _DATES else FailureKind.NUMBER
+    if is_date(token) or _kind_of(token) in _DATES or _years(token.form) or (
+            token.kind == "number" and _followed_by_date_mark(token, clause)):
+        return FailureKind.DATE
+    return FailureKind.NUMBER
+
+
+def _followed_by_date_mark(token: Token, clause: Sequence[Token]) -> bool:
+    at = next((k for k, t in enumerate(clause) if t is token), None)
+    after = [t.text.lower() for t in clause[at + 1:at + 3]] if at is not None else []
+    return bool(after) and (after[0] in AFTER_A_DATE or after[0] in ("th", "st", "nd", "rd")
+                            and len(after) > 1 and after[1] in AFTER_A_DATE)
+
+
+def _years(form: str) -> bool:
+    """Whether a range's form spans years ("range:1880-1889", the 1880s)."""
+    ends = form.removeprefix("range:").split("-") if form.startswith("range:") else ()
+    return len(ends) == 2 and all(e.isdigit() and 1000 <= int(e) <= 2100 for e in ends)
 
 
 _DATES = frozenset(("date", "month", "time", "weekday"))
 
 
-def after_number(token: Token, clause: Clause) -> bool:
-    """Whether ``token`` comes right after a number in ``clause``: that number's unit."""
+def after_number(token: Token, clause: Sequence[Token]) -> bool:
+    """Whether ``token`` comes right after a number in ``clause``, or after a number and a
+    word ("100 degrees Celsius"): part of that number's unit."""
     at = next((k for k, t in enumerate(clause) if t is token), 0)
-    return at > 0 and clause[at - 1].kind == "number"
+    if at and is_date(clause[at - 1]):
+        return False  # "December 2021": a year after its month
+    return at > 0 and clause[at - 1].kind == "number" or at > 1 and (
+        clause[at - 2].kind == "number" and clause[at - 1].kind == "word")
 
 
 @dataclass(frozen=True)
@@ -369,19 +392,26 @@ def _gap(said: list[Token], matched: list[int], referents: Set[int] = frozenset(
     # an aside the claim aligns into is said of it ("Jane Doe, the former CEO of Acme, spoke"
     # does not state "Jane Doe, the CEO of Acme, spoke")
     used = _asides_aligned_into(said, matched)
-    for j in range(low, high + 1):
-        token = said[j]
-        if (j in matched or j in referents or not token.content
-                or token.aside and token.aside not in used
-                or token.detail or token.listed in lists):
-            continue
-        if token.kind == "number" and _kind_of(token) not in kinds:
-            continue
-        before = max(k for k in matched if k < j)
-        after = min(k for k in matched if k > j)
-        return (f"the source says {token.text!r} between {said[before].text!r} and "
-                f"{said[after].text!r}, which the sentence leaves out", _left_out(said, j))
-    return None
+    left = [j for j in range(low, high + 1)
+            if not (j in matched or j in referents or not said[j].content
+                    or said[j].aside and said[j].aside not in used
+                    or said[j].detail or said[j].listed in lists)
+            and not (said[j].kind == "number" and _kind_of(said[j]) not in kinds)]
+    if not left:
+        return None
+    # the word that tells most of what the claim gets wrong ("candidate" of "the Democratic
+    # candidate for mayor"), the first of equals
+    j, fault = min(((j, _left_out(said, j)) for j in left), key=lambda p: TELLING.index(p[1]))
+    before = max(k for k in matched if k < j)
+    after = min(k for k in matched if k > j)
+    return (f"the source says {said[j].text!r} between {said[before].text!r} and "
+            f"{said[after].text!r}, which the sentence leaves out", fault)
+
+
+# The kinds of what a claim gets wrong by leaving a word out, the most telling first: a word
+# that turns the statement round tells more than one that narrows it.
+TELLING = (FailureKind.OPPOSITE, FailureKind.UNASSERTED, FailureKind.ENTITY, FailureKind.NUMBER,
+           FailureKind.CIRCUMSTANCE)
 
 
 def _left_out(said: Sequence[Token], j: int) -> FailureKind:
@@ -393,6 +423,10 @@ def _left_out(said: Sequence[Token], j: int) -> FailureKind:
     token, word = said[j], said[j].text.lower()
     if token.kind == "negation" or j and said[j - 1].kind == "negation":
         return FailureKind.OPPOSITE
+    if (changed := changes(word)) is not None:
+        return changed
+    if after_number(token, said):
+        return FailureKind.NUMBER  # its unit ("5 milligrams" for "5 grams")
     if token.kind == "qualifier" or word in UNASSERTING or word in MODALS or (
             j + 1 < len(said) and said[j + 1].text.lower() == "to" and token.kind == "word"
             and not token.text[:1].isupper()):

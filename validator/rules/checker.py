@@ -31,6 +31,7 @@ from ..text.word_forms import content_words
 from ..types import Evidence, FailureKind
 from . import quantities, values
 from .alignment import (
+    TELLING,
     Alignment,
     after_number,
     best_alignment,
@@ -50,12 +51,15 @@ from .tokens import (
     PASSIVE,
     QUALIFIERS,
     RELATIVES,
+    SETTINGS,
     TITLE_CHANGERS,
     UNASSERTING,
+    Token,
     holding_most,
     located,
     reports,
 )
+from .word_lists import changes, opposed
 
 VERBATIM_MIN_WORDS = 4
 CONFLICTS = ("value", "name", "negation", "antonym")  # the kinds that contradict
@@ -331,10 +335,14 @@ def _why_not(alignment: Alignment, units, evidence: Sequence[Evidence]
     source's in its slot, a number beside the source's, a word the source says in another
     statement (quoted as written), or one it does not say at all; and what the first of
     those gets wrong (``FailureKind``)."""
+    telling = _turning_word(alignment)
+    first = ([f"the source says {telling[0].text!r}, which the sentence leaves out"],
+             [telling[1]]) if telling else ([], [])  # what decided comes first
     if alignment.blocked:
+        if telling and _tells_more(telling[1], alignment.fault):
+            return "; ".join((*first[0], alignment.blocked)), telling[1]
         return alignment.blocked, alignment.fault
-    reasons: list[str] = []
-    faults: list[FailureKind] = []
+    reasons, faults = first
     elsewhere: dict[str | None, list[str]] = {}  # the evidence's sentence -> words
     instead = dict(alignment.instead)
     for token in alignment.missing[:3]:
@@ -342,7 +350,7 @@ def _why_not(alignment: Alignment, units, evidence: Sequence[Evidence]
             near = _nearest_number(token, alignment, units)
             if near is not None and not token.amount.stated_by(near.amount):
                 reasons.append(quantities.mismatch(token.amount, near.amount))
-                faults.append(fault_of(token))
+                faults.append(fault_of(token, alignment.claim))
                 continue
         if token in instead and _voices_differ(token, instead[token]):
             reasons.append(f"the sentence says {token.text!r} in the passive, the source "
@@ -356,13 +364,45 @@ def _why_not(alignment: Alignment, units, evidence: Sequence[Evidence]
             elsewhere.setdefault(_sentence_with(token.text, evidence), []).append(token.text)
         else:
             reasons.append(f"{token.text!r} is not in the source")
-            faults.append(_added(token))
+            faults.append(_added(token, alignment.claim))
     for where, words in elsewhere.items():
         named = " and ".join(repr(w) for w in words)
         reasons.append(f"the source says {named}, but not with the rest of the sentence"
                        + (f": {where!r}" if where else ""))
         faults.append(_apart(alignment))
     return "; ".join(reasons) or "no passage states it", (faults or [FailureKind.ADDITION])[0]
+
+
+def _tells_more(kind: FailureKind, than: FailureKind | None) -> bool:
+    """Whether ``kind`` tells more of what a claim gets wrong than ``than`` (``TELLING``)."""
+    return kind in TELLING and (than not in TELLING or TELLING.index(kind) < TELLING.index(than))
+
+
+def _turning_word(alignment: Alignment) -> tuple[Token, FailureKind] | None:
+    """A word of the source's statement, among the words the claim drew on or just before
+    them, that turns what it says of them round or holds it back (a negation or one of
+    ``CHANGERS``: "lacked", "barely", "proposed", "nominee"), where the claim has no word of
+    the same stem; and what the claim gets wrong without it."""
+    clause, stated = alignment.clause, alignment.stated
+    mine = {t.form for t in alignment.claim}
+    at = [k for k, t in enumerate(clause) if t.form in mine or any(t is s for s in stated)]
+    if not at:
+        return None
+    start = at[0]
+    while start and clause[start - 1].kind == "function":
+        start -= 1
+    for token in clause[max(0, start - 1):at[-1]]:
+        word = token.text.lower()
+        if any(token is s for s in stated) or token.form in mine:
+            continue
+        if token.kind == "negation" or any(opposed(word, t.text.lower())
+                                           for t in alignment.claim):
+            return token, FailureKind.OPPOSITE  # "lacked", "declined" for "increased"
+        if (kind := changes(word)) is not None:
+            return token, kind
+        if word in UNASSERTING:
+            return token, FailureKind.UNASSERTED  # "Some historians believe ..."
+    return None
 
 
 def _apart(alignment: Alignment) -> FailureKind:
@@ -379,8 +419,9 @@ def _apart(alignment: Alignment) -> FailureKind:
     # is read after what it owns
     found = [k for k in at if k is not None]
     here = all(any(same(_active(t), o) for o in own) for t in alignment.missing)
-    if here and any(b < a for a, b in zip(found, found[1:], strict=False)):
-        return FailureKind.ROLES  # all in one clause, in another order
+    if here and any(b < a for a, b in zip(found, found[1:], strict=False)) and not any(
+            t.kind == "name" and t.text.lower() not in mine for t in alignment.clause):
+        return FailureKind.ROLES  # all in one clause, in another order, of no one else
     return FailureKind.ENTITY
 
 
@@ -406,7 +447,16 @@ def _changed(mine, theirs, claim) -> FailureKind:
     if any(same(_active(theirs), _active(t)) for t in claim if t is not mine):
         return FailureKind.ROLES
     if mine.kind in ("name", "number"):
-        return fault_of(mine)
+        return fault_of(mine, claim)
+    word, other = mine.text.lower(), theirs.text.lower()
+    if fault_of(mine) == FailureKind.DATE or fault_of(theirs) == FailureKind.DATE:
+        return FailureKind.DATE  # "evening" for "morning", "autumn" for "spring"
+    if opposed(word, other):
+        return FailureKind.OPPOSITE  # "increased" for "declined"
+    if (changed := changes(other)) is not None:
+        return changed  # "included" for "lacked", "winner" for "finalist"
+    if other in TITLE_CHANGERS or len(other) > len(word) + 2 and other.endswith(word):
+        return FailureKind.ENTITY  # "founder" for "co-founder", "son" for "grandson"
     if after_number(mine, claim):
         return FailureKind.NUMBER  # its unit ("50 milligrams" for "50 micrograms")
     words = {mine.text.lower(), theirs.text.lower()}
@@ -419,13 +469,31 @@ def _changed(mine, theirs, claim) -> FailureKind:
     return FailureKind.PREDICATE
 
 
-def _added(token) -> FailureKind:
+def _added(token, claim) -> FailureKind:
     """What a claim gets wrong with a word the source does not have: a quantity or a bound
     ("all", "more than"), a scope ("only"), else something the sources do not mention."""
     word = token.text.lower()
     if word in QUANTIFIERS or word in _BOUND_WORDS:
         return FailureKind.NUMBER
-    return FailureKind.CIRCUMSTANCE if word == "only" else FailureKind.ADDITION
+    if fault_of(token, claim) == FailureKind.DATE:
+        return FailureKind.DATE  # "April", a year, "9 p.m."
+    if word == "only" or word in SETTINGS or _in_setting(token, claim):
+        return FailureKind.CIRCUMSTANCE  # "in patients", "across Europe", "on Android"
+    return FailureKind.ADDITION
+
+
+def _in_setting(token, claim) -> bool:
+    """Whether ``token`` is in a phrase of place, time or group ("in patients", "in the
+    state", "on Android devices"): a preposition of ``SETTINGS`` before it, with only
+    articles and adjectives between."""
+    at = next((k for k, t in enumerate(claim) if t is token), 0)
+    for k in range(at - 1, max(-1, at - 4), -1):
+        word = claim[k].text.lower()
+        if word in SETTINGS:
+            return True
+        if word not in ARTICLES and (claim[k].kind != "word" or claim[k].text[:1].isupper()):
+            return False  # not an article or an adjective ("in infected people")
+    return False
 
 
 def _voices_differ(mine, theirs) -> bool:

@@ -81,12 +81,15 @@ FACTIVES = frozenset("""found find finds showed show shows shown proved prove pr
 LINKS = frozenset("""of about near by for with without from against like behind beside
     in at on under into inside outside around across past through along beyond toward towards
     opposite""".split())
+# Prepositions that open a phrase of place, time or group ("in patients", "across Europe",
+# "on Android devices"): a word a claim adds there changes the statement's circumstance.
+SETTINGS = frozenset("in on at across during throughout among within".split())
 RELATIVES = frozenset(("that", "who", "which", "whom", "whose"))
 # Words before a noun that make it another thing ("the former CEO", "the vice president", "a
-# fake diamond", "a toy tank", "the draft law"): never left out, as a title or a plain adjective
-# may be ("the engineer Gustave Eiffel", "a lattice tower").
+# half-brother", "a fake diamond", "a toy tank", "the draft law"): never left out, as a title or
+# a plain adjective may be ("the engineer Gustave Eiffel", "a lattice tower").
 TITLE_CHANGERS = frozenset("""former ex vice deputy acting interim assistant associate
-    honorary co elect designate outgoing incoming caretaker fake false alleged counterfeit
+    honorary co half step elect designate outgoing incoming caretaker fake false alleged counterfeit
     imitation mock pseudo toy replica faux fictional fictitious draft proposed purported
     proclaimed styled would-be so-called supposed potential prospective future virtual
     hypothetical simulated""".split())

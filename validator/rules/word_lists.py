@@ -16,6 +16,7 @@ from functools import lru_cache
 from importlib.resources import files
 
 from ..text.word_forms import stem
+from ..types import FailureKind
 
 # (first pole, second pole): surface forms of each. Words shared with other senses ("light",
 # "cover") are listed only where the opposite reading is the common one in documentation.
@@ -36,7 +37,7 @@ _PAIRS = (
     ("allow allows allowed allowing permit permits permitted",
      "forbid forbids forbidden prohibit prohibits prohibited ban bans banned"),
     ("accept accepts accepted accepting approve approves approved",
-     "reject rejects rejected rejecting refuse refuses refused"),
+     "reject rejects rejected rejecting refuse refuses refused defeat defeated"),
     ("internal", "external"),
     ("inside indoor indoors interior", "outside outdoor outdoors exterior"),
     ("above over", "below under beneath"),
@@ -102,6 +103,14 @@ _PAIRS = (
     ("inbound incoming", "outbound outgoing"),
     ("upstream", "downstream"),
     ("senior", "junior"),
+    ("permanent permanently", "temporary temporarily"),
+    ("follow follows followed following", "precede precedes preceded preceding"),
+    ("uphold upholds upheld", "overturn overturns overturned"),
+    ("convict convicts convicted", "acquit acquits acquitted"),
+    ("improve improves improved improving", "worsen worsens worsened worsening deteriorate "
+     "deteriorates deteriorated"),
+    ("accelerate accelerates accelerated accelerating", "slow slows slowed slowing decelerate "
+     "decelerated"),
 )
 
 
@@ -126,6 +135,47 @@ def concepts(word: str) -> tuple[tuple[str, bool], ...]:
     """The concepts ``word`` (lower case) names, each with whether it is the second pole:
     "cheaper" -> (("~cheap", False),), "excluded" -> (("~include", True),)."""
     return _CONCEPTS.get(word) or _CONCEPTS.get(stem(word), ())
+
+
+# Words that change what the statement holding them says of its other words, one row each way
+# they change it: (what a claim gets wrong that leaves them out, or puts another word in their
+# place; the words, read by their stem; a claim and a source with one of them, the example a
+# test in tests/unit/rules/test_kinds.py). A word the source says that says the opposite of
+# what it governs ("lacked a control group", "barely campaigned", "stopped selling"); a step
+# before an outcome, which does not assert the outcome ("proposed a bill", "was arrested on
+# suspicion of", "either Geneva or Vienna"); a part for the whole ("partly destroyed"); a role
+# short of the title it names ("the nominee for attorney general").
+CHANGERS = (
+    (FailureKind.OPPOSITE, """lack lacked absent absence cease ceased stop stopped quit halt
+        halted fail failed deny denied reject rejected refuse refused decline declined block
+        blocked avoid avoided prevent prevented barely hardly scarcely unaware abandon
+        abandoned""",
+     "The study included a control group.", "The study lacked a control group."),
+    (FailureKind.UNASSERTED, """propose proposed nominate nominated shortlist shortlisted
+        arrest arrested submit submitted apply applied seek sought signal signaled signalled
+        consider considered plan planned draft drafted intend intended either""",
+     "The House passed a bill to raise the minimum wage.",
+     "The House proposed a bill to raise the minimum wage."),
+    (FailureKind.NUMBER, "partly partially mostly largely",
+     "The building was destroyed by the fire.", "The building was partly destroyed by the fire."),
+    (FailureKind.ENTITY, "candidate candidates nominee nominees finalist finalists emeritus",
+     "Carla Diaz, the attorney general, toured the prison.",
+     "Carla Diaz, the nominee for attorney general, toured the prison."),
+)
+_CHANGES = {spelling: kind for kind, words, _, _ in CHANGERS for word in words.split()
+            for spelling in (word, stem(word))}
+
+
+def changes(word: str) -> FailureKind | None:
+    """What a claim gets wrong that leaves out ``word`` (lower case) of a source's statement,
+    or says another word in its place, where the word is one of ``CHANGERS``; else None."""
+    return _CHANGES.get(word) or _CHANGES.get(stem(word))
+
+
+def opposed(a: str, b: str) -> bool:
+    """Whether two words (lower case) name the two poles of one concept: "increased" and
+    "declined", "present" and "absent"."""
+    return any((key, not pole) in concepts(b) for key, pole in concepts(a))
 
 
 # Irregular past forms read as their verb, as Snowball reads the regular ones ("given" and

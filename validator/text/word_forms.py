@@ -22,6 +22,11 @@ STOPWORDS = frozenset(
 MONTHS = tuple(names[-1].lower() for names in parserinfo.MONTHS)
 MONTH_OF = {name.lower(): n for n, names in enumerate(parserinfo.MONTHS, 1) for name in names}
 WEEKDAYS = frozenset(name.lower() for names in parserinfo.WEEKDAYS for name in names)
+# Names of a part of the day or the year, and the marks after a number that make it a time or a
+# year ("9 p.m.", "14 BC", "the 18th century"): a claim that changes one changes a date.
+TIMES = frozenset("""morning afternoon evening night noon midnight dawn dusk summer winter
+    spring autumn""".split())
+AFTER_A_DATE = frozenset("a p am pm bc ad bce ce century centuries".split())
 
 DASHES = frozenset("-‐‑–—")  # a hyphen and the dashes ``fold`` makes one
 _FOLDED = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", **dict.fromkeys(DASHES - {"-"}, "-")})

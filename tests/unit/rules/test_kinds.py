@@ -9,6 +9,7 @@ import pytest
 from conftest import REPO
 
 from provenance_guard import LocalJudge
+from provenance_guard.rules.word_lists import CHANGERS, changes
 from provenance_guard.text import records
 from provenance_guard.types import (
     CONTRADICTED,
@@ -59,11 +60,72 @@ def judged(claim: str, *sources: str | Evidence) -> Verdict:
      "The outage was caused by a software bug or a cyberattack.", "unasserted"),
     ("You bought a car.", "My brother bought a car.", "other_person"),
     ("The bridge has a cable car.", "The bridge is 2 km long.", "addition"),
+    # a word of the source's statement that turns it round, holds it back or makes it another
+    # thing decides, wherever it stands and whatever the first word that did not align was
+    ("The clinic had a pharmacy on site.", "The clinic lacked a pharmacy on site.", "opposite"),
+    ("The union ratified the contract.", "The union narrowly rejected the contract.",
+     "opposite"),
+    ("The museum charges for entry.", "The museum stopped charging for entry in 2015.",
+     "opposite"),
+    ("Imports increased 8% in March.", "Imports declined 8% in March.", "opposite"),
+    ("The road was closed permanently.", "The road was closed temporarily.", "opposite"),
+    ("The council approved the new stadium.", "The council proposed the new stadium.",
+     "unasserted"),
+    ("The firm will open an office in Lyon.",
+     "The firm will open an office in either Lyon or Nice.", "unasserted"),
+    ("The painting was made in Venice.",
+     "Some critics believe the painting was made in Venice.", "unasserted"),
+    ("The author was the winner of the prize.", "The author was a finalist for the prize.",
+     "entity"),
+    ("Tom Berg, the governor of Utah, spoke at the rally.",
+     "Tom Berg, the Republican nominee for governor of Utah, spoke at the rally.", "entity"),
+    ("The pianist's father taught music.", "The pianist's stepfather taught music.", "entity"),
+    ("The film was directed by Ana Lind.",
+     "The film, directed by Karl Moe, was based on a novel by Ana Lind.", "entity"),
+    ("Osaka beat Halep in the semifinal.", "Halep beat Osaka in the semifinal.", "roles"),
+    ("The tablet weighs 300 grams.", "The tablet weighs 300 kilograms.", "number"),
+    ("The bath was heated to 40 degrees Celsius.",
+     "The bath was heated to 40 degrees Fahrenheit.", "number"),
+    ("The warehouse was damaged by the storm.",
+     "The warehouse was partly damaged by the storm.", "number"),
+    ("The church was built in the 1750s.", "The church was built in the 1700s.", "date"),
+    ("The therapy reduced symptoms in adults.",
+     "In a study of children, the therapy reduced symptoms.", "circumstance"),
+    ("The fund invested across Asia.", "The fund invested in Vietnam.", "circumstance"),
 ])
 def test_each_kind_the_rules_give_comes_from_what_decided(claim, source, kind):
     verdict = judged(claim, source)
     assert verdict.label in (UNSUPPORTED, CONTRADICTED), verdict
     assert verdict.kind == kind, verdict
+
+
+@pytest.mark.parametrize("row", CHANGERS, ids=lambda row: row[0].value)
+def test_each_row_of_the_words_that_change_a_statement_is_a_test(row):
+    kind, words, claim, source = row
+    verdict = judged(claim, source)
+    assert verdict.label != SUPPORTED and verdict.kind == kind, verdict
+    assert any(word in verdict.reason.split("'") for word in source.lower().split()
+               if changes(word) == kind), verdict.reason  # the reason names the word
+
+
+@pytest.mark.parametrize("claim,source,word", [
+    ("Maria Lopez, the mayor of Dayton, opened an office.",
+     "Maria Lopez, the Democratic candidate for mayor of Dayton, opened an office.",
+     "candidate"),
+    ("The study included a control group.", "The study clearly lacked a control group.",
+     "lacked"),
+    ("Exports rose 12% in May.", "Exports fell 12% in May.", "fell"),
+])
+def test_the_reason_names_the_word_that_decided(claim, source, word):
+    assert f"'{word}'" in judged(claim, source).reason
+
+
+def test_a_word_that_makes_a_person_another_is_not_left_out():
+    """"half-brother" is no brother, as "former CEO" is no CEO."""
+    assert judged("The singer's brother manages the tour.",
+                  "The singer's half-brother manages the tour.").label != SUPPORTED
+    assert judged("The singer's brother manages the tour.",
+                  "The singer's brother manages the tour.").label == SUPPORTED
 
 
 def test_a_record_gives_the_kind_of_its_field():
@@ -100,9 +162,10 @@ def test_a_supported_verdict_has_no_kind_and_a_failing_one_without_a_kind_is_uns
 
 def test_the_kinds_agree_with_the_pair_sets_classes():
     """Each trap class names the kinds its claims can get wrong (``pairs/kinds.json``, written
-    before the kinds were measured). The floor is today's agreement (75% of 616 failing traps);
-    the disagreements are named by ``benchmarks/bench_kinds.py --misses``: words the rules do
-    not know as antonyms ("lacked", "temporarily"), a stage ("proposed" for "passed")."""
+    before the kinds were measured). The floor is today's agreement (85% of 616 failing traps);
+    the disagreements are named by ``benchmarks/bench_kinds.py --misses``: a claim wrong two
+    ways at once (a property moved to another entity, read as turned round), words the rules
+    do not know as opposites or stages ("requires" for "allows", "called up" for "played")."""
     table = json.loads((PAIRS / "kinds.json").read_text(encoding="utf-8"))
     judge, agreed, failed = LocalJudge(), 0, 0
     for name in ("traps", "traps_2", "held_out_traps", "fresh_traps"):
@@ -112,4 +175,4 @@ def test_the_kinds_agree_with_the_pair_sets_classes():
             if verdict.label != SUPPORTED:
                 failed += 1
                 agreed += verdict.failure_kind in table[pair["class"]]
-    assert failed >= 600 and agreed / failed >= 0.74, (agreed, failed)
+    assert failed >= 600 and agreed / failed >= 0.84, (agreed, failed)

@@ -36,21 +36,23 @@ from ..text.grammar import (
     POSSESSIVE,
     POSSESSIVES,
     QUANTIFIERS,
+    RELATIVES,
     SECOND,
 )
-from ..text.word_forms import AFTER_A_DATE, MONTH_OF, TIMES, WEEKDAYS, snowball
+from ..text.word_forms import AFTER_A_DATE, IRREGULAR, MONTH_OF, TIMES, WEEKDAYS, snowball
 from ..types import FailureKind
 from . import quantities
 from .reading import bare, read
 from .restatements import range_ends, turned
 from .tokens import (
     ALTERNATIVES,
+    EXCEPTIONS,
     LINKS,
     PREPOSITIONS,
     PRONOUNS,
     QUESTION,
-    RELATIVES,
     REPORTED,
+    SETTINGS,
     TITLE_CHANGERS,
     UNASSERTING,
     Clause,
@@ -61,7 +63,7 @@ from .tokens import (
     participle,
     suffix,
 )
-from .word_lists import BOTH_VOICES, IRREGULAR, changes, synonyms
+from .word_lists import BOTH_VOICES, changes, synonyms
 
 __all__ = ["Alignment", "Clause", "Token", "align", "best_alignment", "has_verb", "is_mention",
            "read", "same", "synonyms"]
@@ -120,8 +122,9 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
     conflict, rival = ((found[0], found[1]), found[2]) if found else (None, None)
     fault = None
     if rival is not None:  # a name after a number is its unit ("220 °F" for "220 °C")
-        fault = (FailureKind.NUMBER if after_number(missing[0], claim)
-                 else fault_of(rival, evidence))
+        fault = ((FailureKind.DATE if missing[0].text.lower() in AFTER_A_DATE
+                  else FailureKind.NUMBER) if after_number(missing[0], claim)
+                 else fault_of(rival, evidence))  # "BC" for "AD"; "°F" for "°C"
     blocked = None
     if not missing:
         matched_here = Matched(claim, at, said, pairs, referents,
@@ -142,8 +145,8 @@ def fault_of(token: Token, clause: Sequence[Token] = ()) -> FailureKind:
     an entity, a number a date (a year, a day, a month, a time: "9" of "9 p.m.", "18" of "the
     18th century") or a number."""
     word = token.text.lower()
-    if word in WEEKDAYS or word in MONTH_OF or word in TIMES:
-        return FailureKind.DATE  # "Monday" for "Tuesday", "May" for "June"
+    if word in WEEKDAYS or word in TIMES or word in MONTH_OF and token.text[:1].isupper():
+        return FailureKind.DATE  # "Monday" for "Tuesday", "May" for "June" (not "may")
     if token.kind == "name":
         return FailureKind.ENTITY
     if is_date(token) or _kind_of(token) in _DATES or _years(token.form) or (
@@ -401,7 +404,15 @@ def _gap(said: list[Token], matched: list[int], referents: Set[int] = frozenset(
         return None
     # the word that tells most of what the claim gets wrong ("candidate" of "the Democratic
     # candidate for mayor"), the first of equals
-    j, fault = min(((j, _left_out(said, j)) for j in left), key=lambda p: TELLING.index(p[1]))
+    j, fault = min(((j, _left_out(said, j)) for j in left), key=lambda p: (
+        TELLING.index(p[1]), changes(said[p[0]].text.lower()) is None))  # a word of the table
+    # before one that tells the same by where it stands, then the first
+    if fault == FailureKind.CIRCUMSTANCE and any(
+            said[k].text.lower() in RELATIVES and k - 1 not in matched
+            for k in range(max(0, low - 3), j)):
+        fault = FailureKind.ENTITY  # a relative clause on another noun says it of another
+        # thing ("the novel on which the film was based won"); on the claim's own noun, it
+        # narrows it ("Members who joined before 2010 are exempt")
     before = max(k for k in matched if k < j)
     after = min(k for k in matched if k > j)
     return (f"the source says {said[j].text!r} between {said[before].text!r} and "
@@ -412,6 +423,31 @@ def _gap(said: list[Token], matched: list[int], referents: Set[int] = frozenset(
 # that turns the statement round tells more than one that narrows it.
 TELLING = (FailureKind.OPPOSITE, FailureKind.UNASSERTED, FailureKind.ENTITY, FailureKind.NUMBER,
            FailureKind.CIRCUMSTANCE)
+
+
+def quantity(word: str) -> FailureKind:
+    """What a claim gets wrong by a quantifier (``QUANTIFIERS``): how much of a group ("all",
+    "some", "most") is its scope; a comparison of amounts ("more", "fewer") a number."""
+    return FailureKind.NUMBER if word in _AMOUNTS else FailureKind.CIRCUMSTANCE
+
+
+_AMOUNTS = frozenset(("more", "less", "fewer", "much", "enough"))
+
+
+# Words that say how near a statement comes to holding: "almost all", "was nearly empty" (a
+# part for the whole), "almost died" (it did not happen).
+DEGREES = frozenset(("almost", "nearly"))
+
+
+def degree(said: Sequence[Token], j: int) -> FailureKind:
+    """What a claim gets wrong that leaves out ``said[j]``, a word of ``DEGREES``: a quantity,
+    before a quantity or number or after a form of "be" ("is almost finished"); else what did
+    not happen, which the source does not assert ("nearly reached the summit")."""
+    after = said[j + 1] if j + 1 < len(said) else None
+    if after is not None and (after.kind == "number" or after.text.lower() in QUANTIFIERS) or (
+            j and said[j - 1].text.lower() in BE):
+        return FailureKind.NUMBER
+    return FailureKind.UNASSERTED
 
 
 def _left_out(said: Sequence[Token], j: int) -> FailureKind:
@@ -427,13 +463,24 @@ def _left_out(said: Sequence[Token], j: int) -> FailureKind:
         return changed
     if after_number(token, said):
         return FailureKind.NUMBER  # its unit ("5 milligrams" for "5 grams")
+    if token.kind == "name" and j and said[j - 1].text.lower() in SETTINGS:
+        return FailureKind.CIRCUMSTANCE  # a place ("in Norway")
+    if token.kind == "name" or j and said[j - 1].text.endswith("'s"):
+        return FailureKind.ENTITY  # said of someone else ("and Jones, who set", "Rembrandt's
+        # workshop")
+    if word in DEGREES:
+        return degree(said, j)
     if token.kind == "qualifier" or word in UNASSERTING or word in MODALS or (
-            j + 1 < len(said) and said[j + 1].text.lower() == "to" and token.kind == "word"
-            and not token.text[:1].isupper()):
-        return FailureKind.UNASSERTED  # or a verb the claim's is the goal of ("plans to open")
+            j + 2 < len(said) and said[j + 1].text.lower() == "to" and token.kind == "word"
+            and not token.text[:1].isupper() and said[j + 2].kind == "word"
+            and not said[j + 2].text[:1].isupper()):
+        return FailureKind.UNASSERTED  # or a verb the claim's is the goal of ("plans to open",
+        # not "travelling to London")
     if word in TITLE_CHANGERS:
         return FailureKind.ENTITY
-    if token.kind == "number" or word in QUANTIFIERS:
+    if word in QUANTIFIERS:
+        return quantity(word)
+    if token.kind == "number":
         return FailureKind.NUMBER
     return FailureKind.CIRCUMSTANCE
 
@@ -450,7 +497,7 @@ def _says(claim: Clause) -> bool:
         and claim[k + 1].content for k, t in enumerate(claim))
 
 
-def _of_another(said: list[Token], low: int) -> str | None:
+def _of_another(said: list[Token], low: int) -> str | tuple[str, FailureKind] | None:
     """Why the statement is not the evidence's when its first matched word belongs to a noun
     phrase about something else: what something else is of, near, by or about ("the son of
     the king won" does not say "the king won"; "a film about Jones won", "the city near
@@ -461,8 +508,11 @@ def _of_another(said: list[Token], low: int) -> str | None:
         return None
     start = next(k for k, t in enumerate(said) if t is head)
     phrase = " ".join(t.text for t in said[start:low + 1] if t.text)
-    return (f"the source speaks of {phrase!r}, not of {said[low].text!r} itself, which the "
-            f"sentence leaves out")
+    why = (f"the source speaks of {phrase!r}, not of {said[low].text!r} itself, which the "
+           f"sentence leaves out")
+    scope = any(t.text.lower() in QUANTIFIERS or t.text.lower() in EXCEPTIONS
+                for t in said[start:low])  # "all of the documents", "apart from Hungary"
+    return (why, FailureKind.CIRCUMSTANCE) if scope else why
 
 
 def _head_before(said: list[Token], low: int) -> Token | None:
@@ -637,8 +687,9 @@ def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int],
         if unasserting:
             return f"the source puts it with {token.text!r}, not as a fact; the sentence does"
         word = token.text.lower()
-        fault = (FailureKind.NUMBER if word in QUANTIFIERS else FailureKind.CIRCUMSTANCE
-                 if token.form in bounds or word == "only" else FailureKind.UNASSERTED)
+        fault = (quantity(word) if word in QUANTIFIERS else FailureKind.CIRCUMSTANCE
+                 if token.form in bounds or word == "only" else degree(said, j)
+                 if word in DEGREES else FailureKind.UNASSERTED)
         return (f"the source qualifies it with {token.text!r}, which the sentence leaves out",
                 fault)
     return None

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from ..storage import LRU, MiB, memoize
 from ..text import assertions
 from ..text.citations import MARKER
-from ..text.grammar import ARTICLES, MODALS, NEGATIONS, ORDINALS, QUANTIFIERS, TIME_NOUNS
+from ..text.grammar import ARTICLES, MODALS, NEGATIONS, ORDINALS, QUANTIFIERS, RELATIVES, TIME_NOUNS
 from ..text.sentences import safe_text, split_sentences
 from ..text.word_forms import content_words
 from ..types import Evidence, FailureKind
@@ -38,6 +38,7 @@ from .alignment import (
     fault_of,
     has_verb,
     is_mention,
+    quantity,
     read,
     same,
 )
@@ -50,14 +51,15 @@ from .tokens import (
     LINKS,
     PASSIVE,
     QUALIFIERS,
-    RELATIVES,
     SETTINGS,
     TITLE_CHANGERS,
     UNASSERTING,
     Token,
     holding_most,
     located,
+    participle,
     reports,
+    suffix,
 )
 from .word_lists import changes, opposed
 
@@ -238,8 +240,11 @@ def _asserted(evidence: Evidence, mine: str | None, blanked: list[tuple[str, str
     text = safe_text(evidence.text)  # a lone surrogate is no text the readers take
     if evidence.said is not None:  # a user's sentence, read as asserted already
         return evidence if text == evidence.text else replace(evidence, text=text)
+    kept = {assertions.REPORT, assertions.CONDITION, mine}
+    if mine in (assertions.REPORT, assertions.FRAMED):  # a claim that reports a frame keeps
+        kept.add(assertions.FRAMED)  # the framed sentence, whose frame the rules then compare
     for sentence, start, end, kind in _standings(text):
-        if kind not in (assertions.REPORT, assertions.CONDITION, mine):
+        if kind not in kept:
             blanked.append((sentence, kind))
             text = text[:start] + " " * (end - start) + text[end:]
     return evidence if text == evidence.text else replace(evidence, text=text)
@@ -357,19 +362,28 @@ def _why_not(alignment: Alignment, units, evidence: Sequence[Evidence]
                            f"{instead[token].text!r} in the active: not who does what")
             faults.append(FailureKind.ROLES)
         elif token in instead:
-            reasons.append(f"the sentence says {token.text!r}, the source says "
+            changed = _changed(token, instead[token], alignment.claim)
+            moved = None
+            if token.kind == "word" and changed == FailureKind.PREDICATE and any(
+                    same(_active(token), _active(t)) for u in units for t in u):
+                # the source says it of another thing, or at another date
+                moved = _value_moved(alignment, units, [token])
+                changed = moved[0] if moved else FailureKind.ENTITY
+            reasons.append(f"the source says {token.text!r} with {moved[1].text!r}: another "
+                           f"{moved[0]}" if moved else
+                           f"the sentence says {token.text!r}, the source says "
                            f"{instead[token].text!r}: not known to mean the same here")
-            faults.append(_changed(token, instead[token], alignment.claim))
+            faults.append(changed)
         elif any(same(_active(token), _active(t)) for u in units for t in u):
             elsewhere.setdefault(_sentence_with(token.text, evidence), []).append(token.text)
         else:
             reasons.append(f"{token.text!r} is not in the source")
-            faults.append(_added(token, alignment.claim))
+            faults.append(_added(token, alignment.claim, alignment.clause))
     for where, words in elsewhere.items():
         named = " and ".join(repr(w) for w in words)
         reasons.append(f"the source says {named}, but not with the rest of the sentence"
                        + (f": {where!r}" if where else ""))
-        faults.append(_apart(alignment))
+        faults.append(_apart(alignment, units))
     return "; ".join(reasons) or "no passage states it", (faults or [FailureKind.ADDITION])[0]
 
 
@@ -389,8 +403,9 @@ def _turning_word(alignment: Alignment) -> tuple[Token, FailureKind] | None:
     if not at:
         return None
     start = at[0]
-    while start and clause[start - 1].kind == "function":
-        start -= 1
+    while start and (clause[start - 1].kind == "function"
+                     or clause[start - 1].text.lower() in QUANTIFIERS):
+        start -= 1  # "Scarcely any residents": to the word before the phrase
     for token in clause[max(0, start - 1):at[-1]]:
         word = token.text.lower()
         if any(token is s for s in stated) or token.form in mine:
@@ -405,7 +420,27 @@ def _turning_word(alignment: Alignment) -> tuple[Token, FailureKind] | None:
     return None
 
 
-def _apart(alignment: Alignment) -> FailureKind:
+def _value_moved(alignment: Alignment, units: Sequence[Sequence[Token]],
+                 words: Sequence[Token]) -> tuple[FailureKind, Token] | None:
+    """``date`` or ``number``, and the value, where the source says ``words`` in a statement
+    that gives another value of a kind the claim gives, and not the claim's: the claim moved its value
+    from another event ("signed on 13 December 2007 and entered into force on 1 December
+    2009"); None where that statement holds the claim's value too (it is said of another
+    thing: "her teammate Joy won silver in the 100 meters")."""
+    mine = {t.form: fault_of(t, alignment.claim) for t in alignment.claim if t.kind == "number"}
+    wanted = [_active(w) for w in words]
+    for unit in units:
+        if not any(same(w, _active(t)) for w in wanted for t in unit) or any(
+                t.form in mine for t in unit):
+            continue
+        found = next(((fault_of(t, unit), t) for t in unit if t.kind == "number"
+                      and fault_of(t, unit) in mine.values()), None)
+        if found is not None:
+            return found
+    return None
+
+
+def _apart(alignment: Alignment, units: Sequence[Sequence[Token]] = ()) -> FailureKind:
     """What a claim gets wrong whose words the source says, but not together: what the source
     holds back (a condition, alternatives, someone's claim: ``_held_back``); who did what to
     whom, where the source's clause has the claim's words in another order; else what the
@@ -413,6 +448,12 @@ def _apart(alignment: Alignment) -> FailureKind:
     mine = {t.text.lower() for t in alignment.claim}
     if _held_back(normalise(alignment.evidence).split(), mine):
         return FailureKind.UNASSERTED
+    moved = _value_moved(alignment, units, alignment.missing)
+    if moved is not None:
+        return moved[0]
+    if any(t.aside for t in (*alignment.claim, *alignment.clause)
+           if t.content and t.text.lower() in mine and t.kind == "word"):
+        return FailureKind.ENTITY  # a property said of one thing told of another
     own = [_active(t) for t in alignment.clause]
     at = [next((k for k, o in enumerate(own) if same(_active(t), o)), None)
           for t in alignment.claim if t.content and not t.text.endswith("'s")]  # an owner
@@ -420,7 +461,8 @@ def _apart(alignment: Alignment) -> FailureKind:
     found = [k for k in at if k is not None]
     here = all(any(same(_active(t), o) for o in own) for t in alignment.missing)
     if here and any(b < a for a, b in zip(found, found[1:], strict=False)) and not any(
-            t.kind == "name" and t.text.lower() not in mine for t in alignment.clause):
+            t.kind == "name" and t.text.lower().removesuffix("'s") not in mine
+            for t in alignment.clause):
         return FailureKind.ROLES  # all in one clause, in another order, of no one else
     return FailureKind.ENTITY
 
@@ -449,8 +491,13 @@ def _changed(mine, theirs, claim) -> FailureKind:
     if mine.kind in ("name", "number"):
         return fault_of(mine, claim)
     word, other = mine.text.lower(), theirs.text.lower()
-    if fault_of(mine) == FailureKind.DATE or fault_of(theirs) == FailureKind.DATE:
-        return FailureKind.DATE  # "evening" for "morning", "autumn" for "spring"
+    at = next((k for k, t in enumerate(claim) if t is mine), 0)
+    if at and claim[at - 1].text.lower() in _RATES:
+        return FailureKind.NUMBER  # a rate's period: "each month" for "each summer"
+    after = claim[at + 1] if at + 1 < len(claim) else None
+    if FailureKind.DATE in (fault_of(mine), fault_of(theirs)) or after is not None and (
+            after.text.lower() in ("year", "years") or fault_of(after, claim) == FailureKind.DATE):
+        return FailureKind.DATE  # "evening" for "morning", "fiscal year" for "calendar year"
     if opposed(word, other):
         return FailureKind.OPPOSITE  # "increased" for "declined"
     if (changed := changes(other)) is not None:
@@ -462,23 +509,42 @@ def _changed(mine, theirs, claim) -> FailureKind:
     words = {mine.text.lower(), theirs.text.lower()}
     if words & MODALS:
         return FailureKind.UNASSERTED
-    if words & (QUANTIFIERS | ORDINALS | TIME_NOUNS | quantities.UNITS.keys()):
+    if words & QUANTIFIERS:
+        return quantity(next(iter(sorted(words & QUANTIFIERS))))  # "all" for "some"
+    if words & (ORDINALS | TIME_NOUNS | quantities.UNITS.keys()):
         return FailureKind.NUMBER
     if mine.text[:1].isupper() and theirs.text[:1].isupper():
         return FailureKind.ENTITY
     return FailureKind.PREDICATE
 
 
-def _added(token, claim) -> FailureKind:
+_RATES = frozenset(("each", "every", "per", "a", "an"))  # before a period, they make a rate
+
+
+def _added(token, claim, evidence: Sequence[Token] = ()) -> FailureKind:
     """What a claim gets wrong with a word the source does not have: a quantity or a bound
     ("all", "more than"), a scope ("only"), else something the sources do not mention."""
     word = token.text.lower()
-    if word in QUANTIFIERS or word in _BOUND_WORDS:
+    if word in QUANTIFIERS:
+        return quantity(word)  # "all diesel cars", "any device"; "more than half"
+    if word in _BOUND_WORDS or word in ORDINALS or word == "exactly":
         return FailureKind.NUMBER
     if fault_of(token, claim) == FailureKind.DATE:
         return FailureKind.DATE  # "April", a year, "9 p.m."
+    at = next((k for k, t in enumerate(claim) if t is token), 0)
+    before = claim[at - 1].text.lower() if at else ""
+    if token.amount and any(t.kind == "number" for t in evidence) or word in quantities.UNITS \
+            or before == "per":
+        return FailureKind.NUMBER  # a figure the source gives otherwise ("fell to $10"), a
+        # unit, what a rate is per ("per kilometre")
+    if word in TIME_NOUNS:  # a rate's period ("each month"), or a time ("for the year")
+        return FailureKind.NUMBER if before in _RATES else FailureKind.DATE
     if word == "only" or word in SETTINGS or _in_setting(token, claim):
         return FailureKind.CIRCUMSTANCE  # "in patients", "across Europe", "on Android"
+    if token.kind == "name":
+        return FailureKind.ENTITY  # "a team from the Smithsonian"
+    if word in MODALS:
+        return FailureKind.UNASSERTED  # "will open" where the source is in talks to
     return FailureKind.ADDITION
 
 
@@ -486,6 +552,8 @@ def _in_setting(token, claim) -> bool:
     """Whether ``token`` is in a phrase of place, time or group ("in patients", "in the
     state", "on Android devices"): a preposition of ``SETTINGS`` before it, with only
     articles and adjectives between."""
+    if participle(token) or suffix(token) == "ing":
+        return False  # a verb of its own ("..., driven by immigration")
     at = next((k for k, t in enumerate(claim) if t is token), 0)
     for k in range(at - 1, max(-1, at - 4), -1):
         word = claim[k].text.lower()

@@ -15,7 +15,7 @@ from ..storage import MiB, memoize
 from ..text.citations import MARKER
 from ..text.grammar import ARTICLES, AUXILIARIES, BE, NEGATIONS
 from ..text.sentences import split_sentences
-from ..text.word_forms import MONTH_OF, WEEKDAYS, snowball, with_digits
+from ..text.word_forms import IRREGULAR, MONTH_OF, SAME_PARTICIPLES, WEEKDAYS, snowball, with_digits
 from . import money, quantities
 from .restatements import (
     attributed,
@@ -44,7 +44,7 @@ from .tokens import (
     reports,
     suffix,
 )
-from .word_lists import IRREGULAR, SAME_PARTICIPLES, concepts
+from .word_lists import concepts
 
 # Qualifiers that say the same: of each member; a chance; a possibility.
 _SAME_QUALIFIER = {"every": "each", "probably": "likely", "might": "may"}

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..text.grammar import AUXILIARIES, BE
+from ..text.word_forms import IRREGULAR
 from . import quantities
 from .tokens import (
     BOUNDARIES,
@@ -30,7 +31,6 @@ from .tokens import (
     participle,
     suffix,
 )
-from .word_lists import IRREGULAR
 
 # Words that open an event a date ends: "until the Chrysler Building was finished in 1930".
 _EVENT_WORDS = frozenset(("until", "till", "before", "after", "since"))

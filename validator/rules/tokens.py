@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..text.grammar import ARTICLES, AUXILIARIES, CLAUSE_OPENERS, DEMONSTRATIVES
+from ..text.word_forms import IRREGULAR, SAME_PARTICIPLES
 from .quantities import Amount
-from .word_lists import IRREGULAR, SAME_PARTICIPLES
 
 # Words that carry no claim of their own: skipped where the evidence has them, not required
 # where the claim has them. Negations, qualifiers and opposites are read apart.
@@ -84,7 +84,8 @@ LINKS = frozenset("""of about near by for with without from against like behind 
 # Prepositions that open a phrase of place, time or group ("in patients", "across Europe",
 # "on Android devices"): a word a claim adds there changes the statement's circumstance.
 SETTINGS = frozenset("in on at across during throughout among within".split())
-RELATIVES = frozenset(("that", "who", "which", "whom", "whose"))
+# Words that take what follows them out of what a statement says ("apart from Hungary").
+EXCEPTIONS = frozenset("apart except excepting excluding".split())
 # Words before a noun that make it another thing ("the former CEO", "the vice president", "a
 # half-brother", "a fake diamond", "a toy tank", "the draft law"): never left out, as a title or
 # a plain adjective may be ("the engineer Gustave Eiffel", "a lattice tower").

@@ -63,10 +63,13 @@ from .grammar import (
     NEGATIVE_AUXILIARIES,
     OBJECT_PRONOUNS,
     POSSESSIVES,
+    PREPOSITIONS,
+    RELATIVES,
     SUBJECT_PRONOUNS,
+    SUBORDINATORS,
     TIME_NOUNS,
 )
-from .word_forms import fold, words
+from .word_forms import IRREGULAR, PAST_ONLY, fold, words
 
 # Question marks: ASCII, full-width, small, Arabic, interrobang, Spanish opening, reversed,
 # Greek (U+037E), Armenian, Ethiopic, and the Chinese/Japanese full-width one above.
@@ -203,7 +206,40 @@ def _framed(words: list[tuple[str, int]]) -> tuple[str | None, int]:
         if _after_noun(matrix):
             continue  # "the tower that Eiffel built"
         return FRAMED, at
-    return None, 0
+    return (FRAMED, 0) if _bare_frame([w for w, _ in words]) else (None, 0)
+
+
+def _bare_frame(words: list[str]) -> bool:
+    """Whether the sentence opens with a subject and a verb whose object is a clause with no
+    "that" ("Researchers suspect the outbreak began at a market", "Analysts expect the bank
+    will cut rates"): a subject of one to three words (no preposition, verb or comma), a
+    lower-case word, then an article or pronoun whose noun's own verb follows within four words
+    (a modal, an auxiliary or a form that is only a past tense: "began", not "sold", which may
+    be a participle after a noun: "all models sold in Europe"), with only nouns and adjectives
+    between (no preposition, pronoun, relative or "and": "paid the workers it had laid off" is
+    an object). That is a clause the sentence frames, unless the head is one an allow row knows
+    ("found", "shows", "knew")."""
+    for n in range(1, min(4, len(words) - 2)):
+        subject, head = [w.lower() for w in words[:n]], words[n]
+        if (not head.isalpha() or head != head.lower() or head in _SUBJECT_STARTS
+                or head in _VERB_LIKE or head in PREPOSITIONS or head in TIME_NOUNS
+                or head in RELATIVES or head in _MATRIX_ENDS or head in SUBORDINATORS
+                or head in ("or", "nor")
+                or head.endswith("ly") or subject[-1] in _DETERMINERS
+                or any(w in PREPOSITIONS or w in _VERB_LIKE or w in IRREGULAR
+                       or w.endswith("ed") or not w.isalpha() for w in subject)):
+            continue  # not a subject and its verb ("Voters elected the candidate ...")
+        if words[n + 1].lower() not in _SUBJECT_STARTS - {"no", "that"}:  # "that": ``_framed``
+            continue
+        rest = [w.lower() for w in words[n + 2:n + 6]]
+        clause = next((k for k, w in enumerate(rest) if k and (w in _VERB_LIKE
+                                                              or w in PAST_ONLY)), None)
+        if clause is None or any(not w.isalpha() or w in RELATIVES or w in PREPOSITIONS
+                                 or w in _SUBJECT_STARTS or w in _MATRIX_ENDS
+                                 for w in rest[:clause]):
+            continue  # "the workers it had laid off", "the final and lifted", "the most in"
+        return not ASSERTING_HEADS.fullmatch(head.lower())
+    return False
 
 
 def _after_noun(matrix: list[str]) -> bool:

@@ -259,6 +259,10 @@ ASSERT: tuple[Cue, ...] = (
         r"the|a|an|this|that|these|those|its|his|her|their|our|each|every|both|all|most|many|"
         r"some|several|few|one|two|three|four|five|six|seven|eight|nine|ten)\b",
         "In 1998, the company moved its offices to Oslo."),
+    # a word before a quantity or a noun phrase, not a verb: "Not all ...", "Almost all ..."
+    Cue(ASSERTED, OPENING, r"^(?:not|almost|just|even|nearly|only|roughly|exactly|precisely|"
+        r"virtually|practically|fully|barely|scarcely|hardly)$",
+        "Almost all of the samples tested positive."),
     Cue(ASSERTED, OPENING, r"^(?:[^\W\d_]+ly|[^\W\d_]{2,}(?:ed|ing))$|\d|\b(?:ago|later|earlier|"
         r"january|february|march|april|may|june|july|august|september|october|november|"
         r"december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|year|years|month|"

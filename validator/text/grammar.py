@@ -50,6 +50,12 @@ QUANTIFIERS = frozenset("""all every each both most many much some several few h
 ORDINALS = frozenset("""first second third fourth fifth sixth seventh eighth ninth tenth last
     next previous""".split())
 
+# The words that open a clause under another ("when the lid is open", "if it rains").
+SUBORDINATORS = frozenset("if when whenever unless where wherever once whether".split())
+
+# The relative pronouns: they open a clause about the noun before them ("the firm that ...").
+RELATIVES = frozenset(("that", "who", "which", "whom", "whose"))
+
 # The words that open a clause of its own after another ("..., but it reopened").
 CLAUSE_OPENERS = frozenset("but whereas while although though however yet because".split())
 
@@ -58,3 +64,9 @@ CLAUSE_OPENERS = frozenset("but whereas while although though however yet becaus
 TIME_NOUNS = frozenset("""year years month months week weeks quarter quarters day days season
     seasons time morning afternoon evening night weekend summer winter spring autumn fall decade
     century term semester""".split())
+
+# The prepositions: a sentence that opens with one opens with a phrase, not with its subject.
+PREPOSITIONS = frozenset("""about above across after against along amid among around as at
+    before behind below beneath beside besides between beyond by despite down during except
+    for from in inside into like near of off on onto out outside over past per since through
+    throughout till to toward towards under until up upon via with within without""".split())

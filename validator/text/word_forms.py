@@ -1,6 +1,6 @@
 """Word forms, without a model: the one reader of words for every module (words, their two
-stems, folded quotes and dashes), content words, month and weekday names, and written-out
-numbers as digits."""
+stems, folded quotes and dashes), content words, month and weekday names, irregular past forms,
+and written-out numbers as digits."""
 
 from __future__ import annotations
 
@@ -27,6 +27,37 @@ WEEKDAYS = frozenset(name.lower() for names in parserinfo.WEEKDAYS for name in n
 TIMES = frozenset("""morning afternoon evening night noon midnight dawn dusk summer winter
     spring autumn""".split())
 AFTER_A_DATE = frozenset("a p am pm bc ad bce ce century centuries".split())
+
+# Irregular past forms read as their verb, as Snowball reads the regular ones ("given" and
+# "give", like "covered" and "cover"); a form that names an opposite ("bought") is read as
+# its concept first (the rules' ``word_lists.concepts``).
+_IRREGULAR = (
+    ("give", "gave given"), ("take", "took taken"), ("write", "wrote written"),
+    ("make", "made"), ("build", "built"), ("pay", "paid"), ("sell", "sold"), ("hold", "held"),
+    ("keep", "kept"), ("find", "found"), ("tell", "told"), ("know", "knew known"),
+    ("show", "showed shown"), ("see", "saw seen"), ("begin", "began begun"),
+    ("lead", "led"), ("meet", "met"), ("send", "sent"), ("spend", "spent"),
+    ("bring", "brought"), ("teach", "taught"), ("choose", "chose chosen"),
+    ("drive", "drove driven"), ("draw", "drew drawn"), ("eat", "ate eaten"),
+    ("break", "broke broken"), ("speak", "spoke spoken"), ("steal", "stole stolen"),
+    ("freeze", "froze frozen"), ("hide", "hid hidden"), ("ride", "rode ridden"),
+    ("wear", "wore worn"), ("say", "said"), ("hear", "heard"), ("feel", "felt"),
+    ("mean", "meant"), ("lay", "laid"), ("fly", "flew flown"), ("forget", "forgot forgotten"),
+    ("sing", "sang sung"), ("swim", "swam swum"), ("throw", "threw thrown"),
+    ("understand", "understood"), ("stand", "stood"), ("think", "thought"),
+    ("catch", "caught"), ("seek", "sought"), ("fight", "fought"), ("buy", "bought"),
+    ("grow", "grew grown"), ("rise", "rose risen"), ("fall", "fell fallen"), ("win", "won"),
+    ("lose", "lost"), ("go", "went gone"), ("strike", "struck stricken"), ("shoot", "shot"),
+    ("come", "came"), ("become", "became"),
+    ("leave", "left"), ("run", "ran"), ("have", "had"), ("do", "did done"),
+)
+IRREGULAR = {form: verb for verb, forms in _IRREGULAR for form in forms.split()}
+# The irregular forms that are only a past tense, never a participle ("began", "fled", not
+# "built"): a verb of a clause of its own, never a participle after a noun ("models sold").
+PAST_ONLY = frozenset(forms.split()[0] for _, forms in _IRREGULAR if len(forms.split()) > 1)
+# Participles that are not "-ed" and not in the table above (read as themselves).
+SAME_PARTICIPLES = frozenset("cut shut set put hit let hurt cost lost left won sold bought "
+                             "held spent sent built lent bent".split())
 
 DASHES = frozenset("-‐‑–—")  # a hyphen and the dashes ``fold`` makes one
 _FOLDED = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", **dict.fromkeys(DASHES - {"-"}, "-")})

@@ -34,7 +34,9 @@ def judged(claim: str, *sources: str | Evidence) -> Verdict:
     ("The oven heats to 220 °F.", "The oven heats to 220 °C.", "number"),  # a unit
     ("Participants received 50 milligrams per day.",
      "Participants received 50 micrograms per day.", "number"),
-    ("Most economists expect a recession.", "Some economists expect a recession.", "number"),
+    ("Most economists expect a recession.", "Some economists expect a recession.",
+     "circumstance"),  # how much of a group: the statement's scope
+    ("More than half of voters backed it.", "Nearly half of voters backed it.", "number"),
     ("The tower opened in 1887.", "The tower opened in 1889.", "date"),
     ("The shop opens at 9:00.", "The shop opens at 10:00.", "date"),
     ("Paris is the capital of Italy.", "Paris is the capital of France.", "entity"),
@@ -92,6 +94,20 @@ def judged(claim: str, *sources: str | Evidence) -> Verdict:
     ("The therapy reduced symptoms in adults.",
      "In a study of children, the therapy reduced symptoms.", "circumstance"),
     ("The fund invested across Asia.", "The fund invested in Vietnam.", "circumstance"),
+    ("Sales fell 5% last year.", "Sales fell 5% in Spain last year.", "circumstance"),
+    ("All the staff got a bonus.", "Most of the staff got a bonus.", "circumstance"),
+    ("Members are exempt from the fee.",  # a relative clause on the claim's own noun narrows it
+     "Members who joined before 2010 are exempt from the fee.", "circumstance"),
+    ("The film won the award.",  # one on another noun says it of another thing
+     "The book on which the film was based won the award.", "entity"),
+    ("The board will approve the merger.", "The board may approve the merger.", "unasserted"),
+    ("The talks ended on Friday evening.", "The talks ended on Friday morning.", "date"),
+    ("The ship sank in the 17th century.", "The ship sank in the 16th century.", "date"),
+    # a value the source gives for another event, or a figure it gives otherwise
+    ("The museum reopened on 3 March 2015.",
+     "The museum closed on 3 March 2015 and reopened on 1 June 2016.", "date"),
+    ("Over 500 fans entered the stadium.",
+     "The club sold over 500 tickets, though only about 420 fans entered the stadium.", "number"),
 ])
 def test_each_kind_the_rules_give_comes_from_what_decided(claim, source, kind):
     verdict = judged(claim, source)
@@ -118,6 +134,19 @@ def test_each_row_of_the_words_that_change_a_statement_is_a_test(row):
 ])
 def test_the_reason_names_the_word_that_decided(claim, source, word):
     assert f"'{word}'" in judged(claim, source).reason
+
+
+def test_a_value_said_of_another_event_is_named_in_the_reason():
+    verdict = judged("The museum reopened on 3 March 2015.",
+                     "The museum closed on 3 March 2015 and reopened on 1 June 2016.")
+    assert "'reopened' with '1 June'" in verdict.reason, verdict.reason
+
+
+@pytest.mark.parametrize("sentence", ["Not all of the documents were released.",
+                                      "Almost all of the samples tested positive.",
+                                      "Just two of the ten candidates passed."])
+def test_a_sentence_that_opens_on_a_quantity_is_a_statement_not_an_imperative(sentence):
+    assert judged(sentence, sentence).label == SUPPORTED
 
 
 def test_a_word_that_makes_a_person_another_is_not_left_out():
@@ -162,10 +191,11 @@ def test_a_supported_verdict_has_no_kind_and_a_failing_one_without_a_kind_is_uns
 
 def test_the_kinds_agree_with_the_pair_sets_classes():
     """Each trap class names the kinds its claims can get wrong (``pairs/kinds.json``, written
-    before the kinds were measured). The floor is today's agreement (85% of 616 failing traps);
+    before the kinds were measured). The floor is today's agreement (92% of 616 failing traps);
     the disagreements are named by ``benchmarks/bench_kinds.py --misses``: a claim wrong two
-    ways at once (a property moved to another entity, read as turned round), words the rules
-    do not know as opposites or stages ("requires" for "allows", "called up" for "played")."""
+    ways at once (a value said of another event and of another entity), antonyms a class names
+    otherwise ("temporarily" for "permanently": the class says circumstance), phrases the rules
+    do not read as one ("called for", "came second", "used to")."""
     table = json.loads((PAIRS / "kinds.json").read_text(encoding="utf-8"))
     judge, agreed, failed = LocalJudge(), 0, 0
     for name in ("traps", "traps_2", "held_out_traps", "fresh_traps"):
@@ -175,4 +205,4 @@ def test_the_kinds_agree_with_the_pair_sets_classes():
             if verdict.label != SUPPORTED:
                 failed += 1
                 agreed += verdict.failure_kind in table[pair["class"]]
-    assert failed >= 600 and agreed / failed >= 0.84, (agreed, failed)
+    assert failed >= 600 and agreed / failed >= 0.92, (agreed, failed)

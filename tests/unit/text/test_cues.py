@@ -44,6 +44,11 @@ def test_each_allow_row_lets_its_example_assert(cue):
     ("It is not clear that the mine will reopen.", cues.FRAMED),
     ("Critics argue that the bridge is unsafe.", cues.FRAMED),
     ("The odds that the bridge opens in May are slim.", cues.FRAMED),
+    # a verb whose object is a clause with no "that"
+    ("Researchers suspect the outbreak began at a local market.", cues.FRAMED),
+    ("Analysts expect the bank will cut rates.", cues.FRAMED),
+    ("Scientists think the comet is old.", cues.FRAMED),
+    ("Experts warn the virus may spread.", cues.FRAMED),
 ])
 def test_a_frame_no_row_knows_asserts_nothing(sentence, kind):
     assert unasserted(sentence) == kind
@@ -64,6 +69,18 @@ def test_a_frame_no_row_knows_asserts_nothing(sentence, kind):
     "Note that the museum is closed on Mondays.",
     "He was so tired that he slept.",
     "Shipping to Canada takes 5 days.", "Returns are free.",
+    # an object, not a clause: a verb after it belongs to a relative clause or another clause
+    "The firm paid the workers it had laid off.",
+    "Voters elected the candidate most people expected.",
+    "Sales grew the most in May.", "The team won the final and lifted the cup.",
+    "The recall affects all models sold in Europe.",
+    "The court rejected the appeal filed by the landlord.",
+    "The veteran pilot landed the damaged plane safely.",
+    "The Yankees beat the Red Sox 5-3 on Tuesday.",
+    "Officials confirmed the plant closed.",  # a head that states what follows
+    "The pump stops when the lid is open.",  # a clause under "when"
+    # a word before a quantity, not a verb: no imperative
+    "Not all of the documents were released.", "Almost all of the samples tested positive.",
 ])
 def test_a_plain_statement_under_a_known_frame_asserts(sentence):
     assert unasserted(sentence) is None

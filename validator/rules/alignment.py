@@ -405,7 +405,7 @@ def _gap(said: list[Token], matched: list[int], referents: Set[int] = frozenset(
     # the word that tells most of what the claim gets wrong ("candidate" of "the Democratic
     # candidate for mayor"), the first of equals
     j, fault = min(((j, _left_out(said, j)) for j in left), key=lambda p: (
-        TELLING.index(p[1]), changes(said[p[0]].text.lower()) is None))  # a word of the table
+        TELLING.index(p[1]), changes(*_word_and_next(said, p[0])) is None))  # one of the table
     # before one that tells the same by where it stands, then the first
     if fault == FailureKind.CIRCUMSTANCE and any(
             said[k].text.lower() in RELATIVES and k - 1 not in matched
@@ -450,6 +450,11 @@ def degree(said: Sequence[Token], j: int) -> FailureKind:
     return FailureKind.UNASSERTED
 
 
+def _word_and_next(said: Sequence[Token], j: int) -> tuple[str, str]:
+    """``said[j]``'s word (lower case) and the one after it, for ``changes``."""
+    return said[j].text.lower(), said[j + 1].text if j + 1 < len(said) else ""
+
+
 def _left_out(said: Sequence[Token], j: int) -> FailureKind:
     """What a claim gets wrong that leaves out ``said[j]``: the opposite, after a negation
     ("no longer"); what the source does not assert, for a word that qualifies it or does not
@@ -459,7 +464,7 @@ def _left_out(said: Sequence[Token], j: int) -> FailureKind:
     token, word = said[j], said[j].text.lower()
     if token.kind == "negation" or j and said[j - 1].kind == "negation":
         return FailureKind.OPPOSITE
-    if (changed := changes(word)) is not None:
+    if (changed := changes(*_word_and_next(said, j))) is not None:
         return changed
     if after_number(token, said):
         return FailureKind.NUMBER  # its unit ("5 milligrams" for "5 grams")

@@ -406,14 +406,14 @@ def _turning_word(alignment: Alignment) -> tuple[Token, FailureKind] | None:
     while start and (clause[start - 1].kind == "function"
                      or clause[start - 1].text.lower() in QUANTIFIERS):
         start -= 1  # "Scarcely any residents": to the word before the phrase
-    for token in clause[max(0, start - 1):at[-1]]:
-        word = token.text.lower()
+    for k in range(max(0, start - 1), at[-1]):
+        token, word = clause[k], clause[k].text.lower()
         if any(token is s for s in stated) or token.form in mine:
             continue
         if token.kind == "negation" or any(opposed(word, t.text.lower())
                                            for t in alignment.claim):
             return token, FailureKind.OPPOSITE  # "lacked", "declined" for "increased"
-        if (kind := changes(word)) is not None:
+        if (kind := changes(word, clause[k + 1].text)) is not None:
             return token, kind
         if word in UNASSERTING:
             return token, FailureKind.UNASSERTED  # "Some historians believe ..."

@@ -143,7 +143,8 @@ def concepts(word: str) -> tuple[tuple[str, bool], ...]:
 # test in tests/unit/rules/test_kinds.py). A word the source says that says the opposite of
 # what it governs ("lacked a control group", "barely campaigned", "stopped selling"); a step
 # before an outcome, which does not assert the outcome ("proposed a bill", "was arrested on
-# suspicion of", "either Geneva or Vienna", "allows employers to"); a part for the whole
+# suspicion of", "either Geneva or Vienna", "allows employers to", "called for"); a part for
+# the whole
 # ("partly destroyed") or one measure of a middle for another ("median", "average"); a role
 # short of the title it names ("the nominee for attorney general", "runner-up").
 CHANGERS = (
@@ -155,24 +156,28 @@ CHANGERS = (
     (FailureKind.UNASSERTED, """propose proposed nominate nominated shortlist shortlisted
         arrest arrested submit submitted apply applied seek sought signal signaled signalled
         consider considered plan planned draft drafted intend intended either offer offered
-        accuse accused allow allows allowed permit permits permitted""",
+        accuse accused allow allows allowed permit permits permitted call_for called_for
+        calls_for called_up came_within""",
      "The House passed a bill to raise the minimum wage.",
      "The House proposed a bill to raise the minimum wage."),
     (FailureKind.NUMBER, "partly partially mostly largely average median mean",
      "The building was destroyed by the fire.", "The building was partly destroyed by the fire."),
     (FailureKind.ENTITY, """candidate candidates nominee nominees finalist finalists emeritus
-        runner""",
+        runner came_second finished_second""",
      "Carla Diaz, the attorney general, toured the prison.",
      "Carla Diaz, the nominee for attorney general, toured the prison."),
 )
 _CHANGES = {spelling: kind for kind, words, _, _ in CHANGERS for word in words.split()
-            for spelling in (word, stem(word))}
+            for spelling in (word, stem(word))}  # a phrase's words are joined by "_"
 
 
-def changes(word: str) -> FailureKind | None:
+def changes(word: str, following: str = "") -> FailureKind | None:
     """What a claim gets wrong that leaves out ``word`` (lower case) of a source's statement,
-    or says another word in its place, where the word is one of ``CHANGERS``; else None."""
-    return _CHANGES.get(word) or _CHANGES.get(stem(word))
+    or says another word in its place, where the word, or the phrase it makes with the word
+    ``following`` it ("called for"), is one of ``CHANGERS``; else None."""
+    phrase = f"{word}_{following.lower()}"
+    return (_CHANGES.get(phrase) if following else None) or _CHANGES.get(word) or \
+        _CHANGES.get(stem(word))
 
 
 def opposed(a: str, b: str) -> bool:

@@ -229,11 +229,14 @@ def _bare_frame(words: list[str]) -> bool:
                 or any(w in PREPOSITIONS or w in _VERB_LIKE or w in IRREGULAR
                        or w.endswith("ed") or not w.isalpha() for w in subject)):
             continue  # not a subject and its verb ("Voters elected the candidate ...")
-        if words[n + 1].lower() not in _SUBJECT_STARTS - {"no", "that"}:  # "that": ``_framed``
+        after = words[n + 1].lower()
+        if after not in _SUBJECT_STARTS - {"no", "that"}:  # "that": ``_framed``
             continue
         rest = [w.lower() for w in words[n + 2:n + 6]]
-        clause = next((k for k, w in enumerate(rest) if k and (w in _VERB_LIKE
-                                                              or w in PAST_ONLY)), None)
+        pronoun = after in SUBJECT_PRONOUNS  # after "he", any past form is his verb
+        clause = next((k for k, w in enumerate(rest) if (k or pronoun) and (
+            w in _VERB_LIKE or w in PAST_ONLY or pronoun and (w in IRREGULAR or w.endswith("ed")))),
+            None)
         if clause is None or any(not w.isalpha() or w in RELATIVES or w in PREPOSITIONS
                                  or w in _SUBJECT_STARTS or w in _MATRIX_ENDS
                                  for w in rest[:clause]):

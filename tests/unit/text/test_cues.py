@@ -49,6 +49,7 @@ def test_each_allow_row_lets_its_example_assert(cue):
     ("Analysts expect the bank will cut rates.", cues.FRAMED),
     ("Scientists think the comet is old.", cues.FRAMED),
     ("Experts warn the virus may spread.", cues.FRAMED),
+    ("Police believe he fled the country.", cues.FRAMED),
 ])
 def test_a_frame_no_row_knows_asserts_nothing(sentence, kind):
     assert unasserted(sentence) == kind

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from ..text.grammar import (
+    AUXILIARIES,
     BE,
     DEMONSTRATIVES,
     FIRST_PLURAL,
@@ -35,20 +36,29 @@ from ..text.grammar import (
     PERSON_OF,
     POSSESSIVE,
     POSSESSIVES,
+    PREPOSITIONS,
     QUANTIFIERS,
     RELATIVES,
     SECOND,
 )
-from ..text.word_forms import AFTER_A_DATE, IRREGULAR, MONTH_OF, TIMES, WEEKDAYS, snowball
+from ..text.word_forms import (
+    AFTER_A_DATE,
+    IRREGULAR,
+    MONTH_OF,
+    SAME_PARTICIPLES,
+    TIMES,
+    WEEKDAYS,
+    snowball,
+)
 from ..types import FailureKind
 from . import quantities
 from .reading import bare, read
 from .restatements import range_ends, turned
 from .tokens import (
     ALTERNATIVES,
+    CONTENT_PREPOSITIONS,
     EXCEPTIONS,
     LINKS,
-    PREPOSITIONS,
     PRONOUNS,
     QUESTION,
     REPORTED,
@@ -134,7 +144,8 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
                                if (why := block.check(matched_here))), (None, fault))
         if blocked is None and stating:
             conflict = _polarity(claim, evidence, pairs, wanted)
-            fault = FailureKind.OPPOSITE if conflict else fault
+            fault = (_of_a_date(claim, wanted, said, pairs) or FailureKind.OPPOSITE) if conflict \
+                else fault
     return Alignment(len(pairs), len(wanted) - len(narrower), missing, conflict, blocked, text,
                      _instead(wanted, said, matched, missing), tuple(said[j] for _, j in pairs),
                      rival, evidence, fault, claim)
@@ -407,14 +418,16 @@ def _gap(said: list[Token], matched: list[int], referents: Set[int] = frozenset(
     j, fault = min(((j, _left_out(said, j)) for j in left), key=lambda p: (
         TELLING.index(p[1]), changes(*_word_and_next(said, p[0])) is None))  # one of the table
     # before one that tells the same by where it stands, then the first
-    if fault == FailureKind.CIRCUMSTANCE and any(
-            said[k].text.lower() in RELATIVES and k - 1 not in matched
-            for k in range(max(0, low - 3), j)):
-        fault = FailureKind.ENTITY  # a relative clause on another noun says it of another
-        # thing ("the novel on which the film was based won"); on the claim's own noun, it
-        # narrows it ("Members who joined before 2010 are exempt")
-    before = max(k for k in matched if k < j)
     after = min(k for k in matched if k > j)
+    resumes = said[after].form in AUXILIARIES or said[after - 1].form in AUXILIARIES
+    if fault == FailureKind.CIRCUMSTANCE and any(
+            said[k].text.lower() in RELATIVES and (k - 1 not in matched or not resumes)
+            for k in range(max(0, low - 3), j)):
+        fault = FailureKind.ENTITY  # a relative clause on another noun, or one the claim's
+        # next word is in, says it of another thing ("the novel on which the film was based
+        # won", "the bridge that replaced the one destroyed"); one on the claim's own noun
+        # that its verb follows narrows it ("Members who joined before 2010 are exempt")
+    before = max(k for k in matched if k < j)
     return (f"the source says {said[j].text!r} between {said[before].text!r} and "
             f"{said[after].text!r}, which the sentence leaves out", fault)
 
@@ -470,17 +483,18 @@ def _left_out(said: Sequence[Token], j: int) -> FailureKind:
         return FailureKind.NUMBER  # its unit ("5 milligrams" for "5 grams")
     if token.kind == "name" and j and said[j - 1].text.lower() in SETTINGS:
         return FailureKind.CIRCUMSTANCE  # a place ("in Norway")
-    if token.kind == "name" or j and said[j - 1].text.endswith("'s"):
+    if token.kind == "name" or j and said[j - 1].text.endswith("'s") or (
+            j + 1 < len(said) and said[j + 1].text.endswith("'s")):  # read after what it owns
         return FailureKind.ENTITY  # said of someone else ("and Jones, who set", "Rembrandt's
         # workshop")
     if word in DEGREES:
         return degree(said, j)
     if token.kind == "qualifier" or word in UNASSERTING or word in MODALS or (
             j + 2 < len(said) and said[j + 1].text.lower() == "to" and token.kind == "word"
-            and not token.text[:1].isupper() and said[j + 2].kind == "word"
-            and not said[j + 2].text[:1].isupper()):
+            and (suffix(token) or word in IRREGULAR or word in SAME_PARTICIPLES)
+            and said[j + 2].kind == "word" and not said[j + 2].text[:1].isupper()):
         return FailureKind.UNASSERTED  # or a verb the claim's is the goal of ("plans to open",
-        # not "travelling to London")
+        # not "travelling to London" nor "next to a van")
     if word in TITLE_CHANGERS:
         return FailureKind.ENTITY
     if word in QUANTIFIERS:
@@ -635,7 +649,7 @@ def _object(tokens: Sequence[Token], k: int) -> list[Token]:
         n += 1
     end = n
     while (end < len(tokens) and tokens[end].kind in ("word", "name", "number")
-           and tokens[end].form not in PREPOSITIONS and not tokens[end].aside):
+           and tokens[end].form not in CONTENT_PREPOSITIONS and not tokens[end].aside):
         end += 1
     return list(tokens[n:end])
 
@@ -735,6 +749,18 @@ def _all_left_out(claim: Clause, said: list[Token], pairs) -> set[int]:
         if noun in claimed:
             found.add(j)
     return found
+
+
+def _of_a_date(claim: Clause, wanted: list[Token], said: Sequence[Token], pairs
+               ) -> FailureKind | None:
+    """``date`` where the word an opposite turns round stands before a date ("the early
+    1970s" for "the late 1970s"): the date is what changed."""
+    for i, j in pairs:
+        if wanted[i].pole != said[j].pole and wanted[i].text.lower() not in PREPOSITIONS:
+            k = next(k for k, t in enumerate(claim) if t is wanted[i])  # not "after the war"
+            if k + 1 < len(claim) and fault_of(claim[k + 1], claim) == FailureKind.DATE:
+                return FailureKind.DATE
+    return None
 
 
 def _polarity(claim: Clause, evidence: Clause, pairs, wanted) -> tuple[str, str] | None:

@@ -180,7 +180,7 @@ def _prose(claim: str, evidence: Sequence[Evidence]) -> Findings:
         shares = [(len(words & content_words(sentence)) / max(1, len(words)), n)
                   for n, (sentence, _) in enumerate(blanked)]
         share, n = max(shares)
-        if share >= _HOLDS:
+        if share >= _HOLDS or found.reason == _NO_EVIDENCE:  # all it was given is unasserted
             sentence, kind = blanked[n]
             return Findings("unaligned", f"a source puts it {_PUT.get(kind, kind)}, not as a "
                             f"fact: {sentence.strip()!r}", found.coverage,
@@ -189,6 +189,7 @@ def _prose(claim: str, evidence: Sequence[Evidence]) -> Findings:
 
 
 _HOLDS = 0.6  # the share of a claim's content words an unasserted sentence holds to be named
+_NO_EVIDENCE = "no evidence was given"
 
 
 
@@ -214,8 +215,7 @@ def _check(claim: str, evidence: Sequence[Evidence]) -> Findings:
         return Findings("unaligned", "it states nothing the rules can compare", coverage)
     found = [a for a in (best_alignment(clause, units) for clause in clauses) if a is not None]
     if len(found) < len(clauses):
-        return Findings("unaligned", "no evidence was given", coverage,
-                        fault=FailureKind.ADDITION)
+        return Findings("unaligned", _NO_EVIDENCE, coverage, fault=FailureKind.ADDITION)
     for alignment in found:
         if alignment.conflict:
             kind, why = alignment.conflict
@@ -228,6 +228,9 @@ def _check(claim: str, evidence: Sequence[Evidence]) -> Findings:
         return Findings("aligned", f"the source states it: {quoted}", coverage, quotes)
     unaligned = next(a for a in found if not a.aligned)
     why, fault = _why_not(unaligned, units, evidence)
+    if any(a.aligned for a in found) and unaligned.matched <= 1:
+        fault = FailureKind.ADDITION  # a statement the claim adds to one the source states
+        # ("... on Sunday and triggered a tsunami warning")
     return Findings("unaligned", why, coverage, other_value=_other_value(unaligned, units),
                     fault=fault)
 
@@ -355,7 +358,11 @@ def _why_not(alignment: Alignment, units, evidence: Sequence[Evidence]
             near = _nearest_number(token, alignment, units)
             if near is not None and not token.amount.stated_by(near.amount):
                 reasons.append(quantities.mismatch(token.amount, near.amount))
-                faults.append(fault_of(token, alignment.claim))
+                elsewhere_too = any(t.amount and t.amount.stated_by(token.amount)
+                                    and token.amount.stated_by(t.amount)
+                                    for u in units for t in u if t is not near)
+                faults.append(FailureKind.ENTITY if elsewhere_too else
+                              fault_of(token, alignment.claim))  # "29" is another's age
                 continue
         if token in instead and _voices_differ(token, instead[token]):
             reasons.append(f"the sentence says {token.text!r} in the passive, the source "
@@ -387,6 +394,11 @@ def _why_not(alignment: Alignment, units, evidence: Sequence[Evidence]
     return "; ".join(reasons) or "no passage states it", (faults or [FailureKind.ADDITION])[0]
 
 
+# The modals that suppose what follows rather than state it ("a bill that would ban"); "can",
+# "will" and "must" say what is able, due or bound to happen, which a claim may say too.
+_SUPPOSING = MODALS - {"can", "will", "must", "shall"}
+
+
 def _tells_more(kind: FailureKind, than: FailureKind | None) -> bool:
     """Whether ``kind`` tells more of what a claim gets wrong than ``than`` (``TELLING``)."""
     return kind in TELLING and (than not in TELLING or TELLING.index(kind) < TELLING.index(than))
@@ -415,8 +427,9 @@ def _turning_word(alignment: Alignment) -> tuple[Token, FailureKind] | None:
             return token, FailureKind.OPPOSITE  # "lacked", "declined" for "increased"
         if (kind := changes(word, clause[k + 1].text)) is not None:
             return token, kind
-        if word in UNASSERTING:
-            return token, FailureKind.UNASSERTED  # "Some historians believe ..."
+        if word in UNASSERTING and clause[k + 1].text.lower() != "of" or word in _SUPPOSING:
+            return token, FailureKind.UNASSERTED  # "Some historians believe ...", "would ban"
+            # (not "Estimates of")
     return None
 
 
@@ -433,11 +446,25 @@ def _value_moved(alignment: Alignment, units: Sequence[Sequence[Token]],
         if not any(same(w, _active(t)) for w in wanted for t in unit) or any(
                 t.form in mine for t in unit):
             continue
-        found = next(((fault_of(t, unit), t) for t in unit if t.kind == "number"
-                      and fault_of(t, unit) in mine.values()), None)
+        found = next(((kind, t) for t, kind in _values(unit) if kind in mine.values()), None)
         if found is not None:
             return found
     return None
+
+
+def _values(unit: Sequence[Token]) -> Iterator[tuple[Token, FailureKind]]:
+    """The values of ``unit`` with their kinds (``fault_of``); a time told from another
+    ("eight years later", "a year later") is a date."""
+    for k, token in enumerate(unit):
+        if token.kind == "number":
+            later = k + 1 < len(unit) and unit[k + 1].text.lower() in _RELATIVE_TIMES
+            yield token, FailureKind.DATE if later else fault_of(token, unit)
+        elif k and token.text.lower() in _RELATIVE_TIMES and unit[k - 1].text.lower() in \
+                TIME_NOUNS:
+            yield token, FailureKind.DATE
+
+
+_RELATIVE_TIMES = frozenset(("later", "earlier", "ago"))
 
 
 def _apart(alignment: Alignment, units: Sequence[Sequence[Token]] = ()) -> FailureKind:
@@ -445,12 +472,19 @@ def _apart(alignment: Alignment, units: Sequence[Sequence[Token]] = ()) -> Failu
     holds back (a condition, alternatives, someone's claim: ``_held_back``); who did what to
     whom, where the source's clause has the claim's words in another order; else what the
     source says of another entity ("Portugal's goalkeeper" from "Spain's goalkeeper")."""
-    mine = {t.text.lower() for t in alignment.claim}
+    mine = {t.text.lower().removesuffix("'s") for t in alignment.claim}
     if _held_back(normalise(alignment.evidence).split(), mine):
         return FailureKind.UNASSERTED
     moved = _value_moved(alignment, units, alignment.missing)
     if moved is not None:
         return moved[0]
+    if not any(t.kind == "number" for t in alignment.claim) and any(
+            t.amount and t.amount.unit == "%" for t in alignment.clause):
+        return FailureKind.NUMBER  # the source says how much of it ("60 percent contained")
+    if alignment.missing and all(t.text.lower() in SETTINGS or _in_setting(t, alignment.claim)
+                                 for t in alignment.missing if t.content):
+        return FailureKind.CIRCUMSTANCE  # a place or group the source says of another
+        # statement ("doubled across Europe" where "Europe" stayed flat)
     if any(t.aside for t in (*alignment.claim, *alignment.clause)
            if t.content and t.text.lower() in mine and t.kind == "word"):
         return FailureKind.ENTITY  # a property said of one thing told of another
@@ -533,12 +567,14 @@ def _added(token, claim, evidence: Sequence[Token] = ()) -> FailureKind:
         return FailureKind.DATE  # "April", a year, "9 p.m."
     at = next((k for k, t in enumerate(claim) if t is token), 0)
     before = claim[at - 1].text.lower() if at else ""
+    if word in TIME_NOUNS:  # a rate's period ("each month"), or a time ("for the year")
+        return FailureKind.NUMBER if before in _RATES else FailureKind.DATE
     if token.amount and any(t.kind == "number" for t in evidence) or word in quantities.UNITS \
             or before == "per":
         return FailureKind.NUMBER  # a figure the source gives otherwise ("fell to $10"), a
         # unit, what a rate is per ("per kilometre")
-    if word in TIME_NOUNS:  # a rate's period ("each month"), or a time ("for the year")
-        return FailureKind.NUMBER if before in _RATES else FailureKind.DATE
+    if (changed := changes(word)) is not None:
+        return changed  # "indefinitely" where the source gives three matches
     if word == "only" or word in SETTINGS or _in_setting(token, claim):
         return FailureKind.CIRCUMSTANCE  # "in patients", "across Europe", "on Android"
     if token.kind == "name":
@@ -552,9 +588,11 @@ def _in_setting(token, claim) -> bool:
     """Whether ``token`` is in a phrase of place, time or group ("in patients", "in the
     state", "on Android devices"): a preposition of ``SETTINGS`` before it, with only
     articles and adjectives between."""
+    at = next((k for k, t in enumerate(claim) if t is token), 0)
+    if at and claim[at - 1].text.lower() in SETTINGS:
+        return True  # "in infected people"
     if participle(token) or suffix(token) == "ing":
         return False  # a verb of its own ("..., driven by immigration")
-    at = next((k for k, t in enumerate(claim) if t is token), 0)
     for k in range(at - 1, max(-1, at - 4), -1):
         word = claim[k].text.lower()
         if word in SETTINGS:

@@ -20,9 +20,19 @@ from ..storage import MiB, memoize
 from ..text.citations import MARKER
 from ..text.word_forms import DASHES, MONTH_OF, STOPWORDS, content_words, stem, with_digits
 from .money import SIGN_CLASS
-from .quantities import NUMBER_WORDS, Amount, Number, bound_before, read_number, value_of
+from .quantities import (
+    NUMBER_WORDS,
+    TIME_WORDS,
+    Amount,
+    Number,
+    bound_before,
+    read_number,
+    time_at,
+    value_of,
+)
 
-_TOKEN = re.compile(rf"[A-Za-z]{{0,3}}{SIGN_CLASS}|\d+(?:,\d{{3}})*(?:\.\d+)?(?:st|nd|rd|th)?"
+_TOKEN = re.compile(rf"[A-Za-z]{{0,3}}{SIGN_CLASS}|{TIME_WORDS}"
+                    rf"|\d+(?:,\d{{3}})*(?:\.\d+)?(?:st|nd|rd|th)?"
                     r"|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?|%|\S")
 _NUMERIC = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?$")
 _RANGE_WORDS = DASHES | {"to", "and"}
@@ -102,6 +112,13 @@ def _quantities_and_dates(text: str, matches: list[re.Match]):
                 days.add((month, day))
                 used.add(j)
     found: list[Number] = []
+    for i in range(len(tokens)):  # a time of day is one value in any notation ("6 p.m.")
+        time = None if i in used else time_at(tokens, i)
+        if time is not None:
+            minutes, size = time
+            found.append(Number(Amount(minutes, "time of day", " ".join(tokens[i:i + size])),
+                                i, i + size - 1))
+            used.update(range(i, i + size))
     years: set[int] = set()
     for i, token in enumerate(tokens):
         number = None if i in used else read_number(tokens, i, source=text, spans=spans)
@@ -118,6 +135,7 @@ def _quantities_and_dates(text: str, matches: list[re.Match]):
                 number = Number(replace(number.amount, unit=counted), number.first,
                                 number.last + 1)
         found.append(number)
+    found.sort(key=lambda number: number.first)
     for n, (a, b) in enumerate(pairwise(found)):  # "5 to 7 km": the first end takes the unit
         if (a.amount.unit is None and b.amount.unit is not None and b.first == a.last + 2
                 and lowered[a.last + 1] in _RANGE_WORDS):

@@ -227,6 +227,34 @@ def _rising(words: Sequence[str], low: int, high: int) -> bool:
 
 
 
+# A time of day on a clock ("07:00", "7:30:15"), and the halves of the day after a number
+# ("7 pm", "7 p.m."): one value, minutes after midnight (``time_at``). ``TIME_WORDS`` is the
+# pattern a tokenizer keeps each of them whole with.
+_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?::\d{2})?")
+_HALF_DAY = {"am": 0, "a.m": 0, "pm": 12, "p.m": 12}
+TIME_WORDS = rf"{_CLOCK.pattern}|\b[AaPp]\.[Mm]\.?"
+
+
+def time_at(raw: Sequence[str], i: int) -> tuple[int, int] | None:
+    """The time of day at ``raw[i]`` as minutes after midnight, and how many words it takes:
+    "18:00", "6 pm", "6:00 p.m." are one time in any notation; None if there is none. The one
+    reader of a time of day, for the clauses (``reading``) and the facts (``facts``) alike."""
+    clock = _CLOCK.fullmatch(raw[i])
+    half = raw[i + 1].lower().rstrip(".") if i + 1 < len(raw) else ""
+    if half not in _HALF_DAY:
+        half = ""
+    if clock is None and not (raw[i].isdigit() and half):
+        return None
+    hours, minutes = (int(clock[1]), int(clock[2])) if clock else (int(raw[i]), 0)
+    if half and 1 <= hours <= 12:
+        hours = hours % 12 + _HALF_DAY[half]
+    if hours > 24 or minutes > 59:
+        return None
+    return hours * 60 + minutes, 2 if half else 1
+
+
+
+
 @dataclass(frozen=True)
 class Amount:
     """A number as written, and the values it allows (in its unit's base)."""

@@ -54,10 +54,8 @@ _PLACE_VERBS = frozenset("lie lies lying sit sits sitting stand stands standing"
 _PLACE = frozenset(("in", "on", "at"))
 _RANGE_OPENERS = {"between": ("and",), "from": ("to", "until", "till", "through")}
 _CONTRACTED = {"cannot": "can", "can't": "can", "won't": "will", "shan't": "shall"}
-_TIME = re.compile(r"(\d{1,2}):(\d{2})(?::\d{2})?")  # a time of day, "07:00", one value
-_HALF_DAY = {"am": 0, "a.m": 0, "pm": 12, "p.m": 12}
 _ISO_DATE = re.compile(r"(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?![\d-])")
-_TOKEN = re.compile(rf"[A-Za-z]{{1,3}}{money.SIGN_CLASS}|{_TIME.pattern}|{_ISO_DATE.pattern}"
+_TOKEN = re.compile(rf"[A-Za-z]{{1,3}}{money.SIGN_CLASS}|{quantities.TIME_WORDS}|{_ISO_DATE.pattern}"
                     rf"|\d+(?:,\d{{3}})*(?:\.\d+)?"
                     rf"|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)*|[%;:,()]|{money.SIGN_CLASS}")
 
@@ -232,7 +230,7 @@ def _tokens(text: str) -> list[Token]:
             i += 2
             article = False
             continue
-        if time := _time_at(raw, i):  # "07:00", "7 pm", "7:30 p.m.": minutes of the day
+        if time := quantities.time_at(raw, i):  # "07:00", "7 pm", "7:30 p.m.": minutes of the day
             minutes, size = time
             tokens.append(Token(f"time:{minutes}", " ".join(raw[i:i + size]), "number"))
             i += size
@@ -249,6 +247,10 @@ def _tokens(text: str) -> list[Token]:
                                     "number"))
                 i += 2
                 continue
+            i = _number(raw, i, bound_text, tokens, text, spans)
+            bound_text = ""
+        elif lowered in quantities.NUMBER_WORDS and i + 1 < len(raw) and \
+                raw[i + 1].lower() in quantities.UNITS:  # "two hours", a measure like "2 hours"
             i = _number(raw, i, bound_text, tokens, text, spans)
             bound_text = ""
         elif lowered.rstrip(".") in MONTH_OF and (lowered != "may" or _day_after(raw, i)):
@@ -322,23 +324,6 @@ def _weekday_of_date(raw: list[str], i: int) -> bool:
     return len(raw[i]) > 3 and raw[i].lower() in WEEKDAYS and (
         after.lower().rstrip(".") in MONTH_OF
         or after.isdigit() and 1 <= int(after) <= 31 and month_after)
-
-
-def _time_at(raw: list[str], i: int) -> tuple[int, int] | None:
-    """The time of day at ``raw[i]`` as minutes after midnight, and how many words it takes:
-    "18:00", "6 pm", "6:00 p.m." are one time in any notation; None if there is none."""
-    clock = _TIME.fullmatch(raw[i])
-    half = raw[i + 1].lower().rstrip(".") if i + 1 < len(raw) else ""
-    if half not in _HALF_DAY:
-        half = ""
-    if clock is None and not (raw[i].isdigit() and half):
-        return None
-    hours, minutes = (int(clock[1]), int(clock[2])) if clock else (int(raw[i]), 0)
-    if half and 1 <= hours <= 12:
-        hours = hours % 12 + _HALF_DAY[half]
-    if hours > 24 or minutes > 59:
-        return None
-    return hours * 60 + minutes, 2 if half else 1
 
 
 def _condition_at(raw: list[str], i: int) -> int:
@@ -449,7 +434,7 @@ def _number(raw: list[str], i: int, bound_text: str, tokens: list[Token], text: 
     (a currency sign before it taken into it; a bound read as no bound put back as a word);
     the index of its last word."""
     number = quantities.read_number(raw, i, bound_text, source=text, spans=spans)
-    assert number is not None  # raw[i] starts with a digit
+    assert number is not None  # raw[i] starts with a digit, or is a number word before a unit
     if number.first < i and tokens and tokens[-1].text == raw[number.first]:
         tokens.pop()  # "$": read into the number
     found = number.amount

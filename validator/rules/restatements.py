@@ -19,9 +19,9 @@ from ..text.word_forms import IRREGULAR
 from . import quantities
 from .tokens import (
     BOUNDARIES,
+    CONTENT_PREPOSITIONS,
     LINKS,
     PASSIVE,
-    PREPOSITIONS,
     PRONOUNS,
     UNASSERTING,
     Clause,
@@ -387,7 +387,7 @@ def _agent_end(tokens: list[Token], start: int) -> int:
         after = tokens[end + 1] if end + 1 < len(tokens) else None
         joins = after is not None and (token.form == "of" and after.content or (
             token.form == "at" and after.kind == "name"))
-        if token.form in PREPOSITIONS or token.form in LINKS and not joins or not (
+        if token.form in CONTENT_PREPOSITIONS or token.form in LINKS and not joins or not (
                 token.kind in ("name", "word") or token.detail or joins):
             break  # "by the police near the station": the police
         end += 1
@@ -421,13 +421,13 @@ def _noun_phrase_end(tokens: list[Token], start: int) -> int:
     grew", "Eiffel's company built it")."""
     end = start + 1
     while (end < len(tokens) and tokens[end].kind == "word" and not suffix(tokens[end])
-           and tokens[end].form not in PREPOSITIONS):
+           and tokens[end].form not in CONTENT_PREPOSITIONS):
         end += 1
     if end == len(tokens) and not any(participle(t) for t in tokens[start + 1:end]):
         return end  # "the men's 3000 metres steeplechase", not "Lyon's population grew"
     if end < len(tokens):
         stop = tokens[end]
         if (stop.form in AUXILIARIES or stop.kind in ("qualifier", "negation")
-                or stop.form in PREPOSITIONS or (stop.kind == "word" and suffix(stop))):
+                or stop.form in CONTENT_PREPOSITIONS or (stop.kind == "word" and suffix(stop))):
             return end
     return start + 1

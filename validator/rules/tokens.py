@@ -104,7 +104,7 @@ QUESTION = "?"
 BOUNDARIES = frozenset(";:") | CLAUSE_OPENERS
 PASSIVE = "/passive"  # the mark of a participle in the passive voice
 # Prepositions that carry meaning (content words) and end a noun phrase ("company between").
-PREPOSITIONS = frozenset("between until till dure sinc ~before ~after through across within "
+CONTENT_PREPOSITIONS = frozenset("between until till dure sinc ~before ~after through across within "
                           "against among toward towards".split())
 PRONOUNS = frozenset("it they he she this".split())
 

@@ -103,7 +103,6 @@ _PAIRS = (
     ("inbound incoming", "outbound outgoing"),
     ("upstream", "downstream"),
     ("senior", "junior"),
-    ("permanent permanently", "temporary temporarily"),
     ("follow follows followed following", "precede precedes preceded preceding"),
     ("uphold upholds upheld", "overturn overturns overturned"),
     ("convict convicts convicted", "acquit acquits acquitted"),
@@ -146,20 +145,24 @@ def concepts(word: str) -> tuple[tuple[str, bool], ...]:
 # suspicion of", "either Geneva or Vienna", "allows employers to", "called for"); a part for
 # the whole
 # ("partly destroyed") or one measure of a middle for another ("median", "average"); a role
-# short of the title it names ("the nominee for attorney general", "runner-up").
+# short of the title it names ("the nominee for attorney general", "runner-up"); how long it
+# holds, or a time that is over ("temporarily", "used to", "formerly").
 CHANGERS = (
     (FailureKind.OPPOSITE, """lack lacked absent absence cease ceased stop stopped quit halt
         halted fail failed deny denied reject rejected refuse refused decline declined block
         blocked avoid avoided prevent prevented barely hardly scarcely unaware abandon
-        abandoned""",
+        abandoned dismiss dismissed""",
      "The study included a control group.", "The study lacked a control group."),
     (FailureKind.UNASSERTED, """propose proposed nominate nominated shortlist shortlisted
         arrest arrested submit submitted apply applied seek sought signal signaled signalled
         consider considered plan planned draft drafted intend intended either offer offered
         accuse accused allow allows allowed permit permits permitted call_for called_for
-        calls_for called_up came_within""",
+        calls_for called_up came_within await awaits awaiting""",
      "The House passed a bill to raise the minimum wage.",
      "The House proposed a bill to raise the minimum wage."),
+    (FailureKind.CIRCUMSTANCE, """used_to formerly previously temporary temporarily permanent
+        permanently indefinitely""",
+     "The factory employs 3,000 workers.", "The factory formerly employed 3,000 workers."),
     (FailureKind.NUMBER, "partly partially mostly largely average median mean",
      "The building was destroyed by the fire.", "The building was partly destroyed by the fire."),
     (FailureKind.ENTITY, """candidate candidates nominee nominees finalist finalists emeritus
@@ -175,6 +178,7 @@ def changes(word: str, following: str = "") -> FailureKind | None:
     """What a claim gets wrong that leaves out ``word`` (lower case) of a source's statement,
     or says another word in its place, where the word, or the phrase it makes with the word
     ``following`` it ("called for"), is one of ``CHANGERS``; else None."""
+    word = word.replace(" ", "_")  # a phrase read as one token ("used to")
     phrase = f"{word}_{following.lower()}"
     return (_CHANGES.get(phrase) if following else None) or _CHANGES.get(word) or \
         _CHANGES.get(stem(word))

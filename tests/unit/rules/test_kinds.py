@@ -70,7 +70,8 @@ def judged(claim: str, *sources: str | Evidence) -> Verdict:
     ("The museum charges for entry.", "The museum stopped charging for entry in 2015.",
      "opposite"),
     ("Imports increased 8% in March.", "Imports declined 8% in March.", "opposite"),
-    ("The road was closed permanently.", "The road was closed temporarily.", "opposite"),
+    ("The road was closed permanently.", "The road was closed temporarily.",
+     "circumstance"),  # how long it holds
     ("The council approved the new stadium.", "The council proposed the new stadium.",
      "unasserted"),
     ("The firm will open an office in Lyon.",
@@ -108,6 +109,10 @@ def judged(claim: str, *sources: str | Evidence) -> Verdict:
      "The museum closed on 3 March 2015 and reopened on 1 June 2016.", "date"),
     ("Over 500 fans entered the stadium.",
      "The club sold over 500 tickets, though only about 420 fans entered the stadium.", "number"),
+    ("The pharmacy opens at 9 p.m. on weekdays.", "The pharmacy opens at 9 a.m. on weekdays.",
+     "date"),  # a time of day, "p.m." and all
+    ("The library extended its hours by two hours.",
+     "The library extended its hours by 90 minutes.", "number"),  # a measure in words
 ])
 def test_each_kind_the_rules_give_comes_from_what_decided(claim, source, kind):
     verdict = judged(claim, source)
@@ -147,6 +152,24 @@ def test_a_value_said_of_another_event_is_named_in_the_reason():
                                       "Just two of the ten candidates passed."])
 def test_a_sentence_that_opens_on_a_quantity_is_a_statement_not_an_imperative(sentence):
     assert judged(sentence, sentence).label == SUPPORTED
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("The course lasts two weeks.", "The course lasts 14 days."),
+    ("The shop closes at 6 p.m. on Sundays.", "The shop closes at 18:00 on Sundays."),
+])
+def test_a_value_in_words_or_another_notation_is_the_same_value(claim, source):
+    assert judged(claim, source).label == SUPPORTED
+
+
+def test_the_facts_read_a_time_of_day_whole():
+    """The quote a verdict rests on is checked for the claim's values by the facts reader: a
+    time is one value there too, in any notation."""
+    from provenance_guard.rules import read_facts
+
+    times = [read_facts(t).quantities for t in ("at 6 p.m.", "at 18:00", "at 6 pm")]
+    assert [[(q.value, q.unit) for q in found] for found in times] == [
+        [(1080, "time of day")]] * 3
 
 
 def test_a_word_that_makes_a_person_another_is_not_left_out():
@@ -191,11 +214,10 @@ def test_a_supported_verdict_has_no_kind_and_a_failing_one_without_a_kind_is_uns
 
 def test_the_kinds_agree_with_the_pair_sets_classes():
     """Each trap class names the kinds its claims can get wrong (``pairs/kinds.json``, written
-    before the kinds were measured). The floor is today's agreement (92% of 616 failing traps);
+    before the kinds were measured). The bar is 95%; today 587 of 616 failing traps (95.3%);
     the disagreements are named by ``benchmarks/bench_kinds.py --misses``: a claim wrong two
-    ways at once (a value said of another event and of another entity), antonyms a class names
-    otherwise ("temporarily" for "permanently": the class says circumstance), phrases the rules
-    do not read as one ("called for", "came second", "used to")."""
+    ways at once (a value said of another event and of another entity), a change the class
+    names otherwise ("after" for "before" is an opposite here, a sequence to its class)."""
     table = json.loads((PAIRS / "kinds.json").read_text(encoding="utf-8"))
     judge, agreed, failed = LocalJudge(), 0, 0
     for name in ("traps", "traps_2", "held_out_traps", "fresh_traps"):
@@ -205,12 +227,12 @@ def test_the_kinds_agree_with_the_pair_sets_classes():
             if verdict.label != SUPPORTED:
                 failed += 1
                 agreed += verdict.failure_kind in table[pair["class"]]
-    assert failed >= 600 and agreed / failed >= 0.92, (agreed, failed)
+    assert failed >= 600 and agreed / failed >= 0.95, (agreed, failed)
 
 
 def test_the_kinds_agree_with_a_set_labelled_by_kind():
     """160 failing pairs, each labelled with its kinds from docs/kinds.md alone
-    (``pairs/kinds_outsider.jsonl``): today 143 of the 157 the rules fail (91%). Those the rules
+    (``pairs/kinds_outsider.jsonl``): today 150 of the 157 the rules fail (96%). Those the rules
     pass are named limits: a condition after the claim's words ("free delivery on orders over
     50 pounds")."""
     judge, agreed, failed, passed = LocalJudge(), 0, 0, 0
@@ -221,4 +243,4 @@ def test_the_kinds_agree_with_a_set_labelled_by_kind():
         if verdict.label != SUPPORTED:
             failed += 1
             agreed += verdict.failure_kind in pair["kinds"]
-    assert failed >= 155 and agreed / failed >= 0.9 and passed <= 3, (agreed, failed, passed)
+    assert failed >= 155 and agreed / failed >= 0.95 and passed <= 3, (agreed, failed, passed)

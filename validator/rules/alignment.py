@@ -186,8 +186,8 @@ def after_number(token: Token, clause: Sequence[Token]) -> bool:
     """Whether ``token`` comes right after a number in ``clause``, or after a number and a
     word ("100 degrees Celsius"): part of that number's unit."""
     at = next((k for k, t in enumerate(clause) if t is token), 0)
-    if at and is_date(clause[at - 1]):
-        return False  # "December 2021": a year after its month
+    if at and is_date(clause[at - 1]) or fault_of(token) == FailureKind.DATE:
+        return False  # "December 2021": a year after its month; "15 August": a date
     return at > 0 and clause[at - 1].kind == "number" or at > 1 and (
         clause[at - 2].kind == "number" and clause[at - 1].kind == "word")
 
@@ -470,10 +470,11 @@ def _word_and_next(said: Sequence[Token], j: int) -> tuple[str, str]:
 
 def _left_out(said: Sequence[Token], j: int) -> FailureKind:
     """What a claim gets wrong that leaves out ``said[j]``: the opposite, after a negation
-    ("no longer"); what the source does not assert, for a word that qualifies it or does not
-    assert ("planned", "may"); another entity, for a word that changes a title ("former");
-    another quantity ("one of", "half"); else a circumstance the source narrows it by (a
-    place, a group, a time: "first-time buyers")."""
+    ("no longer"); a word of ``CHANGERS``; a unit after a number; a place, or another entity
+    (a name, an owner); another entity, for a word that changes a title ("former"); how much of
+    a group ("several"); what the source does not assert, for a word that qualifies it or does
+    not assert ("planned", "may"); else a circumstance the source narrows it by (a place, a
+    group, a time: "first-time buyers")."""
     token, word = said[j], said[j].text.lower()
     if token.kind == "negation" or j and said[j - 1].kind == "negation":
         return FailureKind.OPPOSITE
@@ -489,16 +490,16 @@ def _left_out(said: Sequence[Token], j: int) -> FailureKind:
         # workshop")
     if word in DEGREES:
         return degree(said, j)
+    if word in TITLE_CHANGERS:
+        return FailureKind.ENTITY  # "half-brother", "former CEO"
+    if word in QUANTIFIERS:
+        return quantity(word)  # "several of its branches": how much of a group
     if token.kind == "qualifier" or word in UNASSERTING or word in MODALS or (
             j + 2 < len(said) and said[j + 1].text.lower() == "to" and token.kind == "word"
             and (suffix(token) or word in IRREGULAR or word in SAME_PARTICIPLES)
             and said[j + 2].kind == "word" and not said[j + 2].text[:1].isupper()):
         return FailureKind.UNASSERTED  # or a verb the claim's is the goal of ("plans to open",
         # not "travelling to London" nor "next to a van")
-    if word in TITLE_CHANGERS:
-        return FailureKind.ENTITY
-    if word in QUANTIFIERS:
-        return quantity(word)
     if token.kind == "number":
         return FailureKind.NUMBER
     return FailureKind.CIRCUMSTANCE

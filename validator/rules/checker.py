@@ -25,9 +25,18 @@ from dataclasses import dataclass, replace
 from ..storage import LRU, MiB, memoize
 from ..text import assertions
 from ..text.citations import MARKER
-from ..text.grammar import ARTICLES, MODALS, NEGATIONS, ORDINALS, QUANTIFIERS, RELATIVES, TIME_NOUNS
+from ..text.grammar import (
+    ARTICLES,
+    BE,
+    MODALS,
+    NEGATIONS,
+    ORDINALS,
+    QUANTIFIERS,
+    RELATIVES,
+    TIME_NOUNS,
+)
 from ..text.sentences import safe_text, split_sentences
-from ..text.word_forms import content_words
+from ..text.word_forms import PAST_ONLY, content_words
 from ..types import Evidence, FailureKind
 from . import quantities, values
 from .alignment import (
@@ -418,13 +427,24 @@ def _turning_word(alignment: Alignment) -> tuple[Token, FailureKind] | None:
     while start and (clause[start - 1].kind == "function"
                      or clause[start - 1].text.lower() in QUANTIFIERS):
         start -= 1  # "Scarcely any residents": to the word before the phrase
+    said = {t.text.lower() for t in clause}
     for k in range(max(0, start - 1), at[-1]):
         token, word = clause[k], clause[k].text.lower()
-        if any(token is s for s in stated) or token.form in mine:
+        # the claim's word the source turns round, and does not also say (two poles swapped
+        # are roles: "the cold front displaced warm air")
+        pole = next((t for t in alignment.claim if opposed(word, t.text.lower())
+                     and t.text.lower() not in said), None)
+        amount = k + 1 < len(clause) and clause[k + 1].text.lower() == "than" and \
+            quantity(word) == FailureKind.NUMBER  # "fewer than a third" for "more than half"
+        if any(token is s for s in stated):
+            if pole is not None:
+                return token, FailureKind.NUMBER if amount else FailureKind.OPPOSITE
+            continue  # "rejected" aligned with "ratified"
+        if token.form in mine:
             continue
-        if token.kind == "negation" or any(opposed(word, t.text.lower())
-                                           for t in alignment.claim):
-            return token, FailureKind.OPPOSITE  # "lacked", "declined" for "increased"
+        if token.kind == "negation" or pole is not None:
+            return token, FailureKind.NUMBER if amount else FailureKind.OPPOSITE  # "lacked",
+            # "declined" for "increased"
         if (kind := changes(word, clause[k + 1].text)) is not None:
             return token, kind
         if word in UNASSERTING and clause[k + 1].text.lower() != "of" or word in _SUPPOSING:
@@ -528,6 +548,8 @@ def _changed(mine, theirs, claim) -> FailureKind:
     at = next((k for k, t in enumerate(claim) if t is mine), 0)
     if at and claim[at - 1].text.lower() in _RATES:
         return FailureKind.NUMBER  # a rate's period: "each month" for "each summer"
+    if at + 1 < len(claim) and claim[at + 1].text.lower() in TIME_NOUNS:
+        return FailureKind.DATE  # "the first quarter" for "the second quarter"
     after = claim[at + 1] if at + 1 < len(claim) else None
     if FailureKind.DATE in (fault_of(mine), fault_of(theirs)) or after is not None and (
             after.text.lower() in ("year", "years") or fault_of(after, claim) == FailureKind.DATE):
@@ -558,14 +580,15 @@ _RATES = frozenset(("each", "every", "per", "a", "an"))  # before a period, they
 def _added(token, claim, evidence: Sequence[Token] = ()) -> FailureKind:
     """What a claim gets wrong with a word the source does not have: a quantity or a bound
     ("all", "more than"), a scope ("only"), else something the sources do not mention."""
+    at = next((k for k, t in enumerate(claim) if t is token), 0)
     word = token.text.lower()
     if word in QUANTIFIERS:
-        return quantity(word)  # "all diesel cars", "any device"; "more than half"
+        bounded = at > 1 and claim[at - 1].text.lower() == "than"  # "more than half"
+        return FailureKind.NUMBER if bounded else quantity(word)  # "all diesel cars"
     if word in _BOUND_WORDS or word in ORDINALS or word == "exactly":
         return FailureKind.NUMBER
     if fault_of(token, claim) == FailureKind.DATE:
         return FailureKind.DATE  # "April", a year, "9 p.m."
-    at = next((k for k, t in enumerate(claim) if t is token), 0)
     before = claim[at - 1].text.lower() if at else ""
     if word in TIME_NOUNS:  # a rate's period ("each month"), or a time ("for the year")
         return FailureKind.NUMBER if before in _RATES else FailureKind.DATE
@@ -581,7 +604,18 @@ def _added(token, claim, evidence: Sequence[Token] = ()) -> FailureKind:
         return FailureKind.ENTITY  # "a team from the Smithsonian"
     if word in MODALS:
         return FailureKind.UNASSERTED  # "will open" where the source is in talks to
+    def unsaid(t) -> bool:  # a word of the source the claim does not say
+        return t.content and not any(same(_active(t), _active(c)) for c in claim)
+
+    if _verb(token) and any(_verb(t) and unsaid(t) for t in evidence) or before in BE and any(
+            k and evidence[k - 1].text.lower() in BE and unsaid(t) for k, t in enumerate(evidence)):
+        return FailureKind.PREDICATE  # another act or property where the source says one
+        # ("cloned" for "sequenced", "is shallow" for "is salty")
     return FailureKind.ADDITION
+
+
+def _verb(token) -> bool:
+    return token.kind == "word" and (participle(token) or token.text.lower() in PAST_ONLY)
 
 
 def _in_setting(token, claim) -> bool:

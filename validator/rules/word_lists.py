@@ -36,8 +36,9 @@ _PAIRS = (
     ("enable enables enabled enabling", "disable disables disabled disabling"),
     ("allow allows allowed allowing permit permits permitted",
      "forbid forbids forbidden prohibit prohibits prohibited ban bans banned"),
-    ("accept accepts accepted accepting approve approves approved",
+    ("accept accepts accepted accepting approve approves approved ratify ratifies ratified",
      "reject rejects rejected rejecting refuse refuses refused defeat defeated"),
+    ("worsen worsens worsened worsening", "ease eases eased easing"),
     ("internal", "external"),
     ("inside indoor indoors interior", "outside outdoor outdoors exterior"),
     ("above over", "below under beneath"),
@@ -157,7 +158,7 @@ CHANGERS = (
         arrest arrested submit submitted apply applied seek sought signal signaled signalled
         consider considered plan planned draft drafted intend intended either offer offered
         accuse accused allow allows allowed permit permits permitted call_for called_for
-        calls_for called_up came_within await awaits awaiting""",
+        calls_for called_up came_within await awaits awaiting request requested requests""",
      "The House passed a bill to raise the minimum wage.",
      "The House proposed a bill to raise the minimum wage."),
     (FailureKind.CIRCUMSTANCE, """used_to formerly previously temporary temporarily permanent
@@ -185,9 +186,15 @@ def changes(word: str, following: str = "") -> FailureKind | None:
 
 
 def opposed(a: str, b: str) -> bool:
-    """Whether two words (lower case) name the two poles of one concept: "increased" and
-    "declined", "present" and "absent"."""
-    return any((key, not pole) in concepts(b) for key, pole in concepts(a))
+    """Whether two words (lower case) name the two poles of one concept ("increased" and
+    "declined", "present" and "absent"), or one is the other with a prefix that negates it
+    ("soluble" and "insoluble", "likely" and "unlikely")."""
+    return any((key, not pole) in concepts(b) for key, pole in concepts(a)) or any(
+        len(short) > 3 and long == prefix + short for short, long in ((a, b), (b, a))
+        for prefix in _NEGATING_PREFIXES)
+
+
+_NEGATING_PREFIXES = ("un", "in", "im", "il", "ir", "non", "non-", "dis")
 
 
 

@@ -49,7 +49,8 @@ _IRREGULAR = (
     ("grow", "grew grown"), ("rise", "rose risen"), ("fall", "fell fallen"), ("win", "won"),
     ("lose", "lost"), ("go", "went gone"), ("strike", "struck stricken"), ("shoot", "shot"),
     ("come", "came"), ("become", "became"),
-    ("leave", "left"), ("run", "ran"), ("flee", "fled"), ("have", "had"), ("do", "did done"),
+    ("leave", "left"), ("run", "ran"), ("flee", "fled"), ("overtake", "overtook overtaken"),
+    ("have", "had"), ("do", "did done"),
 )
 IRREGULAR = {form: verb for verb, forms in _IRREGULAR for form in forms.split()}
 # The irregular forms that are only a past tense, never a participle ("began", "fled", not

@@ -231,10 +231,10 @@ def test_the_kinds_agree_with_the_pair_sets_classes():
 
 
 def test_the_kinds_agree_with_a_set_labelled_by_kind():
-    """160 failing pairs, each labelled with its kinds from docs/kinds.md alone
-    (``pairs/kinds_outsider.jsonl``): today 150 of the 157 the rules fail (96%). Those the rules
+    """295 failing pairs, each labelled with its kinds from docs/kinds.md alone
+    (``pairs/kinds_outsider.jsonl``): today 278 of the 290 the rules fail (96%). Those the rules
     pass are named limits: a condition after the claim's words ("free delivery on orders over
-    50 pounds")."""
+    50 pounds"), a group the subject narrows ("First-year students")."""
     judge, agreed, failed, passed = LocalJudge(), 0, 0, 0
     for line in (PAIRS / "kinds_outsider.jsonl").open(encoding="utf-8"):
         pair = json.loads(line)
@@ -243,4 +243,4 @@ def test_the_kinds_agree_with_a_set_labelled_by_kind():
         if verdict.label != SUPPORTED:
             failed += 1
             agreed += verdict.failure_kind in pair["kinds"]
-    assert failed >= 155 and agreed / failed >= 0.95 and passed <= 3, (agreed, failed, passed)
+    assert failed >= 285 and agreed / failed >= 0.95 and passed <= 5, (agreed, failed, passed)

@@ -187,11 +187,20 @@ def changes(word: str, following: str = "") -> FailureKind | None:
 
 def opposed(a: str, b: str) -> bool:
     """Whether two words (lower case) name the two poles of one concept ("increased" and
-    "declined", "present" and "absent"), or one is the other with a prefix that negates it
-    ("soluble" and "insoluble", "likely" and "unlikely")."""
+    "declined", "present" and "absent"), are antonyms in Open English WordNet
+    (``antonyms.txt``, made by ``tools/derive_antonyms.py``: "lengthen" and "shorten"), or one is
+    the other with a prefix that negates it ("soluble" and "insoluble"). For the kind of what a
+    claim gets wrong only: whether a claim is supported never turns on the WordNet table."""
     return any((key, not pole) in concepts(b) for key, pole in concepts(a)) or any(
         len(short) > 3 and long == prefix + short for short, long in ((a, b), (b, a))
-        for prefix in _NEGATING_PREFIXES)
+        for prefix in _NEGATING_PREFIXES) or tuple(sorted((stem(a), stem(b)))) in _antonyms()
+
+
+@lru_cache(maxsize=1)
+def _antonyms() -> frozenset[tuple[str, ...]]:
+    """The pairs of ``antonyms.txt`` beside this module (Snowball stems, sorted in each pair)."""
+    table = files(__package__).joinpath("antonyms.txt").read_text(encoding="utf-8")
+    return frozenset(tuple(line.split()) for line in table.splitlines() if line.strip())
 
 
 _NEGATING_PREFIXES = ("un", "in", "im", "il", "ir", "non", "non-", "dis")

@@ -188,7 +188,8 @@ def _framed(words: list[tuple[str, int]]) -> tuple[str | None, int]:
         if word.lower() != "that" or n == 0 or n + 1 >= len(words):
             continue
         after = words[n + 1][0]
-        if not (after.lower() in _SUBJECT_STARTS or after[:1].isupper() or after[:1].isdigit()):
+        if not (after.lower() in _SUBJECT_STARTS or after[:1].isupper() or after[:1].isdigit()
+                or _noun_like(after) and _verb_follows([w for w, _ in words[n + 2:n + 6]])):
             continue  # "that opened", "that is": a relative clause, or no clause at all
         start = n - 1
         while start > 0 and words[start - 1][0] not in ",;:()" \
@@ -243,6 +244,23 @@ def _bare_frame(words: list[str]) -> bool:
             continue  # "the workers it had laid off", "the final and lifted", "the most in"
         return not ASSERTING_HEADS.fullmatch(head.lower())
     return False
+
+
+def _noun_like(word: str) -> bool:
+    """Whether ``word`` after "that" may open a clause's subject ("that icing on the wings
+    contributed"): a lower-case word that is no verb form (not "that opened", "that is",
+    "that sells")."""
+    lowered = word.lower()
+    return (word.isalpha() and word == lowered and lowered not in _VERB_LIKE
+            and lowered not in IRREGULAR and lowered not in TIME_NOUNS
+            and not lowered.endswith(("ed", "s", "ly")))
+
+
+def _verb_follows(words: list[str]) -> bool:
+    """Whether a verb form comes among ``words`` (the few after a subject): "icing on the
+    wings contributed", not "that year"."""
+    return any(w.lower() in _VERB_LIKE or w.lower() in IRREGULAR or w.lower().endswith("ed")
+               for w in words)
 
 
 def _after_noun(matrix: list[str]) -> bool:

@@ -50,6 +50,7 @@ def test_each_allow_row_lets_its_example_assert(cue):
     ("Scientists think the comet is old.", cues.FRAMED),
     ("Experts warn the virus may spread.", cues.FRAMED),
     ("Police believe he fled the country.", cues.FRAMED),
+    ("Investigators suspect that icing on the wings contributed to the crash.", cues.FRAMED),
 ])
 def test_a_frame_no_row_knows_asserts_nothing(sentence, kind):
     assert unasserted(sentence) == kind
@@ -80,6 +81,7 @@ def test_a_frame_no_row_knows_asserts_nothing(sentence, kind):
     "The Yankees beat the Red Sox 5-3 on Tuesday.",
     "Officials confirmed the plant closed.",  # a head that states what follows
     "The pump stops when the lid is open.",  # a clause under "when"
+    "It went on sale on June 29 that year.",  # "that" before a time, no clause
     # a word before a quantity, not a verb: no imperative
     "Not all of the documents were released.", "Almost all of the samples tested positive.",
 ])

@@ -22,40 +22,54 @@ import argparse
 import re
 import sys
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "validator" / "rules" / "synonyms.txt"
-_WORD = re.compile(r"[a-z]{3,}")
+WORD = re.compile(r"[a-z]{3,}")  # the words a table keeps: single, lower case, 3 letters or more
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def read_wordnet(doc: str, out: Path, argv: list[str] | None
+                 ) -> tuple[argparse.Namespace, Iterator[tuple[str, dict]]]:
+    """The command line of a table derived from Open English WordNet (described by ``doc``,
+    written to ``out``), and the WordNet entries it reads: each lemma ``WORD`` keeps, with its
+    entries by part of speech."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("wordnet", type=Path, help="a checkout of Open English WordNet")
-    parser.add_argument("--write", action="store_true", help=f"write {OUT.relative_to(REPO)}")
+    parser.add_argument("--write", action="store_true", help=f"write {out.relative_to(REPO)}")
     args = parser.parse_args(argv)
     import yaml  # a development dependency (PyYAML, installed with the dev extra)
-
-    from provenance_guard.rules.tokens import FUNCTION_WORDS, QUALIFIERS
-    from provenance_guard.rules.word_lists import concepts
-    from provenance_guard.text.grammar import NEGATIONS
-    from provenance_guard.text.word_forms import snowball
 
     source = args.wordnet / "src" / "yaml"
     if not source.is_dir():
         parser.error(f"{source} is not a folder: give the root of an Open English WordNet checkout")
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    def entries() -> Iterator[tuple[str, dict]]:
+        for path in sorted(source.glob("entries-*.yaml")):
+            for lemma, by_pos in yaml.load(path.read_text(encoding="utf-8"), Loader=loader).items():
+                if isinstance(lemma, str) and WORD.fullmatch(lemma):
+                    yield lemma, by_pos
+
+    return args, entries()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, entries = read_wordnet(__doc__, OUT, argv)
+    from provenance_guard.rules.tokens import FUNCTION_WORDS, QUALIFIERS
+    from provenance_guard.rules.word_lists import concepts
+    from provenance_guard.text.grammar import NEGATIONS
+    from provenance_guard.text.word_forms import snowball
+
     first: dict[str, list[str]] = defaultdict(list)  # synset -> words whose first sense it is
-    for path in sorted(source.glob("entries-*.yaml")):
-        for lemma, by_pos in yaml.load(path.read_text(encoding="utf-8"), Loader=loader).items():
-            if not isinstance(lemma, str) or not _WORD.fullmatch(lemma):
-                continue
-            if lemma in FUNCTION_WORDS or lemma in QUALIFIERS or lemma in NEGATIONS or concepts(lemma):
-                continue
-            for entry in by_pos.values():
-                senses = entry.get("sense") or []
-                if senses:
-                    first[senses[0]["synset"]].append(lemma)
+    for lemma, by_pos in entries:
+        if lemma in FUNCTION_WORDS or lemma in QUALIFIERS or lemma in NEGATIONS or concepts(lemma):
+            continue
+        for entry in by_pos.values():
+            senses = entry.get("sense") or []
+            if senses:
+                first[senses[0]["synset"]].append(lemma)
     stemmed = ({snowball(word) for word in words} for words in first.values())
     groups = sorted({tuple(sorted(stems)) for stems in stemmed if len(stems) > 1})
     print(f"{len(groups)} groups of synonyms, {sum(map(len, groups))} stems")

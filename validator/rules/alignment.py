@@ -57,7 +57,6 @@ from .restatements import range_ends, turned
 from .tokens import (
     ALTERNATIVES,
     CONTENT_PREPOSITIONS,
-    EXCEPTIONS,
     LINKS,
     PRONOUNS,
     QUESTION,
@@ -530,8 +529,9 @@ def _of_another(said: list[Token], low: int) -> str | tuple[str, FailureKind] | 
     phrase = " ".join(t.text for t in said[start:low + 1] if t.text)
     why = (f"the source speaks of {phrase!r}, not of {said[low].text!r} itself, which the "
            f"sentence leaves out")
-    scope = any(t.text.lower() in QUANTIFIERS or t.text.lower() in EXCEPTIONS
-                for t in said[start:low])  # "all of the documents", "apart from Hungary"
+    scope = any(t.text.lower() in QUANTIFIERS or changes(t.text.lower()) ==
+                FailureKind.CIRCUMSTANCE for t in said[start:low])  # "all of the documents",
+    # "apart from Hungary"
     return (why, FailureKind.CIRCUMSTANCE) if scope else why
 
 

@@ -36,7 +36,7 @@ from ..text.grammar import (
     TIME_NOUNS,
 )
 from ..text.sentences import safe_text, split_sentences
-from ..text.word_forms import PAST_ONLY, content_words
+from ..text.word_forms import AFTER_A_DATE, PAST_ONLY, content_words
 from ..types import Evidence, FailureKind
 from . import quantities, values
 from .alignment import (
@@ -477,14 +477,10 @@ def _values(unit: Sequence[Token]) -> Iterator[tuple[Token, FailureKind]]:
     ("eight years later", "a year later") is a date."""
     for k, token in enumerate(unit):
         if token.kind == "number":
-            later = k + 1 < len(unit) and unit[k + 1].text.lower() in _RELATIVE_TIMES
-            yield token, FailureKind.DATE if later else fault_of(token, unit)
-        elif k and token.text.lower() in _RELATIVE_TIMES and unit[k - 1].text.lower() in \
+            yield token, fault_of(token, unit)
+        elif k and token.text.lower() in AFTER_A_DATE and unit[k - 1].text.lower() in \
                 TIME_NOUNS:
             yield token, FailureKind.DATE
-
-
-_RELATIVE_TIMES = frozenset(("later", "earlier", "ago"))
 
 
 def _apart(alignment: Alignment, units: Sequence[Sequence[Token]] = ()) -> FailureKind:

@@ -84,8 +84,6 @@ LINKS = frozenset("""of about near by for with without from against like behind 
 # Prepositions that open a phrase of place, time or group ("in patients", "across Europe",
 # "on Android devices"): a word a claim adds there changes the statement's circumstance.
 SETTINGS = frozenset("in on at across during throughout among within".split())
-# Words that take what follows them out of what a statement says ("apart from Hungary").
-EXCEPTIONS = frozenset("apart except excepting excluding".split())
 # Words before a noun that make it another thing ("the former CEO", "the vice president", "a
 # half-brother", "a fake diamond", "a toy tank", "the draft law"): never left out, as a title or
 # a plain adjective may be ("the engineer Gustave Eiffel", "a lattice tower").

@@ -147,7 +147,7 @@ def concepts(word: str) -> tuple[tuple[str, bool], ...]:
 # the whole
 # ("partly destroyed") or one measure of a middle for another ("median", "average"); a role
 # short of the title it names ("the nominee for attorney general", "runner-up"); how long it
-# holds, or a time that is over ("temporarily", "used to", "formerly").
+# holds, a time that is over, or what it leaves out ("temporarily", "used to", "apart from").
 CHANGERS = (
     (FailureKind.OPPOSITE, """lack lacked absent absence cease ceased stop stopped quit halt
         halted fail failed deny denied reject rejected refuse refused decline declined block
@@ -162,7 +162,7 @@ CHANGERS = (
      "The House passed a bill to raise the minimum wage.",
      "The House proposed a bill to raise the minimum wage."),
     (FailureKind.CIRCUMSTANCE, """used_to formerly previously temporary temporarily permanent
-        permanently indefinitely""",
+        permanently indefinitely apart except excepting excluding""",
      "The factory employs 3,000 workers.", "The factory formerly employed 3,000 workers."),
     (FailureKind.NUMBER, "partly partially mostly largely average median mean",
      "The building was destroyed by the fire.", "The building was partly destroyed by the fire."),

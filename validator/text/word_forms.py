@@ -23,10 +23,11 @@ MONTHS = tuple(names[-1].lower() for names in parserinfo.MONTHS)
 MONTH_OF = {name.lower(): n for n, names in enumerate(parserinfo.MONTHS, 1) for name in names}
 WEEKDAYS = frozenset(name.lower() for names in parserinfo.WEEKDAYS for name in names)
 # Names of a part of the day or the year, and the marks after a number that make it a time or a
-# year ("9 p.m.", "14 BC", "the 18th century"): a claim that changes one changes a date.
+# year ("9 p.m.", "14 BC", "the 18th century", "eight years later"): a claim that changes one
+# changes a date.
 TIMES = frozenset("""morning afternoon evening night noon midnight dawn dusk summer winter
     spring autumn""".split())
-AFTER_A_DATE = frozenset("a p am pm bc ad bce ce century centuries".split())
+AFTER_A_DATE = frozenset("a p am pm bc ad bce ce century centuries later earlier ago".split())
 
 # Irregular past forms read as their verb, as Snowball reads the regular ones ("given" and
 # "give", like "covered" and "cover"); a form that names an opposite ("bought") is read as

@@ -450,6 +450,11 @@ def _turning_word(alignment: Alignment) -> tuple[Token, FailureKind] | None:
         if word in UNASSERTING and clause[k + 1].text.lower() != "of" or word in _SUPPOSING:
             return token, FailureKind.UNASSERTED  # "Some historians believe ...", "would ban"
             # (not "Estimates of")
+    for k in range(at[-1] + 1, len(clause)):  # after the claim's words, a word that holds
+        following = clause[k + 1].text if k + 1 < len(clause) else ""  # it back ("is awaiting
+        if clause[k].form not in mine and changes(  # approval"), not one said of something else
+                clause[k].text.lower(), following) == FailureKind.UNASSERTED:
+            return clause[k], FailureKind.UNASSERTED
     return None
 
 

@@ -32,7 +32,7 @@ _PAIRS = (
     ("cheap cheaper cheapest inexpensive", "expensive costly costlier pricier"),
     ("before earlier early prior", "after later late"),
     ("include includes included including cover covers covered covering",
-     "exclude excludes excluded excluding"),
+     "exclude excludes excluded excluding omit omits omitted"),
     ("enable enables enabled enabling", "disable disables disabled disabling"),
     ("allow allows allowed allowing permit permits permitted",
      "forbid forbids forbidden prohibit prohibits prohibited ban bans banned"),

@@ -113,6 +113,10 @@ def judged(claim: str, *sources: str | Evidence) -> Verdict:
      "date"),  # a time of day, "p.m." and all
     ("The library extended its hours by two hours.",
      "The library extended its hours by 90 minutes.", "number"),  # a measure in words
+    ("The mill has been approved.", "The plan for the mill is awaiting approval.",
+     "unasserted"),  # a word that holds it back, after the claim's words
+    ("The new edition includes the preface.", "The new edition omits the preface.",
+     "opposite"),
 ])
 def test_each_kind_the_rules_give_comes_from_what_decided(claim, source, kind):
     verdict = judged(claim, source)
@@ -243,7 +247,7 @@ def test_the_kinds_agree_with_the_pair_sets_classes():
 
 def test_the_kinds_agree_with_a_set_labelled_by_kind():
     """415 failing pairs, each labelled with its kinds from docs/kinds.md alone, in three sets
-    (``pairs/kinds_outsider.jsonl``): today 386 of the 408 the rules fail (95%). Those the rules
+    (``pairs/kinds_outsider.jsonl``): today 388 of the 408 the rules fail (95%). Those the rules
     pass are named limits: a condition, group or time the source narrows the statement by,
     which the claim leaves out ("free delivery on orders over 50 pounds", "First-year
     students", "Among first-time buyers, ...")."""
@@ -255,4 +259,4 @@ def test_the_kinds_agree_with_a_set_labelled_by_kind():
         if verdict.label != SUPPORTED:
             failed += 1
             agreed += verdict.failure_kind in pair["kinds"]
-    assert failed >= 400 and agreed / failed >= 0.94 and passed <= 7, (agreed, failed, passed)
+    assert failed >= 400 and agreed / failed >= 0.95 and passed <= 7, (agreed, failed, passed)

@@ -428,12 +428,12 @@ def _turning_word(alignment: Alignment) -> tuple[Token, FailureKind] | None:
                      or clause[start - 1].text.lower() in QUANTIFIERS):
         start -= 1  # "Scarcely any residents": to the word before the phrase
     said = {t.text.lower() for t in clause}
+    claimed = [t.text.lower() for t in alignment.claim if t.content and t.text.lower() not in said]
     for k in range(max(0, start - 1), at[-1]):
         token, word = clause[k], clause[k].text.lower()
         # the claim's word the source turns round, and does not also say (two poles swapped
         # are roles: "the cold front displaced warm air")
-        pole = next((t for t in alignment.claim if opposed(word, t.text.lower())
-                     and t.text.lower() not in said), None)
+        pole = next((w for w in claimed if opposed(word, w)), None)
         amount = k + 1 < len(clause) and clause[k + 1].text.lower() == "than" and \
             quantity(word) == FailureKind.NUMBER  # "fewer than a third" for "more than half"
         if any(token is s for s in stated):
@@ -643,6 +643,8 @@ def _voices_differ(mine, theirs) -> bool:
 
 def _active(token):
     """``token`` without its passive mark: the same word, for saying where the source has it."""
+    if not token.form.endswith(PASSIVE):
+        return token
     return replace(token, form=token.form.removesuffix(PASSIVE))
 
 

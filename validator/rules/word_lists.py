@@ -185,15 +185,21 @@ def changes(word: str, following: str = "") -> FailureKind | None:
         _CHANGES.get(stem(word))
 
 
+@lru_cache(maxsize=1 << 16)
 def opposed(a: str, b: str) -> bool:
     """Whether two words (lower case) name the two poles of one concept ("increased" and
     "declined", "present" and "absent"), are antonyms in Open English WordNet
     (``antonyms.txt``, made by ``tools/derive_antonyms.py``: "lengthen" and "shorten"), or one is
     the other with a prefix that negates it ("soluble" and "insoluble"). For the kind of what a
     claim gets wrong only: whether a claim is supported never turns on the WordNet table."""
-    return any((key, not pole) in concepts(b) for key, pole in concepts(a)) or any(
-        len(short) > 3 and long == prefix + short for short, long in ((a, b), (b, a))
-        for prefix in _NEGATING_PREFIXES) or tuple(sorted((stem(a), stem(b)))) in _antonyms()
+    if a == b:
+        return False
+    if any((key, not pole) in concepts(b) for key, pole in concepts(a)):
+        return True
+    short, long = sorted((a, b), key=len)
+    if len(short) > 3 and long.endswith(short) and long[:-len(short)] in _NEGATING_PREFIXES:
+        return True
+    return tuple(sorted((stem(a), stem(b)))) in _antonyms()
 
 
 @lru_cache(maxsize=1)
@@ -203,7 +209,7 @@ def _antonyms() -> frozenset[tuple[str, ...]]:
     return frozenset(tuple(line.split()) for line in table.splitlines() if line.strip())
 
 
-_NEGATING_PREFIXES = ("un", "in", "im", "il", "ir", "non", "non-", "dis")
+_NEGATING_PREFIXES = frozenset(("un", "in", "im", "il", "ir", "non", "non-", "dis"))
 
 
 

@@ -131,8 +131,9 @@ def suffix(token: Token) -> str:
     if token.kind != "word":
         return ""
     for ending in ("ed", "ing", "es", "s"):
-        if word.endswith(ending) and not word.endswith("ss") and len(word) > len(ending) + 2:
-            return "s" if ending == "es" else ending
+        if word.endswith(ending) and not word.endswith("ss") and len(word) > len(ending) + 2 \
+                and not (ending == "ed" and word.endswith("eed") and len(word) <= 5):
+            return "s" if ending == "es" else ending  # not "speed", "breed" (but "agreed")
     return "ed" if len(word) == 4 and word.endswith("ied") else ""  # "died", "tied", "lied"
 
 

@@ -117,6 +117,8 @@ def judged(claim: str, *sources: str | Evidence) -> Verdict:
      "unasserted"),  # a word that holds it back, after the claim's words
     ("The new edition includes the preface.", "The new edition omits the preface.",
      "opposite"),
+    ("The speed limit is 30 km/h.",  # "speed" is no past tense: the sentence is a clause
+     "Within the city limits, the speed limit is 30 km/h.", "circumstance"),
 ])
 def test_each_kind_the_rules_give_comes_from_what_decided(claim, source, kind):
     verdict = judged(claim, source)
@@ -247,7 +249,7 @@ def test_the_kinds_agree_with_the_pair_sets_classes():
 
 def test_the_kinds_agree_with_a_set_labelled_by_kind():
     """415 failing pairs, each labelled with its kinds from docs/kinds.md alone, in three sets
-    (``pairs/kinds_outsider.jsonl``): today 388 of the 408 the rules fail (95%). Those the rules
+    (``pairs/kinds_outsider.jsonl``): today 389 of the 409 the rules fail (95%). Those the rules
     pass are named limits: a condition, group or time the source narrows the statement by,
     which the claim leaves out ("free delivery on orders over 50 pounds", "First-year
     students", "Among first-time buyers, ...")."""
@@ -259,4 +261,4 @@ def test_the_kinds_agree_with_a_set_labelled_by_kind():
         if verdict.label != SUPPORTED:
             failed += 1
             agreed += verdict.failure_kind in pair["kinds"]
-    assert failed >= 400 and agreed / failed >= 0.95 and passed <= 7, (agreed, failed, passed)
+    assert failed >= 400 and agreed / failed >= 0.95 and passed <= 6, (agreed, failed, passed)

@@ -394,7 +394,8 @@ def _why_not(alignment: Alignment, units, evidence: Sequence[Evidence]
             elsewhere.setdefault(_sentence_with(token.text, evidence), []).append(token.text)
         else:
             reasons.append(f"{token.text!r} is not in the source")
-            faults.append(_added(token, alignment.claim, alignment.clause))
+            faults.append(_added(token, alignment.claim, alignment.clause,
+                                 2 * alignment.matched >= alignment.needed))
     for where, words in elsewhere.items():
         named = " and ".join(repr(w) for w in words)
         reasons.append(f"the source says {named}, but not with the rest of the sentence"
@@ -578,7 +579,8 @@ def _changed(mine, theirs, claim) -> FailureKind:
 _RATES = frozenset(("each", "every", "per", "a", "an"))  # before a period, they make a rate
 
 
-def _added(token, claim, evidence: Sequence[Token] = ()) -> FailureKind:
+def _added(token, claim, evidence: Sequence[Token] = (), in_place: bool = False
+           ) -> FailureKind:
     """What a claim gets wrong with a word the source does not have: a quantity or a bound
     ("all", "more than"), a scope ("only"), else something the sources do not mention."""
     at = next((k for k, t in enumerate(claim) if t is token), 0)
@@ -608,10 +610,12 @@ def _added(token, claim, evidence: Sequence[Token] = ()) -> FailureKind:
     def unsaid(t) -> bool:  # a word of the source the claim does not say
         return t.content and not any(same(_active(t), _active(c)) for c in claim)
 
-    if _verb(token) and any(_verb(t) and unsaid(t) for t in evidence) or before in BE and any(
-            k and evidence[k - 1].text.lower() in BE and unsaid(t) for k, t in enumerate(evidence)):
-        return FailureKind.PREDICATE  # another act or property where the source says one
-        # ("cloned" for "sequenced", "is shallow" for "is salty")
+    if in_place and (_verb(token) and any(_verb(t) and unsaid(t) for t in evidence)
+                     or before in BE and any(k and evidence[k - 1].text.lower() in BE
+                                             and unsaid(t) for k, t in enumerate(evidence))):
+        return FailureKind.PREDICATE  # the one word the claim does not share: another act or
+        # property where the source says one ("cloned" for "sequenced", "is shallow" for
+        # "is salty"), not a statement the sources never make ("painted gold for 2024")
     return FailureKind.ADDITION
 
 

@@ -22,6 +22,7 @@ from ..text.word_forms import DASHES, MONTH_OF, STOPWORDS, content_words, stem, 
 from .money import SIGN_CLASS
 from .quantities import (
     NUMBER_WORDS,
+    TIME_OF_DAY,
     TIME_WORDS,
     Amount,
     Number,
@@ -116,7 +117,7 @@ def _quantities_and_dates(text: str, matches: list[re.Match]):
         time = None if i in used else time_at(tokens, i)
         if time is not None:
             minutes, size = time
-            found.append(Number(Amount(minutes, "time of day", " ".join(tokens[i:i + size])),
+            found.append(Number(Amount(minutes, TIME_OF_DAY, " ".join(tokens[i:i + size])),
                                 i, i + size - 1))
             used.update(range(i, i + size))
     years: set[int] = set()

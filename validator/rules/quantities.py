@@ -231,6 +231,7 @@ def _rising(words: Sequence[str], low: int, high: int) -> bool:
 # ("7 pm", "7 p.m."): one value, minutes after midnight (``time_at``). ``TIME_WORDS`` is the
 # pattern a tokenizer keeps each of them whole with.
 _CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?::\d{2})?")
+TIME_OF_DAY = "time of day"  # the unit of a time read whole: minutes after midnight
 _HALF_DAY = {"am": 0, "a.m": 0, "pm": 12, "p.m": 12}
 TIME_WORDS = rf"{_CLOCK.pattern}|\b[AaPp]\.[Mm]\.?"
 

@@ -38,7 +38,7 @@ from .fields import (
     read_fields,
     shown_value,
 )
-from .quantities import BOUND_WORDS, NUMBER_WORDS, SCALES, UNITS, Amount
+from .quantities import BOUND_WORDS, NUMBER_WORDS, SCALES, TIME_OF_DAY, UNITS, Amount
 from .tokens import QUALIFIERS, UNASSERTING
 from .word_lists import synonyms
 
@@ -57,7 +57,7 @@ _BOUND_WORDS = frozenset(stem(w) for phrase in BOUND_WORDS for w in phrase.split
 def _counted_as_bare(q: Amount) -> Amount:
     """A count of a noun ("1,250 tents", "two frothers") as its number: a record gives the
     count under a key ("quantity_available"), the noun is for the words to match."""
-    if q.unit is None or q.unit in _UNITS or money.is_currency(q.unit):
+    if q.unit is None or q.unit in _UNITS or q.unit == TIME_OF_DAY or money.is_currency(q.unit):
         return q
     return replace(q, unit=None)
 
@@ -298,7 +298,8 @@ def _values(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
                        or r.own & _next_to(said.text, *_span(q.text, said.text))]
         rival = _rival(q, read, said, holding)
         if rival is not None:
-            return _conflict(rival, q.text, FailureKind.NUMBER)
+            return _conflict(rival, q.text, FailureKind.DATE if q.unit == TIME_OF_DAY
+                             else FailureKind.NUMBER)
         if not holding:
             return Outcome("unsupported", f"no field gives {q.text!r}",
                            fault=FailureKind.ADDITION)
@@ -392,7 +393,8 @@ def _rival(q: Amount, read: list[Read], said: _Claim, holding: list[Read]) -> Re
     its key anywhere) while it names no field holding ``q``; or, when no field holds ``q``, the
     only field of its kind."""
     claim = said.text
-    time = _is_time(q.text, said.text)  # "16:00": the time of a date may be its rival
+    time = q.unit == TIME_OF_DAY or _is_time(q.text, said.text)  # "16:00": the time of a
+    # date may be its rival
     kind = [r for r in read if (r.date is None or time)
             and any(_same_kind(q, v) for v in r.facts.quantities)]
     rivals = [r for r in kind if any(_same_kind(q, v) and (q.conflicts(v) or q.unit != v.unit)

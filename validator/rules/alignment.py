@@ -70,7 +70,9 @@ from .tokens import (
     is_date,
     is_mention,
     participle,
+    place,
     suffix,
+    word_and_next,
 )
 from .word_lists import BOTH_VOICES, changes, synonyms
 
@@ -166,7 +168,7 @@ def fault_of(token: Token, clause: Sequence[Token] = ()) -> FailureKind:
 
 
 def _followed_by_date_mark(token: Token, clause: Sequence[Token]) -> bool:
-    at = next((k for k, t in enumerate(clause) if t is token), None)
+    at = place(token, clause)
     after = [t.text.lower() for t in clause[at + 1:at + 3]] if at is not None else []
     return bool(after) and (after[0] in AFTER_A_DATE or after[0] in ("th", "st", "nd", "rd")
                             and len(after) > 1 and after[1] in AFTER_A_DATE)
@@ -184,7 +186,7 @@ _DATES = frozenset(("date", "month", "time", "weekday"))
 def after_number(token: Token, clause: Sequence[Token]) -> bool:
     """Whether ``token`` comes right after a number in ``clause``, or after a number and a
     word ("100 degrees Celsius"): part of that number's unit."""
-    at = next((k for k, t in enumerate(clause) if t is token), 0)
+    at = place(token, clause) or 0
     if at and is_date(clause[at - 1]) or fault_of(token) == FailureKind.DATE:
         return False  # "December 2021": a year after its month; "15 August": a date
     return at > 0 and clause[at - 1].kind == "number" or at > 1 and (
@@ -415,7 +417,7 @@ def _gap(said: list[Token], matched: list[int], referents: Set[int] = frozenset(
     # the word that tells most of what the claim gets wrong ("candidate" of "the Democratic
     # candidate for mayor"), the first of equals
     j, fault = min(((j, _left_out(said, j)) for j in left), key=lambda p: (
-        TELLING.index(p[1]), changes(*_word_and_next(said, p[0])) is None))  # one of the table
+        TELLING.index(p[1]), changes(*word_and_next(said, p[0])) is None))  # one of the table
     # before one that tells the same by where it stands, then the first
     after = min(k for k in matched if k > j)
     resumes = said[after].form in AUXILIARIES or said[after - 1].form in AUXILIARIES
@@ -462,11 +464,6 @@ def degree(said: Sequence[Token], j: int) -> FailureKind:
     return FailureKind.UNASSERTED
 
 
-def _word_and_next(said: Sequence[Token], j: int) -> tuple[str, str]:
-    """``said[j]``'s word (lower case) and the one after it, for ``changes``."""
-    return said[j].text.lower(), said[j + 1].text if j + 1 < len(said) else ""
-
-
 def _left_out(said: Sequence[Token], j: int) -> FailureKind:
     """What a claim gets wrong that leaves out ``said[j]``: the opposite, after a negation
     ("no longer"); a word of ``CHANGERS``; a unit after a number; a place, or another entity
@@ -477,7 +474,7 @@ def _left_out(said: Sequence[Token], j: int) -> FailureKind:
     token, word = said[j], said[j].text.lower()
     if token.kind == "negation" or j and said[j - 1].kind == "negation":
         return FailureKind.OPPOSITE
-    if (changed := changes(*_word_and_next(said, j))) is not None:
+    if (changed := changes(*word_and_next(said, j))) is not None:
         return changed
     if after_number(token, said):
         return FailureKind.NUMBER  # its unit ("5 milligrams" for "5 grams")
@@ -525,7 +522,7 @@ def _of_another(said: list[Token], low: int) -> str | tuple[str, FailureKind] | 
     head = _head_before(said, low)
     if head is None:
         return None
-    start = next(k for k, t in enumerate(said) if t is head)
+    start = place(head, said)
     phrase = " ".join(t.text for t in said[start:low + 1] if t.text)
     why = (f"the source speaks of {phrase!r}, not of {said[low].text!r} itself, which the "
            f"sentence leaves out")
@@ -758,8 +755,9 @@ def _of_a_date(claim: Clause, wanted: list[Token], said: Sequence[Token], pairs
     1970s" for "the late 1970s"): the date is what changed."""
     for i, j in pairs:
         if wanted[i].pole != said[j].pole and wanted[i].text.lower() not in PREPOSITIONS:
-            k = next(k for k, t in enumerate(claim) if t is wanted[i])  # not "after the war"
-            if k + 1 < len(claim) and fault_of(claim[k + 1], claim) == FailureKind.DATE:
+            k = place(wanted[i], claim)  # not "after the war"
+            if k is not None and k + 1 < len(claim) and \
+                    fault_of(claim[k + 1], claim) == FailureKind.DATE:
                 return FailureKind.DATE
     return None
 

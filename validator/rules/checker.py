@@ -67,8 +67,10 @@ from .tokens import (
     holding_most,
     located,
     participle,
+    place,
     reports,
     suffix,
+    word_and_next,
 )
 from .word_lists import changes, opposed
 
@@ -446,15 +448,15 @@ def _turning_word(alignment: Alignment) -> tuple[Token, FailureKind] | None:
         if token.kind == "negation" or pole is not None:
             return token, FailureKind.NUMBER if amount else FailureKind.OPPOSITE  # "lacked",
             # "declined" for "increased"
-        if (kind := changes(word, clause[k + 1].text)) is not None:
+        if (kind := changes(*word_and_next(clause, k))) is not None:
             return token, kind
         if word in UNASSERTING and clause[k + 1].text.lower() != "of" or word in _SUPPOSING:
             return token, FailureKind.UNASSERTED  # "Some historians believe ...", "would ban"
             # (not "Estimates of")
-    for k in range(at[-1] + 1, len(clause)):  # after the claim's words, a word that holds
-        following = clause[k + 1].text if k + 1 < len(clause) else ""  # it back ("is awaiting
-        if clause[k].form not in mine and changes(  # approval"), not one said of something else
-                clause[k].text.lower(), following) == FailureKind.UNASSERTED:
+    for k in range(at[-1] + 1, len(clause)):  # after the claim's words, a word that holds it
+        # back ("is awaiting approval"), not one said of something else ("in his absence")
+        if clause[k].form not in mine and changes(*word_and_next(clause, k)) == \
+                FailureKind.UNASSERTED:
             return clause[k], FailureKind.UNASSERTED
     return None
 
@@ -547,15 +549,15 @@ def _changed(mine, theirs, claim) -> FailureKind:
     if mine.kind in ("name", "number"):
         return fault_of(mine, claim)
     word, other = mine.text.lower(), theirs.text.lower()
-    at = next((k for k, t in enumerate(claim) if t is mine), 0)
+    at = place(mine, claim) or 0
     if at and claim[at - 1].text.lower() in _RATES:
         return FailureKind.NUMBER  # a rate's period: "each month" for "each summer"
     if at + 1 < len(claim) and claim[at + 1].text.lower() in TIME_NOUNS:
         return FailureKind.DATE  # "the first quarter" for "the second quarter"
     after = claim[at + 1] if at + 1 < len(claim) else None
-    if FailureKind.DATE in (fault_of(mine), fault_of(theirs)) or after is not None and (
-            after.text.lower() in ("year", "years") or fault_of(after, claim) == FailureKind.DATE):
-        return FailureKind.DATE  # "evening" for "morning", "fiscal year" for "calendar year"
+    if FailureKind.DATE in (fault_of(mine), fault_of(theirs)) or after is not None and \
+            fault_of(after, claim) == FailureKind.DATE:
+        return FailureKind.DATE  # "evening" for "morning", "early" before "1970s"
     if opposed(word, other):
         return FailureKind.OPPOSITE  # "increased" for "declined"
     if (changed := changes(other)) is not None:
@@ -564,7 +566,7 @@ def _changed(mine, theirs, claim) -> FailureKind:
         return FailureKind.ENTITY  # "founder" for "co-founder", "son" for "grandson"
     if after_number(mine, claim):
         return FailureKind.NUMBER  # its unit ("50 milligrams" for "50 micrograms")
-    words = {mine.text.lower(), theirs.text.lower()}
+    words = {word, other}
     if words & MODALS:
         return FailureKind.UNASSERTED
     if words & QUANTIFIERS:
@@ -583,7 +585,7 @@ def _added(token, claim, evidence: Sequence[Token] = (), in_place: bool = False
            ) -> FailureKind:
     """What a claim gets wrong with a word the source does not have: a quantity or a bound
     ("all", "more than"), a scope ("only"), else something the sources do not mention."""
-    at = next((k for k, t in enumerate(claim) if t is token), 0)
+    at = place(token, claim) or 0
     word = token.text.lower()
     if word in QUANTIFIERS:
         bounded = at > 1 and claim[at - 1].text.lower() == "than"  # "more than half"
@@ -627,7 +629,7 @@ def _in_setting(token, claim) -> bool:
     """Whether ``token`` is in a phrase of place, time or group ("in patients", "in the
     state", "on Android devices"): a preposition of ``SETTINGS`` before it, with only
     articles and adjectives between."""
-    at = next((k for k, t in enumerate(claim) if t is token), 0)
+    at = place(token, claim) or 0
     if at and claim[at - 1].text.lower() in SETTINGS:
         return True  # "in infected people"
     if participle(token) or suffix(token) == "ing":

@@ -137,6 +137,17 @@ def suffix(token: Token) -> str:
     return "ed" if len(word) == 4 and word.endswith("ied") else ""  # "died", "tied", "lied"
 
 
+def place(token: Token, clause: Sequence[Token]) -> int | None:
+    """Where ``token`` itself (not an equal one) stands in ``clause``; None if it is not there."""
+    return next((k for k, t in enumerate(clause) if t is token), None)
+
+
+def word_and_next(clause: Sequence[Token], k: int) -> tuple[str, str]:
+    """``clause[k]``'s word (lower case) and the word after it ("" at the end): a phrase of
+    two words, as ``word_lists.changes`` reads one."""
+    return clause[k].text.lower(), clause[k + 1].text if k + 1 < len(clause) else ""
+
+
 def located(text: str, tokens: Sequence[Token], in_order: bool = False
             ) -> list[tuple[Token, tuple[int, int]]]:
     """(token, (start, end)) for each of ``tokens`` found in ``text`` as a whole word (a "2" is

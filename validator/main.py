@@ -1,7 +1,7 @@
 """ProvenanceLLM: the Guardrails contract. It conducts the pipeline and computes nothing:
 
-    read (split, citations, non-claims) -> claims -> retrieve -> decide -> check citations
-          -> aggregate -> (correct) -> fix
+    read (split, citations, non-claims) -> claims -> retrieve -> decide -> ground in the
+          conversation -> check citations -> aggregate -> (correct) -> fix
 
 each stage in its folder (``text``, ``retrieval``, ``deciding``), one record per sentence
 (``types.ReadSentence``) carried through them; the arguments declared and checked once in
@@ -33,6 +33,7 @@ from .deciding import traces
 from .deciding.aggregation import Reporting, aggregate, fix
 from .deciding.correction import Correcting, make_corrector
 from .deciding.decider import Decider, Deciding
+from .deciding.grounding import Grounding
 from .deciding.results import REGISTERED_NAME, Report
 from .errors import ConfigurationError, public, scrub_raised, warnings_to_caller
 from .judges import JudgeSettings, build, usage
@@ -135,6 +136,7 @@ class ProvenanceLLM(Validator):
         first = None if settings.first_judge is None else _first_judge(settings.first_judge,
                                                                         judging)
         self._decider = Decider(judge, settings.take(Deciding), first)
+        self._grounding = Grounding(self._decider, settings.conversation_grounding)
         self._correcting = None if settings.fix_mode != "correct" else Correcting(
             make_corrector(settings.corrector, judge, settings.llm_kwargs, judging),
             self._decider)
@@ -179,8 +181,8 @@ class ProvenanceLLM(Validator):
             (f"the embedding model {self._settings.embedding_model}",
              lambda: self._embedder.embed(["warm up"])),
             *((f"the judge {judge.name}", judge.ready) for judge in self._judges),
-            *([("the rules (conversation grounding)", _rules_ready)]
-              if self._settings.conversation_grounding else []),
+            *([("the rules (conversation grounding)", self._grounding.ready)]
+              if self._grounding.on else []),
             *([("the index of the sources", lambda: retriever_for(
                 read_request("", metadata, self._defaults), self._retrieving,
                 self._embedder).build())] if metadata is not None else [])]
@@ -236,7 +238,8 @@ class ProvenanceLLM(Validator):
                 claims = await decider.claims(read, request, scope)
                 evidence = retriever.find(claims)
                 decided = await decider.decide(claims, evidence, request, scope)
-                decided = await decider.ground(claims, decided, evidence, request, scope)
+                decided = await self._grounding.ground(claims, decided, retriever, request,
+                                                       scope)
                 read = await decider.cite(read, claims, decided.verdicts, retriever, request,
                                           scope)
                 report = await offload(aggregate, request, read, claims, decided, evidence,
@@ -265,14 +268,6 @@ class ProvenanceLLM(Validator):
         report = await self.acheck(value, metadata)
         traces.record(report)
         return _guardrails_result(report, metadata, self._settings.on_fail)
-
-
-def _rules_ready() -> None:
-    """Load the rules, which hold back a user's measure that the sources give otherwise."""
-    from . import rules
-    from .types import Evidence
-
-    rules.check("It opened in 1900.", [Evidence("The hall opened in 1900.")])
 
 
 def _first_judge(first_judge: object, settings: JudgeSettings) -> Dressed:

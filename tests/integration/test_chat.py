@@ -12,6 +12,7 @@ import pytest
 from conftest import agrees, batch_items, passages_of, statement_of, words_judge
 
 from provenance_guard import ProvenanceLLM, evaluate
+from provenance_guard.judges.prompts import USER_SAID
 
 SOURCES = ["Orders ship within three days of payment. Refunds are accepted within 30 days of "
            "delivery."]
@@ -154,10 +155,48 @@ def test_an_llm_judge_reads_the_users_turns_as_marked_context_once_a_call(chat_s
         assert "user: " in block and "assistant:" not in block and "system:" not in block
         assert "not evidence" in prompt[:prompt.index("BEGIN CONVERSATION>>")]
         assert "BEGIN QUESTION" not in prompt  # the question is the conversation's last turn
-    # the grounding call asks the claim, framing off, with the user's sentence said back as
-    # its passage
+    # the grounding call asks the claim, framing off, against the sources' passage and the
+    # user's sentence said back, marked as the user's: a source that says otherwise outweighs it
     assert statement_of(grounding) == "Your blue jacket (order 5521) hasn't arrived."
-    assert passages_of(grounding) == "[1] Your blue jacket (order 5521) hasn't arrived."
+    assert passages_of(grounding) == (
+        f"[1] {SOURCES[0]}\n[2] {USER_SAID}\nYour blue jacket (order 5521) hasn't arrived.")
+
+
+def test_a_passage_deeper_than_the_first_retrieved_outweighs_the_user(chat_server):
+    """The user says their order qualifies for a full refund; the one passage first retrieved
+    for the restatement (top_k=1) is silent on it, and the policy that says otherwise is
+    further down. Grounding searches deeper and shows the judge that passage beside the
+    user's words: the restatement fails. Without the policy it is grounded."""
+    policy = "Winter-sale purchases are exchanged for store credit only: no money is returned."
+    shipping = "Every order over 50 euros qualifies for free shipping, with a full tracking."
+    messages = [{"role": "user", "content": "I bought a jacket in the winter sale. My order "
+                                            "qualifies for a full refund."},
+                {"role": "user", "content": "Can you confirm?"}]
+
+    def reading(prompt):  # a judge that reads its passages: the policy contradicts a refund
+        def verdict(statement, passages):
+            if "store credit" in passages and "refund" in statement:
+                return "contradicted"
+            return "supported" if statement.rstrip(".") in passages else "unsupported"
+
+        if "BEGIN STATEMENT 1>>" in prompt:
+            return json.dumps({"verdicts": [{"id": n, "verdict": verdict(statement, passages)}
+                                            for n, passages, statement in batch_items(prompt)]})
+        return json.dumps({"verdict": verdict(statement_of(prompt), passages_of(prompt))})
+
+    server = chat_server(reading)
+    validator = ProvenanceLLM(llm_callable="openai/judge", structured_replies="off",
+                              control_statements="off", cache_size=0, top_k=1,
+                              llm_kwargs={"api_base": server.url, "api_key": "none"})
+    claim = "Your order qualifies for a full refund."
+    sources = [shipping, "Stores open at nine.", policy]
+    report = validator.check(claim, {"sources": sources, "messages": messages})
+    [sentence] = report.sentences
+    assert [e.text for e in sentence.evidence] == [shipping]  # the first retrieved: silent
+    assert not report.passed and str(sentence.label) == "unsupported"
+    assert any(policy in r["body"]["messages"][0]["content"] for r in server.requests)
+    grounded = validator.check(claim, {"sources": sources[:2], "messages": messages})
+    assert grounded.passed and grounded.sentences[0].verdict.reason.startswith("the user said")
 
 
 def test_a_planted_instruction_in_a_user_turn_changes_nothing(chat_server):

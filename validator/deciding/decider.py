@@ -11,7 +11,6 @@ else by the judge, one claim per call or in batches.
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol, cast
@@ -22,12 +21,8 @@ from ..judges.base import Backend
 from ..judges.prompts import batch_passage_chars
 from ..request import Request
 from ..retrieval.retriever import Found, Retriever
-from ..rules.tokens import FUNCTION_WORDS
 from ..text import citations
-from ..text.conversation import Turn, asserted
-from ..text.grammar import FIRST_PLURAL, FIRST_SINGULAR, SECOND
 from ..text.refusals import claim_part
-from ..text.word_forms import TERM, fold, snowball, words
 from ..types import (
     BY_FALLBACK,
     BY_LOCAL,
@@ -225,7 +220,6 @@ class Deciding:
     batch_size: int
     confidence_band: tuple[float, float]
     citations: str
-    conversation_grounding: bool
 
 
 class Decider:
@@ -239,7 +233,6 @@ class Decider:
         self.batch_size = deciding.batch_size
         self.split_into_claims = deciding.validation_method == "claim"
         self.citation_mode = deciding.citations
-        self.grounding = deciding.conversation_grounding
 
     async def claims(self, read: Sequence[ReadSentence], request: Request, scope: Scope
                      ) -> list[Claim]:
@@ -266,40 +259,6 @@ class Decider:
         return once.spread(await decide(self.judge, once.texts, _Subset(evidence, once.unique),
                                         request.context, scope, cascade=self.cascade,
                                         batch_size=self.batch_size, first=self.first))
-
-    async def ground(self, claims: Sequence[Claim], decided: Decided, evidence: Found,
-                     request: Request, scope: Scope) -> Decided:
-        """``decided`` with each claim the sources leave unsupported, and that restates what
-        the user asserted in the conversation, supported by it: judged (as a rewrite is) against
-        the user's sentences that share most of its words, said back ("my" -> "your"). A claim
-        the sources contradict, in which their passages give another value for one of its
-        numbers (by the rules, whatever the judge said), or that no user sentence is near, is
-        not asked about."""
-        # a sentence that cites a source says the source backs it: the user's word cannot
-        open_ = [n for n, verdict in enumerate(decided.verdicts)
-                 if verdict.label == UNSUPPORTED and claims[n].within is None]
-        if not (self.grounding and request.conversation and open_):
-            return decided
-        texts = {n: unframed(claims[n].text) for n in open_}
-        # reading the user's turns and the rules compute: in the pool, off the loop
-        nearest = await offload(_nearest, list(texts.values()), request.conversation,
-                                [evidence.peek(n) for n in open_])
-        asked = [(n, said) for n, said in zip(open_, nearest, strict=True) if said]
-        if not asked:
-            return decided
-        verdicts = list(decided.verdicts)
-        grounded = dict(decided.said)
-        judged = await self.judge_texts([texts[n] for n, _ in asked],
-                                        [said for _, said in asked], request, scope)
-        for (n, said), verdict in zip(asked, judged, strict=True):
-            if verdict.label == SUPPORTED:
-                # the judge's own reason speaks of "the passage": the user's words are quoted
-                turns = ", ".join(str(t) for t in sorted({e.said.turn for e in said if e.said}))
-                verdicts[n] = replace(verdict, reason=(
-                    f"the user said it (turn {turns}), not the sources: "
-                    f"'{_quoted(texts[n], said[0])}'"))
-                grounded[n] = said
-        return replace(decided, verdicts=verdicts, said=grounded)
 
     async def judge_texts(self, texts: Sequence[str], evidence: Sequence[Sequence[Evidence]],
                           request: Request, scope: Scope) -> list[Verdict]:
@@ -331,116 +290,6 @@ class Decider:
                                                     request.source_count,
                                                     tuple(sorted(found[i]))))
                 for i, r in enumerate(read)]
-
-
-# How a reply opens when it says back what the user told it: its own words, not a claim. Taken
-# off a claim before it is judged against what the user said ("I'm sorry your order hasn't
-# arrived" restates "My order hasn't arrived").
-_FRAMING = re.compile(
-    r"^(?:(?:(?:i'?m|i am|we'?re|we are) (?:so |very |really )?sorry(?: to hear)?(?: that)?"
-    r"|(?:i|we) (?:understand|see|hear|note)(?: that)?"
-    r"|(?:thanks|thank you) for (?:letting (?:me|us) know|telling (?:me|us))(?: that)?"
-    r"|as you (?:said|mentioned|noted|wrote)|you (?:said|mentioned|wrote|told (?:me|us))"
-    r"(?: that)?)[,:;!.]?"  # a phrase: its punctuation may be left out
-    r"|(?:unfortunately|sadly|ok(?:ay)?|yes|no|right|sure)[,:;!.])"  # a word: only before a mark
-    r"\s+", re.IGNORECASE)
-
-
-def unframed(claim: str) -> str:
-    """``claim`` without the reply's framing at its start ("I'm sorry", "As you said,")."""
-    cut = _FRAMING.sub("", claim.replace("’", "'"), count=1)
-    return cut[:1].upper() + cut[1:] if cut and cut != claim else claim
-
-
-_NEAR = 0.6  # the share of a claim's words a user sentence must hold to be asked about
-_NEAREST = 3  # user sentences a claim is judged against, the nearest first
-
-
-def _nearest(claims: Sequence[str], conversation: Sequence[Turn],
-             sources: Sequence[Sequence[Evidence]]) -> list[list[Evidence]]:
-    """For each claim, the user's sentences that hold most of its words (said back, so "your
-    order" meets "my order" as "your order"), nearest first: a restatement shares its words
-    with what it restates. A claim that is not about the user (``_about_the_user``) gets
-    none: the user is the source only of what is about themselves. A claim that shares little
-    with anything the user said gets none,
-    and so does one whose ``sources`` give another value for a number of it (the sources win,
-    whatever the user said), or that one of the user's sentences near it contradicts (the user
-    said it otherwise too, before or after)."""
-    said = [(evidence, _words(evidence.text)) for evidence in asserted(conversation)]
-    own = {t.number for t in conversation if _FIRST_PERSON.intersection(words(t.content))}
-    found: list[list[Evidence]] = []
-    for claim, passages in zip(claims, sources, strict=True):
-        mine = _words(claim)
-        scored: list[tuple[float, int, Evidence]] = []
-        for k, (evidence, theirs) in enumerate(said):
-            share = len(mine & theirs) / len(mine) if mine else 0.0
-            if share >= _NEAR and _about_the_user(
-                    claim, evidence.said is not None and evidence.said.turn in own):
-                scored.append((-share, k, evidence))
-        # the rules read the passages only for a claim some user sentence is near: the
-        # sources win, and so does anything the user said of it otherwise (a later "Update:")
-        if scored and (passages and _other_value(claim, passages)
-                       or any(_other_value(claim, [e]) for _, _, e in scored)):
-            scored = []
-        found.append([evidence for _, _, evidence in sorted(scored)[:_NEAREST]])
-    return found
-
-
-# The user is the source only of what is about themselves: their order, their payment, their
-# daughter. What they say of the world (a store's hours, a price, who runs a firm) is for the
-# sources to say, and the sources decide it, silent or not.
-_SECOND_PERSON = frozenset(SECOND) | frozenset("yourselves you're you've you'd you'll".split())
-_PRONOUNS = frozenset("it he she they its his her their this these those".split())
-_FIRST_PERSON = frozenset(FIRST_SINGULAR + FIRST_PLURAL) | frozenset("i'm i've i'd i'll".split())
-
-
-def _about_the_user(claim: str, own_turn: bool) -> bool:
-    """Whether ``claim`` speaks of the user: in the second person ("Your order is late"), or
-    opening with a pronoun ("It was paid on May 3") where the user's turn that says it speaks
-    of themselves (``own_turn``: "My order 5521 is stuck. It was paid on May 3."); and says
-    nothing of another thing in a relative clause or an apposition."""
-    if _ELSEWHERE.search(claim):  # "..., which treats viral infections": of something else
-        return False
-    said = words(claim)
-    if _SECOND_PERSON.intersection(said):
-        return True
-    return bool(said) and said[0] in _PRONOUNS and own_turn
-
-
-# A relative clause or an apposition: what it says is of another thing than the user ("You
-# live in Denver, where the sales tax is 8.81%", "Your bank, Monzo, charges no fees").
-_ELSEWHERE = re.compile(r",\s*(?:which|where|who|whose|whom)\b|^[^,]+,\s*[^,]+,\s+\w",
-                        re.IGNORECASE)
-
-
-def _other_value(claim: str, passages: Sequence[Evidence]) -> bool:
-    """Whether the rules find the passages contradicting the claim, or giving another value
-    for a measure of it ("30 days" where it says "90 days"). Fails closed: "paid 10 days ago"
-    against "ships within 3 days" is held back too."""
-    found = rules.check(claim, passages)
-    return found.contradiction or found.other_value
-
-
-_QUOTED = 200  # characters of a user's sentence a reason quotes at most
-
-
-def _quoted(claim: str, said: Evidence) -> str:
-    """The user's own words that ``claim`` says back: their sentence from the first to the last
-    word the claim shares with it (a turn written without sentence ends is one long sentence),
-    at most ``_QUOTED`` characters."""
-    text = said.said.text if said.said is not None else said.text
-    mine = _words(claim)
-    shared = [m.span() for m in TERM.finditer(fold(text))
-              if snowball(m[0]) in mine]
-    start, end = (shared[0][0], shared[-1][1]) if shared else (0, len(text))
-    quote = text[start:end].strip()
-    return quote if len(quote) <= _QUOTED else quote[:_QUOTED - 3].rstrip() + "..."
-
-
-def _words(text: str) -> set[str]:
-    """The words of ``text`` that carry content, as their Snowball stems: two forms of one
-    word ("arrive", "arrived") meet."""
-    return {snowball(w) for w in TERM.findall(fold(text).lower()) if w not in FUNCTION_WORDS}
 
 
 def _asserting(read: Sequence[ReadSentence], request: Request

@@ -143,6 +143,11 @@ Read the text as an answer to this question:
 <<{tag}:END QUESTION>>
 """
 
+# How a sentence the user said opens among the passages (conversation grounding): what the user
+# says of themselves counts, but a source passage that says otherwise outweighs it.
+USER_SAID = ("(the user's own words about themselves, said back to them; a passage from the "
+             "sources that says otherwise outweighs them).")
+
 # The conversation is context for reading a statement (what "it" or "your order" refers to),
 # never evidence: what a user said reaches a judge as evidence only as a passage of its own.
 CONVERSATION_BLOCK = """
@@ -314,7 +319,10 @@ def _passages(evidence: Sequence[Evidence]) -> str:
 
 def passage(e: Evidence) -> str:
     """A passage as a judge reads it: a tool's result opens with what it is (the tool's name
-    and the call's id, and whether it failed), in the passages' block of untrusted data."""
+    and the call's id, and whether it failed), and a user's sentence with whose words it is,
+    in the passages' block of untrusted data."""
+    if e.said is not None:
+        return f"{USER_SAID}\n{e.text}"
     if e.tool is None:
         return e.text
     failed = ", which failed: this is its error" if e.tool.error else ""

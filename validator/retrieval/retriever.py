@@ -113,7 +113,9 @@ class Retriever(Protocol):
     @property
     def source_count(self) -> int | None: ...
 
-    def find(self, claims: Sequence[Claim]) -> Found: ...
+    def find(self, claims: Sequence[Claim], depth: int = 1) -> Found:
+        """Each claim's evidence: its ``top_k`` passages, or ``depth`` times as many."""
+        ...
 
     def build(self) -> None:
         """Build now what the first search would (the sources' index), or nothing."""
@@ -146,7 +148,7 @@ class SourceRetriever:
     def query(self, claim: str) -> str:
         return query_text(self.question, claim)
 
-    def find(self, claims: Sequence[Claim]) -> Found:
+    def find(self, claims: Sequence[Claim], depth: int = 1) -> Found:
         if not any(source.strip() for source in self.sources):  # nothing to embed or search
             return Found(claims, self._beside(lambda group: [[] for _ in group]))
 
@@ -154,7 +156,7 @@ class SourceRetriever:
             index = self._index()
             queries = [self.query(claim.text) for claim in group]
             vectors = self.embedder.embed(queries) if index.embedded else None
-            hits = index.hits(vectors, self.top_k, [claim.within for claim in group],
+            hits = index.hits(vectors, self.top_k * depth, [claim.within for claim in group],
                               queries if self.hybrid or vectors is None else None)
             return [windows(index, self.sources, row, self.max_evidence_chars,
                             self.evidence_window) for row in hits]
@@ -190,9 +192,10 @@ class QueryFunctionRetriever:
     def build(self) -> None:
         """Nothing: the user's query function holds the index."""
 
-    def find(self, claims: Sequence[Claim]) -> Found:
+    def find(self, claims: Sequence[Claim], depth: int = 1) -> Found:
         return Found(claims, beside(self.structured, lambda claim: claim, lambda group: [
-            bounded(query_function_evidence(self.query_function, claim.text, self.top_k),
+            bounded(query_function_evidence(self.query_function, claim.text,
+                                            self.top_k * depth),
                     self.max_evidence_chars)
             for claim in group]), query_function=self.query_function)
 

@@ -9,16 +9,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..text.grammar import ARTICLES, AUXILIARIES, CLAUSE_OPENERS, DEMONSTRATIVES
+from ..text.grammar import AUXILIARIES, CLAUSE_OPENERS, FUNCTION_WORDS
 from ..text.word_forms import IRREGULAR, SAME_PARTICIPLES
 from .quantities import Amount
 
-# Words that carry no claim of their own: skipped where the evidence has them, not required
-# where the claim has them. Negations, qualifiers and opposites are read apart.
-FUNCTION_WORDS = ARTICLES | DEMONSTRATIVES | AUXILIARIES | frozenset(
-    """it its they them their he him his she her we our you your i me my having doing of to in
-    on at by for with from as into onto upon there here which who whom whose what also just very
-    and or nor then than too located situated""".split())
 # Words that make a statement hold only on a condition ("The pump stops when the lid is open").
 CONDITIONS = frozenset("if when whenever unless provided assuming".split())
 # Phrases that say "if" ("Tenants may keep pets as long as they pay a deposit"), read as one.

@@ -33,6 +33,14 @@ OBJECT_PRONOUNS = frozenset(forms[1] for forms in (*PERSONAL, THING))
 FINITE_BE = frozenset("am is are was were".split())
 BE = FINITE_BE | frozenset(("be", "been", "being"))
 AUXILIARIES = BE | frozenset("has have had do does did".split())
+# Words that carry no claim of their own: the rules skip them where the evidence has them and
+# do not require them where the claim has them; a user's words are compared without them.
+# Negations, qualifiers and opposites are read apart.
+FUNCTION_WORDS = ARTICLES | DEMONSTRATIVES | AUXILIARIES | frozenset(
+    """it its they them their he him his she her we our you your i me my having doing of to in
+    on at by for with from as into onto upon there here which who whom whose what also just very
+    and or nor then than too located situated""".split())
+
 MODALS = frozenset("can could will would shall should may might must".split())
 NEGATIVE_AUXILIARIES = frozenset("""isn't aren't wasn't weren't doesn't don't didn't can't
     cannot won't wouldn't couldn't shouldn't hasn't haven't hadn't mustn't""".split())

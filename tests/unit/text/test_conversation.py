@@ -59,6 +59,6 @@ def test_a_long_conversation_reaches_the_prompt_cut_to_its_budget():
     ("Right now the store is closed.", "Right now the store is closed."),  # no mark: a word
 ])
 def test_a_replys_opening_is_set_aside_before_it_meets_what_the_user_said(reply, claim):
-    from provenance_guard.deciding.decider import unframed
+    from provenance_guard.text.said import unframed
 
     assert unframed(reply) == claim

@@ -58,8 +58,10 @@ def scripted_verdict(statement: str, passages: str) -> str:
 
 def answer(prompt: str) -> str:
     items = re.findall(r"BEGIN STATEMENT (\d+)>>\n(.*?)\n<<", prompt, re.DOTALL)
-    shared = dict(re.findall(r"(?m)^\[(\d+)\] (.*)$", prompt.split("BEGIN PASSAGES>>")[1]
-                             .split(":END PASSAGES>>")[0]))
+    block = prompt.split("BEGIN PASSAGES>>")[1].split(":END PASSAGES>>")[0].rpartition("<<")[0]
+    # a passage runs to the next number: a user's sentence or a tool's result opens with a line
+    # that says what it is
+    shared = dict(re.findall(r"(?ms)^\[(\d+)\] (.*?)(?=^\[\d+\] |\Z)", block))
     named = dict(re.findall(r"(?m)^statement (\d+): (.*)$", prompt.rpartition(
         ":END STATEMENTS>>")[2]))
 

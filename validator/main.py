@@ -28,19 +28,22 @@ from guardrails.validator_base import (
     register_validator,
 )
 
-from .concurrency import Raised, Runner, offload, on_the_validation_loop, run, submit
 from .deciding import traces
 from .deciding.aggregation import Reporting, aggregate, fix
 from .deciding.correction import Correcting, make_corrector
 from .deciding.decider import Decider, Deciding
 from .deciding.grounding import Grounding
 from .deciding.results import REGISTERED_NAME, Report
-from .errors import ConfigurationError, public, scrub_raised, warnings_to_caller
+from .errors import ConfigurationError, warnings_to_caller
 from .judges import JudgeSettings, build, usage
 from .judges.factory import Dressed, refuse_unused
 from .request import Defaults, Request, read_request
 from .retrieval.embedding import SentenceTransformerEmbedder
 from .retrieval.retriever import Retriever, Retrieving, retriever_for
+from .runtime.credentials import public, scrub_raised
+from .runtime.deadline import Runner
+from .runtime.loop import on_the_validation_loop, run, submit
+from .runtime.pool import Raised, offload
 from .settings import Settings, docstring, signature
 from .text import reader
 from .text.languages import load_identifier

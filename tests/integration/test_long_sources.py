@@ -158,8 +158,8 @@ def test_a_source_at_the_limit_is_cut_off_by_the_deadline_and_fills_the_cache_af
     so a later validation of the same source is judged."""
     import time
 
-    from provenance_guard.concurrency import ABANDON_AFTER
     from provenance_guard.retrieval.index import INDEX_CACHE
+    from provenance_guard.runtime.deadline import ABANDON_AFTER
 
     validator = ProvenanceLLM(llm_callable="local", deadline=3)
     limit = validator.settings.max_source_chars

@@ -19,7 +19,7 @@ import pytest
 
 RUN = Path(__file__).with_name("raising_judge_run.py")
 DEADLINE = 4.0  # raising_judge_run.DEADLINE
-MARGIN = 1.0  # concurrency.ABANDON_AFTER: what a validation may take past its deadline
+MARGIN = 1.0  # runtime.deadline.ABANDON_AFTER: what a validation may take past its deadline
 
 
 def run(kind: str, thrown: str) -> dict:
@@ -64,7 +64,7 @@ def test_an_async_judge_that_blocks_its_loop_holds_up_nothing():
 def test_the_validation_loop_serves_on_after_a_task_raises_system_exit():
     """Whatever raises ``SystemExit`` in a task on the validation loop (asyncio raises it out of
     the loop too), the loop goes on: the task's caller gets it, the next coroutine runs."""
-    from provenance_guard.concurrency import submit
+    from provenance_guard.runtime.loop import submit
 
     async def exits():
         raise SystemExit(7)

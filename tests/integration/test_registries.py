@@ -12,8 +12,8 @@ import threading
 from conftest import GOOD, ScriptedJudge, toy_metadata
 
 from provenance_guard import ProvenanceLLM, Verdict
-from provenance_guard.concurrency import _identities, _waitings, sweep
 from provenance_guard.judges.limits import _GATES
+from provenance_guard.runtime.waiting import _identities, _waitings, sweep
 
 
 class ByHand:

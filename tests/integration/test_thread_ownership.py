@@ -15,8 +15,9 @@ from conftest import REPO, ScriptedJudge, toy_metadata
 from guardrails import AsyncGuard, Guard
 
 from provenance_guard import ProvenanceLLM
-from provenance_guard.concurrency import LOOP_THREAD, POOL_WORKERS
 from provenance_guard.errors import ConfigurationError
+from provenance_guard.runtime.loop import LOOP_THREAD
+from provenance_guard.runtime.pool import POOL_WORKERS
 
 DISTINCT = " ".join(f"The tower has a feature called item {chr(97 + i % 26)}{i // 26}." for i in
                     range(300))

@@ -24,7 +24,8 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import UNREACHABLE, no_key_message, public, refused_key_message
+from ..errors import UNREACHABLE, no_key_message, refused_key_message
+from ..runtime.credentials import public
 from . import exits
 
 # The providers whose key variable is known without LiteLLM, and the variable (LiteLLM's

@@ -10,11 +10,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..concurrency import TOO_LATE
 from ..errors import UNREACHABLE, warn
 from ..judges.replies import EXPECTED_VERDICT, UNREADABLE_VERDICT
 from ..request import Request
 from ..retrieval.retriever import Found
+from ..runtime.deadline import TOO_LATE
 from ..text.structure import inside_emphasis_pairs, inside_marks
 from ..types import INVALID, Claim, Correction, FixMode, ReadSentence, Sentence
 from .decider import Decided

@@ -19,7 +19,6 @@ from functools import cache
 from typing import cast
 
 from .. import rules
-from ..concurrency import TOO_LATE, Scope
 from ..errors import ConfigurationError, warn
 from ..judges import Corrector, Judge, JudgeSettings, build
 from ..judges.base import Backend
@@ -27,6 +26,7 @@ from ..judges.factory import Dressed, dress
 from ..judges.prompts import CORRECTION_RULES
 from ..judges.replies import EXPECTED_REWRITE, UnreadableReply
 from ..request import Request
+from ..runtime.deadline import TOO_LATE, Scope
 from ..text import citations
 from ..text.citations import MARKER
 from ..text.word_forms import MONTHS

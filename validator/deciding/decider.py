@@ -16,11 +16,12 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol, cast
 
 from .. import rules
-from ..concurrency import Busy, Scope, offload
 from ..judges.base import Backend
 from ..judges.prompts import batch_passage_chars
 from ..request import Request
 from ..retrieval.retriever import Found, Retriever
+from ..runtime.deadline import Scope
+from ..runtime.pool import Busy, offload
 from ..text import citations
 from ..text.refusals import claim_part
 from ..types import (

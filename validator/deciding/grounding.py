@@ -18,9 +18,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from .. import rules
-from ..concurrency import Busy, Scope, offload
 from ..request import Request
 from ..retrieval.retriever import Retriever
+from ..runtime.deadline import Scope
+from ..runtime.pool import Busy, offload
 from ..text.said import nearest, quoted, unframed
 from ..types import SUPPORTED, UNSUPPORTED, Claim, Evidence
 from .decider import Decided, Decider

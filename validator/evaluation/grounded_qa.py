@@ -29,10 +29,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..concurrency import run
 from ..judges.kinds import Ask, Reply
 from ..judges.prompt_judge import PromptJudge
 from ..judges.replies import final_object
+from ..runtime.loop import run
 from ..types import BY_FALLBACK
 from .qa_prompts import COMPLETENESS_TASK, RELEVANCY_TASK, USEFULNESS_TASK, build_qa_prompt
 from .summaries import MetricSummary

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..concurrency import waiting
 from ..errors import ConfigurationError
 from ..judges.kinds import Reply
 from ..judges.limits import Turns
+from ..runtime.waiting import waiting
 
 
 async def _reserved(reserve: Callable[[], float]) -> float:

@@ -13,7 +13,7 @@ What users pass is adapted once, when the validator is built (``adapt``): an obj
 ``judge_batch``, ``extract_claims``, ``correct``, each with or without an awaited twin
 (``ajudge``, ...). Its plain methods run apart from the validation's own work: in the process's
 pool when they compute (``computes``), else in threads of their own that a deadline may abandon
-(``concurrency.Waiting``). What it returns is checked once, so that nothing the validator
+(``runtime.waiting.Waiting``). What it returns is checked once, so that nothing the validator
 cannot read becomes a verdict.
 """
 
@@ -25,8 +25,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Protocol, cast, runtime_checkable
 
-from ..concurrency import identity, offload, waiting
 from ..errors import ConfigurationError, JudgeAuthError
+from ..runtime.pool import offload
+from ..runtime.waiting import identity, waiting
 from ..settings import DEFAULTS
 from ..types import (
     CONFLICTING_KINDS,
@@ -164,7 +165,7 @@ class ObjectJudge(Backend):
     the plain method (in the same class or below it), on an event loop of the object's own;
     else the plain method: in the pool when the object computes (``computes`` or
     ``is_heuristic``), else in a thread of its own. Both under the object's bound of ``size``
-    (``concurrency.Waiting``): a call that never returns, or blocks its loop, holds up nothing
+    (``runtime.waiting.Waiting``): a call that never returns, or blocks its loop, holds up nothing
     but the object's own calls."""
 
     def __init__(self, judge: object, size: int = MAX_IN_FLIGHT):

@@ -1,6 +1,6 @@
 """A plain ``prompt -> str`` callable as a judge (the hub validator's ``llm_callable``), or an
 ``async def`` one: a plain one runs in a thread of its own, an async one on an event loop of
-its own (``concurrency.Waiting``), apart from the validations' work and loop: a deadline
+its own (``runtime.waiting.Waiting``), apart from the validations' work and loop: a deadline
 abandons either, and neither can hold up another validation."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ import inspect
 from collections.abc import Callable, Hashable
 from typing import Any, cast
 
-from ..concurrency import identity, offload, waiting
 from ..errors import ConfigurationError
+from ..runtime.pool import offload
+from ..runtime.waiting import identity, waiting
 from . import usage
 from .base import DEFAULT_JUDGE, JudgeSettings
 from .kinds import Reply

@@ -19,8 +19,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar, cast
 
-from ..concurrency import JUDGE_REPLY, Busy, Once, waited_for
-from ..errors import scrubbed
+from ..runtime.credentials import scrubbed
+from ..runtime.deadline import JUDGE_REPLY, waited_for
+from ..runtime.loop import Once
+from ..runtime.pool import Busy
 from ..types import BY_CACHE, BY_FALLBACK, BY_LLM
 from . import usage
 from .kinds import Ask, Reply

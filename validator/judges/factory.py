@@ -10,8 +10,8 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from ..concurrency import identity
 from ..errors import ConfigurationError
+from ..runtime.waiting import identity
 from .base import DEFAULT_JUDGE, Backend, Judge, JudgeSettings, ObjectJudge, adapt
 from .limits import gate
 from .policies import AskAlone, Controlled, Limited, Policy, Remembered, Threshold

@@ -20,8 +20,9 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from contextlib import asynccontextmanager
 
-from ..concurrency import forgets, sweep, waited_for
 from ..errors import ConfigurationError
+from ..runtime.deadline import waited_for
+from ..runtime.waiting import forgets, sweep
 
 MAX_IN_FLIGHT = 32  # calls in flight to one model, by default (max_calls_in_flight)
 
@@ -201,7 +202,7 @@ _GATES_LOCK = threading.Lock()
 
 def gate(model: Hashable, size: int, rpm: float | None = None, tpm: float | None = None) -> Gate:
     """The process's gate for ``model`` (a model's name and server, or a user object's
-    ``concurrency.identity``, forgotten with the object) with ``size`` slots, ``rpm`` starts
+    ``runtime.waiting.identity``, forgotten with the object) with ``size`` slots, ``rpm`` starts
     and ``tpm`` tokens a minute: judges naming the same model with the same limits share one."""
     sweep()
     key = (model, size, rpm, tpm)

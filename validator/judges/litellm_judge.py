@@ -6,18 +6,17 @@ import json
 import os
 from typing import Any
 
-from ..concurrency import length
 from ..errors import (
     UNREACHABLE,
     ConfigurationError,
     JudgeAuthError,
     NoKeyError,
-    keep_secret,
-    keep_secret_values,
     no_key_message,
     refused_key_message,
     warn,
 )
+from ..runtime.credentials import keep_secret, keep_secret_values
+from ..runtime.deadline import length
 from . import usage
 from .base import DEFAULT_JUDGE, JudgeSettings
 from .kinds import Reply

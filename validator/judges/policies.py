@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import fields, replace
 from typing import Any, cast
 
-from ..concurrency import Busy, offload
+from ..runtime.pool import Busy, offload
 from ..types import BY_CACHE, BY_FALLBACK, BY_LLM, INVALID, SUPPORTED, Context, Evidence, Verdict
 from . import usage
 from .base import Backend, Item, Unread
@@ -209,7 +209,7 @@ def _caught(control: Control, checked: Verdict, count: int) -> list[Verdict]:
 class Limited(Policy):
     """A judge object's calls under the shared limits of its model (``gate``: calls in flight,
     requests a minute), each call counted in the validation's usage. A call refused because
-    too many of the object's calls still run past their deadline (``concurrency.Busy``) gives
+    too many of the object's calls still run past their deadline (``runtime.pool.Busy``) gives
     INVALID verdicts that say so."""
 
     def __init__(self, inner: Backend, gate: Gate):

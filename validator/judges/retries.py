@@ -14,8 +14,9 @@ from typing import Any, TypeVar
 
 import tenacity
 
-from ..concurrency import Busy, Raised, remaining
 from ..errors import ConfigurationError, JudgeAuthError, warn
+from ..runtime.deadline import remaining
+from ..runtime.pool import Busy, Raised
 
 T = TypeVar("T")
 

@@ -10,8 +10,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..concurrency import Waiting, identity, offload, start, unfinished, waiting
 from ..request import Chunking, Request
+from ..runtime.deadline import start, unfinished
+from ..runtime.pool import offload
+from ..runtime.waiting import Waiting, identity, waiting
 from ..types import Claim, Evidence
 from .embedding import Embedder, FunctionEmbedder
 from .evidence_windows import bounded, windows

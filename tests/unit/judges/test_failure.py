@@ -1,8 +1,8 @@
 """A failed judge call's reason, repeated in every sentence of the call: scrubbed of the key,
 then cut, so that a server answering with megabytes does not fill every result."""
 
-from provenance_guard.errors import keep_secret_values
 from provenance_guard.judges.calls import FAILURE_CHARS, failure
+from provenance_guard.runtime.credentials import keep_secret_values
 
 
 def test_a_long_failure_is_cut_and_says_how_much_was_left_out():

@@ -43,7 +43,7 @@ def litellm_is_loaded():
 
 def validate(validator, text=GOOD, **metadata):
     """The result of validating ``text``, and the warnings it gave."""
-    validator.judge.caller.backoff = BACKOFF
+    validator.judge.caller.outbound.backoff = BACKOFF
     with caught_warnings() as caught:
         result = validator.validate(text, toy_metadata(**metadata))
     return result, caught

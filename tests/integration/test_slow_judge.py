@@ -29,7 +29,7 @@ def used_after(server, faults: list, **options):
     """The usage of one validation of GOOD while the server meets ``faults``, which it passes."""
     server.faults = faults
     validator = litellm_validator(server.url, **options)
-    validator.judge.caller.backoff = 0.01
+    validator.judge.caller.outbound.backoff = 0.01
     report = validator.check(GOOD, toy_metadata())
     assert report.passed
     return report.usage
@@ -56,7 +56,7 @@ def test_no_retry_is_started_that_the_deadline_would_cut_off(chat_server):
     # a call's timeout well above the answered call's second, so that a busy machine's slower
     # answer is not cut off; after it, less than that second is left
     validator = litellm_validator(server.url, deadline=3.5, llm_kwargs={"timeout": 2.5})
-    validator.judge.caller.backoff = 0.01
+    validator.judge.caller.outbound.backoff = 0.01
     server.faults = [("slow", 1.0)]  # an answered call: a call takes at least 1 s here
     assert validator.check("It is 330 metres tall.", toy_metadata()).passed
     server.faults = [("slow", 8.0)]  # the next one times out after 2.5 s, 1 s before the end

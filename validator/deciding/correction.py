@@ -58,7 +58,7 @@ def make_corrector(spec: object, judge: Dressed, llm_kwargs: dict | None,
                    settings: JudgeSettings) -> Dressed:
     """The corrector ``spec`` names (see the ``corrector`` setting); None: the judge's model."""
     if spec is None:
-        if judge.corrects:
+        if judge.abilities.corrects:
             return judge
         raise ConfigurationError(
             f"fix_mode=\"correct\" needs a model to rewrite failing sentences, and the judge "
@@ -71,7 +71,7 @@ def make_corrector(spec: object, judge: Dressed, llm_kwargs: dict | None,
                 else build(spec, llm_kwargs if isinstance(spec, str) else None, settings))
     except (ValueError, ConfigurationError) as error:
         raise type(error)(f"corrector: {error}") from None
-    if not made.corrects:
+    if not made.abilities.corrects:
         raise ConfigurationError(
             f"corrector: {spec!r} gives a {made.name}, which cannot rewrite text. "
             "Pass a LiteLLM model name, a callable prompt -> reply, or an object with a "

@@ -108,7 +108,8 @@ async def decide(judge: Backend, claims: Sequence[str], evidence: EvidenceOf,
     then: no evidence -> unsupported; a rule decision (cascade) -> no call; a verdict the first
     judge is sure of -> no call; else the judge. What the deadline leaves undecided is INVALID,
     with its reason."""
-    size = batch_size if judge.group_size is None else min(batch_size, judge.group_size)
+    most = judge.abilities.group_size
+    size = batch_size if most is None else min(batch_size, most)
     count = len(claims)
     groups = [list(range(n, min(n + size, count))) for n in range(0, count, max(1, size))]
 
@@ -148,7 +149,8 @@ async def decide(judge: Backend, claims: Sequence[str], evidence: EvidenceOf,
     decided = [answer for answers in await scope.map(group, groups, late) for answer in answers]
     return Decided([verdict for verdict, _ in decided],
                    sum(how != _ASKED for _, how in decided),
-                   sum(how == _BY_FIRST for _, how in decided), judge.one_per_call_because)
+                   sum(how == _BY_FIRST for _, how in decided),
+                   judge.abilities.one_per_call_because)
 
 
 def _before_the_judge(claim: str, found: Sequence[Evidence], cascade: Cascade
@@ -188,7 +190,7 @@ async def extract_claims(judge: Backend, sentences: Sequence[str], answer: str,
     """Each sentence's atomic claims from the judge, or None where it gave none, or claims that
     drop a number, date or name of the sentence (the sentence is then judged whole). A judge
     that cannot extract claims gives None for all."""
-    if not judge.extracts_claims:
+    if not judge.abilities.extracts_claims:
         return [None] * len(sentences)
 
     async def extract(sentence: str) -> list[str] | None:

@@ -8,26 +8,19 @@ rewrite one, whether its verdicts carry a probability. The prompt judges (a Lite
 callable, MiniCheck) are backends as they are; the policies (``policies``) are backends that
 wrap one.
 
-What users pass is adapted once, when the validator is built (``adapt``): an object with
-``judge(claim, evidence, question)`` (the public ``Judge`` protocol), and optionally
-``judge_batch``, ``extract_claims``, ``correct``, each with or without an awaited twin
-(``ajudge``, ...). Its plain methods run apart from the validation's own work: in the process's
-pool when they compute (``computes``), else in threads of their own that a deadline may abandon
-(``runtime.waiting.Waiting``). What it returns is checked once, so that nothing the validator
-cannot read becomes a verdict.
+What users pass is adapted once, when the validator is built (``objects.adapt``): an object
+with ``judge(claim, evidence, question)`` (the public ``Judge`` protocol, here), and optionally
+``judge_batch``, ``extract_claims``, ``correct``. What it returns is checked here
+(``check_verdict``), so that nothing the validator cannot read becomes a verdict.
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Protocol, cast, runtime_checkable
 
 from ..errors import ConfigurationError, JudgeAuthError
-from ..runtime.pool import offload
-from ..runtime.waiting import identity, waiting
 from ..settings import DEFAULTS
 from ..types import (
     CONFLICTING_KINDS,
@@ -42,10 +35,9 @@ from ..types import (
     Verdict,
     kind_contradicts,
 )
-from .limits import MAX_IN_FLIGHT
 
-__all__ = ["Backend", "BatchJudge", "ClaimExtractor", "ConfigurationError", "Corrector", "Judge",
-           "JudgeAuthError", "JudgeSettings", "Unread", "adapt"]
+__all__ = ["Abilities", "Backend", "BatchJudge", "ClaimExtractor", "ConfigurationError", "Corrector", "Judge",
+           "JudgeAuthError", "JudgeSettings", "Unread"]
 
 Item = tuple[str, Sequence[Evidence]]
 
@@ -122,17 +114,57 @@ class Unread(Verdict):
     stands)."""
 
 
-class Backend:
-    """A judge as the validator calls it. Subclasses write ``verdicts``; a backend that can
-    break sentences into claims or rewrite them sets ``extracts_claims`` or ``corrects`` and
-    writes ``claims`` or ``rewrite``."""
+@dataclass(frozen=True)
+class Abilities:
+    """What a backend declares it can do. The policies it wears are chosen by these
+    (``factory.dress``), and so is the answer to a setting it cannot take.
 
-    group_size: int | None = None  # statements one call takes; None: as many as batch_size
-    extracts_claims = False
-    corrects = False
-    computes = False  # its calls compute here (run in the pool), rather than wait on a model
-    gives_probabilities = False  # its verdicts may carry a probability to hold to a threshold
-    one_per_call_because: str | None = None  # why a judge that could batch takes one a call
+    ``group_size``: statements one call takes (None: as many as ``batch_size``);
+    ``extracts_claims``, ``corrects``: it breaks a sentence into claims, rewrites one;
+    ``computes``: its calls compute here (run in the pool) rather than wait on a model;
+    ``gives_probabilities``: its verdicts may carry a probability to hold to a threshold;
+    ``one_per_call_because``: why a judge that could batch takes one statement a call;
+    ``controls``: its group calls carry a control statement (None: where the settings say "on"
+    and it batches); ``asks_again``: a group call's reply may leave a statement unread, to be
+    asked again alone; ``remembered``: its verdicts are worth keeping (a model's: the rules are
+    cheaper to run again than to look up); ``rules``: it is the offline rule checker;
+    ``takes``: the judge settings it takes itself (its calls' limits and retries, its prompts);
+    ``cannot``: why it cannot take a given one, by setting, else ``what`` it is."""
+
+    group_size: int | None = None
+    extracts_claims: bool = False
+    corrects: bool = False
+    computes: bool = False
+    gives_probabilities: bool = False
+    one_per_call_because: str | None = None
+    controls: bool | None = None
+    asks_again: bool = False
+    remembered: bool = False
+    rules: bool = False
+    takes: frozenset[str] = frozenset()
+    cannot: tuple[tuple[str, str], ...] = ()
+    what: str = "cannot take it"
+
+    def why_not(self, setting: str) -> str:
+        return dict(self.cannot).get(setting, self.what)
+
+
+# The settings a backend whose calls wait on a model takes: its calls' shared limits.
+CALL_LIMITS = frozenset(("max_calls_in_flight", "max_requests_per_minute"))
+
+
+class Backend:
+    """A judge as the validator calls it. Subclasses write ``verdicts`` and declare what they
+    can do (``abilities``); a backend that can break sentences into claims or rewrite them
+    writes ``claims`` or ``rewrite`` too."""
+
+    # ``settings``: the judge settings it was built with, where it was built apart from the
+    # validator (a prompt judge of ours): those, not the validator's, are the ones it wears
+    settings: JudgeSettings | None = None
+
+    @property
+    def abilities(self) -> Abilities:
+        return Abilities()
 
     @property
     def name(self) -> str:
@@ -151,101 +183,6 @@ class Backend:
     def ready(self) -> None:
         """Load what judging reads with (rules, a model, a tokenizer) that its first call would
         otherwise load; call nothing. ``ProvenanceLLM.warm_up`` calls it."""
-
-
-def adapt(judge: object, size: int = MAX_IN_FLIGHT) -> Backend:
-    """``judge`` as a ``Backend``: a backend as it is, a judge object of the user's adapted,
-    its plain calls that only wait run at most ``size`` at once."""
-    return judge if isinstance(judge, Backend) else ObjectJudge(judge, size)
-
-
-class ObjectJudge(Backend):
-    """A judge object (``Judge``, and optionally ``BatchJudge``, ``ClaimExtractor``,
-    ``Corrector``), its methods chosen once: the awaited twin where the object writes one beside
-    the plain method (in the same class or below it), on an event loop of the object's own;
-    else the plain method: in the pool when the object computes (``computes`` or
-    ``is_heuristic``), else in a thread of its own. Both under the object's bound of ``size``
-    (``runtime.waiting.Waiting``): a call that never returns, or blocks its loop, holds up nothing
-    but the object's own calls."""
-
-    def __init__(self, judge: object, size: int = MAX_IN_FLIGHT):
-        self.judge = judge
-        # its plain methods compute (the rules, a model's forward pass): the validation waits
-        # for them before it returns; a user's may wait on a network, and is not waited for
-        self.computes = bool(getattr(judge, "is_heuristic", False)
-                             or getattr(judge, "computes", False))
-        self.gives_probabilities = bool(getattr(judge, "gives_probabilities", True))
-        # plain methods that only wait, and every awaited one, run apart from the validations
-        self.waiting = waiting(identity(judge), size)
-        self._one = self._method("judge") if isinstance(judge, Judge) else None  # a corrector
-        self._batch = self._method("judge_batch") if isinstance(judge, BatchJudge) else None
-        self.group_size = None if self._batch is not None else 1
-        self._extract = (self._method("extract_claims") if isinstance(judge, ClaimExtractor)
-                         else None)
-        self.extracts_claims = self._extract is not None
-        self._correct = self._method("correct") if isinstance(judge, Corrector) else None
-        self.corrects = self._correct is not None
-
-    @property
-    def name(self) -> str:
-        return type(self.judge).__name__
-
-    def _method(self, name: str) -> Callable[..., Awaitable[Any]]:
-        if has_async(self.judge, name):  # on the object's own loop: it may block it
-            return functools.partial(self.waiting.call_async, getattr(self.judge, f"a{name}"))
-        method = getattr(self.judge, name)
-        if self.computes:
-            return functools.partial(offload, method)
-        return functools.partial(self.waiting.call, method)
-
-    def ready(self) -> None:
-        """A judge object's own ``ready()``, where it writes one (ours: the rules, a model)."""
-        ready = getattr(self.judge, "ready", None)
-        if callable(ready):
-            ready()
-
-    async def verdicts(self, items: Sequence[Item], context: Context) -> list[Verdict]:
-        question = context.question
-        if self._batch is not None and len(items) > 1:
-            verdicts = await self._batch(items, question)
-            check_count(self.name, verdicts, len(items))
-        else:
-            one = cast(Callable[..., Awaitable[Any]], self._one)  # a judge: made with judge()
-            verdicts = list(await asyncio.gather(*(one(claim, evidence, question)
-                                                   for claim, evidence in items)))
-        for verdict in verdicts:
-            check_verdict(self.name, verdict)
-        return verdicts
-
-    async def claims(self, sentence: str, answer: str, context: Context) -> list[str] | None:
-        if self._extract is None:
-            return None
-        claims = await self._extract(sentence, answer, context.question)
-        if claims is not None and (not isinstance(claims, list)
-                                   or not all(isinstance(c, str) for c in claims)):
-            raise ConfigurationError(
-                f"{self.name}.extract_claims returned {type(claims).__name__}; it must return "
-                "a list of str, or None when it gives no claims.")
-        return claims
-
-    async def rewrite(self, sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
-                      context: Context) -> str | None:
-        if self._correct is None:
-            return None
-        written = await self._correct(sentence, evidence, verdict, context.question)
-        if written is not None and not isinstance(written, str):
-            raise ConfigurationError(
-                f"{self.name}.correct returned {type(written).__name__}; it must return the "
-                "rewritten sentence (str), or None when it cannot.")
-        return written
-
-
-def has_async(judge: object, method: str) -> bool:
-    """Whether ``judge`` has ``a<method>`` written beside its ``<method>`` (in the same class or
-    below it): a subclass that overrides ``judge`` but not ``ajudge`` is called as it wrote it."""
-    owners = [c for c in type(judge).__mro__ if method in c.__dict__]
-    awaited = [c for c in type(judge).__mro__ if f"a{method}" in c.__dict__]
-    return bool(owners and awaited) and issubclass(awaited[0], owners[0])
 
 
 def check_count(name: str, verdicts: object, count: int) -> None:

@@ -11,7 +11,6 @@ from collections.abc import Callable, Hashable
 from typing import Any, cast
 
 from ..errors import ConfigurationError
-from ..runtime.pool import offload
 from ..runtime.waiting import identity, waiting
 from . import usage
 from .base import DEFAULT_JUDGE, JudgeSettings
@@ -52,19 +51,16 @@ class CallableJudge(PromptJudge):
             reply = await threads.call(call, prompt)
             if inspect.isawaitable(reply):  # a plain function that returned a coroutine
                 reply = await threads.call_async(lambda: reply)
-        # counting tokens computes: in the pool
-        return Reply(await offload(_counted, prompt, reply))
+        return Reply(_plain(reply))  # its tokens nobody reports: the call layer counts them
 
 
-def _counted(prompt: str, reply: object) -> str:
+def _plain(reply: object) -> str:
     if not isinstance(reply, str):
         raise ConfigurationError(
             f"llm_callable returned {type(reply).__name__}; it must return the reply text as a "
             "str (did the function forget to return it?)."
         )
-    reply = str.__str__(reply)  # a plain str: a subclass's own methods are never called
-    usage.counted(prompt, reply)
-    return reply
+    return str.__str__(reply)  # a plain str: a subclass's own methods are never called
 
 
 def is_async(function: object) -> bool:

@@ -1,12 +1,18 @@
-"""The call pipeline: every call a prompt judge makes, whatever its kind (a batch, one
+"""The call layer and the prompt judges' pipeline.
+
+``Outbound`` is the one layer every backend that waits on something wears: a prompt judge's
+transport and a judge object's methods alike go through its ``call`` (the model's shared
+limits, retries where the backend takes them, the account of what each call consumed, read
+from what it returned). Every call a prompt judge makes, whatever its kind (a batch, one
 statement, claims, a rewrite, a grading prompt), goes through ``Caller.ask``:
 
-    memory cache -> one flight per prompt -> disk store -> the model's shared limits
-        -> retries -> transport -> read -> (cut at its room: once more with more room) -> keep
+    memory cache -> one flight per prompt -> disk store -> Outbound (the model's shared limits
+        -> retries -> transport -> account) -> read -> (cut at its room: once more with more
+        room) -> keep
 
 The transport is all a backend writes (``complete(prompt, room, form) -> Reply``: LiteLLM, a
-callable); a policy over transports (pacing a run's requests) wraps it. ``Caller.send`` is the
-one function that calls the model.
+callable): it returns what it got, what the response reported of its tokens included, and
+writes no usage. A policy over transports (pacing a run's requests) wraps it.
 """
 
 from __future__ import annotations
@@ -22,8 +28,8 @@ from typing import Generic, TypeVar, cast
 from ..runtime.credentials import scrubbed
 from ..runtime.deadline import JUDGE_REPLY, waited_for
 from ..runtime.loop import Once
-from ..runtime.pool import Busy
-from ..types import BY_CACHE, BY_FALLBACK, BY_LLM
+from ..runtime.pool import Busy, offload
+from ..types import BY_CACHE, BY_FALLBACK, BY_LLM, Usage
 from . import usage
 from .kinds import Ask, Reply
 from .limits import Gate
@@ -31,6 +37,7 @@ from .reply_cache import ReplyCache, ReplyStore
 from .retries import NoTimeToRetry, complete_with_retries, received, timed_out
 
 T = TypeVar("T")
+R = TypeVar("R")
 Transport = Callable[[str, int, "dict | None"], Awaitable[Reply]]
 
 NOTHING_READABLE = "the judge's reply has nothing readable"
@@ -70,21 +77,91 @@ class Room:
         return f"{CUT} at {cut_at} tokens, before anything in it could be read ({fix})"
 
 
+class Outbound:
+    """The one call layer every backend that waits on something wears (a prompt judge's
+    transport, a judge object's methods): the model's shared limits (``gate``), retries where
+    the backend takes them (``max_retries``; None: its calls are not retried, a judge object's
+    own client retries), and the account of each call: what it consumed, read from what it
+    returned (``used``), a call the deadline cut off, one that failed, one that was a retry.
+    The only writer of the validation's usage (``usage.add``)."""
+
+    def __init__(self, gate: Callable[[], Gate], *, max_retries: int | None = None,
+                 backoff: float = 0.5, counts_tokens: bool = False):
+        self.gate = gate
+        self.max_retries, self.backoff = max_retries, backoff
+        self.counts_tokens = counts_tokens  # under a tokens-a-minute limit
+        self.latencies: deque[float] = deque(maxlen=10_000)  # seconds, of the answered calls
+
+    async def call(self, send: Callable[[], Awaitable[R]], used: Callable[[R], Awaitable[Usage]],
+                   prompt: str | None = None) -> R | BaseException:
+        """``await send()``, retried where the backend takes retries (then a failure that
+        ends the tries is returned, see ``retries``), else as it ends (a failure raised).
+        ``prompt``: the request's text where the layer sees it (its tokens count against a
+        tokens-a-minute limit, and a call cut off or timed out is counted by it); None for a
+        judge object, whose requests are its own."""
+        gate = self.gate()
+        tries = 0
+
+        async def one(_: str) -> R:
+            nonlocal tries
+            tries += 1
+            async with gate.slot(self._tokens(prompt)):
+                started = time.monotonic()
+                try:
+                    got = await send()
+                except asyncio.CancelledError:
+                    usage.add(usage.cut_off(prompt))
+                    waited_for(JUDGE_REPLY)
+                    raise
+                except Exception as error:
+                    if prompt is not None and received(error):
+                        usage.add(usage.failed(prompt, timed_out(error)))
+                    raise
+                finally:
+                    if tries > 1:
+                        usage.add(usage.RETRIED)
+                self.latencies.append(time.monotonic() - started)
+            spent = await used(got)
+            usage.add(spent)
+            gate.spent(spent.completion_tokens if self.counts_tokens else 0)
+            return got
+
+        if self.max_retries is None:
+            return await one("")
+        return await complete_with_retries(one, prompt or "", self.max_retries, self.backoff,
+                                           gate.pause, self.takes)
+
+    def takes(self) -> float | None:
+        """About how long a call takes: the median of the latest answered calls (None before
+        the first), so that no retry is started that the deadline would cut off."""
+        recent = list(self.latencies)[-RECENT:]
+        return statistics.median(recent) if recent else None
+
+    def _tokens(self, text: str | None) -> int:
+        return usage.tokens(text) if self.counts_tokens and text else 0
+
+
 class Caller:
-    """A prompt judge's calls: its caches, its model's shared limits (``gate``), its retries
-    and its transport."""
+    """A prompt judge's calls: its caches, then the call layer (``Outbound``: its model's
+    shared limits, its retries, its account) over its transport."""
 
     def __init__(self, transport: Transport, gate: Callable[[], Gate], *, max_retries: int,
                  backoff: float, cache_size: int, room: Room, counts_tokens: bool):
         self.transport = transport
-        self.gate = gate
-        self.max_retries, self.backoff = max_retries, backoff
+        self.outbound = Outbound(gate, max_retries=max_retries, backoff=backoff,
+                                 counts_tokens=counts_tokens)
         self.cache = ReplyCache(cache_size)
         self.store: ReplyStore | None = None  # replies on disk (a LiteLLM judge's cache_dir)
         self.room = room
-        self.counts_tokens = counts_tokens  # under a tokens-a-minute limit
-        self.latencies: deque[float] = deque(maxlen=10_000)  # seconds, of the answered calls
         self._flights = Once()
+
+    @property
+    def latencies(self) -> deque[float]:
+        return self.outbound.latencies
+
+    @property
+    def counts_tokens(self) -> bool:
+        return self.outbound.counts_tokens
 
     async def ask(self, ask: Ask[T]) -> Answer[T]:
         """What ``ask.read`` finds in the reply to ``ask.prompt``, from the caches when there;
@@ -122,50 +199,25 @@ class Caller:
     async def send(self, prompt: str, room: int, form: dict | None
                    ) -> tuple[Reply | BaseException, str]:
         """The one function that calls the model: the reply to ``prompt`` and where it came
-        from, the disk store or the model (under its shared limits, retried). A call the
-        deadline cuts off is counted as one whose tokens nobody reported."""
+        from, the disk store or the model (through the call layer). A reply that echoes a
+        credential is scrubbed of it."""
         stored = self.store.get(prompt) if self.store is not None else None
         if stored is not None:
             return Reply(stored), BY_CACHE
-        gate = self.gate()
-        tries = 0
 
-        async def one_call(prompt: str) -> Reply:
-            nonlocal tries
-            tries += 1
-            async with gate.slot(self._tokens(prompt)):
-                started = time.monotonic()
-                try:
-                    reply = await self.transport(prompt, room, form)
-                except asyncio.CancelledError:
-                    usage.cut_off(prompt)
-                    waited_for(JUDGE_REPLY)
-                    raise
-                except Exception as error:
-                    if received(error):
-                        usage.failed(prompt, timed_out(error))
-                    raise
-                finally:
-                    if tries > 1:
-                        usage.retried()
-                self.latencies.append(time.monotonic() - started)
-            gate.spent(self._tokens(reply.text))
+        async def used(reply: Reply) -> Usage:
+            if reply.reported is not None and reply.reported.prompt_tokens is not None:
+                return usage.spent(prompt, reply.text, reply.reported)
+            # counting tokens computes: in the pool
+            return await offload(usage.spent, prompt, reply.text, reply.reported)
+
+        reply = await self.outbound.call(lambda: self.transport(prompt, room, form), used,
+                                         prompt)
+        if isinstance(reply, Reply):
             clean = scrubbed(reply.text)  # a reply may echo a credential
             if clean != reply.text:
                 reply = replace(reply, text=clean)
-            return reply
-
-        return await complete_with_retries(one_call, prompt, self.max_retries, self.backoff,
-                                           gate.pause, self.takes), BY_LLM
-
-    def takes(self) -> float | None:
-        """About how long a call takes: the median of the latest answered calls (None before
-        the first), so that no retry is started that the deadline would cut off."""
-        recent = list(self.latencies)[-RECENT:]
-        return statistics.median(recent) if recent else None
-
-    def _tokens(self, text: str) -> int:
-        return usage.tokens(text) if self.counts_tokens else 0
+        return reply, BY_LLM
 
 
 # A failed call's message is kept to this many characters in each sentence's reason: a server

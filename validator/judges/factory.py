@@ -6,15 +6,16 @@ commands, the evaluation engines)."""
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from ..errors import ConfigurationError
-from ..runtime.waiting import identity
-from .base import DEFAULT_JUDGE, Backend, Judge, JudgeSettings, ObjectJudge, adapt
-from .limits import gate
-from .policies import AskAlone, Controlled, Limited, Policy, Remembered, Threshold
+from .base import DEFAULT_JUDGE, Backend, Judge, JudgeSettings
+from .objects import adapt
+from .policies import AskAlone, Controlled, Policy, Remembered, Threshold
 
 LOCAL = "local"  # llm_callable naming the offline judge
 NLI = "nli:"  # "nli:<checkpoint folder or cached Hugging Face name>": NLIJudge
@@ -52,7 +53,7 @@ def _litellm(name: str, llm_kwargs: dict[str, Any] | None, options: dict[str, An
     except ConfigurationError as error:
         if "not a model LiteLLM knows" not in str(error):
             raise
-        raise ConfigurationError(f"{error} The names llm_callable takes: {NAMES}.") from None
+        raise ConfigurationError(f"{error} The names llm_callable takes: {names()}.") from None
 
 
 # The names llm_callable takes: an exact name or a prefix, the backend it makes (imported only
@@ -64,15 +65,69 @@ NAMES = ("'local' (the offline rule checker), 'nli:<checkpoint folder>' (a local
          "('gpt-4o-mini', 'openai/<model>' with llm_kwargs['api_base'], 'ollama/<model>')")
 
 
+# The entry-point group in which an installed package adds a judge: the entry point's name is
+# the prefix (``"mine"`` makes ``llm_callable="mine:<rest>"``), its object a function
+# ``make(rest, llm_kwargs, settings)`` that returns a judge (an object with ``judge()``, a
+# ``Backend``, or a callable prompt -> reply). The built-in names win over a plugin's.
+PLUGINS = "provenance_guard.judges"
+
+
+@functools.cache
+def plugins() -> dict[str, EntryPoint]:
+    """The judge plugins installed, by prefix (read once a process; the first of two packages
+    that name the same prefix wins)."""
+    found: dict[str, EntryPoint] = {}
+    for point in entry_points(group=PLUGINS):
+        if f"{point.name}:" not in _REGISTRY:
+            found.setdefault(point.name, point)
+    return found
+
+
+def names() -> str:
+    """The names ``llm_callable`` takes, installed plugins' prefixes included."""
+    added = ", ".join(f"'{name}:...'" for name in sorted(plugins()))
+    return f"{NAMES}; or a plugin's prefix: {added}" if added else NAMES
+
+
+def _plugin(point: EntryPoint, rest: str, llm_kwargs: dict[str, Any] | None,
+            settings: JudgeSettings) -> Made:
+    """The judge a plugin makes, checked: a plugin that cannot be loaded, or that makes no
+    judge, is refused naming the plugin and its package."""
+    package = point.dist.name if point.dist is not None else "an unknown package"
+    where = f"the judge plugin '{point.name}:' ({point.value}, from {package})"
+    try:
+        make = point.load()
+    except Exception as error:  # noqa: BLE001 - any failure to import is the plugin's
+        raise ConfigurationError(f"{where} could not be loaded ({type(error).__name__}: "
+                                 f"{error}): fix or reinstall {package}, or pass another "
+                                 "llm_callable.") from error
+    if not callable(make):
+        raise ConfigurationError(f"{where} is a {type(make).__name__}, not a function "
+                                 "make(rest, llm_kwargs, settings) that returns a judge.")
+    try:
+        made = make(rest, llm_kwargs, settings)
+    except (ValueError, ConfigurationError):
+        raise
+    except Exception as error:  # noqa: BLE001 - named, so the user knows whose code failed
+        raise ConfigurationError(f"{where} raised {type(error).__name__} making the judge "
+                                 f"{point.name}:{rest!r}: {error}") from error
+    if made is None or isinstance(made, (str, type)):
+        raise ConfigurationError(
+            f"{where} returned {made!r}, not a judge: it must return an object with "
+            "judge(claim, evidence, question), a callable prompt -> reply, or a Backend.")
+    return make_judge(made, None, settings)
+
+
 def make_judge(llm_callable: object, llm_kwargs: dict[str, Any] | None = None,
                settings: JudgeSettings = DEFAULT_JUDGE, *,
                cache_dir: str | os.PathLike | None = None, template: str | None = None) -> Made:
     """A judge object is used as is; a name is looked up in the registry (``"local"``, the
     offline rule-based judge, a string so a guard's configuration serialises;
     ``"nli:PATH_OR_NAME"`` a local NLI checkpoint; ``"minicheck:MODEL"`` Bespoke-MiniCheck through
-    LiteLLM), any other string is a LiteLLM model name; a callable takes a prompt and returns the
-    reply text. ``cache_dir`` keeps a LiteLLM model's replies on disk; ``template`` is a judge
-    prompt of the user's."""
+    LiteLLM; ``"<prefix>:REST"`` the judge an installed plugin makes, ``PLUGINS``), any other
+    string is a LiteLLM model name; a callable takes a prompt and returns the reply text.
+    ``cache_dir`` keeps a LiteLLM model's replies on disk; ``template`` is a judge prompt of
+    the user's."""
     options: dict[str, Any] = {"settings": settings}
     if template is not None:
         options["template"] = template
@@ -94,10 +149,13 @@ def make_judge(llm_callable: object, llm_kwargs: dict[str, Any] | None = None,
         return llm_callable
     if isinstance(llm_callable, str):
         if not llm_callable.strip():
-            raise ValueError(f"llm_callable must not be an empty string; name one of: {NAMES}.")
+            raise ValueError(f"llm_callable must not be an empty string; name one of: {names()}.")
         for name, make in _REGISTRY.items():
             if llm_callable == name or (name.endswith(":") and llm_callable.startswith(name)):
                 return make(llm_callable[len(name):], llm_kwargs, options)
+        prefix, colon, rest = llm_callable.partition(":")
+        if colon and prefix in plugins():
+            return _plugin(plugins()[prefix], rest, llm_kwargs, settings)
         return _litellm(llm_callable, llm_kwargs, options)
     if callable(llm_callable):
         _no_llm_kwargs(llm_kwargs, "a callable judge")
@@ -139,90 +197,47 @@ def build(llm_callable: object, llm_kwargs: dict[str, Any] | None = None,
                             template=template), settings)
 
 
+# The policies a judge may wear, the innermost first: each is put on where it ``applies`` to
+# what the backend declares it can do (``Abilities``) under the settings it wears.
+POLICIES: tuple[type[Policy], ...] = (Controlled, AskAlone, Remembered, Threshold)
+
+
 def dress(made: Made, settings: JudgeSettings) -> Dressed:
-    """``made`` wearing the policies ``settings`` ask for, each where it applies:
+    """``made`` wearing the policies that apply to it (``POLICIES``, in order):
 
-        Threshold(Remembered(AskAlone(Controlled(Limited(judge)))))
+        Threshold(Remembered(AskAlone(Controlled(judge))))
 
-    the threshold where verdicts carry a probability; the verdict cache for a model's verdicts
-    (a prompt judge, a checkpoint; not the rules, cheaper to run again than to look up);
-    asking alone again and the control statement for a judge that takes several statements a
-    call; the shared limits for a user's judge object (a prompt judge's are in its calls). A
-    prompt judge of ours built elsewhere keeps its own settings: a setting given here that
-    differs from them cannot take effect."""
-    from .prompt_judge import PromptJudge
-
-    backend = adapt(made, settings.max_calls_in_flight)
-    own = made.settings if isinstance(made, PromptJudge) else settings
-    unused = _unused(backend, settings, own)
+    the control statement and asking alone again for a judge whose calls carry controls or
+    whose replies may leave a statement unread; the verdict cache for a model's verdicts; the
+    threshold where verdicts carry a probability. The call layer (limits, retries, usage) is
+    the backend's own (``calls.Outbound``). A judge built elsewhere with settings of its own
+    (a prompt judge of ours) wears those: a setting given here that differs from them cannot
+    take effect."""
+    backend = adapt(made, settings)
+    own = backend.settings or settings
+    abilities = backend.abilities
     inner: Backend = backend
-    if isinstance(backend, ObjectJudge) and not backend.computes:
-        inner = Limited(inner, gate(identity(made), own.max_calls_in_flight,
-                                    own.max_requests_per_minute))
-    controls = (backend.controls if isinstance(backend, PromptJudge)
-                else own.control_statements == "on" and backend.group_size is None)
-    if controls:
-        from .control import ready
-
-        ready()  # the rules a control needs, loaded now rather than in a validation
-        # a prompt judge's controls follow its replies: off once a refused schema makes them free
-        inner = Controlled(inner, (lambda: backend.controls) if isinstance(backend, PromptJudge)
-                           else (lambda: True))
-    if isinstance(backend, PromptJudge) or controls:  # a call whose control went unanswered
-        inner = AskAlone(inner)  # has its statements asked again, whatever the judge
-    if own.cache_size and (isinstance(backend, PromptJudge) or (
-            backend.computes and not _rules(backend))):
-        inner = Remembered(inner, own.cache_size)
-    if own.min_support_probability is not None and backend.gives_probabilities:
-        inner = Threshold(inner, own.min_support_probability)
-    return Dressed(inner, made, own, unused)
+    for policy in POLICIES:
+        if policy.applies(abilities, own):
+            inner = policy.wear(inner, backend, own)
+    return Dressed(inner, made, own, _unused(backend, settings, own))
 
 
 def _unused(backend: Backend, settings: JudgeSettings, own: JudgeSettings) -> dict[str, str]:
-    """The settings given (not at their default) that ``backend`` cannot take, with why. An
-    "off" asks for nothing, and nothing is what a judge without the feature does: taken."""
-    from .prompt_judge import PromptJudge
-
-    given = {name: value for name, value in settings.given().items() if value != "off"}
-    if isinstance(backend, PromptJudge):
-        if own is not settings:  # a judge object of ours, built with settings of its own
-            return {name: f"the judge object {backend.name} was built with {name}="
-                    f"{getattr(own, name)!r}: set it where the judge is built, or pass the "
-                    "model's name as llm_callable" for name, value in given.items()
-                    if getattr(own, name) != value}
-        cannot = {} if backend.takes_forms else {
-            "structured_replies": f"{backend.name} reads only its own prompt",
-            "control_statements": f"{backend.name} reads only its own prompt"}
-        if not backend.gives_probabilities:
-            cannot["min_support_probability"] = (f"{backend.name} gives no token "
-                                                 "probabilities to hold to a threshold")
-        return {name: why for name, why in cannot.items() if name in given}
-    given = {name: value for name, value in given.items()
-             if value is not False}  # failure_kinds=False asks nothing of a judge without kinds
-    takes = set()
-    if not backend.computes:
-        takes |= {"max_calls_in_flight", "max_requests_per_minute"}
-    if backend.gives_probabilities:
-        takes.add("min_support_probability")
-    if backend.computes and not _rules(backend):
-        takes.add("cache_size")
-    if backend.group_size is None:
-        takes.add("control_statements")
-    return {name: f"{backend.name} {_what(backend)}" for name in given if name not in takes}
-
-
-def _rules(backend: Backend) -> bool:
-    return bool(getattr(getattr(backend, "judge", None), "is_heuristic", False))
-
-
-def _what(backend: Backend) -> str:
-    if _rules(backend):
-        return "is the offline rule checker, which calls no model and gives no probabilities"
-    if backend.computes:
-        return "computes its verdicts here, with no calls to retry, limit or control"
-    if backend.group_size == 1:
-        return "is a judge object of yours that judges one statement a call"
-    return "is a judge object of yours that sends its own requests"
+    """The settings given (not at their default) that ``backend`` cannot take, with why: those
+    neither it nor a policy it can wear takes. An "off" or False asks for nothing, and nothing
+    is what a judge without the feature does: taken."""
+    given = {name: value for name, value in settings.given().items()
+             if value != "off" and value is not False}
+    if own is not settings:  # a judge object of ours, built with settings of its own
+        return {name: f"the judge object {backend.name} was built with {name}="
+                f"{getattr(own, name)!r}: set it where the judge is built, or pass the "
+                "model's name as llm_callable" for name, value in given.items()
+                if getattr(own, name) != value}
+    abilities = backend.abilities
+    takes = abilities.takes.union(*(policy.takes for policy in POLICIES
+                                    if policy.fits(abilities)))
+    return {name: abilities.why_not(name) for name in given if name not in takes}
 
 
 def refuse_unused(settings: JudgeSettings, *judges: Dressed | None) -> None:

@@ -38,6 +38,7 @@ from .replies import (
     with_probabilities,
     with_probability,
 )
+from .usage import Reported
 
 T = TypeVar("T")
 
@@ -46,11 +47,13 @@ T = TypeVar("T")
 class Reply:
     """A model's reply: its text; ``cut_at``, the tokens it had when the provider ended it at
     its length limit (None: it ended on its own, or the transport cannot tell); ``tokens``, its
-    tokens with their log probabilities, where the provider returned them (None: it did not)."""
+    tokens with their log probabilities, where the provider returned them (None: it did not);
+    ``reported``, what the response said the call consumed, which the call layer counts."""
 
     text: str
     cut_at: int | None = None
     tokens: Tokens | None = None
+    reported: Reported | None = None  # what the response said it consumed (None: nothing)
 
 
 def _always(value: object) -> bool:

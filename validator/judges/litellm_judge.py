@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from typing import Any
 
 from ..errors import (
@@ -94,11 +95,16 @@ class LiteLLMJudge(PromptJudge):
             response = await self._call("acompletion", room,
                                         messages=[{"role": "user", "content": prompt}], **extra)
         except Refused as refused:  # a request the provider received: counted, failed
-            usage.failed(prompt, timed_out=False)
             self._do_without(refused)
-            return await self.complete(prompt, room,
-                                       None if refused.what == "response_format" else form)
-        return reply_of(response, response.choices[0].message.content)
+            reply = await self.complete(prompt, room,
+                                        None if refused.what == "response_format" else form)
+            said = reply.reported or usage.Reported(model=self.model)
+            return replace(reply, reported=replace(said, refused=said.refused + 1))
+        return self.reply_of(response, response.choices[0].message.content)
+
+    def reply_of(self, response: Any, text: str | None) -> Reply:
+        """The reply in ``response`` (``reply_of``), with what it reports of its tokens."""
+        return replace(reply_of(response, text), reported=usage.reported(response, self.model))
 
     def _do_without(self, refused: Refused) -> None:
         """What the provider refused (a reply schema, log probabilities) is not asked for
@@ -120,8 +126,8 @@ class LiteLLMJudge(PromptJudge):
 
     async def _call(self, function: str, room: int, **request):
         """``litellm.<function>(...)`` (``acompletion``, ``atext_completion``) with the judge's
-        model and settings, ``room`` the reply's max_tokens unless llm_kwargs set it; usage
-        counted. The validation's deadline cancels it."""
+        model and settings, ``room`` the reply's max_tokens unless llm_kwargs set it. The
+        validation's deadline cancels it."""
         litellm, kwargs = self._prepared()
         kwargs.setdefault("max_tokens", room)
         kwargs["timeout"] = call_timeout(self.llm_kwargs.get("timeout"))
@@ -133,7 +139,7 @@ class LiteLLMJudge(PromptJudge):
             if what is not None:
                 raise Refused(what, error) from error
             raise explained(error, self.model, self.llm_kwargs) from error
-        return self._received(response, request)
+        return response
 
     def _prepared(self) -> tuple[Any, dict[str, Any]]:
         """LiteLLM, and the call's settings."""
@@ -141,11 +147,6 @@ class LiteLLMJudge(PromptJudge):
 
         litellm.suppress_debug_info = True  # no "Give Feedback" banner on every error
         return litellm, dict(self.llm_kwargs)
-
-    def _received(self, response: Any, request: dict[str, Any]) -> Any:
-        usage.reported(response, self.model, request.get("prompt") or "".join(
-            m["content"] for m in request.get("messages", ())))
-        return response
 
 
 def call_timeout(cap: float | None) -> float | None:

@@ -19,7 +19,7 @@ from ..types import BY_FALLBACK, INVALID, SUPPORTED, UNSUPPORTED, Context, Evide
 from .base import Item
 from .calls import NOTHING_READABLE, Answer
 from .kinds import Ask, Kind, Reply
-from .litellm_judge import LiteLLMJudge, reply_of
+from .litellm_judge import LiteLLMJudge
 
 _ANSWERS = {"yes": SUPPORTED, "no": UNSUPPORTED}
 
@@ -75,7 +75,7 @@ class MiniCheckJudge(LiteLLMJudge):
             # LiteLLM wraps a chat message in "### User:" for this provider; a text completion
             # reaches Ollama as the prompt itself, which Ollama puts in the model's template.
             response = await self._call("atext_completion", room, prompt=prompt)
-            return reply_of(response, response.choices[0].text)
+            return self.reply_of(response, response.choices[0].text)
         return await super().complete(prompt, room, form)
 
     async def verdicts(self, items: Sequence[Item], context: Context) -> list[Verdict]:

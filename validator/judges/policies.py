@@ -8,11 +8,10 @@ them on, each where it makes sense):
 - ``AskAlone``: a statement a group call's reply gave nothing readable for is asked again on
   its own;
 - ``Controlled``: each group call carries a control statement its passages contradict; a reply
-  that calls it supported vouches for nothing;
-- ``Limited``: a user judge object's calls under its model's shared limits, counted in usage.
+  that calls it supported vouches for nothing.
 
-A prompt judge's calls are limited, cached and counted one level down, in its call pipeline
-(``calls.Caller``), where each request to the model is seen.
+Every judge's calls are limited and counted one level down, in the call layer
+(``calls.Outbound``), where each request is seen.
 """
 
 from __future__ import annotations
@@ -21,38 +20,47 @@ import asyncio
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import fields, replace
-from typing import Any, cast
+from typing import cast
 
-from ..runtime.pool import Busy, offload
+from ..runtime.pool import offload
 from ..types import BY_CACHE, BY_FALLBACK, BY_LLM, INVALID, SUPPORTED, Context, Evidence, Verdict
 from . import usage
-from .base import Backend, Item, Unread
+from .base import Abilities, Backend, Item, JudgeSettings, Unread
 from .control import ANSWERED, CAUGHT, NO_PASSAGE, UNANSWERED, Control, control_for
-from .limits import Gate
 from .prompts import passage
 from .reply_cache import ReplyCache
 
 UNSURE = "the judge called it supported"  # how a supported verdict under the threshold's starts
 
 
-def _inner(name: str) -> Any:
-    """A property that reads ``name`` of the backend a policy wraps."""
-    return property(lambda policy: getattr(policy.inner, name))
-
-
 class Policy(Backend):
-    """A backend wearing a policy: what the policy does not change is the backend's."""
+    """A backend wearing a policy: what the policy does not change is the backend's. Each
+    policy declares the settings it takes (``takes``), whether a backend can wear it
+    (``fits``: by what the backend declares it can do), and whether the settings put it on
+    (``applies``); ``factory.dress`` puts on, in ``factory.POLICIES``' order, each that
+    applies."""
+
+    takes: frozenset[str] = frozenset()
 
     def __init__(self, inner: Backend):
         self.inner = inner
 
-    # what the backend declares of itself is the backend's
-    group_size = _inner("group_size")  # type: ignore[assignment]
-    extracts_claims = _inner("extracts_claims")  # type: ignore[assignment]
-    corrects = _inner("corrects")  # type: ignore[assignment]
-    computes = _inner("computes")  # type: ignore[assignment]
-    gives_probabilities = _inner("gives_probabilities")  # type: ignore[assignment]
-    one_per_call_because = _inner("one_per_call_because")  # type: ignore[assignment]
+    @classmethod
+    def fits(cls, abilities: Abilities) -> bool:
+        return True
+
+    @classmethod
+    def applies(cls, abilities: Abilities, settings: JudgeSettings) -> bool:
+        return cls.fits(abilities)
+
+    @classmethod
+    def wear(cls, inner: Backend, backend: Backend, settings: JudgeSettings) -> Policy:
+        """``inner`` wearing this policy; ``backend`` is the judge under every policy."""
+        return cls(inner)
+
+    @property
+    def abilities(self) -> Abilities:  # what the backend declares of itself is the backend's
+        return self.inner.abilities
 
     @property
     def name(self) -> str:
@@ -76,9 +84,23 @@ class Threshold(Policy):
     """A supported verdict the judge gave with less than ``floor`` probability, or with no
     probability to check it by, is INVALID: the judge was not sure enough."""
 
+    takes = frozenset(("min_support_probability",))
+
     def __init__(self, inner: Backend, floor: float):
         super().__init__(inner)
         self.floor = floor
+
+    @classmethod
+    def fits(cls, abilities: Abilities) -> bool:
+        return abilities.gives_probabilities
+
+    @classmethod
+    def applies(cls, abilities: Abilities, settings: JudgeSettings) -> bool:
+        return settings.min_support_probability is not None and cls.fits(abilities)
+
+    @classmethod
+    def wear(cls, inner: Backend, backend: Backend, settings: JudgeSettings) -> Policy:
+        return cls(inner, cast(float, settings.min_support_probability))
 
     async def verdicts(self, items: Sequence[Item], context: Context) -> list[Verdict]:
         return [self.sure(verdict) for verdict in await self.inner.verdicts(items, context)]
@@ -100,11 +122,27 @@ class Threshold(Policy):
 
 class Remembered(Policy):
     """Verdicts kept in memory (at most ``size``), by statement, evidence and context: the
-    same statement against the same evidence is judged once. Only readable verdicts are kept."""
+    same statement against the same evidence is judged once. Only readable verdicts are kept.
+    For a model's verdicts (a prompt judge, a checkpoint), not the rules': they are cheaper to
+    run again than to look up."""
+
+    takes = frozenset(("cache_size",))
 
     def __init__(self, inner: Backend, size: int):
         super().__init__(inner)
         self.cache = ReplyCache(size)
+
+    @classmethod
+    def fits(cls, abilities: Abilities) -> bool:
+        return abilities.remembered
+
+    @classmethod
+    def applies(cls, abilities: Abilities, settings: JudgeSettings) -> bool:
+        return bool(settings.cache_size) and cls.fits(abilities)
+
+    @classmethod
+    def wear(cls, inner: Backend, backend: Backend, settings: JudgeSettings) -> Policy:
+        return cls(inner, settings.cache_size)
 
     async def verdicts(self, items: Sequence[Item], context: Context) -> list[Verdict]:
         keys = [json.dumps([claim, [passage(e) for e in evidence], context.parts])
@@ -125,7 +163,13 @@ class Remembered(Policy):
 
 class AskAlone(Policy):
     """Statements a group call's reply gave nothing readable for (``Unread``) asked again,
-    each in a call of its own, all at once."""
+    each in a call of its own, all at once: for a judge whose replies may leave one unread, or
+    whose calls carry a control (a call whose control went unanswered has its statements asked
+    again)."""
+
+    @classmethod
+    def applies(cls, abilities: Abilities, settings: JudgeSettings) -> bool:
+        return abilities.asks_again or Controlled.applies(abilities, settings)
 
     async def verdicts(self, items: Sequence[Item], context: Context) -> list[Verdict]:
         found = await self.inner.verdicts(items, context)
@@ -148,14 +192,35 @@ class Controlled(Policy):
     once ``still()`` is false carries none (a prompt judge whose provider refused the reply
     schema its controls were for)."""
 
+    takes = frozenset(("control_statements",))
+
     def __init__(self, inner: Backend, still: Callable[[], bool] = lambda: True):
         super().__init__(inner)
         self.still = still
 
+    @classmethod
+    def fits(cls, abilities: Abilities) -> bool:
+        """A judge that says whether its calls carry controls, or one that batches."""
+        return abilities.controls is not None or abilities.group_size is None
+
+    @classmethod
+    def applies(cls, abilities: Abilities, settings: JudgeSettings) -> bool:
+        if abilities.controls is not None:
+            return abilities.controls
+        return settings.control_statements == "on" and abilities.group_size is None
+
+    @classmethod
+    def wear(cls, inner: Backend, backend: Backend, settings: JudgeSettings) -> Policy:
+        from .control import ready
+
+        ready()  # the rules a control needs, loaded now rather than in a validation
+        # a prompt judge's controls follow its replies: off once a refused schema makes them free
+        return cls(inner, lambda: backend.abilities.controls is not False)
+
     async def verdicts(self, items: Sequence[Item], context: Context) -> list[Verdict]:
         if not self.still():
             return await self.inner.verdicts(items, context)
-        if self.inner.group_size == 1:  # one statement a call: each beside a call of its own
+        if self.inner.abilities.group_size == 1:  # one statement a call: each beside a call of its own
             return [v for item in items for v in await self._beside(item, context)]
         control = await offload(control_for, list(items))  # the rules compute: in the pool
         if control is None:
@@ -199,51 +264,11 @@ class Controlled(Policy):
 def _caught(control: Control, checked: Verdict, count: int) -> list[Verdict]:
     """The verdicts of a call (or a statement) whose control the judge called supported."""
     if checked.decided_by == BY_LLM:
-        usage.caught()
+        usage.add(usage.CAUGHT)
     said = f"; its reason: {checked.reason[:200]!r}" if checked.reason else ""
     reason = f"{CAUGHT}: the control was {control.statement!r}{said}"
     return [Verdict(INVALID, reason, decided_by=BY_FALLBACK, control=CAUGHT, withheld=True)
             for _ in range(count)]
-
-
-class Limited(Policy):
-    """A judge object's calls under the shared limits of its model (``gate``: calls in flight,
-    requests a minute), each call counted in the validation's usage. A call refused because
-    too many of the object's calls still run past their deadline (``runtime.pool.Busy``) gives
-    INVALID verdicts that say so."""
-
-    def __init__(self, inner: Backend, gate: Gate):
-        super().__init__(inner)
-        self.gate = gate
-
-    async def verdicts(self, items: Sequence[Item], context: Context) -> list[Verdict]:
-        try:
-            return await self._called(self.inner.verdicts(items, context))
-        except Busy as busy:
-            return [Verdict(INVALID, f"the judge was not called: {busy}",
-                            decided_by=BY_FALLBACK) for _ in items]
-
-    async def claims(self, sentence: str, answer: str, context: Context) -> list[str] | None:
-        try:
-            return await self._called(self.inner.claims(sentence, answer, context))
-        except Busy:
-            return None
-
-    async def rewrite(self, sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
-                      context: Context) -> str | None:
-        try:
-            return await self._called(self.inner.rewrite(sentence, evidence, verdict, context))
-        except Busy:
-            return None
-
-    async def _called(self, call: Any) -> Any:
-        try:
-            async with self.gate.slot():
-                result = await call
-        finally:
-            call.close()  # not awaited when the wait for a slot was cut off
-        usage.called()
-        return result
 
 
 def _noted(verdicts: list[Verdict], control: str) -> list[Verdict]:

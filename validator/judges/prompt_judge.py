@@ -10,14 +10,14 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Hashable, Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import TypeVar
 
 from ..errors import warn
 from ..text.citations import renumbered
 from ..types import BY_FALLBACK, INVALID, Context, Evidence, Verdict
 from . import usage
-from .base import DEFAULT_JUDGE, Backend, Item, JudgeSettings, Unread
+from .base import DEFAULT_JUDGE, Abilities, Backend, Item, JudgeSettings, Unread
 from .calls import CUT, NOTHING_READABLE, Answer, Caller, Room
 from .kinds import BATCH, CLAIMS, ONE, REWRITE, Ask, Reply
 from .limits import Gate, gate
@@ -54,6 +54,8 @@ class PromptJudge(Backend):
     takes_forms = True  # whether its prompts are ours (structured replies, controls apply)
     room_setting: str | None = None  # the setting that bounds a reply's length, if any
 
+    settings: JudgeSettings  # the settings it was built with, and wears
+
     def __init__(self, settings: JudgeSettings = DEFAULT_JUDGE, backoff: float = 0.5,
                  template: str | None = None):
         self.settings = settings
@@ -72,9 +74,30 @@ class PromptJudge(Backend):
                                      "a judge template is a prompt of one statement")
         self._learning = threading.Lock()
 
+    gives_probabilities = False  # a transport that reads log probabilities says so
+
     @property
-    def group_size(self) -> int | None:  # type: ignore[override]
+    def group_size(self) -> int | None:
         return 1 if self.reads_batches is False else None
+
+    @property
+    def abilities(self) -> Abilities:
+        """A prompt judge takes every judge setting but where its prompt is not ours (no reply
+        schema, no control) or it gives no probabilities; its group replies may leave a
+        statement unread (asked again alone), and its verdicts are worth keeping."""
+        cannot = [] if self.takes_forms else [
+            (name, f"{self.name} reads only its own prompt")
+            for name in ("structured_replies", "control_statements")]
+        if not self.gives_probabilities:
+            cannot.append(("min_support_probability", f"{self.name} gives no token "
+                                                      "probabilities to hold to a threshold"))
+        return Abilities(
+            group_size=self.group_size, extracts_claims=self.extracts_claims,
+            corrects=self.corrects, gives_probabilities=self.gives_probabilities,
+            one_per_call_because=self.one_per_call_because, controls=self.controls,
+            asks_again=True, remembered=True,
+            takes=frozenset(f.name for f in fields(JudgeSettings)) - {n for n, _ in cannot},
+            cannot=tuple(cannot))
 
     async def complete(self, prompt: str, room: int, form: dict | None = None) -> Reply:
         raise NotImplementedError

@@ -1,5 +1,6 @@
-"""What a validation's model calls consume, counted where the calls are made (the transports:
-LiteLLM, a callable) into the validation that made them.
+"""What a validation's model calls consume: a transport returns what its response reported
+(``Reported``), and the call layer (``calls.Outbound``), the one writer of the meter (``add``),
+counts it into the validation that made the call, with the calls cut off, failed and retried.
 
 ``counting()`` scopes one validation; every thread it starts runs in a copy of its context, so
 a call anywhere in it adds to the same ``Meter``. A call outside any validation (a judge used on
@@ -17,6 +18,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 from ..types import Usage
@@ -55,86 +57,86 @@ def counting() -> Iterator[Meter]:
         _METER.reset(token)
 
 
-def counted(prompt: str, reply: str, cost_usd: float | None = None,
-            unpriced: str = CALLABLE_PRICE) -> None:
-    """One call whose tokens nobody reported: counted here."""
-    meter = _METER.get()
-    if meter is not None:
-        meter.add(Usage(1, tokens(prompt), tokens(reply), None, 1, cost_usd,
-                        "" if cost_usd is not None else unpriced))
+@dataclass(frozen=True)
+class Reported:
+    """What a call's response says it consumed, as a transport got it: the provider's token
+    counts (None where it gave none: counted here), the model to price them by in LiteLLM's
+    table (None: ``unpriced`` says why), and the requests the provider refused before this one
+    (a reply schema it does not take: each counted as a failed call)."""
+
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    cached_tokens: int | None = None
+    model: str | None = None
+    unpriced: str = CALLABLE_PRICE
+    refused: int = 0
+
+
+def reported(response: Any, model: str, refused: int = 0) -> Reported:
+    """What a LiteLLM response reports of its tokens (LiteLLM gives 0 for a reply that
+    reported none: no prompt of ours has 0 tokens, so that is read as none)."""
+    counts = getattr(response, "usage", None)
+    prompt_tokens = getattr(counts, "prompt_tokens", None)
+    completion_tokens = getattr(counts, "completion_tokens", None)
+    cached = getattr(getattr(counts, "prompt_tokens_details", None), "cached_tokens", None)
+    if (not isinstance(prompt_tokens, int) or not isinstance(completion_tokens, int)
+            or prompt_tokens <= 0):
+        return Reported(model=model, refused=refused)
+    return Reported(prompt_tokens, completion_tokens,
+                    cached if isinstance(cached, int) and cached > 0 else None, model,
+                    refused=refused)
+
+
+def spent(prompt: str, reply: str, said: Reported | None) -> Usage:
+    """One answered call: its tokens as reported (counted here where they were not), priced
+    where its model has a price."""
+    said = said or Reported()
+    refused = Usage(calls=said.refused, failed_calls=said.refused)
+    prompt_tokens, completion_tokens, cached = (said.prompt_tokens, said.completion_tokens,
+                                                said.cached_tokens)
+    counted = 0
+    if prompt_tokens is None or completion_tokens is None:
+        prompt_tokens, completion_tokens, cached, counted = tokens(prompt), tokens(reply), None, 1
+    if said.model is None:
+        cost, unpriced = None, said.unpriced
+    else:
+        cost, unpriced = _price(said.model, prompt_tokens, completion_tokens, cached or 0)
+    return refused + Usage(1, prompt_tokens, completion_tokens, cached, counted, cost, unpriced)
 
 
 OBJECT_PRICE = "a judge object's model calls, tokens and price are its own"
-
-
-def called() -> None:
-    """One call to a judge object of the user's: what its model consumed is its own."""
-    meter = _METER.get()
-    if meter is not None:
-        meter.add(Usage(calls=1, cost_usd=None, unpriced=OBJECT_PRICE))
-
+# One call to a judge object of the user's: what its model consumed is its own.
+OBJECT_CALL = Usage(calls=1, cost_usd=None, unpriced=OBJECT_PRICE)
 
 CUT_OFF = "a call the deadline cut off did not report its tokens"
+TIMED_OUT = "a call that timed out did not report its tokens"
+RETRIED = Usage(retried_calls=1)  # the request just counted was a retry of a failed one
+CAUGHT = Usage(caught_calls=1)  # a call whose reply called its control statement supported
 
 
-def cut_off(prompt: str) -> None:
+def cut_off(prompt: str | None) -> Usage:
     """One call the validation's deadline cut off: the provider will not report its tokens to
-    us, but may bill them. Its prompt is counted here; what it wrote is unknown, so is its
-    cost."""
-    meter = _METER.get()
-    if meter is not None:
-        meter.add(Usage(1, tokens(prompt), 0, None, 1, None, CUT_OFF, 1))
+    us, but may bill them. Its prompt is counted here (where there is one: a judge object's
+    request is its own); what it wrote is unknown, so is its cost."""
+    if prompt is None:
+        return OBJECT_CALL + Usage(cut_off_calls=1)
+    return Usage(1, tokens(prompt), 0, None, 1, None, CUT_OFF, 1)
 
 
-def failed(prompt: str, timed_out: bool) -> None:
+def failed(prompt: str, timed_out: bool) -> Usage:
     """One request the provider answered with an error (no tokens, no bill), or that timed out
     (the provider may have written a reply and bill it: counted as a cut-off call is)."""
-    meter = _METER.get()
-    if meter is None:
-        return
     if timed_out:
-        meter.add(Usage(1, tokens(prompt), 0, None, 1, None, TIMED_OUT, failed_calls=1))
-    else:
-        meter.add(Usage(calls=1, failed_calls=1))
+        return Usage(1, tokens(prompt), 0, None, 1, None, TIMED_OUT, failed_calls=1)
+    return Usage(calls=1, failed_calls=1)
 
 
-TIMED_OUT = "a call that timed out did not report its tokens"
-
-
-def retried() -> None:
-    """The request just counted was a retry of a failed one."""
+def add(usage: Usage) -> None:
+    """Count ``usage`` in the current validation (nothing outside one): the one place the
+    meter is written, by the call layer (``calls.Outbound``)."""
     meter = _METER.get()
     if meter is not None:
-        meter.add(Usage(retried_calls=1))
-
-
-def caught() -> None:
-    """One call whose reply called its control statement supported (its verdicts unused)."""
-    meter = _METER.get()
-    if meter is not None:
-        meter.add(Usage(caught_calls=1))
-
-
-def reported(response: Any, model: str, prompt: str) -> None:
-    """One LiteLLM call: its tokens as the provider reported them (counted when it did not),
-    priced by LiteLLM's table."""
-    meter = _METER.get()
-    if meter is None:
-        return
-    usage = getattr(response, "usage", None)
-    prompt_tokens = getattr(usage, "prompt_tokens", None)
-    completion_tokens = getattr(usage, "completion_tokens", None)
-    cached = getattr(getattr(usage, "prompt_tokens_details", None), "cached_tokens", None)
-    cached = cached if isinstance(cached, int) and cached > 0 else None
-    counted = 0
-    # LiteLLM gives 0 tokens for a reply that reported none: no prompt of ours has 0 tokens
-    if (not isinstance(prompt_tokens, int) or not isinstance(completion_tokens, int)
-            or prompt_tokens <= 0):
-        prompt_tokens = tokens(prompt)
-        completion_tokens = tokens(response.choices[0].message.content or "")
-        cached, counted = None, 1
-    cost, unpriced = _price(model, prompt_tokens, completion_tokens, cached or 0)
-    meter.add(Usage(1, prompt_tokens, completion_tokens, cached, counted, cost, unpriced))
+        meter.add(usage)
 
 
 def _price(model: str, prompt_tokens: int, completion_tokens: int,

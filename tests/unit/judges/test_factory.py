@@ -8,8 +8,8 @@ import pytest
 
 from provenance_guard import ConfigurationError, Verdict
 from provenance_guard.judges import CallableJudge, LocalJudge, make_judge
-from provenance_guard.judges.base import adapt
 from provenance_guard.judges.factory import _REGISTRY, NAMES
+from provenance_guard.judges.objects import adapt
 from provenance_guard.types import Context, Evidence
 
 EVIDENCE = [Evidence("The Eiffel Tower is in Paris.")]
@@ -53,8 +53,8 @@ class Awaited(OneAtATime):
 
 def test_a_judge_object_is_adapted_once_to_what_it_can_do():
     one, batches, awaited = adapt(OneAtATime()), adapt(Batches()), adapt(Awaited())
-    assert (one.group_size, batches.group_size) == (1, None)
-    assert not one.extracts_claims and not one.corrects
+    assert (one.abilities.group_size, batches.abilities.group_size) == (1, None)
+    assert not one.abilities.extracts_claims and not one.abilities.corrects
     items = [("A.", EVIDENCE), ("B.", EVIDENCE)]
     labels = [[str(v.label) for v in asyncio.run(backend.verdicts(items, Context()))]
               for backend in (one, batches, awaited)]

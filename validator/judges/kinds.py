@@ -20,7 +20,10 @@ from typing import Generic, TypeVar
 from ..types import INVALID, Context, Evidence, Verdict
 from .base import Item
 from .prompts import (
-    KIND_FIELD,
+    BATCH_FREE,
+    CLAIMS_FREE,
+    CORRECTION_FREE,
+    JUDGE_FREE,
     MAX_CLAIMS,
     build_batch_prompt,
     build_claims_prompt,
@@ -87,8 +90,10 @@ def _entry(properties: dict) -> dict:
 
 
 class Kind:
-    """What every kind has: a name, where its free prompt's reply instructions begin (what a
-    structured prompt replaces), the structured ending, the room of a reply."""
+    """What every kind has: a name, its reply's two forms (``free_ending``, the free reply's
+    instructions; ``structured_ending``, the one JSON object a schema asks for), the room of a
+    reply. Each is a format string of the prompt's, appended to the kind's body by its
+    builder: the prompt is written with the form it is sent with, never cut and spliced."""
 
     name = ""
     free_ending = ""
@@ -105,22 +110,20 @@ class Kind:
             "name": f"provenance_{self.name}", "schema": self.schema(count, kinds),
             "strict": True}}
 
-    def sent(self, prompt: str, structured: bool, count: int = 1, kinds: bool = False
-             ) -> tuple[str, dict | None]:
-        """``prompt`` as sent, and the schema it is sent with: where replies are structured,
-        its reply instructions are the structured ending (with a "kind" field, ``kinds``)."""
+    def ending(self, structured: bool, count: int = 1, kinds: bool = False
+               ) -> tuple[str, dict | None]:
+        """The reply's instructions a prompt ends with, and the schema it is sent with (None:
+        a free reply)."""
         if not structured:
-            return prompt, None
-        cut = prompt.rindex(self.free_ending)
-        ending = self.structured_ending.format(count=count, kind=KIND_FIELD if kinds else "")
-        return prompt[:cut] + ending, self.form(count, kinds)
+            return self.free_ending, None
+        return self.structured_ending, self.form(count, kinds)
 
 
 class OneStatement(Kind):
     """One statement against its own passages: the judge's reasoning, then its verdict."""
 
     name = "verdict"
-    free_ending = "Reason step by step, citing passage numbers"
+    free_ending = JUDGE_FREE
     structured_ending = """Reply with one JSON object and nothing else: first "reason", your \
 reasoning step by step citing passage numbers (one or two sentences), then "verdict" and "score":
 {{"reason": "...", "verdict": "supported" | "unsupported" | "contradicted",{kind} "score": \
@@ -135,9 +138,9 @@ reasoning step by step citing passage numbers (one or two sentences), then "verd
         claim, evidence = item
         untrusted = [claim, *context.parts, *map(passage, evidence)]
         kinds = kinds and (template is None or "{kind}" in template)  # asked for one
-        prompt, form = build_prompt(claim, evidence, context, template, kinds), None
-        if template is None:  # a template of the user's has a reply form of its own
-            prompt, form = self.sent(prompt, structured, kinds=kinds)
+        # a template of the user's has a reply form of its own
+        ending, form = self.ending(structured and template is None, kinds=kinds)
+        prompt = build_prompt(claim, evidence, context, template, kinds, ending)
 
         def read(reply: Reply) -> Verdict:
             return with_probability(parse_reply(reply.text, untrusted, kinds), reply.text,
@@ -152,7 +155,7 @@ class Batch(Kind):
     full before the cut; the rest are asked again alone, not the whole batch with more room."""
 
     name = "batch"
-    free_ending = "End with one line of JSON"
+    free_ending = BATCH_FREE
     structured_ending = """Reply with one JSON object and nothing else, an entry for each of \
 the {count} statements, each "reason" (one sentence citing passage numbers) before its "verdict":
 {{"verdicts": [{{"id": 1, "reason": "...", "verdict": "supported" | "unsupported" | \
@@ -175,8 +178,8 @@ the {count} statements, each "reason" (one sentence citing passage numbers) befo
         count = len(items)
         untrusted = [*context.parts, *(part for claim, evidence in items
                                        for part in (claim, *map(passage, evidence)))]
-        prompt, form = self.sent(build_batch_prompt(items, context, kinds), structured, count,
-                                 kinds)
+        ending, form = self.ending(structured, count, kinds)
+        prompt = build_batch_prompt(items, context, kinds, ending)
 
         def read(reply: Reply) -> list[Verdict | None]:
             parse = parse_batch_reply if reply.cut_at is None else parse_cut_batch_reply
@@ -192,7 +195,7 @@ class Claims(Kind):
     """A sentence broken into atomic claims."""
 
     name = "claims"
-    free_ending = "If the sentence makes a single fact"
+    free_ending = CLAIMS_FREE
     structured_ending = """Reply with one JSON object and nothing else:
 {{"claims": ["<claim>", ...]}}"""
 
@@ -206,7 +209,8 @@ class Claims(Kind):
             claims = parse_claims(reply.text, [sentence, answer])
             return None if claims is None else tuple(claims)
 
-        prompt, form = self.sent(build_claims_prompt(sentence, answer, context), structured)
+        ending, form = self.ending(structured)
+        prompt = build_claims_prompt(sentence, answer, context, ending)
         return Ask(prompt, read, self.room, form)
 
 
@@ -214,7 +218,7 @@ class Rewrite(Kind):
     """A failing sentence rewritten from its evidence (``fix_mode="correct"``)."""
 
     name = "rewrite"
-    free_ending = "If the passages give nothing that could stand"
+    free_ending = CORRECTION_FREE
     structured_ending = """Reply with one JSON object and nothing else:
 {{"rewrite": "<the sentence, rewritten>"}} or {{"rewrite": null}}"""
     room = 512
@@ -225,8 +229,9 @@ class Rewrite(Kind):
     def ask(self, sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
             context: Context, structured: bool) -> Ask[str]:
         untrusted = [sentence, *context.parts, verdict.reason, *map(passage, evidence)]
-        prompt, form = self.sent(build_correction_prompt(
-            sentence, evidence, verdict.label, verdict.reason, context), structured)
+        ending, form = self.ending(structured)
+        prompt = build_correction_prompt(sentence, evidence, verdict.label, verdict.reason,
+                                         context, ending)
         return Ask(prompt, lambda reply: parse_rewrite(reply.text, untrusted), self.room, form)
 
 

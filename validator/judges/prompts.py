@@ -40,7 +40,7 @@ A statement that they lack some information is supported when they do lack it.""
 # The fixed instructions come first and the data after them, so that every call begins with
 # the same characters: a prompt cache (a provider's, or a local server's prefix cache) can
 # reuse them. What follows the data is short: the reply's form.
-JUDGE_PROMPT = """You check whether a statement is backed by source passages. {verdicts}
+JUDGE_BODY = """You check whether a statement is backed by source passages. {verdicts}
 
 {data_rule}
 {question_block}
@@ -52,11 +52,14 @@ JUDGE_PROMPT = """You check whether a statement is backed by source passages. {v
 {statement}
 <<{tag}:END STATEMENT>>
 
-Reason step by step, citing passage numbers, then end with one line of JSON and nothing after it:
+"""
+JUDGE_FREE = """Reason step by step, citing passage numbers, then end with one line of JSON and \
+nothing after it:
 {{"reason": "<one or two sentences>", "verdict": "supported" | "unsupported" | \
 "contradicted",{kind} "score": <0 to 1: how fully the passages back it>}}"""
+JUDGE_PROMPT = JUDGE_BODY + JUDGE_FREE
 
-BATCH_PROMPT = """You check whether each statement is backed by its source passages. {verdicts}
+BATCH_BODY = """You check whether each statement is backed by its source passages. {verdicts}
 
 {data_rule}
 {question_block}
@@ -65,10 +68,13 @@ BATCH_PROMPT = """You check whether each statement is backed by its source passa
 <<{tag}:END PASSAGES>>
 
 {items}<<{tag}:END STATEMENTS>>
-{named}End with one line of JSON and nothing after it, an entry for each of the {count} statements:
+{named}"""
+BATCH_FREE = """End with one line of JSON and nothing after it, an entry for each of the \
+{count} statements:
 {{"verdicts": [{{"id": 1, "reason": "<one sentence citing passage numbers>", "verdict": \
 "supported" | "unsupported" | "contradicted",{kind} "score": <0 to 1: how fully its passages \
 back it>}}, ...]}}"""
+BATCH_PROMPT = BATCH_BODY + BATCH_FREE
 
 # A statement runs from its marker to the next one: no end marker each (a statement cannot
 # forge the tag), and its passages are named after the last, one short line each, unless every
@@ -81,7 +87,7 @@ NAMED = """Judge each statement on the passages named for it, and only those:
 """
 NAMED_LINE = "statement {n}: {numbers}"
 
-CLAIMS_PROMPT = """You break one sentence of an answer into atomic claims that can each be \
+CLAIMS_BODY = """You break one sentence of an answer into atomic claims that can each be \
 checked on their own.
 
 {data_rule}
@@ -100,11 +106,14 @@ Write the claims that the sentence makes, and only those:
 as the answer makes clear;
 - keep every number, date, unit and name exactly as written;
 - add nothing the sentence does not say, and leave out nothing it does.
-If the sentence makes a single fact, give it as the only claim. Finish with one line of JSON \
+"""
+CLAIMS_FREE = """If the sentence makes a single fact, give it as the only claim. Finish with one \
+line of JSON \
 and nothing after it:
 {{"claims": ["<claim>", ...]}}"""
+CLAIMS_PROMPT = CLAIMS_BODY + CLAIMS_FREE
 
-CORRECTION_PROMPT = """You repair one sentence of an answer that its source passages do not \
+CORRECTION_BODY = """You repair one sentence of an answer that its source passages do not \
 back.
 
 {data_rule}
@@ -129,9 +138,12 @@ what they say;
 - take every fact from the passages: no number, date, name or detail they do not give;
 - keep the sentence's language, tone and subject: one sentence, no longer than it needs to be, \
 with no citation markers, quotation marks around it or comments.
-If the passages give nothing that could stand in its place, give null. Finish with one line of \
+"""
+CORRECTION_FREE = """If the passages give nothing that could stand in its place, give null. \
+Finish with one line of \
 JSON and nothing after it:
 {{"rewrite": "<the sentence, rewritten>"}} or {{"rewrite": null}}"""
+CORRECTION_PROMPT = CORRECTION_BODY + CORRECTION_FREE
 
 # The instructions of the correction prompt, which a rewrite must not repeat.
 CORRECTION_RULES = CORRECTION_PROMPT[CORRECTION_PROMPT.index("Write the sentence again"):]
@@ -190,10 +202,12 @@ def check_template(template: str) -> str:
 
 
 def build_prompt(statement: str, evidence: Sequence[Evidence], context: Context = NO_CONTEXT,
-                 template: str | None = None, kinds: bool = False) -> str:
-    """The prompt for one statement; ``kinds``: its reply says what a failing one gets wrong."""
+                 template: str | None = None, kinds: bool = False, ending: str = JUDGE_FREE
+                 ) -> str:
+    """The prompt for one statement, its reply's form ``ending`` (a template of the user's has
+    its own); ``kinds``: its reply says what a failing one gets wrong."""
     tag = tag_of(statement, *context.parts, *map(passage, evidence))
-    return (template or JUDGE_PROMPT).format(
+    return (template or JUDGE_BODY + ending).format(
         tag=tag, data_rule=DATA_RULE.format(tag=tag), question_block=_context(tag, context),
         passages=_passages(evidence), statement=safe_text(statement), verdicts=_VERDICTS,
         kind=KIND_FIELD if kinds else "",
@@ -201,7 +215,8 @@ def build_prompt(statement: str, evidence: Sequence[Evidence], context: Context 
 
 
 def build_batch_prompt(items: Sequence[tuple[str, Sequence[Evidence]]],
-                       context: Context = NO_CONTEXT, kinds: bool = False) -> str:
+                       context: Context = NO_CONTEXT, kinds: bool = False,
+                       ending: str = BATCH_FREE) -> str:
     """One prompt for several statements: the passages once, numbered, and each statement
     naming the numbers of its own. Passages of one source that overlap or touch are sent as one
     (neighbouring chunks share sentences), so no character of a source is sent twice."""
@@ -216,7 +231,7 @@ def build_batch_prompt(items: Sequence[tuple[str, Sequence[Evidence]]],
         lines="\n".join(NAMED_LINE.format(n=n, numbers=", ".join(f"[{k}]" for k in numbers)
                                           or "none") for n, numbers in enumerate(named, 1)))
     passages = "\n".join(f"[{k}] {safe_text(text)}" for k, text in enumerate(texts, 1))
-    return BATCH_PROMPT.format(
+    return (BATCH_BODY + ending).format(
         count=len(items), tag=tag, data_rule=BATCH_DATA_RULE.format(tag=tag),
         question_block=_context(tag, context), passages=passages or "(none)", items=body,
         named=lists, verdicts=_VERDICTS, kind=KIND_FIELD if kinds else "",
@@ -294,18 +309,20 @@ def _location(e: Evidence) -> tuple[int, int, int] | None:
     return chunk.source, chunk.start, chunk.end
 
 
-def build_claims_prompt(sentence: str, answer: str, context: Context = NO_CONTEXT) -> str:
+def build_claims_prompt(sentence: str, answer: str, context: Context = NO_CONTEXT,
+                        ending: str = CLAIMS_FREE) -> str:
     tag = tag_of(sentence, answer, *context.parts)
-    return CLAIMS_PROMPT.format(
+    return (CLAIMS_BODY + ending).format(
         tag=tag, data_rule=DATA_RULE.format(tag=tag), question_block=_context(tag, context),
         answer=safe_text(answer), sentence=safe_text(sentence),
     )
 
 
 def build_correction_prompt(sentence: str, evidence: Sequence[Evidence], label: str,
-                            reason: str, context: Context = NO_CONTEXT) -> str:
+                            reason: str, context: Context = NO_CONTEXT,
+                            ending: str = CORRECTION_FREE) -> str:
     tag = tag_of(sentence, reason, *context.parts, *map(passage, evidence))
-    return CORRECTION_PROMPT.format(
+    return (CORRECTION_BODY + ending).format(
         tag=tag, data_rule=DATA_RULE.format(tag=tag), question_block=_context(tag, context),
         passages=_passages(evidence), sentence=safe_text(sentence), label=label,
         reason=safe_text(reason) or "(none given)",

@@ -42,18 +42,25 @@ def characters(text: str, logprob: float = -0.1) -> tuple[tuple[str, float], ...
     return tuple((ch, logprob) for ch in text)
 
 
-@pytest.mark.parametrize("kind, prompt", [
-    ("verdict", build_prompt("It is in Paris.", [PARIS])),
-    ("batch", build_batch_prompt([("It is in Paris.", [PARIS]), ("It opened in 1793.", [LOUVRE])])),
-    ("claims", build_claims_prompt("It is in Paris and opened in 1889.", "It is in Paris.")),
-    ("rewrite", build_correction_prompt("It is in Rome.", [PARIS], "contradicted", "Paris")),
+@pytest.mark.parametrize("kind, build", [
+    ("verdict", lambda ending: build_prompt("It is in Paris.", [PARIS], ending=ending)),
+    ("batch", lambda ending: build_batch_prompt(
+        [("It is in Paris.", [PARIS]), ("It opened in 1793.", [LOUVRE])], ending=ending)),
+    ("claims", lambda ending: build_claims_prompt("It is in Paris and opened in 1889.",
+                                                  "It is in Paris.", ending=ending)),
+    ("rewrite", lambda ending: build_correction_prompt("It is in Rome.", [PARIS],
+                                                       "contradicted", "Paris", ending=ending)),
 ])
-def test_a_structured_prompt_keeps_the_data_and_asks_for_one_json_object(kind, prompt):
-    asked, _ = KINDS[kind].sent(prompt, True, 2)
-    data_end = prompt.rindex(">>") + 2
-    assert asked[:data_end] == prompt[:data_end]  # instructions and data unchanged
+def test_a_structured_prompt_keeps_the_data_and_asks_for_one_json_object(kind, build):
+    free = build(KINDS[kind].ending(False)[0])
+    ending, form = KINDS[kind].ending(True, 2)
+    asked = build(ending)
+    assert form is not None and KINDS[kind].ending(False)[1] is None
+    data_end = free.rindex(">>") + 2
+    assert asked[:data_end] == free[:data_end]  # instructions and data unchanged
     assert "Reply with one JSON object and nothing else" in asked[data_end:]
     assert "line of JSON" not in asked[data_end:]  # the free reply's instructions are gone
+    assert "line of JSON" in free[data_end:]
 
 
 def test_each_schema_is_strict_and_puts_the_reason_before_the_verdict():

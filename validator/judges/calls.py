@@ -92,13 +92,14 @@ class Outbound:
         self.counts_tokens = counts_tokens  # under a tokens-a-minute limit
         self.latencies: deque[float] = deque(maxlen=10_000)  # seconds, of the answered calls
 
-    async def call(self, send: Callable[[], Awaitable[R]], used: Callable[[R], Awaitable[Usage]],
-                   prompt: str | None = None) -> R | BaseException:
+    def call(self, send: Callable[[], Awaitable[R]], used: Callable[[R], Awaitable[Usage]],
+             prompt: str | None = None) -> Awaitable[R | BaseException]:
         """``await send()``, retried where the backend takes retries (then a failure that
         ends the tries is returned, see ``retries``), else as it ends (a failure raised).
         ``prompt``: the request's text where the layer sees it (its tokens count against a
         tokens-a-minute limit, and a call cut off or timed out is counted by it); None for a
-        judge object, whose requests are its own."""
+        judge object, whose requests are its own. Returned to be awaited, so that the layer
+        adds no frame between a judge and its transport."""
         gate = self.gate()
         tries = 0
 
@@ -127,9 +128,9 @@ class Outbound:
             return got
 
         if self.max_retries is None:
-            return await one("")
-        return await complete_with_retries(one, prompt or "", self.max_retries, self.backoff,
-                                           gate.pause, self.takes)
+            return one("")
+        return complete_with_retries(one, prompt or "", self.max_retries, self.backoff,
+                                     gate.pause, self.takes)
 
     def takes(self) -> float | None:
         """About how long a call takes: the median of the latest answered calls (None before

@@ -166,3 +166,34 @@ def test_the_agent_sets_pass_nothing_they_must_fail_beyond_the_documented_limits
             (wrong_passes if report.passed else wrong_fails).add(case["id"])
     assert wrong_passes <= set(AGENT_LIMITS[name]), wrong_passes - set(AGENT_LIMITS[name])
     assert len(wrong_fails) <= AGENT_FALSE_ALARMS[name], sorted(wrong_fails)
+
+
+# The grounding set (tests/data/outsider/grounding): what the sources say of a user's record
+# outweighs the user's word, however deep the passage. Limits: a name the sources give
+# otherwise, with no value or code to hold it by (a plan's name), passes with the offline rules
+# (an LLM judge reads it); a value of the same measure the sources give of something else (a
+# rate for new customers, another plan's price) holds a true restatement back: it fails closed.
+GROUNDING_LIMITS = {"F08": "a plan's name the sources give otherwise, with no value or code"}
+GROUNDING_FALSE_ALARMS = {"P04", "P06", "P12"}
+
+
+def test_the_grounding_set_lets_no_buried_record_be_outweighed_by_the_user():
+    from provenance_guard import ProvenanceLLM
+
+    cases = [json.loads(line) for line in
+             (OUTSIDER / "grounding" / "cases.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(cases) >= 40
+    validators: dict = {}
+    wrong = {}
+    for case in cases:
+        top_k = case.get("top_k", 3)
+        validator = validators.setdefault(top_k, ProvenanceLLM(
+            llm_callable="local", on_fail="noop", top_k=top_k))
+        report = validator.check(case["text"], {"sources": case["sources"],
+                                                "messages": case["messages"]})
+        if report.passed != (case["expect"] == "pass"):
+            wrong[case["id"]] = "fail_open" if report.passed else "false_alarm"
+    fail_open = {key for key, status in wrong.items() if status == "fail_open"}
+    assert fail_open <= set(GROUNDING_LIMITS), fail_open - set(GROUNDING_LIMITS)
+    false_alarms = {key for key, status in wrong.items() if status == "false_alarm"}
+    assert false_alarms <= GROUNDING_FALSE_ALARMS, false_alarms - GROUNDING_FALSE_ALARMS

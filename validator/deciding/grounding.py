@@ -14,15 +14,20 @@ supported.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 from .. import rules
 from ..request import Request
 from ..retrieval.retriever import Retriever
+from ..rules.quantities import NUMBER_WORDS, bound_before, value_of
 from ..runtime.deadline import Scope
 from ..runtime.pool import Busy, offload
+from ..text.grammar import FUNCTION_WORDS
 from ..text.said import nearest, quoted, unframed
+from ..text.sentences import split_sentences
+from ..text.word_forms import fold, snowball, with_digits
 from ..types import SUPPORTED, UNSUPPORTED, Claim, Evidence
 from .decider import Decided, Decider
 
@@ -55,8 +60,12 @@ class Grounding:
         passages = await self._passages([claims[n] for n, _ in candidates], retriever)
         if passages is None:  # the sources could not be searched again: they may say otherwise
             return decided
+        turns = {turn.number: turn.content for turn in request.conversation}
         weighed = await offload(_weighed, [texts[n] for n, _ in candidates],
-                                [said for _, said in candidates], passages)
+                                [said for _, said in candidates], passages,
+                                [" ".join(dict.fromkeys(turns[e.said.turn] for e in said
+                                                        if e.said is not None))
+                                 for _, said in candidates])
         asked = [(n, said, found) for (n, said), found, stands
                  in zip(candidates, passages, weighed, strict=True) if stands]
         if not asked:
@@ -68,9 +77,9 @@ class Grounding:
         for (n, said, _), verdict in zip(asked, judged, strict=True):
             if verdict.label == SUPPORTED:
                 # the judge's own reason speaks of "the passage": the user's words are quoted
-                turns = ", ".join(str(t) for t in sorted({e.said.turn for e in said if e.said}))
+                where = ", ".join(str(t) for t in sorted({e.said.turn for e in said if e.said}))
                 verdicts[n] = replace(verdict, reason=(
-                    f"the user said it (turn {turns}), not the sources: "
+                    f"the user said it (turn {where}), not the sources: "
                     f"'{quoted(texts[n], said[0])}'"))
                 grounded[n] = said
         return replace(decided, verdicts=verdicts, said=grounded)
@@ -91,14 +100,99 @@ class Grounding:
 
 
 def _weighed(claims: Sequence[str], said: Sequence[Sequence[Evidence]],
-             passages: Sequence[Sequence[Evidence]]) -> list[bool]:
+             passages: Sequence[Sequence[Evidence]], turns: Sequence[str]) -> list[bool]:
     """For each claim, whether it may be judged against what the user said: not where its
     passages give another value for one of its measures (the sources win, whatever the user
-    said), nor where a sentence of the user's near it does (the user said it otherwise too,
-    before or after)."""
-    return [not (found and _other_value(claim, found)
+    said), nor where a sentence of them speaks of what it states (``_spoken_of``, the user's
+    turns that say it naming what it is about), nor where a sentence of the user's near it
+    gives another value (the user said it otherwise too, before or after)."""
+    return [not (found and (_other_value(claim, found) or _spoken_of(claim, found, turn))
                  or any(_other_value(claim, [e]) for e in near))
-            for claim, near, found in zip(claims, said, passages, strict=True)]
+            for claim, near, found, turn in zip(claims, said, passages, turns, strict=True)]
+
+
+def _spoken_of(claim: str, passages: Sequence[Evidence], turn: str = "") -> bool:
+    """Whether a sentence of the passages speaks of what ``claim`` states, so that the user's
+    word cannot stand for it, whether or not the rules can compare what it says:
+
+    - it names a record the claim or the user's ``turn`` names (an order, booking, account,
+      policy or product code: "order 5521", "LN-4471", "CarePlus 771");
+    - it gives another number of a unit of the claim's ("30 GB" where the claim says "50 GB")
+      and shares a word more with the claim or the user's turn ("Basic: a 30 GB monthly
+      allowance" where the user is on the Basic plan);
+    - it gives a value the claim does not and holds two of the claim's words and at least half
+      of them.
+
+    Fails closed: where the sources speak of the thing, a judge that cannot read them for it
+    does not take the user's word instead."""
+    mine, context = _Read(claim), _Read(turn)
+    if not (mine.values or mine.codes):
+        return False
+    codes, subject = mine.codes | context.codes, mine.words | context.words
+    for passage in passages:
+        for sentence in split_sentences(passage.text):
+            theirs = _Read(sentence.text)
+            if codes & theirs.codes:
+                return True
+            if codes and theirs.codes:  # of another record ("Order 6613" beside "order 6612")
+                continue
+            if not theirs.values - mine.values:
+                continue
+            for unit, value in theirs.units.items():
+                if unit in mine.units and mine.units[unit] != value and (
+                        subject & theirs.words) - {unit}:
+                    return True
+            shared = len(mine.words & theirs.words)
+            if mine.values and shared >= _SHARED_WORDS and shared >= _SHARE * len(mine.words):
+                return True
+    return False
+
+
+_SHARE, _SHARED_WORDS = 0.5, 2  # of the claim's words, what a sentence speaking of it holds
+# A record's code: letters then digits ("LN-4471", "QX7P2", "HP-30921"), a name and its number
+# ("CarePlus 771", "Order 6613"), or a number of four or more digits that is no year.
+_CODE = re.compile(r"\b[A-Za-z]{1,8}-?\d[\w-]*|\b[A-Z][A-Za-z]+ \d{3,}\b|\b\d{4,}\b")
+_TERM = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+(?:'[^\W\d_]+)?")  # a number whole, or a word
+
+
+class _Read:
+    """A text's values (numbers, as figures; not one that a bound or a hedge qualifies), the
+    codes it names, the unit word after each number, and its other words (Snowball stems, no
+    function words)."""
+
+    def __init__(self, text: str):
+        text = fold(with_digits(text))
+        self.codes = {_code(found) for found in _CODE.findall(text)
+                      if not (found.isdigit() and 1000 <= int(found) <= 2100)}
+        terms = [t.lower() for t in _TERM.findall(_CODE.sub(" ", text))]
+        self.values: set[float] = set()
+        self.units: dict[str, float] = {}
+        for k, term in enumerate(terms):
+            value = _value(term)
+            if value is None or bound_before(terms, k, None)[0]:
+                continue  # a bound or a hedge ("up to 23 kg") allows the claim's value
+            self.values.add(value)
+            after = terms[k + 1] if k + 1 < len(terms) else ""
+            if after.isalpha() and after not in FUNCTION_WORDS and _value(after) is None:
+                self.units[snowball(after)] = value
+        self.words = {snowball(t) for t in terms if t.isalpha() and t not in FUNCTION_WORDS
+                      and _value(t) is None}
+
+
+def _code(found: str) -> str:
+    """A code as it is compared: a number of four or more digits alone, however it was
+    introduced ("Order 3187", "order 3187"); else as written, in lower case ("ln-4471",
+    "careplus 771")."""
+    name, _, number = found.rpartition(" ")
+    if name and len(number) >= 4:
+        return number
+    return found.lower()
+
+
+def _value(term: str) -> float | None:
+    if term[:1].isdigit():
+        return float(term.replace(",", ""))
+    return value_of(term) if term in NUMBER_WORDS else None
 
 
 def _other_value(claim: str, passages: Sequence[Evidence]) -> bool:

@@ -24,6 +24,7 @@ from ..retrieval.retriever import Retriever
 from ..rules.quantities import NUMBER_WORDS, bound_before, value_of
 from ..runtime.deadline import Scope
 from ..runtime.pool import Busy, offload
+from ..text.conversation import ASSERTED_CHARS
 from ..text.grammar import FUNCTION_WORDS
 from ..text.said import nearest, quoted, unframed
 from ..text.sentences import split_sentences
@@ -60,7 +61,8 @@ class Grounding:
         passages = await self._passages([claims[n] for n, _ in candidates], retriever)
         if passages is None:  # the sources could not be searched again: they may say otherwise
             return decided
-        turns = {turn.number: turn.content for turn in request.conversation}
+        # what the user's turns say beside the sentence, read as far as what they assert is
+        turns = {turn.number: turn.content[-ASSERTED_CHARS:] for turn in request.conversation}
         weighed = await offload(_weighed, [texts[n] for n, _ in candidates],
                                 [said for _, said in candidates], passages,
                                 [" ".join(dict.fromkeys(turns[e.said.turn] for e in said
@@ -161,7 +163,8 @@ class _Read:
     function words)."""
 
     def __init__(self, text: str):
-        text = fold(with_digits(text))
+        # a lone surrogate (text as given may hold one) read as U+FFFD, as a judge reads it
+        text = fold(with_digits(text.encode("utf-8", "replace").decode("utf-8")))
         self.codes = {_code(found) for found in _CODE.findall(text)
                       if not (found.isdigit() and 1000 <= int(found) <= 2100)}
         terms = [t.lower() for t in _TERM.findall(_CODE.sub(" ", text))]

@@ -31,6 +31,7 @@ from .replies import (
 )
 
 T = TypeVar("T")
+_EVERY_SETTING = frozenset(row.name for row in fields(JudgeSettings))
 
 
 class PromptJudge(Backend):
@@ -96,7 +97,7 @@ class PromptJudge(Backend):
             corrects=self.corrects, gives_probabilities=self.gives_probabilities,
             one_per_call_because=self.one_per_call_because, controls=self.controls,
             asks_again=True, remembered=True,
-            takes=frozenset(f.name for f in fields(JudgeSettings)) - {n for n, _ in cannot},
+            takes=_EVERY_SETTING - {name for name, _ in cannot},
             cannot=tuple(cannot))
 
     async def complete(self, prompt: str, room: int, form: dict | None = None) -> Reply:

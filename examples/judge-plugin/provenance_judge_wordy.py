@@ -1,6 +1,8 @@
 """An example judge plugin: ``llm_callable="wordy:<case>"`` finds a claim supported when a
 passage states it word for word ("wordy:exact" as written, "wordy:any-case" case aside)."""
 
+import re
+
 from provenance_guard import Verdict
 
 
@@ -9,10 +11,11 @@ class WordForWord:
         self.any_case = any_case
 
     def judge(self, claim, evidence, question=None):
-        def plain(text):
-            return text.lower() if self.any_case else text
-
-        if any(plain(claim.rstrip(".")) in plain(passage.text) for passage in evidence):
+        flags = re.IGNORECASE if self.any_case else 0
+        said = claim.strip().rstrip(".")
+        # the claim's words whole ("5" is not "50"), and a claim with words at all
+        whole = re.compile(rf"(?<!\w){re.escape(said)}(?!\w)", flags)
+        if said and any(whole.search(passage.text) for passage in evidence):
             return Verdict("supported", "a passage says it word for word", score=1.0)
         return Verdict("unsupported", "no passage says it word for word", score=0.0)
 

@@ -70,10 +70,19 @@ def test_a_plugin_judge_wears_the_validators_policies_and_its_name_is_listed(ins
             refused = None
         except ValueError as error:
             refused = str(error)
+        from provenance_guard.judges import make_judge
+        try:
+            make_judge("wordy:exact", template="{passages} {statement}")
+            templated = None
+        except ConfigurationError as error:
+            templated = str(error)
+        five = ProvenanceLLM(llm_callable="wordy:exact").check(
+            "The fee is 5.", {"sources": ["The fee is 50 dollars."]})
         print(json.dumps({"label": str(report.sentences[0].label),
                           "reason": report.sentences[0].verdict.reason,
                           "usage": report.usage.calls, "names": names(),
-                          "refused": refused}))
+                          "refused": refused, "templated": templated,
+                          "five": five.passed}))
     """)
     done = run(code, installed)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -84,6 +93,9 @@ def test_a_plugin_judge_wears_the_validators_policies_and_its_name_is_listed(ins
     assert found["usage"] == 1  # its call went through the call layer and was counted
     assert "'wordy:...'" in found["names"]
     assert found["refused"] == "wordy: takes 'exact' or 'any-case'; got 'loud'."
+    assert found["templated"] == ("template is for a LiteLLM model's prompts and replies, and "
+                                  "'wordy:exact' is a plugin's judge: leave it out.")
+    assert found["five"] is False  # the example judge reads whole words: "5" is not "50"
 
 
 def test_a_broken_plugin_is_refused_naming_the_plugin_and_its_package(tmp_path):

@@ -26,7 +26,7 @@ from ..runtime.deadline import Scope
 from ..runtime.pool import Busy, offload
 from ..text.conversation import ASSERTED_CHARS
 from ..text.grammar import FUNCTION_WORDS
-from ..text.said import nearest, quoted, unframed
+from ..text.said import NEAREST, nearest, quoted, unframed
 from ..text.sentences import split_sentences
 from ..text.word_forms import fold, snowball, with_digits
 from ..types import SUPPORTED, UNSUPPORTED, Claim, Evidence
@@ -58,8 +58,11 @@ class Grounding:
         candidates = [(n, said) for n, said in zip(open_, near, strict=True) if said]
         if not candidates:
             return decided
-        passages = await self._passages([claims[n] for n, _ in candidates], retriever)
-        if passages is None:  # the sources could not be searched again: they may say otherwise
+        found = await self._passages([claims[n] for n, _ in candidates], retriever, scope)
+        # a claim whose sources could not be searched again stays as it is: they may say otherwise
+        candidates = [pair for pair, got in zip(candidates, found, strict=True) if got is not None]
+        passages = [got for got in found if got is not None]
+        if not candidates:
             return decided
         # what the user's turns say beside the sentence, read as far as what they assert is
         turns = {turn.number: turn.content[-ASSERTED_CHARS:] for turn in request.conversation}
@@ -68,7 +71,7 @@ class Grounding:
                                 [" ".join(dict.fromkeys(turns[e.said.turn] for e in said
                                                         if e.said is not None))
                                  for _, said in candidates])
-        asked = [(n, said, found) for (n, said), found, stands
+        asked = [(n, said[:NEAREST], got) for (n, said), got, stands
                  in zip(candidates, passages, weighed, strict=True) if stands]
         if not asked:
             return decided
@@ -86,15 +89,20 @@ class Grounding:
                 grounded[n] = said
         return replace(decided, verdicts=verdicts, said=grounded)
 
-    async def _passages(self, claims: list[Claim], retriever: Retriever
-                        ) -> list[list[Evidence]] | None:
-        """Each claim's passages, searched ``DEEPER`` times deeper than its first; None where a
-        query function refused the search (too many of its calls still running)."""
+    async def _passages(self, claims: list[Claim], retriever: Retriever, scope: Scope
+                        ) -> list[list[Evidence] | None]:
+        """Each claim's passages, searched ``DEEPER`` times deeper than its first, at once and
+        within the validation's deadline; None for a claim whose search the deadline cut off
+        or a query function refused (too many of its calls still running)."""
         found = retriever.find(claims, depth=DEEPER)
-        try:
-            return [await found.get(i) for i in range(len(claims))]
-        except Busy:
-            return None
+
+        async def get(i: int) -> list[Evidence] | None:
+            try:
+                return await found.get(i)
+            except Busy:
+                return None
+
+        return await scope.map(get, range(len(claims)), lambda i: None)
 
     def ready(self) -> None:
         """Load the rules, which hold back a user's measure that the sources give otherwise."""
@@ -153,8 +161,8 @@ def _spoken_of(claim: str, passages: Sequence[Evidence], turn: str = "") -> bool
 _SHARE, _SHARED_WORDS = 0.5, 2  # of the claim's words, what a sentence speaking of it holds
 # A record's code: letters then digits ("LN-4471", "QX7P2", "HP-30921"), a name and its number
 # ("CarePlus 771", "Order 6613"), or a number of four or more digits that is no year.
-_CODE = re.compile(r"\b[A-Za-z]{1,8}-?\d[\w-]*|\b[A-Z][A-Za-z]+ \d{3,}\b|\b\d{4,}\b")
-_TERM = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+(?:'[^\W\d_]+)?")  # a number whole, or a word
+_CODE = re.compile(r"\b[A-Za-z]{1,8}-?\d[\w-]*|\b[A-Z][A-Za-z]+ \d{3,}\b|\b\d{4,}\b", re.ASCII)
+_TERM = re.compile(r"[0-9]+(?:[.,][0-9]+)*|[^\W\d_]+(?:'[^\W\d_]+)?")  # a number whole, or a word
 
 
 class _Read:
@@ -166,7 +174,7 @@ class _Read:
         # a lone surrogate (text as given may hold one) read as U+FFFD, as a judge reads it
         text = fold(with_digits(text.encode("utf-8", "replace").decode("utf-8")))
         self.codes = {_code(found) for found in _CODE.findall(text)
-                      if not (found.isdigit() and 1000 <= int(found) <= 2100)}
+                      if not (len(found) == 4 and found.isdigit() and 1000 <= int(found) <= 2100)}
         terms = [t.lower() for t in _TERM.findall(_CODE.sub(" ", text))]
         self.values: set[float] = set()
         self.units: dict[str, float] = {}
@@ -193,9 +201,17 @@ def _code(found: str) -> str:
 
 
 def _value(term: str) -> float | None:
-    if term[:1].isdigit():
-        return float(term.replace(",", ""))
+    """A term's value: a numeral's (a version number such as "4.2.1" is none), or a number
+    word's; None for anything else."""
+    if term[:1] in _DIGITS:
+        try:
+            return float(term.replace(",", ""))
+        except ValueError:
+            return None
     return value_of(term) if term in NUMBER_WORDS else None
+
+
+_DIGITS = frozenset("0123456789")
 
 
 def _other_value(claim: str, passages: Sequence[Evidence]) -> bool:

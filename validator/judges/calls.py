@@ -122,7 +122,11 @@ class Outbound:
                     if tries > 1:
                         usage.add(usage.RETRIED)
                 self.latencies.append(time.monotonic() - started)
-            spent = await used(got)
+            try:
+                spent = await used(got)
+            except asyncio.CancelledError:  # answered, but cut off while its tokens were counted
+                usage.add(usage.cut_off(prompt))
+                raise
             usage.add(spent)
             gate.spent(spent.completion_tokens if self.counts_tokens else 0)
             return got

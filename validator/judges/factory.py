@@ -13,6 +13,7 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from ..errors import ConfigurationError
+from ..runtime.credentials import keep_secret, scrubbed
 from .base import DEFAULT_JUDGE, Backend, Judge, JudgeSettings
 from .objects import adapt
 from .policies import AskAlone, Controlled, Policy, Remembered, Threshold
@@ -95,12 +96,13 @@ def _plugin(point: EntryPoint, rest: str, llm_kwargs: dict[str, Any] | None,
     judge, is refused naming the plugin and its package."""
     package = point.dist.name if point.dist is not None else "an unknown package"
     where = f"the judge plugin '{point.name}:' ({point.value}, from {package})"
+    keep_secret(llm_kwargs)  # a plugin's judge may echo its key: scrubbed wherever it shows
     try:
         make = point.load()
     except Exception as error:  # noqa: BLE001 - any failure to import is the plugin's
         raise ConfigurationError(f"{where} could not be loaded ({type(error).__name__}: "
-                                 f"{error}): fix or reinstall {package}, or pass another "
-                                 "llm_callable.") from error
+                                 f"{scrubbed(str(error))}): fix or reinstall {package}, or "
+                                 "pass another llm_callable.") from error
     if not callable(make):
         raise ConfigurationError(f"{where} is a {type(make).__name__}, not a function "
                                  "make(rest, llm_kwargs, settings) that returns a judge.")
@@ -110,7 +112,7 @@ def _plugin(point: EntryPoint, rest: str, llm_kwargs: dict[str, Any] | None,
         raise
     except Exception as error:  # noqa: BLE001 - named, so the user knows whose code failed
         raise ConfigurationError(f"{where} raised {type(error).__name__} making the judge "
-                                 f"{point.name}:{rest!r}: {error}") from error
+                                 f"{point.name}:{rest!r}: {scrubbed(str(error))}") from error
     if made is None or isinstance(made, (str, type)):
         raise ConfigurationError(
             f"{where} returned {made!r}, not a judge: it must return an object with "
@@ -155,6 +157,13 @@ def make_judge(llm_callable: object, llm_kwargs: dict[str, Any] | None = None,
                 return make(llm_callable[len(name):], llm_kwargs, options)
         prefix, colon, rest = llm_callable.partition(":")
         if colon and prefix in plugins():
+            extra = sorted(set(options) - {"settings"})
+            if extra:
+                one = len(extra) == 1
+                raise ConfigurationError(
+                    f"{' and '.join(extra)} {'is' if one else 'are'} for a LiteLLM model's "
+                    f"prompts and replies, and {llm_callable!r} is a plugin's judge: leave "
+                    f"{'it' if one else 'them'} out.")
             return _plugin(plugins()[prefix], rest, llm_kwargs, settings)
         return _litellm(llm_callable, llm_kwargs, options)
     if callable(llm_callable):
@@ -227,8 +236,7 @@ def _unused(backend: Backend, settings: JudgeSettings, own: JudgeSettings) -> di
     """The settings given (not at their default) that ``backend`` cannot take, with why: those
     neither it nor a policy it can wear takes. An "off" or False asks for nothing, and nothing
     is what a judge without the feature does: taken."""
-    given = {name: value for name, value in settings.given().items()
-             if value != "off" and value is not False}
+    given = {name: value for name, value in settings.given().items() if value != "off"}
     if own is not settings:  # a judge object of ours, built with settings of its own
         return {name: f"the judge object {backend.name} was built with {name}="
                 f"{getattr(own, name)!r}: set it where the judge is built, or pass the "
@@ -236,8 +244,10 @@ def _unused(backend: Backend, settings: JudgeSettings, own: JudgeSettings) -> di
                 if getattr(own, name) != value}
     abilities = backend.abilities
     takes = abilities.takes.union(*(policy.takes for policy in POLICIES
-                                    if policy.fits(abilities)))
-    return {name: abilities.why_not(name) for name in given if name not in takes}
+                                    if policy.fits(abilities))) - dict(abilities.cannot).keys()
+    # failure_kinds=False asks nothing of a judge without kinds
+    return {name: abilities.why_not(name) for name, value in given.items()
+            if name not in takes and value is not False}
 
 
 def refuse_unused(settings: JudgeSettings, *judges: Dressed | None) -> None:

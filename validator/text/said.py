@@ -43,7 +43,8 @@ NEAREST = 3  # user sentences a claim is judged against, the nearest first
 
 def nearest(claims: Sequence[str], conversation: Sequence[Turn]) -> list[list[Evidence]]:
     """For each claim, the user's asserted sentences that hold most of its words (said back,
-    so "your order" meets "my order" as "your order"), nearest first, at most ``NEAREST``: a
+    so "your order" meets "my order" as "your order"), nearest first, every one (a judge is
+    shown the first ``NEAREST``; all are weighed for a value the user gave otherwise): a
     restatement shares its words with what it restates. A claim that is not about the user
     (``about_the_user``) gets none: the user is the source only of what is about themselves.
     Neither are the sources read here: what they say outweighs the user, and the grounding
@@ -59,7 +60,7 @@ def nearest(claims: Sequence[str], conversation: Sequence[Turn]) -> list[list[Ev
             if share >= NEAR and about_the_user(
                     claim, evidence.said is not None and evidence.said.turn in own):
                 scored.append((-share, k, evidence))
-        found.append([evidence for _, _, evidence in sorted(scored)[:NEAREST]])
+        found.append([evidence for _, _, evidence in sorted(scored)])
     return found
 
 

@@ -142,3 +142,22 @@ def test_a_policy_forwards_what_the_backend_declares():
     worn = Remembered(Threshold(Declared(abilities), 0.5), 8)
     assert worn.abilities == abilities
     assert replace(worn.abilities, group_size=1) != abilities
+
+
+def test_a_setting_a_judge_says_it_cannot_take_is_refused_even_where_a_policy_takes_it():
+    """MiniCheck reads only its own prompt: control_statements="on" cannot apply to it, though
+    the control policy takes that setting for judges that can carry one."""
+    from provenance_guard.judges.factory import build
+
+    built = build("minicheck:ollama/bespoke-minicheck", None,
+                  JudgeSettings(control_statements="on"))
+    assert "reads only its own prompt" in built.unused["control_statements"]
+
+
+def test_a_prompt_judge_built_with_kinds_refuses_failure_kinds_off_beside_it():
+    from provenance_guard.judges.factory import build
+    from provenance_guard.judges.litellm_judge import LiteLLMJudge
+
+    judge = LiteLLMJudge("openai/judge", {"api_base": "http://127.0.0.1:9", "api_key": "none"})
+    built = build(judge, None, JudgeSettings(failure_kinds=False))
+    assert "was built with failure_kinds=True" in built.unused["failure_kinds"]

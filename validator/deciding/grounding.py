@@ -58,10 +58,11 @@ class Grounding:
         candidates = [(n, said) for n, said in zip(open_, near, strict=True) if said]
         if not candidates:
             return decided
-        found = await self._passages([claims[n] for n, _ in candidates], retriever, scope)
+        searched = await self._passages([claims[n] for n, _ in candidates], retriever, scope)
         # a claim whose sources could not be searched again stays as it is: they may say otherwise
-        candidates = [pair for pair, got in zip(candidates, found, strict=True) if got is not None]
-        passages = [got for got in found if got is not None]
+        candidates = [pair for pair, got in zip(candidates, searched, strict=True)
+                      if got is not None]
+        passages = [got for got in searched if got is not None]
         if not candidates:
             return decided
         # what the user's turns say beside the sentence, read as far as what they assert is

@@ -160,14 +160,6 @@ class Caller:
         self.room = room
         self._flights = Once()
 
-    @property
-    def latencies(self) -> deque[float]:
-        return self.outbound.latencies
-
-    @property
-    def counts_tokens(self) -> bool:
-        return self.outbound.counts_tokens
-
     async def ask(self, ask: Ask[T]) -> Answer[T]:
         """What ``ask.read`` finds in the reply to ``ask.prompt``, from the caches when there;
         one prompt in flight at a time, its answer shared."""

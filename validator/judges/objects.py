@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from ..errors import ConfigurationError
 from ..runtime.pool import Busy, offload
@@ -34,8 +34,6 @@ from .base import (
 from .calls import Outbound
 from .limits import gate
 from .usage import OBJECT_CALL
-
-T = TypeVar("T")
 
 
 def adapt(judge: object, settings: JudgeSettings = DEFAULT_JUDGE) -> Backend:
@@ -83,7 +81,7 @@ class ObjectJudge(Backend):
         return Abilities(
             group_size=None if batches else 1, extracts_claims=self._extract is not None,
             corrects=self._correct is not None, computes=self.computes,
-            gives_probabilities=self.gives_probabilities, asks_again=False,
+            gives_probabilities=self.gives_probabilities,
             remembered=self.computes and not self.rules, rules=self.rules,
             takes=frozenset(takes), what=self._what(batches))
 
@@ -102,17 +100,17 @@ class ObjectJudge(Backend):
 
     def _method(self, name: str) -> Callable[..., Awaitable[Any]]:
         if has_async(self.judge, name):  # on the object's own loop: it may block it
-            return functools.partial(self.waiting.call_async, getattr(self.judge, f"a{name}"))
+            awaited = functools.partial(self.waiting.call_async, getattr(self.judge, f"a{name}"))
+            return awaited if self.outbound is None else self._outbound(awaited)
         method = getattr(self.judge, name)
-        if self.computes:
+        if self.computes:  # an object that computes wears no call layer
             return functools.partial(offload, method)
-        return functools.partial(self.waiting.call, method)
+        return self._outbound(functools.partial(self.waiting.call, method))
 
-    async def _called(self, method: Callable[..., Awaitable[T]], *args: Any) -> T:
-        """``method(*args)`` through the call layer (an object that computes wears none)."""
-        if self.outbound is None:
-            return await method(*args)
-        return cast(T, await self.outbound.call(lambda: method(*args), _object_call))
+    def _outbound(self, call: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        """``call`` through the call layer: each call under the model's limits, counted."""
+        layer = cast(Outbound, self.outbound)
+        return lambda *args: layer.call(lambda: call(*args), _object_call)
 
     def ready(self) -> None:
         """A judge object's own ``ready()``, where it writes one (ours: the rules, a model)."""
@@ -126,12 +124,11 @@ class ObjectJudge(Backend):
         question = context.question
         try:
             if self._batch is not None and len(items) > 1:
-                verdicts = await self._called(self._batch, items, question)
+                verdicts = await self._batch(items, question)
                 check_count(self.name, verdicts, len(items))
             else:
                 one = cast(Callable[..., Awaitable[Any]], self._one)  # a judge: has judge()
-                verdicts = list(await asyncio.gather(*(self._called(one, claim, evidence,
-                                                                    question)
+                verdicts = list(await asyncio.gather(*(one(claim, evidence, question)
                                                        for claim, evidence in items)))
         except Busy as busy:
             return [Verdict(INVALID, f"the judge was not called: {busy}",
@@ -144,7 +141,7 @@ class ObjectJudge(Backend):
         if self._extract is None:
             return None
         try:
-            claims = await self._called(self._extract, sentence, answer, context.question)
+            claims = await self._extract(sentence, answer, context.question)
         except Busy:
             return None
         if claims is not None and (not isinstance(claims, list)
@@ -159,8 +156,7 @@ class ObjectJudge(Backend):
         if self._correct is None:
             return None
         try:
-            written = await self._called(self._correct, sentence, evidence, verdict,
-                                         context.question)
+            written = await self._correct(sentence, evidence, verdict, context.question)
         except Busy:
             return None
         if written is not None and not isinstance(written, str):

@@ -124,7 +124,7 @@ class PromptJudge(Backend):
     @property
     def latencies(self) -> Sequence[float]:
         """Seconds each answered call took, the latest last."""
-        return self.caller.latencies
+        return self.caller.outbound.latencies
 
     def model_key(self) -> Hashable:
         """What names the model this judge calls, for the limits every validation in the
@@ -137,7 +137,7 @@ class PromptJudge(Backend):
                     s.max_tokens_per_minute)
 
     def ready(self) -> None:
-        if self.caller.counts_tokens:  # under a tokens-a-minute limit, each prompt is counted
+        if self.caller.outbound.counts_tokens:  # under a tokens-a-minute limit, each prompt is counted
             usage.tokens("")
 
     async def ask(self, ask: Ask[T]) -> Answer[T]:

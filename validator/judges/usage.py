@@ -72,7 +72,7 @@ class Reported:
     refused: int = 0
 
 
-def reported(response: Any, model: str, refused: int = 0) -> Reported:
+def reported(response: Any, model: str) -> Reported:
     """What a LiteLLM response reports of its tokens (LiteLLM gives 0 for a reply that
     reported none: no prompt of ours has 0 tokens, so that is read as none)."""
     counts = getattr(response, "usage", None)
@@ -81,10 +81,9 @@ def reported(response: Any, model: str, refused: int = 0) -> Reported:
     cached = getattr(getattr(counts, "prompt_tokens_details", None), "cached_tokens", None)
     if (not isinstance(prompt_tokens, int) or not isinstance(completion_tokens, int)
             or prompt_tokens <= 0):
-        return Reported(model=model, refused=refused)
+        return Reported(model=model)
     return Reported(prompt_tokens, completion_tokens,
-                    cached if isinstance(cached, int) and cached > 0 else None, model,
-                    refused=refused)
+                    cached if isinstance(cached, int) and cached > 0 else None, model)
 
 
 def spent(prompt: str, reply: str, said: Reported | None) -> Usage:

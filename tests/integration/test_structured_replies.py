@@ -208,7 +208,7 @@ def test_with_batch_size_1_each_sentence_is_a_call_of_its_own_beside_a_control(c
 def test_a_judge_asked_one_statement_a_call_has_each_control_asked_beside_it(chat_server):
     from conftest import _read_numbers, passages_of, statement_of
 
-    from provenance_guard.judges.prompts import JUDGE_PROMPT
+    from provenance_guard.judges.kinds import ONE
 
     def reads(prompt: str) -> str:  # a careful judge of one statement a prompt
         return json.dumps({"verdict": _read_numbers(statement_of(prompt), passages_of(prompt))})
@@ -217,7 +217,7 @@ def test_a_judge_asked_one_statement_a_call_has_each_control_asked_beside_it(cha
         server = chat_server(judge)
         guard = litellm_validator(server.url, on_fail="noop", control_statements="on",
                                   cache_size=0)
-        guard._judge.template = JUDGE_PROMPT
+        guard._judge.template = ONE.template()
         guard._judge.reads_batches = False
         report = guard.check(TWO, toy_metadata())
         assert len(server.requests) == 4  # each statement, and its control in a call of its own

@@ -26,7 +26,7 @@ from llama_server import INSTALL, installed, serving
 
 from provenance_guard import ProvenanceLLM
 from provenance_guard.judges.control import CAUGHT, UNANSWERED
-from provenance_guard.judges.replies import CONTRADICTS
+from provenance_guard.judges.outputs import CONTRADICTS
 from provenance_guard.types import INVALID
 
 pytestmark = pytest.mark.slow

@@ -17,10 +17,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from ..evaluation.suite import SUITE
 
     if args.write_template:
-        from ..judges.prompts import JUDGE_PROMPT
+        from ..judges.kinds import ONE
 
         try:
-            Path(args.write_template).write_text(JUDGE_PROMPT + "\n", encoding="utf-8")
+            Path(args.write_template).write_text(ONE.template() + "\n", encoding="utf-8")
         except OSError as error:
             parser.error(f"cannot write the template: {error}")
         print(f"wrote {args.write_template}; edit it and pass --template {args.write_template}")

@@ -23,6 +23,7 @@ from ..errors import ConfigurationError, warn
 from ..judges import Corrector, Judge, JudgeSettings, build
 from ..judges.base import Backend
 from ..judges.factory import Dressed, dress
+from ..judges.kinds import REWRITE
 from ..judges.prompts import CORRECTION_RULES
 from ..judges.replies import EXPECTED_REWRITE, UnreadableReply
 from ..request import Request
@@ -219,7 +220,7 @@ def _problem(rewrite: str | None, sentence: str, evidence: Sequence[Evidence]) -
 @cache
 def _rules_text() -> str:
     """The correction prompt's instructions, as normalised words between blanks."""
-    return f" {rules.normalise(CORRECTION_RULES)} "
+    return f" {rules.normalise(CORRECTION_RULES + REWRITE.ending(False)[0])} "
 
 
 def _with_markers(text: str, result) -> str:

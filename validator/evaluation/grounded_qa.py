@@ -24,17 +24,15 @@ callable), whose caches (memory, and disk with ``cache_dir``) serve repeated pro
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..judges.kinds import Ask, Reply
+from ..judges.kinds import Ask
 from ..judges.prompt_judge import PromptJudge
-from ..judges.replies import final_object
 from ..runtime.loop import run
 from ..types import BY_FALLBACK
-from .qa_prompts import COMPLETENESS_TASK, RELEVANCY_TASK, USEFULNESS_TASK, build_qa_prompt
+from .qa_prompts import COMPLETENESS, RELEVANCY, USEFULNESS
 from .summaries import MetricSummary
 
 METRICS = ("answer_relevancy", "completeness", "faithfulness", "usefulness",
@@ -44,7 +42,6 @@ TOP_SCORE = {"answer_relevancy": 5, "completeness": 5}  # the others are 0/1
 SCORED = "scored"
 NULL = "null"  # the metric does not apply to this sample (GroUSE's null rules)
 FAILED = "failed"  # the judge gave no readable reply; no value is guessed
-ROOM = 1024  # tokens a grading reply is given (its reason and its score)
 
 BY_VALIDATOR = "validator"  # faithfulness: this package's own verdict on the answer
 BY_RULE = "rule"  # GroUSE's null rules and acceptance/rejection, applied in code
@@ -104,20 +101,15 @@ def grade(
                          f"prompt -> reply callable); got {type(judge).__name__}.")
     untrusted = [question, answer, expected, *references]
 
-    relevancy = _ask(judge, build_qa_prompt(RELEVANCY_TASK, question, answer, None, expected),
-                     _Reader("refuses", "relevancy", range(1, TOP_SCORE["answer_relevancy"] + 1), True,
-                             untrusted))
-    completeness = _ask(judge, build_qa_prompt(COMPLETENESS_TASK, question, answer, references,
-                                               expected),
-                        _Reader("references_answer", "completeness",
-                                range(1, TOP_SCORE["completeness"] + 1), False, untrusted))
+    relevancy = _ask(judge, RELEVANCY.ask(question, answer, None, expected, untrusted))
+    completeness = _ask(judge, COMPLETENESS.ask(question, answer, references, expected,
+                                                untrusted))
 
     if relevancy.status == FAILED:
         usefulness = _failed("depends on answer relevancy, which failed")
         faithfulness = _failed("depends on answer relevancy, which failed")
     elif relevancy.status == NULL:  # the answer refuses: is what else it says of use?
-        usefulness = _ask(judge, build_qa_prompt(USEFULNESS_TASK, question, answer, None, expected),
-                          _Reader("adds_information", "usefulness", range(0, 2), False, untrusted))
+        usefulness = _ask(judge, USEFULNESS.ask(question, answer, None, expected, untrusted))
         if usefulness.status == NULL:
             faithfulness = _null("the answer only says that no document answers")
         elif usefulness.status == FAILED:
@@ -150,34 +142,8 @@ def _acceptance_and_rejection(relevancy: Metric, completeness: Metric) -> tuple[
                     + ("says so" if refused else "answers anyway"), BY_RULE))
 
 
-class _Reader:
-    """Reads ``{"reason", <flag>: bool, <score>: int | null}`` and applies the null rule: the
-    score is null exactly when the flag equals ``null_when``. A reply that breaks the rule
-    both ways (a score where null is due, or null where a score is due) is settled by the
-    flag when it says null, and is unreadable when it lacks a due score."""
-
-    def __init__(self, flag: str, field: str, allowed: range, null_when: bool, untrusted):
-        self.flag, self.field, self.allowed, self.null_when = flag, field, allowed, null_when
-        self.untrusted = untrusted
-
-    def __call__(self, reply: Reply) -> tuple[int | None, str] | None:
-        return final_object(reply.text, self._read, self.untrusted)
-
-    def _read(self, value: dict) -> tuple[int | None, str] | None:
-        flag, score = value.get(self.flag), value.get(self.field)
-        reason = value.get("reason", "")
-        reason = reason if isinstance(reason, str) else json.dumps(reason)
-        if not isinstance(flag, bool):
-            return None
-        if flag == self.null_when:
-            return None, reason
-        if isinstance(score, bool) or not isinstance(score, (int, float)) or score != int(score):
-            return None
-        return (int(score), reason) if int(score) in self.allowed else None
-
-
-def _ask(judge: PromptJudge, prompt: str, reader: _Reader) -> Metric:
-    answer = run(judge.ask(Ask(prompt, reader, ROOM)))  # on the process's validation loop
+def _ask(judge: PromptJudge, ask: Ask[tuple[int | None, str]]) -> Metric:
+    answer = run(judge.ask(ask))  # on the process's validation loop
     if answer.value is None:
         return _failed(answer.problem, answer.decided_by)
     score, reason = answer.value

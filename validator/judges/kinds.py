@@ -1,8 +1,13 @@
 """The kinds of prompt a prompt judge sends: one statement, a batch, a sentence's claims, a
-rewrite. A kind is one object holding what belongs together: its prompt (from ``prompts``),
-the room its reply is given, the reply's JSON schema and the ending that asks for it, and the
-reader of its reply (from ``replies``). ``Kind.ask`` makes the ``Ask`` the call pipeline
-(``calls.Caller``) sends; adding a kind is one new class here.
+rewrite. A kind is one typed class: its instruction (a text of ``prompts``), its input (the
+arguments of its ``ask``), its typed output (a model of ``outputs``) and the room its reply is
+given. From the output come the reply's JSON schema, the line of JSON its prompt ends with and
+the reading of its reply, with the checks a reply is held to as the output's validators: change
+the output, and the prompt, the schema and the reader change with it. ``Kind.ask`` makes the
+``Ask`` the call pipeline (``calls.Caller``) sends; adding a kind is one new class.
+
+The prompts carry no worked examples: the line of JSON shows the reply's form, and examples
+cost every call their tokens.
 
 Where a model takes a response schema (``structured_replies``) a reply is one JSON object and
 nothing else: the prompt's last lines say so, and the reasoning a free reply writes before its
@@ -19,12 +24,12 @@ from typing import Generic, TypeVar
 
 from ..types import INVALID, Context, Evidence, Verdict
 from .base import Item
+from .outputs import ClaimList, Entries, Judgement, Output, Rewritten
 from .prompts import (
-    BATCH_FREE,
-    CLAIMS_FREE,
-    CORRECTION_FREE,
-    JUDGE_FREE,
-    MAX_CLAIMS,
+    BATCH_BODY,
+    CLAIMS_BODY,
+    CORRECTION_BODY,
+    JUDGE_BODY,
     build_batch_prompt,
     build_claims_prompt,
     build_correction_prompt,
@@ -78,30 +83,24 @@ class Ask(Generic[T]):
     grows: bool = True
 
 
-_LABEL = {"type": "string", "enum": ["supported", "unsupported", "contradicted"]}
-_KIND = {"type": ["string", "null"]}  # a word the reader maps onto the taxonomy
-_TEXT = {"type": "string"}
-_SCORE = {"type": "number"}
-
-
-def _entry(properties: dict) -> dict:
-    return {"type": "object", "properties": properties, "required": list(properties),
-            "additionalProperties": False}
-
-
-class Kind:
-    """What every kind has: a name, its reply's two forms (``free_ending``, the free reply's
-    instructions; ``structured_ending``, the one JSON object a schema asks for), the room of a
-    reply. Each is a format string of the prompt's, appended to the kind's body by its
-    builder: the prompt is written with the form it is sent with, never cut and spliced."""
+class Kind(Generic[T]):
+    """What every kind has: a name; its instruction, the prompt's text before its reply's form
+    (a format string of ``prompts``'); its typed output (``outputs``), from which the reply's
+    schema, the line of JSON its prompt shows and its reader come; how its prompt asks for a
+    free reply and for one in the schema (``free_lead``, ``structured_lead``: the words before
+    that line); the room a reply is given. The prompt is written with the form it is sent with,
+    never cut and spliced."""
 
     name = ""
-    free_ending = ""
-    structured_ending = ""
+    instruction = ""
+    output: type[Output] = Output
+    free_lead = ""
+    structured_lead = ""
     room = 1024
 
     def schema(self, count: int, kinds: bool = False) -> dict:
-        raise NotImplementedError
+        """The reply's JSON schema: its output's, without a failure kind unless one is asked."""
+        return self.output.strict_schema(() if kinds else ("kind",))
 
     def form(self, count: int = 1, kinds: bool = False) -> dict:
         """The reply's JSON schema, as OpenAI's ``response_format`` (which LiteLLM passes on to
@@ -114,24 +113,34 @@ class Kind:
                ) -> tuple[str, dict | None]:
         """The reply's instructions a prompt ends with, and the schema it is sent with (None:
         a free reply)."""
-        if not structured:
-            return self.free_ending, None
-        return self.structured_ending, self.form(count, kinds)
+        lead = (self.structured_lead if structured else self.free_lead).format(count=count)
+        shape = self.output.shape(() if kinds else ("kind",))
+        return f"{lead}\n{shape}", self.form(count, kinds) if structured else None
 
 
-class OneStatement(Kind):
+class OneStatement(Kind[Verdict]):
     """One statement against its own passages: the judge's reasoning, then its verdict."""
 
     name = "verdict"
-    free_ending = JUDGE_FREE
-    structured_ending = """Reply with one JSON object and nothing else: first "reason", your \
-reasoning step by step citing passage numbers (one or two sentences), then "verdict" and "score":
-{{"reason": "...", "verdict": "supported" | "unsupported" | "contradicted",{kind} "score": \
-<0 to 1: how fully the passages back it>}}"""
+    instruction = JUDGE_BODY
+    output = Judgement
+    free_lead = ("Reason step by step, citing passage numbers, then end with one line of JSON "
+                 "and nothing after it:")
+    structured_lead = ("Reply with one JSON object and nothing else: first \"reason\", your "
+                       "reasoning step by step citing passage numbers, then \"verdict\" and "
+                       "\"score\":")
 
-    def schema(self, count: int, kinds: bool = False) -> dict:
-        return _entry({"reason": _TEXT, "verdict": _LABEL, **({"kind": _KIND} if kinds else {}),
-                       "score": _SCORE})
+    def template(self) -> str:
+        """The default prompt as a template of the user's would be written (``--write-template``):
+        the failure kind asked for where ``{kind}`` stands."""
+        ending = self.ending(False, kinds=True)[0].replace("{", "{{").replace("}", "}}")
+        return self.instruction + ending.replace(self.kind_field(), "{kind}")
+
+    @staticmethod
+    def kind_field() -> str:
+        """What stands for ``{kind}`` in a template of the user's, with ``failure_kinds``."""
+        kind = Judgement.shape(("reason", "verdict", "score"))
+        return f" {kind[1:-1]},"
 
     def ask(self, item: Item, context: Context, structured: bool, template: str | None,
             kinds: bool = False) -> Ask[Verdict]:
@@ -140,7 +149,8 @@ reasoning step by step citing passage numbers (one or two sentences), then "verd
         kinds = kinds and (template is None or "{kind}" in template)  # asked for one
         # a template of the user's has a reply form of its own
         ending, form = self.ending(structured and template is None, kinds=kinds)
-        prompt = build_prompt(claim, evidence, context, template, kinds, ending)
+        prompt = build_prompt(claim, evidence, context, template or self.instruction,
+                              self.kind_field() if kinds else "", "" if template else ending)
 
         def read(reply: Reply) -> Verdict:
             return with_probability(parse_reply(reply.text, untrusted, kinds), reply.text,
@@ -149,24 +159,27 @@ reasoning step by step citing passage numbers (one or two sentences), then "verd
         return Ask(prompt, read, self.room, form, keep=lambda verdict: verdict.label != INVALID)
 
 
-class Batch(Kind):
+class Batch(Kind[list[Verdict | None]]):
     """Several statements in one prompt, each passage once: a verdict for each (None for one
     the reply gives no readable entry for). A reply cut at its room keeps the entries written in
     full before the cut; the rest are asked again alone, not the whole batch with more room."""
 
     name = "batch"
-    free_ending = BATCH_FREE
-    structured_ending = """Reply with one JSON object and nothing else, an entry for each of \
-the {count} statements, each "reason" (one sentence citing passage numbers) before its "verdict":
-{{"verdicts": [{{"id": 1, "reason": "...", "verdict": "supported" | "unsupported" | \
-"contradicted",{kind} "score": <0 to 1: how fully its passages back it>}}, ...]}}"""
+    instruction = BATCH_BODY
+    output = Entries
+    free_lead = ("End with one line of JSON and nothing after it, an entry for each of the "
+                 "{count} statements:")
+    structured_lead = ("Reply with one JSON object and nothing else, an entry for each of the "
+                       "{count} statements, each \"reason\" (one sentence citing passage "
+                       "numbers) before its \"verdict\":")
 
     def schema(self, count: int, kinds: bool = False) -> dict:
-        item = _entry({"id": {"type": "integer", "enum": list(range(1, count + 1))},
-                       "reason": _TEXT, "verdict": _LABEL,
-                       **({"kind": _KIND} if kinds else {}), "score": _SCORE})
-        return _entry({"verdicts": {"type": "array", "items": item, "minItems": count,
-                                    "maxItems": count}})
+        """Its output's schema, with exactly ``count`` entries, numbered 1 to ``count``."""
+        schema = super().schema(count, kinds)
+        entries = schema["properties"]["verdicts"]
+        entries["items"]["properties"]["id"]["enum"] = list(range(1, count + 1))
+        entries.update(minItems=count, maxItems=count)
+        return schema
 
     @staticmethod
     def room_for(statements: int) -> int:
@@ -179,7 +192,7 @@ the {count} statements, each "reason" (one sentence citing passage numbers) befo
         untrusted = [*context.parts, *(part for claim, evidence in items
                                        for part in (claim, *map(passage, evidence)))]
         ending, form = self.ending(structured, count, kinds)
-        prompt = build_batch_prompt(items, context, kinds, ending)
+        prompt = build_batch_prompt(items, context, ending, self.instruction)
 
         def read(reply: Reply) -> list[Verdict | None]:
             parse = parse_batch_reply if reply.cut_at is None else parse_cut_batch_reply
@@ -191,17 +204,15 @@ the {count} statements, each "reason" (one sentence citing passage numbers) befo
                                              for v in verdicts))
 
 
-class Claims(Kind):
+class Claims(Kind[tuple[str, ...]]):
     """A sentence broken into atomic claims."""
 
     name = "claims"
-    free_ending = CLAIMS_FREE
-    structured_ending = """Reply with one JSON object and nothing else:
-{{"claims": ["<claim>", ...]}}"""
-
-    def schema(self, count: int, kinds: bool = False) -> dict:
-        return _entry({"claims": {"type": "array", "items": _TEXT, "minItems": 1,
-                                  "maxItems": MAX_CLAIMS}})
+    instruction = CLAIMS_BODY
+    output = ClaimList
+    free_lead = ("If the sentence makes a single fact, give it as the only claim. Finish with "
+                 "one line of JSON and nothing after it:")
+    structured_lead = "Reply with one JSON object and nothing else:"
 
     def ask(self, sentence: str, answer: str, context: Context, structured: bool
             ) -> Ask[tuple[str, ...]]:
@@ -210,28 +221,27 @@ class Claims(Kind):
             return None if claims is None else tuple(claims)
 
         ending, form = self.ending(structured)
-        prompt = build_claims_prompt(sentence, answer, context, ending)
+        prompt = build_claims_prompt(sentence, answer, context, ending, self.instruction)
         return Ask(prompt, read, self.room, form)
 
 
-class Rewrite(Kind):
+class Rewrite(Kind[str]):
     """A failing sentence rewritten from its evidence (``fix_mode="correct"``)."""
 
     name = "rewrite"
-    free_ending = CORRECTION_FREE
-    structured_ending = """Reply with one JSON object and nothing else:
-{{"rewrite": "<the sentence, rewritten>"}} or {{"rewrite": null}}"""
+    instruction = CORRECTION_BODY
+    output = Rewritten
+    free_lead = ("If the passages give nothing that could stand in its place, give null. Finish "
+                 "with one line of JSON and nothing after it:")
+    structured_lead = "Reply with one JSON object and nothing else:"
     room = 512
-
-    def schema(self, count: int, kinds: bool = False) -> dict:
-        return _entry({"rewrite": {"anyOf": [_TEXT, {"type": "null"}]}})
 
     def ask(self, sentence: str, evidence: Sequence[Evidence], verdict: Verdict,
             context: Context, structured: bool) -> Ask[str]:
         untrusted = [sentence, *context.parts, verdict.reason, *map(passage, evidence)]
         ending, form = self.ending(structured)
         prompt = build_correction_prompt(sentence, evidence, verdict.label, verdict.reason,
-                                         context, ending)
+                                         context, ending, self.instruction)
         return Ask(prompt, lambda reply: parse_rewrite(reply.text, untrusted), self.room, form)
 
 

@@ -1,4 +1,5 @@
-"""Reading a judge's reply: a verdict, a batch of verdicts, a list of claims.
+"""Finding a judge's answer in its reply: a verdict, a batch of verdicts, a list of claims, a
+rewrite. Where it is found here; what it must say is its typed output's (``outputs``).
 
 A verdict reply is accepted in three forms: JSON (``{"verdict": "supported", "reason": ...}``), the
 hub validator's tags (``<supported>[YES]</supported>``), or a bare word (``yes``, ``no``,
@@ -16,40 +17,22 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..text.cues import KINDS, REASON_ALLOW, REASON_DENY, SUPPORT_LABELS
-from ..text.grammar import NEGATIONS
-from ..text.word_forms import STOPWORDS, TERM, fold, snowball
-from ..types import (
-    BY_FALLBACK,
-    BY_LLM,
-    CONFLICTING_KINDS,
-    CONTRADICTED,
-    FAILURE_KINDS,
-    INVALID,
-    REPLY_SHOWN,
-    SUPPORTED,
-    UNSUPPORTED,
-    FailureKind,
-    Verdict,
-    kind_contradicts,
+from ..types import BY_FALLBACK, INVALID, REPLY_SHOWN, Verdict
+from .outputs import (
+    BARE_MAX,
+    DOUBLED,
+    DOUBLED_KIND,
+    ClaimList,
+    Entry,
+    Judgement,
+    Output,
+    Rewritten,
+    verdict_of,
+    verdict_word,
 )
-from .prompts import MAX_CLAIMS
 
-_WORDS = {
-    "yes": SUPPORTED,
-    "supported": SUPPORTED,
-    "true": SUPPORTED,
-    "no": UNSUPPORTED,
-    "unsupported": UNSUPPORTED,
-    "notsupported": UNSUPPORTED,
-    "false": UNSUPPORTED,
-    "contradicted": CONTRADICTED,
-    "contradiction": CONTRADICTED,
-    "contradicts": CONTRADICTED,
-}
 _TAGS = ("supported", "verdict")
 
-_BARE_MAX = 40  # a bare reply longer than this is prose, not a verdict
 # Replies are hostile input: only the end of a reply can hold its verdict, so only the last
 # READ_CHARS characters are read, and at most OPENINGS places in them are tried as the start
 # of the final JSON object. Parsing a reply of any length takes time linear in READ_CHARS.
@@ -92,22 +75,30 @@ def shown(reply: str) -> str:
 
 def _read_verdict(reply: str, untrusted: Sequence[str | None], kinds: bool = True) -> Verdict:
     text = _readable_end(reply)
-    found = _final_json(text, lambda value: _verdict_of(value, untrusted, kinds))
+    found = _final_json(text, lambda value: _judged(Judgement, value, untrusted, kinds))
     if found is not None:
         return found[0] if not _planted(found[1], untrusted) else _PLANTED
     tag = _final_tag(text)
     if tag is not None:
         start, inner = tag
-        label = _word(inner.strip().removeprefix("[").removesuffix("]"))  # "[YES]"
+        label = verdict_word(inner.strip().removeprefix("[").removesuffix("]"))  # "[YES]"
         if label is not None:
             if _planted(text[start:], untrusted):
                 return _PLANTED
-            return _verdict(label, _analysis(text[:start]))
-    if len(text) <= _BARE_MAX:
-        label = _word(text)
+            return verdict_of(label, _analysis(text[:start]))
+    if len(text) <= BARE_MAX:
+        label = verdict_word(text)
         if label is not None:
-            return _verdict(label, "")
+            return verdict_of(label, "")
     return Verdict(INVALID, UNREADABLE_VERDICT, decided_by=BY_FALLBACK)
+
+
+def _judged(output: type[Output], value: object, untrusted: Sequence[str | None],
+            kinds: bool) -> Verdict | None:
+    """A verdict's object read by its output: its verdict, the refusal its checks gave, or
+    None (no verdict in it)."""
+    read = output.read(value, untrusted=untrusted, kinds=kinds)
+    return read.as_verdict() if isinstance(read, (Judgement, Entry)) else read  # type: ignore[return-value]
 
 
 def parse_batch_reply(
@@ -121,7 +112,7 @@ def parse_batch_reply(
         return found
 
     def read(value: dict) -> list | None:
-        items = value.get("verdicts")
+        items = value.get("verdicts")  # each entry is read on its own (``Entry``)
         return items if isinstance(items, list) else None
 
     items = final_object(reply, read, untrusted)
@@ -170,13 +161,10 @@ def _by_id(items: list, count: int, untrusted: Sequence[str | None] = (), kinds:
         number = item.get("id") if isinstance(item, dict) else None
         if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= count:
             continue
-        verdict = _verdict_of(item, untrusted, kinds)
+        verdict = _judged(Entry, item, untrusted, kinds)
         found[number - 1] = None if number in seen else verdict
         seen.add(number)
     return found
-
-
-MAX_CLAIM_CHARS = 1000
 
 
 def parse_claims(reply: object, untrusted: Sequence[str | None] = ()) -> list[str] | None:
@@ -185,23 +173,8 @@ def parse_claims(reply: object, untrusted: Sequence[str | None] = ()) -> list[st
     sentence is judged whole)."""
     if not isinstance(reply, str):
         return None
-
-    def read(value: dict) -> list[str] | None:
-        claims = value.get("claims")
-        if not isinstance(claims, list):
-            return None
-        cleaned = [c.strip() for c in claims if isinstance(c, str) and c.strip()]
-        return cleaned or None
-
-    claims = final_object(reply, read, untrusted)
-    if claims is None:
-        return None
-    if len(claims) > MAX_CLAIMS or any(len(c) > MAX_CLAIM_CHARS for c in claims):
-        return None
-    return claims
-
-
-CANNOT = ""  # what ``parse_rewrite`` gives for a corrector that says it cannot rewrite
+    read = final_object(reply, ClaimList.read, untrusted)
+    return read.claims if isinstance(read, ClaimList) else None
 
 
 def parse_rewrite(reply: object, untrusted: Sequence[str | None] = ()) -> str | None:
@@ -210,16 +183,8 @@ def parse_rewrite(reply: object, untrusted: Sequence[str | None] = ()) -> str | 
     ``untrusted`` sentence, question or passages."""
     if not isinstance(reply, str):
         return None
-
-    def read(value: dict) -> str | None:
-        if "rewrite" not in value:
-            return None
-        rewrite = value["rewrite"]
-        if rewrite is None:
-            return CANNOT
-        return rewrite.strip() if isinstance(rewrite, str) else None
-
-    return final_object(reply, read, untrusted)
+    read = final_object(reply, Rewritten.read, untrusted)
+    return read.text if isinstance(read, Rewritten) else None
 
 
 # A verdict's value in a JSON reply, and an entry's id: JSON escapes the quotes of a string,
@@ -237,7 +202,7 @@ def with_probability(verdict: Verdict, text: str, tokens: Tokens | None) -> Verd
     if tokens is None or verdict.label == INVALID:
         return verdict
     found = list(_VERDICT_VALUE.finditer(text))
-    if not found or _word(found[-1].group(1)) != verdict.label:
+    if not found or verdict_word(found[-1].group(1)) != verdict.label:
         return verdict
     return replace(verdict, probability=_chance(text, tokens, found[-1].span(1)))
 
@@ -261,7 +226,7 @@ def with_probabilities(verdicts: list[Verdict | None], text: str, tokens: Tokens
             continue
         number = int(ids[-1])
         chances[number] = None if number in chances else (
-            _word(match.group(1)), _chance(text, tokens, match.span(1)))
+            verdict_word(match.group(1)), _chance(text, tokens, match.span(1)))
     out = list(verdicts)
     for i, verdict in enumerate(out):
         seen = chances.get(i + 1)
@@ -289,206 +254,7 @@ def _chance(text: str, tokens: Tokens, span: tuple[int, int]) -> float | None:
     return round(math.exp(total), 4)
 
 
-def _word(text: str) -> str | None:
-    """The label a verdict word gives: the word alone ("Supported", "not supported", "yes."),
-    never one with anything added ("supported?", "SUPPORTED!!", "supported (probably not)")."""
-    word = _VERDICT_WORD.fullmatch(text.strip().lower())
-    return None if word is None else _WORDS.get(re.sub(r"[\s_-]", "", word.group(1)))
 
-
-_VERDICT_WORD = re.compile(r"([a-z]+(?:[\s_-][a-z]+)?)\.?")
-
-
-def _verdict(label: str, reason: str, score: object = None) -> Verdict:
-    if isinstance(score, (int, float)) and not isinstance(score, bool) and 0 <= score <= 1:
-        value = float(score)
-    else:  # no score, or not one we can trust: the label's own
-        value = 1.0 if label == SUPPORTED else 0.0
-    return Verdict(label, reason, value, BY_LLM)
-
-
-def _verdict_of(value: dict, untrusted: Sequence[str | None] = (), kinds: bool = True
-                ) -> Verdict | None:
-    keys = [k for k in ("verdict", "supported", "label") if k in value]
-    if len(keys) > 1:  # which is its verdict? (and whose tokens its probability?)
-        return Verdict(INVALID, f"{CONTRADICTS} (it gives a verdict under {' and '.join(keys)})",
-                       decided_by=BY_FALLBACK)
-    if value.get(_DOUBLED):
-        return Verdict(INVALID, f"{CONTRADICTS} (it gives its verdict twice)",
-                       decided_by=BY_FALLBACK)
-    raw = value[keys[0]] if keys else None
-    label: str | None
-    if isinstance(raw, bool):
-        label = SUPPORTED if raw else UNSUPPORTED
-    else:
-        label = _word(raw) if isinstance(raw, str) else None
-    if label is None:
-        return None
-    reason = value.get("reason", "")
-    if not isinstance(reason, str):
-        try:
-            reason = json.dumps(reason)[:2000]
-        except (ValueError, TypeError, RecursionError):  # nested deeper than the stack
-            reason = "(the judge's reason could not be read)"
-    said = _word(reason) if len(reason.strip()) <= _BARE_MAX else None
-    if said is not None and said != label:  # "unsupported", because: "supported"
-        return Verdict(INVALID, f"{CONTRADICTS} (its verdict is {label}, its reason only "
-                       f"{reason.strip()!r})", decided_by=BY_FALLBACK)
-    if said == label or not reason.strip():  # "supported", because: "supported"
-        reason = NO_REASON + (f" (only {reason.strip()!r})" if reason.strip() else "")
-    elif label == SUPPORTED and (against := argues(reason, untrusted)) is not None:
-        return Verdict(INVALID, f"{CONTRADICTS} (its verdict is supported, its reason says "
-                       f"{against!r})", decided_by=BY_FALLBACK)
-    if label == SUPPORTED and (unsure := _unsure(value)) is not None:
-        return Verdict(INVALID, f"{CONTRADICTS} (its verdict is supported, its {unsure})",
-                       decided_by=BY_FALLBACK)
-    given = value.get("kind") if kinds else None
-    if kinds and value.get(_DOUBLED_KIND):
-        return Verdict(INVALID, f"{CONTRADICTS} (it gives its kind twice)",
-                       decided_by=BY_FALLBACK)
-    kind = _kind(given, label)
-    if label == SUPPORTED and (kind == FailureKind.UNSPECIFIED or isinstance(given, str) and (
-            _DENIED.match(fold(given.strip().lower())))):
-        kind = None  # a word that names no kind ("ok"), or denies one ("no error"), says
-        # nothing against its verdict
-    if kind is not None and kind_contradicts(label, kind):
-        said_of = ("says what it gets wrong" if label == SUPPORTED
-                   else "is of what the passages leave unsaid, not of what they say otherwise")
-        # a reply that fails the sentence either way fails it whatever pass_on_invalid says
-        return Verdict(INVALID, f"{CONTRADICTS} (its verdict is {label}, its kind "
-                       f"{str(kind)!r} {said_of})", decided_by=BY_FALLBACK,
-                       withheld=label != SUPPORTED)
-    return replace(_verdict(label, reason, value.get("score")),
-                   kind=None if label == SUPPORTED else kind)
-
-
-def _kind(raw: object, label: str | None = None) -> FailureKind | str | None:
-    """The failure kind a reply gives: one of ``FailureKind`` by its name ("Number", "failed
-    tool"), else by the first word of it a row of ``cues.KINDS`` knows ("wrong year": date);
-    "unspecified" for words none knows; None for none ("none", null)."""
-    if raw is None or raw is False or raw == 0 or raw == [] or raw == {}:
-        return None
-    if not isinstance(raw, str):
-        return FailureKind.UNSPECIFIED
-    said = fold(raw.strip().lower())[:200]
-    if said in _NO_KIND:
-        return None
-    word = re.sub(r"[\s-]+", "_", said)
-    if word in _KINDS:
-        return FailureKind(word)
-    found = [(match.start(), n, FailureKind(row.standing))
-             for n, row in enumerate(KINDS) if (match := row.regex.search(said))]
-    if label == CONTRADICTED:  # "missing negation": the word of a conflict, where one is named
-        found = [f for f in found if f[2] in CONFLICTING_KINDS] or found
-    return min(found)[2] if found else FailureKind.UNSPECIFIED
-
-
-_KINDS = frozenset(FAILURE_KINDS)
-_NO_KIND = frozenset(("", "none", "null", "n/a", "na", "-", "unspecified", "nothing", "ok",
-                      "correct", "supported"))
-_DENIED = re.compile(r"(?:no|not|nothing|without|none|null|n/a)\b")  # "no error", "not applicable": of a
-# supported verdict, no kind (of a failing one, "not mentioned" is one)
-
-
-def argues(reason: str, untrusted: Sequence[str | None]) -> str | None:
-    """What in a supported verdict's reason argues for another verdict, or None. A reason keeps
-    its verdict only where it reads as one for it: it opens with no label but one that says
-    support ("Supported:", "Yes -", not "Hallucinated:" or "Close, but"), and no word of it
-    turns, doubts or judges against it (``cues.REASON_DENY``) but where an allow row covers it
-    ("nothing in [2] contradicts it"), inside quotes, or as the words of the validated text or
-    the passages (``untrusted``: "[1] says the bridge was not closed")."""
-    text = fold(reason)
-    covered = [m.span() for m in _QUOTED.finditer(text)]
-    covered += [m.span() for row in REASON_ALLOW for m in row.regex.finditer(text)]
-    label = _LABEL.match(text)
-    if label and not SUPPORT_LABELS.fullmatch(" ".join(label.group(1).lower().split())) \
-            and not any(a <= label.start(1) and label.end(1) <= b for a, b in covered):
-        return label.group(1)
-    said: set[tuple[str, str]] | None = None  # the statement's and passages' word pairs
-    for row in REASON_DENY:
-        for match in row.regex.finditer(text):
-            start, end = match.span()
-            if any(a <= start and end <= b for a, b in covered):
-                continue
-            if said is None:
-                said = _pairs_of(untrusted)
-            if not _echoed(text, match, said):
-                return _clause_at(text, start)
-    return None
-
-
-# A reason's opening label: a word or three, then ":", ".", "!", "," or a dash (not a
-# sentence's subject, a citation or a number: "[1] states: ...", "The passage says: ...").
-_LABEL = re.compile(r"^\W*(?!(?:the|this|that|it|its|a|an|both|each|all|passage|source)\b)"
-                    r"((?:[^\W\d_]+(?:[\s-]+|(?=[:.!,]|\s[-–—]))){1,3}?)\s*(?:[:.!,]|[-–—]\s)",
-                    re.IGNORECASE)
-_QUOTED = re.compile(r"\"[^\"]{1,400}\"|“[^”]{1,400}”|«[^»]{1,400}»|(?<!\w)'[^']{1,400}'(?!\w)"
-                     r"|‘[^’]{1,400}’")
-
-
-def _echoed(text: str, match: re.Match, said: set[tuple[str, str]]) -> bool:
-    """Whether the words at ``match`` are the validated text's or a passage's: the word with
-    the content word after it (or before it) side by side in one sentence there, function
-    words aside ("not a toll bridge" meets "is not a toll bridge"; "is not" meets nothing)."""
-    words = [snowball(w) for w in TERM.findall(match.group(0).lower())]
-    if not words:
-        return False
-    after = [w for w in map(snowball, TERM.findall(
-        text[match.end():match.end() + 80].lower())) if w not in _SKIPPED][:1]
-    before = [w for w in map(snowball, TERM.findall(
-        text[max(0, match.start() - 80):match.start()].lower())) if w not in _SKIPPED][-1:]
-    return (bool(after) and (words[-1], after[0]) in said
-            or bool(before) and (before[0], words[0]) in said)
-
-
-def _pairs_of(texts: Sequence[str | None]) -> set[tuple[str, str]]:
-    """Each two words side by side in one sentence of ``texts``, stemmed, function words
-    aside (but those that turn: "not", "no", "only")."""
-    pairs: set[tuple[str, str]] = set()
-    for part in texts:
-        for sentence in re.split(r"[.;:!?\n]+", fold(part or "").lower()):
-            words = [w for w in map(snowball, TERM.findall(sentence)) if w not in _SKIPPED]
-            pairs.update(zip(words, words[1:], strict=False))
-    return pairs
-
-
-_SKIPPED = frozenset(snowball(w) for w in STOPWORDS) - frozenset(
-    snowball(w) for w in (*NEGATIONS, "only", "but", "if"))
-
-
-def _clause_at(text: str, at: int) -> str:
-    """The clause of ``text`` around character ``at``, as a reason quotes it: between marks
-    that end one (a full stop, a semicolon, a colon, a question or exclamation mark)."""
-    start = max(text.rfind(mark, 0, at) for mark in ".;:!?") + 1
-    ends = [e for e in (text.find(mark, at) for mark in ".;:!?") if e != -1]
-    return text[start:min(ends, default=len(text))].strip()[:120]
-
-
-_SURE_KEYS = re.compile(r"score|prob|confiden|certain|likel", re.IGNORECASE)
-_UNSURE_WORDS = re.compile(r"\b(?:low|very low|unsure|uncertain|unlikely|doubt\w*|none)\b",
-                           re.IGNORECASE)
-
-
-def _unsure(value: dict) -> str | None:
-    """Where a supported verdict's own object says it is unsure: a score, probability or
-    confidence under one half (a log probability under log 1/2), or in words ("very low")."""
-    for key, said in value.items():
-        if not isinstance(key, str) or not _SURE_KEYS.search(key) or isinstance(said, bool):
-            continue
-        if isinstance(said, (int, float)) and math.isfinite(said) and (
-                said < math.log(0.5) if "log" in key.lower() else 0 <= said < 0.5):
-            return f"{key} is {said}"
-        if isinstance(said, str) and _UNSURE_WORDS.search(said):
-            return f"{key} is {said!r}"
-    return None
-
-
-# What a reply's reason that is no reason is shown as. A reason that is only another verdict
-# word contradicts the verdict: the entry is not read, nor asked again (a supported verdict so
-# given would pass a text on a reply that also says the opposite); one that is its own verdict
-# word, or empty, says nothing: the verdict stands, and its reason says that none was given.
-CONTRADICTS = "the judge's reply contradicts itself"
-NO_REASON = "the judge gave no reason"
 
 
 def final_object(reply: str, read, untrusted: Sequence[str | None] = ()):
@@ -501,19 +267,15 @@ def final_object(reply: str, read, untrusted: Sequence[str | None] = ()):
     return found[0]
 
 
-# Keys no JSON text can hold as the same string: set on an object that gives a verdict key, or
-# its kind, twice (JSON keeps the last), so that its reader refuses it.
-_DOUBLED = "\x00a verdict key given twice"
-_DOUBLED_KIND = "\x00a kind given twice"
 
 
 def _pairs(pairs: list[tuple[str, object]]) -> dict:
     value = dict(pairs)
     keys = [k for k, _ in pairs if k in ("verdict", "supported", "label")]
     if len(keys) != len(set(keys)):
-        value[_DOUBLED] = True
+        value[DOUBLED] = True
     if sum(k == "kind" for k, _ in pairs) > 1:
-        value[_DOUBLED_KIND] = True
+        value[DOUBLED_KIND] = True
     return value
 
 

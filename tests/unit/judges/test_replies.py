@@ -6,9 +6,8 @@ import json
 
 import pytest
 
+from provenance_guard.judges.outputs import MAX_CLAIM_CHARS, MAX_CLAIMS
 from provenance_guard.judges.replies import (
-    MAX_CLAIM_CHARS,
-    MAX_CLAIMS,
     parse_batch_reply,
     parse_claims,
     parse_reply,

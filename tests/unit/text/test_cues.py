@@ -3,7 +3,8 @@ never dead and never shadowed by another; a new wording is a new row and its exa
 
 import pytest
 
-from provenance_guard.judges.replies import argues, parse_reply
+from provenance_guard.judges.outputs import argues
+from provenance_guard.judges.replies import parse_reply
 from provenance_guard.text import cues
 from provenance_guard.text.assertions import standing, unasserted, unasserted_each
 

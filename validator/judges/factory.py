@@ -69,17 +69,21 @@ NAMES = ("'local' (the offline rule checker), 'nli:<checkpoint folder>' (a local
 # The entry-point group in which an installed package adds a judge: the entry point's name is
 # the prefix (``"mine"`` makes ``llm_callable="mine:<rest>"``), its object a function
 # ``make(rest, llm_kwargs, settings)`` that returns a judge (an object with ``judge()``, a
-# ``Backend``, or a callable prompt -> reply). The built-in names win over a plugin's.
+# ``Backend``, or a callable prompt -> reply). The built-in names win over a plugin's, and so
+# do the LiteLLM model names that hold a colon: a plugin named "ft" would take over OpenAI's
+# fine-tuned models ("ft:gpt-4o-mini:acme::abc123").
 PLUGINS = "provenance_guard.judges"
+_TAKEN = frozenset((*(name.rstrip(":") for name in _REGISTRY), "ft"))
 
 
 @functools.cache
 def plugins() -> dict[str, EntryPoint]:
     """The judge plugins installed, by prefix (read once a process; the first of two packages
-    that name the same prefix wins)."""
+    that name the same prefix wins; one named like a built-in name or a LiteLLM model's prefix
+    is not used)."""
     found: dict[str, EntryPoint] = {}
     for point in entry_points(group=PLUGINS):
-        if f"{point.name}:" not in _REGISTRY:
+        if point.name.lower() not in _TAKEN:
             found.setdefault(point.name, point)
     return found
 

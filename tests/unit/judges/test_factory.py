@@ -76,3 +76,19 @@ def test_what_a_judge_object_returns_is_checked_where_it_is_adapted():
         asyncio.run(adapt(Junk()).verdicts(items, Context()))
     with pytest.raises(ConfigurationError, match="a list of 2; got list of 0"):
         asyncio.run(adapt(Short()).verdicts(items, Context()))
+
+
+def test_a_plugin_named_like_a_built_in_name_or_a_litellm_prefix_is_not_used(monkeypatch):
+    from importlib.metadata import EntryPoint
+
+    from provenance_guard.judges import factory
+
+    points = [EntryPoint(name, "json:loads", factory.PLUGINS)
+              for name in ("ft", "local", "nli", "mine", "mine")]
+    monkeypatch.setattr(factory, "entry_points", lambda group: points)
+    factory.plugins.cache_clear()
+    try:
+        assert list(factory.plugins()) == ["mine"]
+        assert "'mine:...'" in factory.names() and "'ft:...'" not in factory.names()
+    finally:
+        factory.plugins.cache_clear()

@@ -355,6 +355,8 @@ def _instead(wanted: list[Token], said: list[Token], matched: dict[int, int], mi
 
 def same(a: Token, b: Token) -> bool:
     """Whether the claim's token ``a`` is stated by the evidence's ``b``."""
+    if a.form.startswith("month:") and b.form.startswith("date:"):  # "in May" for "3 May"
+        return a.form[len("month:"):] == b.form[len("date:"):].split("-")[0]
     if a.amount and b.amount:  # by what each allows (quantities)
         return a.amount.stated_by(b.amount)
     if a.form == b.form:
@@ -368,7 +370,10 @@ def same(a: Token, b: Token) -> bool:
 
 def _match(wanted: list[Token], said: list[Token]) -> list[tuple[int, int]]:
     """Pairs (claim index, evidence index) of a longest common subsequence: in order in
-    both (lists were put in one order as they were read)."""
+    both (lists were put in one order as they were read). Of the evidence's words that could
+    open it, the last that still lets the rest match: the claim is held to the stretch of the
+    statement that says it ("The tower is on the Champ de Mars" to "... a lattice tower on the
+    Champ de Mars", not from "The Eiffel Tower is a lattice ...")."""
     n, m = len(wanted), len(said)
     best = [[0] * (m + 1) for _ in range(n + 1)]
     for i in range(n - 1, -1, -1):
@@ -382,6 +387,9 @@ def _match(wanted: list[Token], said: list[Token]) -> list[tuple[int, int]]:
                 and any(t.form == wanted[i].form for t in said[j + 1:])):
             j += 1  # a synonym ("thieves" for "stole") when the word itself comes later
         elif same(wanted[i], said[j]) and best[i][j] == best[i + 1][j + 1] + 1:
+            if not pairs:
+                j = max(k for k in range(j, m) if same(wanted[i], said[k])
+                        and best[i + 1][k + 1] + 1 == best[i][j])
             pairs.append((i, j))
             i, j = i + 1, j + 1
         elif best[i + 1][j] >= best[i][j + 1]:

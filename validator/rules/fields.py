@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from ..text import assertions
@@ -114,6 +114,11 @@ def read_fields(fields: Sequence[Field], extra: str = "") -> list[Read]:
                 (currencies[p] for p in _holders(f.path) if p in currencies), None)
             spoken = _with_unit(spoken, keys, currency)
             facts = read_facts("") if spoken.startswith("-") else read_facts(spoken)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                # a JSON number is exact, however it is written: 89.5 is 89.50, not 89.45 to
+                # 89.55 as "89.5" in prose would be
+                facts = replace(facts, quantities=tuple(
+                    replace(q, rounded=False) for q in facts.quantities))
             names = frozenset(stem(w.strip(PUNCTUATION)) for w in spoken.split()) - {""}
         own = content_words(" ".join(structured.key_words(f.path)))
         found.append(Read(f, content_words(" ".join(keys)), own, content_words(spoken), names,
@@ -212,9 +217,11 @@ def _holders(path: str) -> list[str]:
 
 
 def _code_in_key(path: str) -> str | None:
-    """A currency its key names ("price_usd", "amountEUR")."""
-    return next((code for word in structured.key_words(path)
-                 if len(word) == 3 and (code := money.code(word))), None)
+    """A currency its key ends with, after what it is ("price_usd", "amountEUR", not "usd"
+    alone: a key is read in lower case, and a lone three letters may be a word)."""
+    words = structured.key_words(path)
+    last = words[-1] if len(words) > 1 else ""
+    return money.code(last.upper()) if last not in _NOT_MONEY else None
 
 
 def shown_value(field: Field) -> str:

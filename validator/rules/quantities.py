@@ -12,10 +12,13 @@ A number is read as an interval of values (in its unit's base: metres for "2 km"
   45,000 to 55,000: one significant figure; "about 48,000" is 47,500 to 48,500);
 - "nearly", "almost", "just under" are that hedge below the number, "just over" above it;
 - a bound is a bound: "over", "more than", "above" (beyond it), "under", "less than", "fewer
-  than", "below" (short of it); "at least", "a minimum of" and "at most", "up to", "no more
-  than" state the least or the most there is, so in a claim they need that same number in the
-  source, exact or said the same way ("up to 12 hours" is not stated by "up to 6 hours", nor by
-  "6 hours"); in a source they are bounds ("at least 48,000" states "more than 40,000").
+  than", "below" (short of it), "at least", "no fewer than" (it or beyond), "at most", "no more
+  than" (it or short of it): "at least 400 people" is stated by "500 people" and contradicted
+  by "300 people";
+- an extreme is the least or the most there is: "up to", "a maximum of", "a minimum of" (the
+  ``EXTREMES`` phrases). In a claim it needs that same number in the source, exact or said the
+  same way ("up to 12 hours" is not stated by "up to 6 hours", nor by "6 hours": the battery
+  does not reach 12); in a source it is a bound ("up to 12 hours" states "at most 20 hours").
   "over", "under", "above" and "below" may be prepositions ("connects over 2.4 GHz Wi-Fi",
   "repaid over 20 years"): said on both sides, their numbers must be equal; before a span of
   time, "over" is read as a word and its number as exact.
@@ -58,7 +61,8 @@ _BOUNDS = {
 }
 BOUND_WORDS = {**{h: "about" for h in HEDGES}, **_BOUNDS}  # phrase -> how the number is meant
 PREPOSITIONS = frozenset(("over", "under", "above", "below"))  # bounds, or "via", "during"...
-EXTREMES = frozenset(("at least", "at most"))  # "up to 12 hours": the most it reaches, stated
+# Phrases that name the least or the most there is: "up to 12 hours" is the most it reaches.
+EXTREMES = frozenset(("up to", "a maximum of", "maximum of", "a minimum of", "minimum of"))
 LONGEST_BOUND = max(len(p.split()) for p in BOUND_WORDS)
 
 # Units that convert: each to (its dimension's base unit, how many base units one is).
@@ -319,7 +323,7 @@ class Amount:
             return True  # one value, written two ways ("1.2 million", "1,200,000")
         if self._both_prepositions(source):
             return self.value == source.value and self.unit == source.unit
-        if self.bound in EXTREMES:  # "up to 12 hours" says the most is 12, not "at most 12"
+        if self.phrase in EXTREMES:  # "up to 12 hours" says the most is 12, not "at most 12"
             return source.bound in ("", self.bound) and self._plain().stated_by(source._plain())
         (low, high, low_open, high_open), (s_low, s_high, s_low_open, s_high_open) = (
             self._intervals(source))
@@ -334,7 +338,7 @@ class Amount:
         if self._both_prepositions(source):
             mine, theirs = self._intervals(source)
             return mine[0] != theirs[0]
-        if self.bound in EXTREMES and source.bound in ("", self.bound):
+        if self.phrase in EXTREMES and source.bound in ("", self.bound):
             return self._plain().conflicts(source._plain())
         (low, high, low_open, high_open), (s_low, s_high, s_low_open, s_high_open) = (
             self._intervals(source))

@@ -253,7 +253,8 @@ def _tokens(text: str) -> list[Token]:
                 raw[i + 1].lower() in quantities.UNITS:  # "two hours", a measure like "2 hours"
             i = _number(raw, i, bound_text, tokens, text, spans)
             bound_text = ""
-        elif lowered.rstrip(".") in MONTH_OF and (lowered != "may" or _day_after(raw, i)):
+        elif lowered.rstrip(".") in MONTH_OF and (lowered != "may" or _day_after(raw, i)
+                                                   or i and raw[i - 1].lower() in _IN_TIME):
             month = MONTH_OF[lowered.rstrip(".")]
             day = raw[i + 1] if i + 1 < len(raw) else ""
             if day.isdigit() and 1 <= int(day) <= 31:
@@ -478,6 +479,11 @@ def _after_number(tokens: list[Token]) -> bool:
 
 def _day_after(raw: list[str], i: int) -> bool:
     return i + 1 < len(raw) and raw[i + 1].isdigit()
+
+
+# Words after which "May" is the month, never the modal: "in May", "since May", "early May".
+_IN_TIME = frozenset("""in since until till by during from through before after early late mid
+    last next this every of""".split())
 
 
 RELATIVES = frozenset({"which", "who", "whom", "whose", "where"})  # a relative clause's start

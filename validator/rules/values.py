@@ -111,6 +111,8 @@ class _Claim:
                           and w not in NUMBER_WORDS and w not in SCALES
                           and w not in _BOUND_WORDS)
         kept = [q for q in facts.quantities if not _in_code(q.text, claim, codes)]
+        # a currency's name is part of its amount, compared as money ("89.50 euros")
+        words -= {w for q in kept if money.is_currency(q.unit) for w in read_facts(q.text).words}
         quantities = tuple(map(_counted_as_bare, kept))
         counts = frozenset(q.text for q, bare in zip(kept, quantities, strict=True) if q != bare)
         years = frozenset(y for y in facts.years if not _in_code(str(y), claim, codes))
@@ -367,13 +369,14 @@ def _polarity(said: _Claim, read: list[Read], failed: bool) -> list[Read] | Outc
 
 
 def best(claim: str, evidence: Sequence[Evidence]) -> Outcome:
-    """The record of ``evidence`` that states ``claim`` (the first that does); else the first
-    that holds every value of the claim but not the rest (the record it speaks of); else the
-    first in conflict with it; else the one that holds most of its words."""
+    """The record of ``evidence`` that states ``claim`` (the first that does); else, of those
+    that hold every value of the claim but not the rest, the one that holds most of its words
+    (the record it speaks of: an order's item, not the order alone); else the first in conflict
+    with it; else the one that holds most of its words."""
     outcomes = [state(claim, e.fields, e.tool.name if e.tool and e.tool.error else "")
                 for e in evidence if e.fields]
     return (next((o for o in outcomes if o.kind == "supported"), None)
-            or next((o for o in outcomes if o.anchored), None)
+            or max((o for o in outcomes if o.anchored), key=lambda o: o.coverage, default=None)
             or next((o for o in outcomes if o.kind == "conflict"), None)
             or max(outcomes, key=lambda o: o.coverage))
 

@@ -30,6 +30,10 @@ def judged(claim, source):
     ("The library holds fewer than 50,000 books.", LIBRARY),
     ("The library holds up to 48,000 books.", EXACT),
     ("The battery lasts up to 6 hours.", "The battery lasts up to 6 hours."),
+    # "at least" and "at most" are bounds: the claim says less than the source
+    ("At least 400 people attended.", "500 people attended."),
+    ("At most 3 people were hurt.", "2 people were hurt."),
+    ("The tank holds at least 40 litres.", "The tank holds at least 50 litres."),
     ("The library holds more than 40,000 books.", "The city library holds at least 48,000 books."),
     ("The library holds 1.2 million books.", "The city library holds 1,200,000 books."),
     ("The library holds 1,200,000 books.", "The city library holds 1.2 million books."),
@@ -65,10 +69,12 @@ def test_what_a_number_allows_includes_the_source(claim, source):
     ("The drug acts within 2 hours.", "The drug acts within 90 minutes."),
     ("The loan is repaid over 20 years.", "The loan is repaid over 25 years."),  # "during"
     ("The app connects over 2 GHz Wi-Fi.", "The app connects over 2.4 GHz Wi-Fi."),  # "via"
-    # "up to" and "at least" state the most and the least: never a looser bound
+    # "up to" and "a maximum of" state the most there is: never a looser bound
     ("The battery lasts up to 12 hours.", "The battery lasts up to 6 hours."),
     ("The battery lasts up to 12 hours.", "The battery lasts 6 hours."),
-    ("The tank holds at least 40 litres.", "The tank holds at least 50 litres."),
+    ("The battery lasts a maximum of 12 hours.", "The battery lasts 6 hours."),
+    ("At least 400 people attended.", "300 people attended."),  # a bound the source breaks
+    ("At most 3 people were hurt.", "5 people were hurt."),
 ])
 def test_a_changed_value_is_contradicted_whatever_its_hedge(claim, source):
     found = judged(claim, source)

@@ -19,6 +19,21 @@ KINDS = {
         ["The museum lies in the new town.", "The bakery sits behind the corner.",
          "The museum does not lie in the old town.", "The bakery lies on the square."],
     ),
+    "a noun said again, the claim held to the stretch that says it": (
+        "The Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris.",
+        ["The tower is on the Champ de Mars in Paris.", "The tower is on the Champ de Mars."],
+        ["The tower is on the Champ de Mars in Lyon.", "The tower is not on the Champ de Mars.",
+         "The tower is on the Champ de Mars in Paris in 1889.",
+         "The Eiffel Tower is a steel tower on the Champ de Mars."],
+    ),
+    "a month, stated by a date in it": (
+        "Order 5521 shipped on 3 May 2024 from the Leeds warehouse. Prices may rise in June.",
+        ["Order 5521 shipped in May.", "Order 5521 shipped in May 2024.",
+         "Order 5521 shipped on May 3."],
+        ["Order 5521 shipped in June.", "Order 5521 shipped in May 2023.",
+         "Order 5522 shipped in May.", "Order 5521 did not ship in May.",
+         "Prices rise in June.", "Prices rise in May."],
+    ),
     "a title before a name, left out": (
         "The bridge was designed by the engineer Anna Berg in 1931.",
         ["The bridge was designed by Anna Berg in 1931.", "Anna Berg designed the bridge in 1931."],

@@ -200,3 +200,39 @@ def test_a_record_that_is_done_states_it_and_a_denial_is_read_as_ever():
                        evidence({"order_id": "H-1", "status": "shipped"})).supported
     assert rules.check("You were refunded £42.", evidence(
         {"refund": {"status": "completed", "amount": 42.0, "currency": "GBP"}})).supported
+
+
+@pytest.mark.parametrize(("claim", "data", "supported"), [
+    # a key that ends with a currency's code gives its number that currency, however the
+    # claim writes it; another currency or figure is a conflict
+    ("The order total was 89.50 euros.", {"order": "A-1", "total_eur": 89.5}, True),
+    ("The order total was €89.50.", {"order": "A-1", "total_eur": 89.5}, True),
+    ("The total was 30 dollars.", {"total_usd": 30}, True),
+    ("The total was $89.50.", {"total_eur": 89.5}, False),
+    ("The total was 89.60 euros.", {"total_eur": 89.5}, False),
+    # a currency's name is part of its amount, not a word some field must say
+    ("The total was 89.50 euros.", {"total": 89.5, "currency": "EUR"}, True),
+    ("The total was 89.50 euros.", {"total": 89.45, "currency": "EUR"}, False),
+])
+def test_money_in_a_record_is_read_by_its_kind(claim, data, supported):
+    found = rules.check(claim, evidence(data))
+    assert found.supported is supported, found.reason
+    assert supported or found.contradiction, found.reason
+
+
+def test_a_json_number_is_exact_however_it_is_written():
+    """89.5 in JSON is the number 89.5, so 89.46 is another value; "89.5" in prose is
+    rounded (89.45 to 89.55), and 89.46 may be what it rounds."""
+    assert rules.check("The fee is 89.50 USD.", evidence({"fee_usd": 89.5})).supported
+    assert rules.check("The fee is 89.46 USD.", evidence({"fee_usd": 89.5})).contradiction
+    prose = rules.check("The fee is 89.46 USD.", [Evidence("The fee is 89.5 USD.")])
+    assert not prose.supported and not prose.contradiction, prose.reason
+
+
+def test_an_item_is_judged_with_its_order_not_the_order_alone():
+    """The record a claim speaks of is the one that holds most of it: the item, with its
+    order's fields, named in the reason for what it lacks."""
+    data = {"order": "A-1", "items": [{"name": "blue rain jacket", "qty": 1}]}
+    found = rules.check("The order contains one blue rain jacket.", evidence(data))
+    assert not found.supported and "'contain'" in found.reason, found.reason
+    assert "blue" not in found.reason

@@ -380,7 +380,8 @@ def _match(wanted: list[Token], said: list[Token]) -> list[tuple[int, int]]:
         for j in range(m - 1, -1, -1):
             best[i][j] = (best[i + 1][j + 1] + 1 if same(wanted[i], said[j])
                           else max(best[i + 1][j], best[i][j + 1]))
-    pairs, i, j = [], 0, 0
+    pairs: list[tuple[int, int]] = []
+    i = j = 0
     while i < n and j < m:
         if (wanted[i].form != said[j].form and best[i][j + 1] == best[i][j]
                 and same(wanted[i], said[j])

@@ -52,6 +52,7 @@ _SAID_SO = frozenset("say says said saying told tells according".split())
 # Verbs of place read as "is" before a preposition of place: "lies in", "sits on", "stands at".
 _PLACE_VERBS = frozenset("lie lies lying sit sits sitting stand stands standing".split())
 _PLACE = frozenset(("in", "on", "at"))
+_TAKE = frozenset("take takes took taken taking".split())  # "took place on": "was on"
 _RANGE_OPENERS = {"between": ("and",), "from": ("to", "until", "till", "through")}
 _CONTRACTED = {"cannot": "can", "can't": "can", "won't": "will", "shan't": "shall"}
 _ISO_DATE = re.compile(r"(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?![\d-])")
@@ -284,6 +285,12 @@ def _tokens(text: str) -> list[Token]:
                 tokens.append(Token("not", word, "negation"))
         elif lowered in _PLACE_VERBS and i + 1 < len(raw) and raw[i + 1].lower() in _PLACE:
             tokens.append(Token("is", word, "function"))  # "lies in" says "is in"
+        elif lowered in _TAKE and i + 2 < len(raw) and raw[i + 1].lower() == "place" and (
+                raw[i + 2].lower() in _PLACE):
+            tokens.append(Token("is", f"{word} {raw[i + 1]}", "function"))  # "took place on"
+            i += 2  # says "was on"
+            article = False
+            continue
         elif size := _condition_at(raw, i):  # "as long as", "subject to": an "if"
             tokens.append(Token("if", " ".join(raw[i:i + size]), "qualifier"))
             i += size
@@ -338,14 +345,19 @@ def _condition_at(raw: list[str], i: int) -> int:
 
 def _not_yet_at(raw: list[str], i: int, tokens: list[Token]) -> int:
     """How many words from ``raw[i]`` say that what follows had not happened: "about to" before
-    a verb ("was about to launch"), "to have" after "be" ("was to have opened"); 0 if none."""
+    a verb ("was about to launch"), "to have" after "be" ("was to have opened"), "to" between
+    "be" and a verb ("was to open", "is to take place": a plan); 0 if none."""
     pair = [w.lower() for w in raw[i:i + 2]]
     verb_after = i + 2 < len(raw) and raw[i + 2].isalpha() and (
         raw[i + 2].lower() not in FUNCTION_WORDS or pair == ["to", "have"])
     if pair == ["about", "to"] and verb_after:
         return 2
-    if pair == ["to", "have"] and tokens and tokens[-1].form in BE and verb_after:
+    after_be = bool(tokens) and tokens[-1].form in BE
+    if pair == ["to", "have"] and after_be and verb_after:
         return 2
+    if pair[:1] == ["to"] and after_be and len(raw) > i + 1 and raw[i + 1].isalpha() and (
+            raw[i + 1].lower() not in FUNCTION_WORDS):
+        return 1
     return 0
 
 

@@ -202,6 +202,10 @@ def test_a_statement_the_source_does_not_assert_never_passes(claim, source):
     # what had not happened, was asked for or reported
     ("The bridge opened in 2020.", "The bridge was to have opened in 2020."),
     ("The company launched its phone.", "The company was about to launch its phone."),
+    ("The museum opened in 1990.", "The museum was to open in 1990."),  # "be to": a plan
+    ("Visitors pay at the door.", "Visitors are to pay at the door."),
+    ("The launch was on 5 March 2024.", "The launch was to take place on 5 March 2024."),
+    ("The launch was on 5 March 2024.", "The launch will take place on 5 March 2024."),
     ("The council banned fireworks.", "The mayor asked the council to ban fireworks."),
     ("The accountant embezzled $3 million.", "Prosecutors alleged that the accountant embezzled $3 million."),
     ("The fire started in the kitchen.", "Local media reported that the fire started in the kitchen."),

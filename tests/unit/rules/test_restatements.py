@@ -34,6 +34,13 @@ KINDS = {
          "Order 5522 shipped in May.", "Order 5521 did not ship in May.",
          "Prices rise in June.", "Prices rise in May."],
     ),
+    "an event that took place, said as one that was": (
+        "The launch took place on 5 March 2024 in Houston.",
+        ["The launch was on March 5, 2024.", "The launch was in Houston.",
+         "The launch was on 5 March 2024 in Houston."],
+        ["The launch was on March 6, 2024.", "The launch was not on March 5, 2024.",
+         "The launch was in Dallas.", "The landing was on March 5, 2024."],
+    ),
     "a title before a name, left out": (
         "The bridge was designed by the engineer Anna Berg in 1931.",
         ["The bridge was designed by Anna Berg in 1931.", "Anna Berg designed the bridge in 1931."],

@@ -197,3 +197,31 @@ def test_the_grounding_set_lets_no_buried_record_be_outweighed_by_the_user():
     assert fail_open <= set(GROUNDING_LIMITS), fail_open - set(GROUNDING_LIMITS)
     false_alarms = {key for key, status in wrong.items() if status == "false_alarm"}
     assert false_alarms <= GROUNDING_FALSE_ALARMS, false_alarms - GROUNDING_FALSE_ALARMS
+
+
+# The values set (tests/data/outsider/values): bounds, money in records, months, and which
+# record a claim is read against. Limits: a claim of both items judged against one; a record
+# whose status says the order was cancelled still states when it shipped; a bound against a
+# range in prose, a fronted time, a noun naming a record's kind ("the Basic plan"), "early" or
+# "mid" May, a weaker modal, a table's header currency: they fail closed.
+VALUES_LIMITS = {"r138": "a claim of both items judged against one record",
+                 "d126": "a cancelled order's shipping date (arguable)"}
+VALUES_FALSE_ALARMS = {"b011", "b169", "d096", "r144", "d094", "d098", "d125", "r146", "r161"}
+
+
+def test_the_values_set_reads_each_value_by_its_kind():
+    from provenance_guard import ProvenanceLLM
+
+    cases = [json.loads(line) for line in
+             (OUTSIDER / "values" / "cases.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(cases) >= 150
+    validator = ProvenanceLLM(llm_callable="local", on_fail="noop")
+    wrong = {}
+    for case in cases:
+        report = validator.check(case["claim"], {"sources": case["sources"]})
+        if report.passed != (case["expect"] == "pass"):
+            wrong[case["id"]] = "fail_open" if report.passed else "false_alarm"
+    fail_open = {key for key, status in wrong.items() if status == "fail_open"}
+    assert fail_open <= set(VALUES_LIMITS), fail_open - set(VALUES_LIMITS)
+    false_alarms = {key for key, status in wrong.items() if status == "false_alarm"}
+    assert false_alarms <= VALUES_FALSE_ALARMS, false_alarms - VALUES_FALSE_ALARMS

@@ -18,7 +18,15 @@ from itertools import pairwise
 
 from ..storage import MiB, memoize
 from ..text.citations import MARKER
-from ..text.word_forms import DASHES, MONTH_OF, STOPWORDS, content_words, stem, with_digits
+from ..text.word_forms import (
+    DASHES,
+    MONTH_OF,
+    STOPWORDS,
+    content_words,
+    stem,
+    with_digits,
+)
+from ..text.word_forms import month_at as month_of
 from .money import SIGN_CLASS
 from .quantities import (
     NUMBER_WORDS,
@@ -103,8 +111,7 @@ def _quantities_and_dates(text: str, matches: list[re.Match]):
     tokens = [m.group() for m in matches]
     spans = [m.span() for m in matches]
     lowered = [t.lower() for t in tokens]
-    month_at = {i: MONTH_OF[t.rstrip(".")] for i, t in enumerate(lowered)
-                if t.rstrip(".") in MONTH_OF and (t != "may" or _day_near(tokens, i))}
+    month_at = {i: month for i in range(len(tokens)) if (month := month_of(tokens, i))}
     days, used = set(), set()
     for i, month in month_at.items():
         for j in (i - 1, i + 1):  # "31 March", "March 31", "March 31st"
@@ -162,10 +169,6 @@ def _day(token: str) -> int | None:
     if value is not None and value == int(value) and 1 <= value <= 31:
         return int(value)
     return None
-
-
-def _day_near(tokens: list[str], i: int) -> bool:
-    return any(0 <= j < len(tokens) and _day(tokens[j]) is not None for j in (i - 1, i + 1))
 
 
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*")

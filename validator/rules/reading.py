@@ -15,7 +15,15 @@ from ..storage import MiB, memoize
 from ..text.citations import MARKER
 from ..text.grammar import ARTICLES, AUXILIARIES, BE, NEGATIONS
 from ..text.sentences import split_sentences
-from ..text.word_forms import IRREGULAR, MONTH_OF, SAME_PARTICIPLES, WEEKDAYS, snowball, with_digits
+from ..text.word_forms import (
+    IRREGULAR,
+    MONTH_OF,
+    SAME_PARTICIPLES,
+    WEEKDAYS,
+    month_at,
+    snowball,
+    with_digits,
+)
 from . import money, quantities
 from .restatements import (
     attributed,
@@ -241,8 +249,8 @@ def _tokens(text: str) -> list[Token]:
             tokens.append(Token(word, word, "word"))  # hundreds of digits: no number to compare
         elif word[0].isdigit():
             value = float(word.replace(",", ""))
-            nxt = raw[i + 1].lower() if i + 1 < len(raw) else ""
-            month = MONTH_OF.get(nxt.rstrip(".")) if value == int(value) <= 31 else None
+            month = month_at(raw, i + 1) if i + 1 < len(raw) and value == int(value) <= 31 \
+                else None
             if month and not bound_text:  # "14 July" is "July 14"
                 tokens.append(Token(f"date:{month}-{int(value)}", f"{word} {raw[i + 1]}",
                                     "number"))
@@ -254,9 +262,7 @@ def _tokens(text: str) -> list[Token]:
                 raw[i + 1].lower() in quantities.UNITS:  # "two hours", a measure like "2 hours"
             i = _number(raw, i, bound_text, tokens, text, spans)
             bound_text = ""
-        elif lowered.rstrip(".") in MONTH_OF and (lowered != "may" or _day_after(raw, i)
-                                                   or i and raw[i - 1].lower() in _IN_TIME):
-            month = MONTH_OF[lowered.rstrip(".")]
+        elif month := month_at(raw, i):
             day = raw[i + 1] if i + 1 < len(raw) else ""
             if day.isdigit() and 1 <= int(day) <= 31:
                 tokens.append(Token(f"date:{month}-{int(day)}", f"{word} {day}", "number"))
@@ -488,14 +494,6 @@ def bare(text: str) -> str:
 def _after_number(tokens: list[Token]) -> bool:
     return bool(tokens) and tokens[-1].kind == "number"
 
-
-def _day_after(raw: list[str], i: int) -> bool:
-    return i + 1 < len(raw) and raw[i + 1].isdigit()
-
-
-# Words after which "May" is the month, never the modal: "in May", "since May", "early May".
-_IN_TIME = frozenset("""in since until till by during from through before after early late mid
-    last next this every of""".split())
 
 
 RELATIVES = frozenset({"which", "who", "whom", "whose", "where"})  # a relative clause's start

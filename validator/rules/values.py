@@ -50,6 +50,12 @@ _ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th)\b")  # "15th": the day 15
 _NON = re.compile(r"\bnon-(?=\w)", re.IGNORECASE)  # "non-refundable": not refundable
 # Words that join what a sentence says, not what it says of the record.
 _CONNECTIVES = frozenset("because since due therefore thus hence yet still currently".split())
+# What a thing costs is its price: "The Lamp cost $40" names the field `price` as "The
+# Lamp's price was $40" does, so another field's value of its kind is a conflict.
+_COST = re.compile(r"\bcosts?\b", re.IGNORECASE)
+# A value that is a name of several words ("Lamp Shade"): it holds a name of the claim only
+# where the claim writes all of it ("the Lamp" is not the Lamp Shade).
+_TITLE = re.compile(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)+")
 _UNITS = frozenset(UNITS.values())
 _BOUND_WORDS = frozenset(stem(w) for phrase in BOUND_WORDS for w in phrase.split())
 
@@ -103,7 +109,7 @@ class _Claim:
 
     @classmethod
     def read(cls, claim: str) -> _Claim:
-        claim = _ORDINAL.sub(r"\1", _NON.sub("not ", claim))
+        claim = _COST.sub("price", _ORDINAL.sub(r"\1", _NON.sub("not ", claim)))
         codes = [m.span() for m in CODE.finditer(claim)]
         facts = read_facts(claim)
         words = frozenset(w for w in facts.words - _CONNECTIVES
@@ -111,12 +117,17 @@ class _Claim:
                           and w not in NUMBER_WORDS and w not in SCALES
                           and w not in _BOUND_WORDS)
         kept = [q for q in facts.quantities if not _in_code(q.text, claim, codes)]
-        # a currency's name is part of its amount, compared as money ("89.50 euros")
-        words -= {w for q in kept if money.is_currency(q.unit) for w in read_facts(q.text).words}
+        # a currency's name is part of its amount, compared as money ("89.50 euros", "30
+        # Swiss francs")
+        money_words = [read_facts(q.text) for q in kept if money.is_currency(q.unit)]
+        words -= {w for said in money_words for w in said.words}
+        names = {k: v for k, v in facts.names.items()
+                 if not any(k in said.names or k in said.words for said in money_words)}
         quantities = tuple(map(_counted_as_bare, kept))
         counts = frozenset(q.text for q, bare in zip(kept, quantities, strict=True) if q != bare)
         years = frozenset(y for y in facts.years if not _in_code(str(y), claim, codes))
-        return cls(claim, replace(facts, words=words, quantities=quantities, years=years),
+        return cls(claim, replace(facts, words=words, names=names, quantities=quantities,
+                                  years=years),
                    bool(NEGATIONS & set(plain_words(claim))), counts)
 
 
@@ -253,8 +264,9 @@ def _names(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
     used: list[Read] = []
     written = {stem(w.strip(PUNCTUATION)) for w in said.text.split()}  # every word, as names
     for name, shown in said.facts.names.items():
-        holding = _told_apart(said, read, [r for r in read
-                                           if name in r.names or name in r.keys | r.words])
+        holding = _told_apart(said, read, [
+            r for r in read if (name in r.names or name in r.keys | r.words)
+            and (not _TITLE.fullmatch(str(r.field.value).strip()) or r.names <= written)])
         named = [r for r in read if r.own and r.own <= said.facts.words
                  and isinstance(r.field.value, str) and r.negative is None
                  and r.date is None and any(c.isalpha() for c in r.field.value)

@@ -5,6 +5,7 @@ and written-out numbers as digits."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 from dateutil.parser import parserinfo
@@ -22,6 +23,28 @@ STOPWORDS = frozenset(
 MONTHS = tuple(names[-1].lower() for names in parserinfo.MONTHS)
 MONTH_OF = {name.lower(): n for n, names in enumerate(parserinfo.MONTHS, 1) for name in names}
 WEEKDAYS = frozenset(name.lower() for names in parserinfo.WEEKDAYS for name in names)
+# Words after which "May" is the month, never the modal: "in May", "since May", "early May".
+_IN_TIME = frozenset("""in since until till by during from through before after early late mid
+    last next this every of""".split())
+
+
+def month_at(words: Sequence[str], i: int) -> int | None:
+    """The month ``words[i]`` names (1 to 12), or None, by where it stands: a month's name,
+    but "May" only beside a number ("3 May", "May 2024") or after a word of time ("in May",
+    never the modal of "prices may rise"), and no name before a capitalised word, which it is
+    the first name of ("June Smith", "by May Smith")."""
+    word = words[i].lower().rstrip(".")
+    month = MONTH_OF.get(word)
+    if month is None:
+        return None
+    after = words[i + 1] if i + 1 < len(words) else ""
+    if after[:1].isupper() and after.isalpha() and after.lower() not in MONTH_OF:
+        return None
+    before = words[i - 1] if i else ""
+    if word == "may" and not (after[:1].isdigit() or before[:1].isdigit()
+                              or before.lower() in _IN_TIME):
+        return None
+    return month
 # Names of a part of the day or the year, and the marks after a number that make it a time or a
 # year ("9 p.m.", "14 BC", "the 18th century", "eight years later"): a claim that changes one
 # changes a date.

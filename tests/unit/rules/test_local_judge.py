@@ -203,6 +203,9 @@ def test_a_statement_the_source_does_not_assert_never_passes(claim, source):
     ("The bridge opened in 2020.", "The bridge was to have opened in 2020."),
     ("The company launched its phone.", "The company was about to launch its phone."),
     ("The museum opened in 1990.", "The museum was to open in 1990."),  # "be to": a plan
+    # a month's name that is someone's first name is no month
+    ("The firm was founded in May.", "The firm was founded by May Smith in 2019."),
+    ("The firm was founded in June.", "The firm was founded by June Smith in 2019."),
     ("Visitors pay at the door.", "Visitors are to pay at the door."),
     ("The launch was on 5 March 2024.", "The launch was to take place on 5 March 2024."),
     ("The launch was on 5 March 2024.", "The launch will take place on 5 March 2024."),

@@ -236,3 +236,28 @@ def test_an_item_is_judged_with_its_order_not_the_order_alone():
     found = rules.check("The order contains one blue rain jacket.", evidence(data))
     assert not found.supported and "'contain'" in found.reason, found.reason
     assert "blue" not in found.reason
+
+
+ITEMS = {"order_id": 7731, "currency": "USD", "total": 280,
+         "items": [{"name": "Lamp Shade", "price": 15}, {"name": "Lamp", "price": 40}]}
+
+
+@pytest.mark.parametrize(("claim", "supported"), [
+    ("The Lamp cost $40.", True),  # what a thing costs is its price
+    ("The Lamp Shade costs $15.", True),
+    ("The Lamp cost $15.", False),  # the Lamp Shade's: a name is held only whole
+    ("The Lamp cost $280.", False),  # the order's total, not the Lamp's price
+])
+def test_a_price_is_read_from_the_record_whose_name_the_claim_writes_whole(claim, supported):
+    found = rules.check(claim, evidence(ITEMS))
+    assert found.supported is supported, found.reason
+
+
+@pytest.mark.parametrize(("claim", "shipped_on", "supported"), [
+    ("The order shipped in May.", "2026-05-02", True),
+    ("The order shipped in May.", "2026-06-02", False),  # "May" is the month here, not "may"
+    ("The order shipped in may 2026.", "2026-06-02", False),
+])
+def test_a_month_in_a_claim_is_compared_with_a_records_date(claim, shipped_on, supported):
+    found = rules.check(claim, evidence({"order_id": 7, "shipped_on": shipped_on}))
+    assert found.supported is supported, found.reason

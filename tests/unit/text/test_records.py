@@ -94,3 +94,19 @@ def test_nan_and_infinity_are_read_not_raised():
     data = records.parse('{"a": NaN, "b": Infinity, "c": 1e309}')
     assert data == {"a": "NaN", "b": "Infinity", "c": float("inf")}
     assert records.spoken(float("inf")) == "inf"
+
+
+@pytest.mark.parametrize(("words", "at", "month"), [
+    ("shipped in May".split(), 2, 5),
+    ("on 3 May 2024".split(), 2, 5),
+    ("May 3 was sunny".split(), 0, 5),
+    ("prices may rise".split(), 1, None),  # the modal
+    ("May I help".split(), 0, None),
+    ("founded by May Smith".split(), 2, None),  # a first name
+    ("founded by June Smith".split(), 2, None),
+    ("in June".split(), 1, 6),
+])
+def test_a_months_name_is_read_by_where_it_stands(words, at, month):
+    from provenance_guard.text.word_forms import month_at
+
+    assert month_at(words, at) == month

@@ -110,7 +110,9 @@ class Grade(Output):
         if not isinstance(value, dict):
             return value
         score, reason = value.get(cls.field), value.get("reason", "")
-        if isinstance(score, float) and score.is_integer():
+        if value.get(cls.flag) is cls.null_when:
+            score = None  # null is due: the flag settles it, whatever score was given
+        elif isinstance(score, float) and score.is_integer():
             score = int(score)
         return {**value, cls.field: score,
                 "reason": reason if isinstance(reason, str) else json.dumps(reason)}

@@ -85,7 +85,7 @@ class Ask(Generic[T]):
 
 class Kind(Generic[T]):
     """What every kind has: a name; its instruction, the prompt's text before its reply's form
-    (a format string of ``prompts``'); its typed output (``outputs``), from which the reply's
+    (a format string from ``prompts``); its typed output (``outputs``), from which the reply's
     schema, the line of JSON its prompt shows and its reader come; how its prompt asks for a
     free reply and for one in the schema (``free_lead``, ``structured_lead``: the words before
     that line); the room a reply is given. The prompt is written with the form it is sent with,
@@ -170,8 +170,7 @@ class Batch(Kind[list[Verdict | None]]):
     free_lead = ("End with one line of JSON and nothing after it, an entry for each of the "
                  "{count} statements:")
     structured_lead = ("Reply with one JSON object and nothing else, an entry for each of the "
-                       "{count} statements, each \"reason\" (one sentence citing passage "
-                       "numbers) before its \"verdict\":")
+                       "{count} statements, each \"reason\" before its \"verdict\":")
 
     def schema(self, count: int, kinds: bool = False) -> dict:
         """Its output's schema, with exactly ``count`` entries, numbered 1 to ``count``."""

@@ -42,6 +42,7 @@ from ..types import (
     SUPPORTED,
     UNSUPPORTED,
     FailureKind,
+    Label,
     Verdict,
     kind_contradicts,
 )
@@ -91,8 +92,8 @@ def refuse(message: str, withheld: bool = False) -> PydanticCustomError:
     return PydanticCustomError(REFUSED, "{message}", {"message": message, "withheld": withheld})
 
 
-Label = Literal["supported", "unsupported", "contradicted"]
-_VERDICT_KEYS = ("verdict", "supported", "label")
+Said = Literal["supported", "unsupported", "contradicted"]  # the verdicts a reply may give
+VERDICT_KEYS = ("verdict", "supported", "label")  # where a reply may give its verdict
 
 
 class Judged(Output):
@@ -103,7 +104,7 @@ class Judged(Output):
 
     if typing.TYPE_CHECKING:
         reason: str
-        verdict: Label
+        verdict: Said
         kind: str | None
         score: float
 
@@ -116,7 +117,7 @@ class Judged(Output):
         two keys (which is its verdict, and whose tokens its probability?)."""
         if not isinstance(value, dict):
             return value
-        keys = [key for key in _VERDICT_KEYS if key in value]
+        keys = [key for key in VERDICT_KEYS if key in value]
         if len(keys) > 1:
             raise refuse(f"{CONTRADICTS} (it gives a verdict under {' and '.join(keys)})")
         if value.get(DOUBLED):
@@ -174,7 +175,7 @@ class Judged(Output):
 
     def as_verdict(self) -> Verdict:
         kind = self.failure_kind
-        return Verdict(self.verdict, self.reason, float(self.score), BY_LLM,
+        return Verdict(Label(self.verdict), self.reason, float(self.score), BY_LLM,
                        kind=None if self.verdict == SUPPORTED else kind)
 
 
@@ -185,7 +186,7 @@ class Judgement(Judged):
     """One statement's verdict, its reasoning first."""
 
     reason: str = Field(description="one or two sentences")
-    verdict: Label
+    verdict: Said
     kind: str | None = Field(None, description=_KIND_ASKED)
     score: float = Field(description="0 to 1: how fully the passages back it")
 
@@ -195,7 +196,7 @@ class Entry(Judged):
 
     id: int = Field(json_schema_extra={"example": 1})
     reason: str = Field(description="one sentence citing passage numbers")
-    verdict: Label
+    verdict: Said
     kind: str | None = Field(None, description=_KIND_ASKED)
     score: float = Field(description="0 to 1: how fully its passages back it")
 
@@ -276,7 +277,8 @@ def _strict(schema: dict, leave_out: Sequence[str]) -> dict:
             return node
         if "$ref" in node:
             return clean(definitions[node["$ref"].rsplit("/", 1)[-1]])
-        out = {key: clean(value) for key, value in node.items()
+        out = {key: {name: clean(field) for name, field in value.items()} if key == "properties"
+               else clean(value) for key, value in node.items()
                if key not in ("title", "description", "default", "$defs", "example")}
         if all(list(option) == ["type"] for option in out.get("anyOf", [{}])):
             out = {"type": [option["type"] for option in out.pop("anyOf")], **out}  # a or null

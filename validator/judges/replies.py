@@ -22,6 +22,7 @@ from .outputs import (
     BARE_MAX,
     DOUBLED,
     DOUBLED_KIND,
+    VERDICT_KEYS,
     ClaimList,
     Entry,
     Judgement,
@@ -254,9 +255,6 @@ def _chance(text: str, tokens: Tokens, span: tuple[int, int]) -> float | None:
     return round(math.exp(total), 4)
 
 
-
-
-
 def final_object(reply: str, read, untrusted: Sequence[str | None] = ()):
     """``read(obj)`` for the JSON object that ends ``reply`` (code fences allowed), or None when
     there is none ``read`` accepts, or when that object is a verbatim copy of text in
@@ -267,11 +265,9 @@ def final_object(reply: str, read, untrusted: Sequence[str | None] = ()):
     return found[0]
 
 
-
-
 def _pairs(pairs: list[tuple[str, object]]) -> dict:
     value = dict(pairs)
-    keys = [k for k, _ in pairs if k in ("verdict", "supported", "label")]
+    keys = [k for k, _ in pairs if k in VERDICT_KEYS]
     if len(keys) != len(set(keys)):
         value[DOUBLED] = True
     if sum(k == "kind" for k, _ in pairs) > 1:

@@ -221,7 +221,7 @@ def _code_in_key(path: str) -> str | None:
     alone: a key is read in lower case, and a lone three letters may be a word)."""
     words = structured.key_words(path)
     last = words[-1] if len(words) > 1 else ""
-    return money.code(last.upper()) if last not in _NOT_MONEY else None
+    return money.code(last.upper())
 
 
 def shown_value(field: Field) -> str:

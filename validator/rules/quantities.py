@@ -323,6 +323,9 @@ class Amount:
             return True  # one value, written two ways ("1.2 million", "1,200,000")
         if self._both_prepositions(source):
             return self.value == source.value and self.unit == source.unit
+        if self.bound in ("at least", "at most") and source.bound == "" and (
+                self.unit, self.value) == (source.unit, source.value):
+            return True  # "at least 2 million" for "2 million", however rounded
         if self.phrase in EXTREMES:  # "up to 12 hours" says the most is 12, not "at most 12"
             return source.bound in ("", self.bound) and self._plain().stated_by(source._plain())
         (low, high, low_open, high_open), (s_low, s_high, s_low_open, s_high_open) = (

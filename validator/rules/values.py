@@ -50,9 +50,12 @@ _ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th)\b")  # "15th": the day 15
 _NON = re.compile(r"\bnon-(?=\w)", re.IGNORECASE)  # "non-refundable": not refundable
 # Words that join what a sentence says, not what it says of the record.
 _CONNECTIVES = frozenset("because since due therefore thus hence yet still currently".split())
-# What a thing costs is its price: "The Lamp cost $40" names the field `price` as "The
-# Lamp's price was $40" does, so another field's value of its kind is a conflict.
-_COST = re.compile(r"\bcosts?\b", re.IGNORECASE)
+# What a thing costs is its price, in a record with no key of cost: "The Lamp cost $40" names
+# the field `price` as "The Lamp's price was $40" does, so another field's value of its kind is
+# a conflict. Only the verb before its amount ("cost $40", "costs more than €9"), in lower case:
+# "the total cost is $40" speaks of a total, and "Cost Plus" is a name.
+_COST = re.compile(r"\bcosts?(?=\s+(?:(?:about|around|only|just|over|under|more than|less "
+                   rf"than|at least|at most|up to)\s+)?(?:\d|{money.SIGN_CLASS}|[A-Z]{{3}}\s*\d))")
 # A value that is a name of several words ("Lamp Shade"): it holds a name of the claim only
 # where the claim writes all of it ("the Lamp" is not the Lamp Shade).
 _TITLE = re.compile(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)+")
@@ -109,7 +112,7 @@ class _Claim:
 
     @classmethod
     def read(cls, claim: str) -> _Claim:
-        claim = _COST.sub("price", _ORDINAL.sub(r"\1", _NON.sub("not ", claim)))
+        claim = _ORDINAL.sub(r"\1", _NON.sub("not ", claim))
         codes = [m.span() for m in CODE.finditer(claim)]
         facts = read_facts(claim)
         words = frozenset(w for w in facts.words - _CONNECTIVES
@@ -119,10 +122,18 @@ class _Claim:
         kept = [q for q in facts.quantities if not _in_code(q.text, claim, codes)]
         # a currency's name is part of its amount, compared as money ("89.50 euros", "30
         # Swiss francs")
-        money_words = [read_facts(q.text) for q in kept if money.is_currency(q.unit)]
-        words -= {w for said in money_words for w in said.words}
-        names = {k: v for k, v in facts.names.items()
-                 if not any(k in said.names or k in said.words for said in money_words)}
+        priced = [q.text for q in kept if money.is_currency(q.unit)]
+        if priced:  # the words and names written only inside an amount
+            outside = claim
+            for text in priced:
+                outside = outside.replace(text, " ", 1)
+            rest = read_facts(outside)
+            inside = read_facts(" ".join(priced))
+            words -= inside.words - rest.words
+            names = {k: v for k, v in facts.names.items()
+                     if k in rest.names or not (k in inside.names or k in inside.words)}
+        else:
+            names = facts.names
         quantities = tuple(map(_counted_as_bare, kept))
         counts = frozenset(q.text for q, bare in zip(kept, quantities, strict=True) if q != bare)
         years = frozenset(y for y in facts.years if not _in_code(str(y), claim, codes))
@@ -145,8 +156,10 @@ def _in_code(written: str, claim: str, codes: list[tuple[int, int]]) -> bool:
 
 def state(claim: str, fields: Sequence[Field], extra: str = "") -> Outcome:
     """How the record of ``fields`` states ``claim``: see the module's docstring."""
-    said = _Claim.read(claim)
     read = read_fields(fields, extra)
+    if not any("cost" in r.key_forms for r in read):
+        claim = _COST.sub("price", claim)
+    said = _Claim.read(claim)
     known = frozenset().union(*(r.keys | r.words for r in read))
     share = len(said.facts.words & known) / max(1, len(said.facts.words))
     matched = _values(said, read)

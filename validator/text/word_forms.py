@@ -23,26 +23,31 @@ STOPWORDS = frozenset(
 MONTHS = tuple(names[-1].lower() for names in parserinfo.MONTHS)
 MONTH_OF = {name.lower(): n for n, names in enumerate(parserinfo.MONTHS, 1) for name in names}
 WEEKDAYS = frozenset(name.lower() for names in parserinfo.WEEKDAYS for name in names)
-# Words after which "May" is the month, never the modal: "in May", "since May", "early May".
-_IN_TIME = frozenset("""in since until till by during from through before after early late mid
-    last next this every of""".split())
+# Words of time before a month's name: "in May", "since May", "by May", "early May".
+_IN_TIME = frozenset("in since until till by during from through early late mid of".split())
 
 
 def month_at(words: Sequence[str], i: int) -> int | None:
-    """The month ``words[i]`` names (1 to 12), or None, by where it stands: a month's name,
-    but "May" only beside a number ("3 May", "May 2024") or after a word of time ("in May",
-    never the modal of "prices may rise"), and no name before a capitalised word, which it is
-    the first name of ("June Smith", "by May Smith")."""
+    """The month ``words[i]`` names (1 to 12), or None, by where it stands. A month's name is
+    the month, but before a capitalised word it is a first name ("June Smith", "by May
+    Smith") unless a word of time other than "by" comes before it ("In August Paris hosted").
+    "May" is the modal ("prices may rise", "This may cause") unless a number is beside it ("3
+    May", "May 2024") or it comes after a word of time, written "May" or with no lower-case
+    word after it ("in May the prices rose", "shipped in may."), where no modal stands."""
+    if not 0 <= i < len(words):
+        return None
     word = words[i].lower().rstrip(".")
     month = MONTH_OF.get(word)
     if month is None:
         return None
     after = words[i + 1] if i + 1 < len(words) else ""
-    if after[:1].isupper() and after.isalpha() and after.lower() not in MONTH_OF:
+    before = words[i - 1].lower() if i else ""
+    timed = before in _IN_TIME
+    if after[:1].isupper() and after.isalpha() and after.lower() not in MONTH_OF and (
+            not timed or before == "by"):
         return None
-    before = words[i - 1] if i else ""
-    if word == "may" and not (after[:1].isdigit() or before[:1].isdigit()
-                              or before.lower() in _IN_TIME):
+    if word == "may" and not (after[:1].isdigit() or before[:1].isdigit() or (
+            timed and (words[i][:1] == "M" or not after[:1].islower()))):
         return None
     return month
 # Names of a part of the day or the year, and the marks after a number that make it a time or a

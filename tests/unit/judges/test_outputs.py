@@ -119,6 +119,7 @@ def test_a_template_written_from_the_default_prompt_asks_what_the_default_asks()
 @pytest.mark.parametrize("grading, value, graded", [
     (RELEVANCY, {"reason": "r", "refuses": False, "relevancy": 4.0}, (4, "r")),
     (RELEVANCY, {"reason": "r", "refuses": True, "relevancy": 3}, (None, "r")),  # null is due
+    (RELEVANCY, {"reason": "r", "refuses": True, "relevancy": "n/a"}, (None, "r")),
     (RELEVANCY, {"reason": "r", "refuses": False, "relevancy": None}, None),  # a score is due
     (RELEVANCY, {"reason": "r", "refuses": "false", "relevancy": 4}, None),  # not a yes or no
     (COMPLETENESS, {"reason": "r", "references_answer": True, "completeness": "5"}, None),

@@ -34,6 +34,7 @@ def judged(claim, source):
     ("At least 400 people attended.", "500 people attended."),
     ("At most 3 people were hurt.", "2 people were hurt."),
     ("The tank holds at least 40 litres.", "The tank holds at least 50 litres."),
+    ("At least 2 million people visited.", "2 million people visited."),  # however rounded
     ("The library holds more than 40,000 books.", "The city library holds at least 48,000 books."),
     ("The library holds 1.2 million books.", "The city library holds 1,200,000 books."),
     ("The library holds 1,200,000 books.", "The city library holds 1.2 million books."),

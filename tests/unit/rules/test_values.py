@@ -261,3 +261,24 @@ def test_a_price_is_read_from_the_record_whose_name_the_claim_writes_whole(claim
 def test_a_month_in_a_claim_is_compared_with_a_records_date(claim, shipped_on, supported):
     found = rules.check(claim, evidence({"order_id": 7, "shipped_on": shipped_on}))
     assert found.supported is supported, found.reason
+
+
+@pytest.mark.parametrize(("claim", "data", "supported"), [
+    # "cost" names the price only as the verb before an amount, in a record with no key of cost
+    ("The Lamp's cost is $40.", {"name": "Lamp", "price": 40, "cost": 25, "currency": "USD"},
+     False),
+    ("The Lamp costs $25.", {"name": "Lamp", "price": 40, "cost": 25, "currency": "USD"}, True),
+    ("The total cost is $40.", {"name": "Lamp", "price": 40, "total": 80, "currency": "USD"},
+     False),
+    ("The shipping cost is $5.", {"name": "Lamp", "price": 40, "shipping_cost": 5,
+                                  "currency": "USD"}, True),
+    # a currency's name is part of its amount only where it is written in it
+    ("The Swiss watch is 30 Swiss francs.", {"name": "German watch", "price": 30,
+                                             "currency": "CHF"}, False),
+    ("The Canadian edition is 20 Canadian dollars.", {"edition": "American", "price": 20,
+                                                      "currency": "CAD"}, False),
+    ("The total was 30 Swiss francs.", {"total_chf": 30}, True),
+])
+def test_words_beside_an_amount_are_read_only_where_they_belong_to_it(claim, data, supported):
+    found = rules.check(claim, evidence(data))
+    assert found.supported is supported, found.reason

@@ -105,6 +105,14 @@ def test_nan_and_infinity_are_read_not_raised():
     ("founded by May Smith".split(), 2, None),  # a first name
     ("founded by June Smith".split(), 2, None),
     ("in June".split(), 1, 6),
+    ("This may cause cancer".split(), 1, None),  # a word of time before it, still the modal
+    ("last may".split(), 1, None),
+    ("the end of may".split(), 3, 5),  # nothing after it: no modal
+    ("In August Paris hosted".split(), 1, 8),  # after a word of time, a month before a name
+    ("shipped in May I think".split(), 2, 5),
+    ("in May the prices rose".split(), 1, 5),
+    ("in may cause".split(), 1, None),
+    ([], 0, None),
 ])
 def test_a_months_name_is_read_by_where_it_stands(words, at, month):
     from provenance_guard.text.word_forms import month_at

@@ -83,7 +83,7 @@ class Outbound:
     the backend takes them (``max_retries``; None: its calls are not retried, a judge object's
     own client retries), and the account of each call: what it consumed, read from what it
     returned (``used``), a call the deadline cut off, one that failed, one that was a retry.
-    The only writer of the validation's usage (``usage.add``)."""
+    The writer of every call's account in the validation's usage (``usage.add``)."""
 
     def __init__(self, gate: Callable[[], Gate], *, max_retries: int | None = None,
                  backoff: float = 0.5, counts_tokens: bool = False):

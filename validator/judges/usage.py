@@ -1,6 +1,8 @@
 """What a validation's model calls consume: a transport returns what its response reported
-(``Reported``), and the call layer (``calls.Outbound``), the one writer of the meter (``add``),
-counts it into the validation that made the call, with the calls cut off, failed and retried.
+(``Reported``), and the call layer (``calls.Outbound``), the writer of every call's account in
+the meter (``add``), counts it into the validation that made the call, with the calls cut off,
+failed and retried. The one other count, a reply caught on its control (``CAUGHT``), is the
+control policy's: only it reads the control's verdict.
 
 ``counting()`` scopes one validation; every thread it starts runs in a copy of its context, so
 a call anywhere in it adds to the same ``Meter``. A call outside any validation (a judge used on

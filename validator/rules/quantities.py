@@ -279,6 +279,13 @@ class Amount:
         return BOUND_WORDS[self.phrase] if self.phrase else ""
 
     @property
+    def open(self) -> bool:
+        """Whether it bounds one side only ("more than 3", "at most 5"): any number beyond
+        its bound is one it allows."""
+        low, high, _, _ = self.interval(factor=1.0)
+        return math.isinf(low) or math.isinf(high)
+
+    @property
     def base(self) -> tuple[str | None, float]:
         """Its unit's base unit and the factor to it."""
         return _BASE.get(self.unit or "", (self.unit, 1.0))

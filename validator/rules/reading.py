@@ -58,9 +58,10 @@ from .word_lists import concepts
 _SAME_QUALIFIER = {"every": "each", "probably": "likely", "might": "may"}
 _SAID_SO = frozenset("say says said saying told tells according".split())
 # Verbs of place read as "is" before a preposition of place: "lies in", "sits on", "stands at".
-_PLACE_VERBS = frozenset("lie lies lying sit sits sitting stand stands standing".split())
+# Verbs that say "is" before "in", "on" or "at": "lies in", "stands on", "took place on".
+_PLACE_VERBS = frozenset("""lie lies lying sit sits sitting stand stands standing take_place
+    takes_place took_place taken_place taking_place""".split())
 _PLACE = frozenset(("in", "on", "at"))
-_TAKE = frozenset("take takes took taken taking".split())  # "took place on": "was on"
 _RANGE_OPENERS = {"between": ("and",), "from": ("to", "until", "till", "through")}
 _CONTRACTED = {"cannot": "can", "can't": "can", "won't": "will", "shan't": "shall"}
 _ISO_DATE = re.compile(r"(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?![\d-])")
@@ -289,12 +290,9 @@ def _tokens(text: str) -> list[Token]:
                 tokens.append(Token("not", "not", "negation"))
             else:
                 tokens.append(Token("not", word, "negation"))
-        elif lowered in _PLACE_VERBS and i + 1 < len(raw) and raw[i + 1].lower() in _PLACE:
-            tokens.append(Token("is", word, "function"))  # "lies in" says "is in"
-        elif lowered in _TAKE and i + 2 < len(raw) and raw[i + 1].lower() == "place" and (
-                raw[i + 2].lower() in _PLACE):
-            tokens.append(Token("is", f"{word} {raw[i + 1]}", "function"))  # "took place on"
-            i += 2  # says "was on"
+        elif size := _says_is_at(raw, i):  # "lies in" says "is in", "took place on" "was on"
+            tokens.append(Token("is", " ".join(raw[i:i + size]), "function"))
+            i += size
             article = False
             continue
         elif size := _condition_at(raw, i):  # "as long as", "subject to": an "if"
@@ -338,6 +336,16 @@ def _weekday_of_date(raw: list[str], i: int) -> bool:
     return len(raw[i]) > 3 and raw[i].lower() in WEEKDAYS and (
         after.lower().rstrip(".") in MONTH_OF
         or after.isdigit() and 1 <= int(after) <= 31 and month_after)
+
+
+def _says_is_at(raw: list[str], i: int) -> int:
+    """How many words from ``raw[i]`` are a verb of ``_PLACE_VERBS`` before a place word; 0 if
+    none."""
+    for size in (1, 2):
+        if i + size < len(raw) and raw[i + size].lower() in _PLACE and (
+                "_".join(raw[i:i + size]).lower() in _PLACE_VERBS):
+            return size
+    return 0
 
 
 def _condition_at(raw: list[str], i: int) -> int:

@@ -50,15 +50,6 @@ _ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th)\b")  # "15th": the day 15
 _NON = re.compile(r"\bnon-(?=\w)", re.IGNORECASE)  # "non-refundable": not refundable
 # Words that join what a sentence says, not what it says of the record.
 _CONNECTIVES = frozenset("because since due therefore thus hence yet still currently".split())
-# What a thing costs is its price, in a record with no key of cost: "The Lamp cost $40" names
-# the field `price` as "The Lamp's price was $40" does, so another field's value of its kind is
-# a conflict. Only the verb before its amount ("cost $40", "costs more than €9"), in lower case:
-# "the total cost is $40" speaks of a total, and "Cost Plus" is a name.
-_COST = re.compile(r"\bcosts?(?=\s+(?:(?:about|around|only|just|over|under|more than|less "
-                   rf"than|at least|at most|up to)\s+)?(?:\d|{money.SIGN_CLASS}|[A-Z]{{3}}\s*\d))")
-# A value that is a name of several words ("Lamp Shade"): it holds a name of the claim only
-# where the claim writes all of it ("the Lamp" is not the Lamp Shade).
-_TITLE = re.compile(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)+")
 _UNITS = frozenset(UNITS.values())
 _BOUND_WORDS = frozenset(stem(w) for phrase in BOUND_WORDS for w in phrase.split())
 
@@ -88,7 +79,6 @@ class Outcome:
 
 # The last word of a key that gives its number a unit, beyond the quantities' own: a share, or
 # money counted in cents (of the currency beside it).
-_OPEN_BOUNDS = frozenset(("over", "under", "at least", "at most"))
 
 
 @dataclass(frozen=True)
@@ -158,7 +148,7 @@ def state(claim: str, fields: Sequence[Field], extra: str = "") -> Outcome:
     """How the record of ``fields`` states ``claim``: see the module's docstring."""
     read = read_fields(fields, extra)
     if not any("cost" in r.key_forms for r in read):
-        claim = _COST.sub("price", claim)
+        claim = _as_price(claim)
     said = _Claim.read(claim)
     known = frozenset().union(*(r.keys | r.words for r in read))
     share = len(said.facts.words & known) / max(1, len(said.facts.words))
@@ -279,7 +269,7 @@ def _names(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
     for name, shown in said.facts.names.items():
         holding = _told_apart(said, read, [
             r for r in read if (name in r.names or name in r.keys | r.words)
-            and (not _TITLE.fullmatch(str(r.field.value).strip()) or r.names <= written)])
+            and (not _a_title(r.field.value) or r.names <= written)])
         named = [r for r in read if r.own and r.own <= said.facts.words
                  and isinstance(r.field.value, str) and r.negative is None
                  and r.date is None and any(c.isalpha() for c in r.field.value)
@@ -291,6 +281,28 @@ def _names(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
                            fault=FailureKind.ADDITION)
         used.append(holding[0])
     return used
+
+
+def _as_price(claim: str) -> str:
+    """``claim`` with "cost" or "costs" just before an amount of money ("cost $40", "costs more
+    than €9") read as "price", which names a record's `price` as "The Lamp's price was $40"
+    does (for a record with no key of cost). Only that verb, in lower case: "the total cost is
+    $40" speaks of a total, and "Cost Plus" is a name."""
+    for q in read_facts(claim).quantities:
+        at = claim.find(q.text)
+        head = claim[:at].rstrip() if at > 0 and money.is_currency(q.unit) else ""
+        verb = head.rsplit(None, 1)[-1] if head else ""
+        if verb in ("cost", "costs"):
+            claim = f"{head[:-len(verb)]}price {claim[at:]}"
+    return claim
+
+
+def _a_title(value: object) -> bool:
+    """Whether ``value`` is a name of several capitalised words ("Lamp Shade"), which holds a
+    name of the claim only where the claim writes all of it ("the Lamp" is not the Lamp
+    Shade)."""
+    words = value.split() if isinstance(value, str) else []
+    return len(words) > 1 and all(w[:1].isupper() for w in words)
 
 
 def _told_apart(said: _Claim, read: list[Read], holding: list[Read]) -> list[Read]:
@@ -319,7 +331,7 @@ def _values(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
         holding = _told_apart(said, read, [
             r for r in read if any(q.stated_by(v) for v in r.facts.quantities)
             or (q.unit is None and q.value in r.facts.years)])
-        if q.bound in _OPEN_BOUNDS:  # "more than 3" is held by any larger number: only by a
+        if q.open:  # "more than 3" is held by any larger number: only by a
             # field it names
             holding = [r for r in holding if r.own & said.facts.words
                        or r.own & _next_to(said.text, *_span(q.text, said.text))]

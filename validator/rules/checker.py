@@ -137,7 +137,18 @@ def _decide(claim: str, evidence: Sequence[Evidence]) -> Findings:
     failed = [e for e in evidence if e.tool is not None and e.tool.error
               and words & content_words(f"{e.tool.name.replace('_', ' ')} {e.text}")]
     if failed and not (found.supported or found.contradiction):
-        found = replace(found, fault=FailureKind.FAILED_TOOL)  # told as done, which failed
+        return replace(found, fault=FailureKind.FAILED_TOOL)  # told as done, which failed
+    if failed and found.contradiction:
+        # another record's value against a claim of what a failed call attempted: where the
+        # failed call's result holds as much of the claim, it is what decided, and the reason
+        # names it ("Order A-991 was cancelled", where cancelling A-991 failed, is no claim
+        # about the order A-992 another call looked up)
+        attempt = _decide_on(claim, failed)
+        tool = failed[0].tool
+        if tool is not None and not attempt.supported and attempt.coverage >= found.coverage:
+            return Findings("unaligned", f"the call {tool.name} ({tool.call_id}) failed: "
+                            f"{attempt.reason}", attempt.coverage, attempt.quotes,
+                            fault=FailureKind.FAILED_TOOL)
     return found
 
 

@@ -282,3 +282,18 @@ def test_a_month_in_a_claim_is_compared_with_a_records_date(claim, shipped_on, s
 def test_words_beside_an_amount_are_read_only_where_they_belong_to_it(claim, data, supported):
     found = rules.check(claim, evidence(data))
     assert found.supported is supported, found.reason
+
+
+def test_a_claim_of_what_a_failed_call_attempted_is_decided_by_that_call():
+    """Another call's record of another order is no contradiction of "Order A-991 was
+    cancelled" where cancelling A-991 failed: the reason names the failed call."""
+    cancel = evidence({"order": "A-991", "status": "failed", "error": "already shipped"},
+                      tool=Tool("cancel_order", "call_1", 3, error=True))
+    lookup = evidence({"order": "A-992", "status": "shipped", "carrier": "UPS"},
+                      tool=Tool("get_order", "call_2", 5))
+    found = rules.check("Order A-991 has been cancelled.", cancel + lookup)
+    assert not found.supported and not found.contradiction, found.reason
+    assert found.reason.startswith("the call cancel_order (call_1) failed"), found.reason
+    assert found.fault == "failed_tool"
+    other = rules.check("Order A-991 shipped with UPS.", cancel + lookup)
+    assert not other.supported, other.reason

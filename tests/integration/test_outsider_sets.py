@@ -180,23 +180,31 @@ GROUNDING_FALSE_ALARMS = {"P04", "P06", "P12"}
 def test_the_grounding_set_lets_no_buried_record_be_outweighed_by_the_user():
     from provenance_guard import ProvenanceLLM
 
-    cases = [json.loads(line) for line in
-             (OUTSIDER / "grounding" / "cases.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert len(cases) >= 40
     validators: dict = {}
-    wrong = {}
-    for case in cases:
+
+    def passed(case: dict) -> bool:
         top_k = case.get("top_k", 3)
         validator = validators.setdefault(top_k, ProvenanceLLM(
             llm_callable="local", on_fail="noop", top_k=top_k))
-        report = validator.check(case["text"], {"sources": case["sources"],
-                                                "messages": case["messages"]})
-        if report.passed != (case["expect"] == "pass"):
-            wrong[case["id"]] = "fail_open" if report.passed else "false_alarm"
-    fail_open = {key for key, status in wrong.items() if status == "fail_open"}
-    assert fail_open <= set(GROUNDING_LIMITS), fail_open - set(GROUNDING_LIMITS)
-    false_alarms = {key for key, status in wrong.items() if status == "false_alarm"}
-    assert false_alarms <= GROUNDING_FALSE_ALARMS, false_alarms - GROUNDING_FALSE_ALARMS
+        return validator.check(case["text"], {"sources": case["sources"],
+                                              "messages": case["messages"]}).passed
+
+    _held_to_its_limits("grounding", 40, passed, GROUNDING_LIMITS, GROUNDING_FALSE_ALARMS)
+
+
+def _held_to_its_limits(name: str, least: int, passed, limits: dict, false_alarms: set) -> None:
+    """Each case of the set ``name`` (at least ``least`` of them) run by ``passed``: those that
+    pass but must fail are named limits, and those that fail but must pass named false
+    alarms."""
+    cases = [json.loads(line) for line in
+             (OUTSIDER / name / "cases.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(cases) >= least
+    outcomes = {case["id"]: (passed(case), case["expect"] == "pass") for case in cases}
+    wrong = {key: did for key, (did, due) in outcomes.items() if did != due}
+    fail_open = {key for key, did in wrong.items() if did}
+    assert fail_open <= set(limits), fail_open - set(limits)
+    alarms = {key for key, did in wrong.items() if not did}
+    assert alarms <= false_alarms, alarms - false_alarms
 
 
 # The values set (tests/data/outsider/values): bounds, money in records, months, and which
@@ -212,16 +220,6 @@ VALUES_FALSE_ALARMS = {"b011", "b169", "d096", "r144", "d094", "d098", "d125", "
 def test_the_values_set_reads_each_value_by_its_kind():
     from provenance_guard import ProvenanceLLM
 
-    cases = [json.loads(line) for line in
-             (OUTSIDER / "values" / "cases.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert len(cases) >= 150
     validator = ProvenanceLLM(llm_callable="local", on_fail="noop")
-    wrong = {}
-    for case in cases:
-        report = validator.check(case["claim"], {"sources": case["sources"]})
-        if report.passed != (case["expect"] == "pass"):
-            wrong[case["id"]] = "fail_open" if report.passed else "false_alarm"
-    fail_open = {key for key, status in wrong.items() if status == "fail_open"}
-    assert fail_open <= set(VALUES_LIMITS), fail_open - set(VALUES_LIMITS)
-    false_alarms = {key for key, status in wrong.items() if status == "false_alarm"}
-    assert false_alarms <= VALUES_FALSE_ALARMS, false_alarms - VALUES_FALSE_ALARMS
+    _held_to_its_limits("values", 150, lambda case: validator.check(
+        case["claim"], {"sources": case["sources"]}).passed, VALUES_LIMITS, VALUES_FALSE_ALARMS)

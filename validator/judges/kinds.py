@@ -114,7 +114,7 @@ class Kind(Generic[T]):
         """The reply's instructions a prompt ends with, and the schema it is sent with (None:
         a free reply)."""
         lead = (self.structured_lead if structured else self.free_lead).format(count=count)
-        shape = self.output.shape(() if kinds else ("kind",))
+        shape = self.output.shape(() if kinds else ("kind",), brief=structured)
         return f"{lead}\n{shape}", self.form(count, kinds) if structured else None
 
 
@@ -127,8 +127,8 @@ class OneStatement(Kind[Verdict]):
     free_lead = ("Reason step by step, citing passage numbers, then end with one line of JSON "
                  "and nothing after it:")
     structured_lead = ("Reply with one JSON object and nothing else: first \"reason\", your "
-                       "reasoning step by step citing passage numbers, then \"verdict\" and "
-                       "\"score\":")
+                       "reasoning step by step citing passage numbers (one or two sentences), "
+                       "then \"verdict\" and \"score\":")
 
     def template(self) -> str:
         """The default prompt as a template of the user's would be written (``--write-template``):
@@ -170,7 +170,8 @@ class Batch(Kind[list[Verdict | None]]):
     free_lead = ("End with one line of JSON and nothing after it, an entry for each of the "
                  "{count} statements:")
     structured_lead = ("Reply with one JSON object and nothing else, an entry for each of the "
-                       "{count} statements, each \"reason\" before its \"verdict\":")
+                       "{count} statements, each \"reason\" (one sentence citing passage "
+                       "numbers) before its \"verdict\":")
 
     def schema(self, count: int, kinds: bool = False) -> dict:
         """Its output's schema, with exactly ``count`` entries, numbered 1 to ``count``."""

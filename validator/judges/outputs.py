@@ -80,10 +80,11 @@ class Output(BaseModel):
         return copy.deepcopy(_derived_schema(cls, leave_out))
 
     @classmethod
-    def shape(cls, leave_out: tuple[str, ...] = ()) -> str:
+    def shape(cls, leave_out: tuple[str, ...] = (), brief: bool = False) -> str:
         """The line of JSON a prompt shows its reply's form with: each field's allowed values,
-        or its description as a placeholder."""
-        return _derived_shape(cls, leave_out)
+        or its description as a placeholder; ``brief``: a text field as "..." (its prompt's
+        words before the line say what it is)."""
+        return _derived_shape(cls, leave_out, brief)
 
 
 def refuse(message: str, withheld: bool = False) -> PydanticCustomError:
@@ -260,8 +261,8 @@ def _derived_schema(model: type[BaseModel], leave_out: tuple[str, ...]) -> dict:
 
 
 @functools.cache
-def _derived_shape(model: type[BaseModel], leave_out: tuple[str, ...]) -> str:
-    return _shape(model, leave_out)
+def _derived_shape(model: type[BaseModel], leave_out: tuple[str, ...], brief: bool) -> str:
+    return _shape(model, leave_out, brief)
 
 
 def _strict(schema: dict, leave_out: Sequence[str]) -> dict:
@@ -292,16 +293,16 @@ def _strict(schema: dict, leave_out: Sequence[str]) -> dict:
     return clean(schema)
 
 
-def _shape(model: type[BaseModel], leave_out: Sequence[str] = ()) -> str:
+def _shape(model: type[BaseModel], leave_out: Sequence[str] = (), brief: bool = False) -> str:
     """``model``'s reply as a line of JSON: ``{"reason": "<one or two sentences>", "verdict":
     "supported" | "unsupported" | "contradicted", ...}``."""
     hints = typing.get_type_hints(model)
-    fields = [f'"{name}": {_value(hints[name], info, leave_out)}'
+    fields = [f'"{name}": {_value(hints[name], info, leave_out, brief)}'
               for name, info in model.model_fields.items() if name not in leave_out]
     return "{" + ", ".join(fields) + "}"
 
 
-def _value(hint: Any, info: Any, leave_out: Sequence[str]) -> str:
+def _value(hint: Any, info: Any, leave_out: Sequence[str], brief: bool) -> str:
     extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
     if "example" in extra:
         example = extra["example"]
@@ -310,12 +311,12 @@ def _value(hint: Any, info: Any, leave_out: Sequence[str]) -> str:
     if origin is Literal:
         return " | ".join(json.dumps(arg) for arg in args)
     if origin is list and isinstance(args[0], type) and issubclass(args[0], BaseModel):
-        return f"[{_shape(args[0], leave_out)}, ...]"
+        return f"[{_shape(args[0], leave_out, brief)}, ...]"
     if hint is bool:
         return "true | false"
     described = f"<{info.description}>" if info.description else "..."
     if hint is str:
-        return f'"{described}"'
+        return '"..."' if brief else f'"{described}"'
     if str in args and type(None) in args:  # text, or null
         return f'null | "{described}"'
     return described  # a number, or a number or null: the description says which

@@ -5,14 +5,13 @@ judge's prompts."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field, StrictBool, StrictInt, model_validator
 
 from ..judges.kinds import Ask, Kind, Reply
-from ..judges.outputs import Output
+from ..judges.outputs import Output, as_text
 from ..judges.prompts import DATA_RULE, tag_of
 from ..judges.replies import final_object
 from ..text.sentences import safe_text
@@ -106,7 +105,8 @@ class Grade(Output):
     @model_validator(mode="before")
     @classmethod
     def _lenient(cls, value: Any) -> Any:
-        """A reason that is not text is read as its JSON; a whole number written 4.0 as 4."""
+        """A reason that is not text is read as its JSON (``as_text``); a whole number written
+        4.0 as 4; a score where null is due as null."""
         if not isinstance(value, dict):
             return value
         score, reason = value.get(cls.field), value.get("reason", "")
@@ -114,14 +114,13 @@ class Grade(Output):
             score = None  # null is due: the flag settles it, whatever score was given
         elif isinstance(score, float) and score.is_integer():
             score = int(score)
-        return {**value, cls.field: score,
-                "reason": reason if isinstance(reason, str) else json.dumps(reason)}
+        return {**value, cls.field: score, "reason": as_text(reason)}
 
     @model_validator(mode="after")
     def _null_rule(self) -> Grade:
-        if getattr(self, self.flag) == self.null_when:
-            setattr(self, self.field, None)
-        elif getattr(self, self.field) not in self.allowed:
+        """A due score (the flag is not ``null_when``) is one of ``allowed``."""
+        if getattr(self, self.flag) != self.null_when and (
+                getattr(self, self.field) not in self.allowed):
             raise ValueError(f"{self.field} must be one of {list(self.allowed)}")
         return self
 

@@ -137,7 +137,7 @@ class Judged(Output):
         if not isinstance(score, (int, float)) or isinstance(score, bool) or not 0 <= score <= 1:
             score = 1.0 if label == SUPPORTED else 0.0  # none, or not one we can trust
         kind = value.get("kind") if kinds else None
-        return {**value, "verdict": label, "reason": _text(value.get("reason", "")),
+        return {**value, "verdict": label, "reason": as_text(value.get("reason", "")),
                 "score": score, "kind": kind if isinstance(kind, str) or kind is None
                 else json.dumps(kind)[:200]}
 
@@ -246,7 +246,9 @@ class Rewritten(Output):
         return CANNOT if self.rewrite is None else self.rewrite.strip()
 
 
-def _text(reason: object) -> str:
+def as_text(reason: object) -> str:
+    """A reply's reason as text: a reason that is not text as its JSON (at most 2,000
+    characters), one nested deeper than the stack as a note that it could not be read."""
     if isinstance(reason, str):
         return reason
     try:

@@ -23,10 +23,10 @@ from ..text.word_forms import (
     MONTH_OF,
     STOPWORDS,
     content_words,
+    month_at,
     stem,
     with_digits,
 )
-from ..text.word_forms import month_at as month_of
 from .money import SIGN_CLASS
 from .quantities import (
     NUMBER_WORDS,
@@ -111,9 +111,9 @@ def _quantities_and_dates(text: str, matches: list[re.Match]):
     tokens = [m.group() for m in matches]
     spans = [m.span() for m in matches]
     lowered = [t.lower() for t in tokens]
-    month_at = {i: month for i in range(len(tokens)) if (month := month_of(tokens, i))}
+    months = {i: month for i in range(len(tokens)) if (month := month_at(tokens, i))}
     days, used = set(), set()
-    for i, month in month_at.items():
+    for i, month in months.items():
         for j in (i - 1, i + 1):  # "31 March", "March 31", "March 31st"
             day = _day(tokens[j]) if 0 <= j < len(tokens) else None
             if day is not None:
@@ -154,7 +154,7 @@ def _quantities_and_dates(text: str, matches: list[re.Match]):
         quantities.append(replace(number.amount, phrase=bound,
                                   role="" if bound else number.amount.role,
                                   text=text[spans[start][0]:spans[number.last][1]]))
-    return quantities, years, set(month_at.values()), days
+    return quantities, years, set(months.values()), days
 
 
 def _counted(word: str) -> str | None:

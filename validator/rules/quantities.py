@@ -325,14 +325,12 @@ class Amount:
             return False
         if source.unit is None and money.is_currency(self.unit):
             return False  # "$30" says more than a bare "30": its currency
-        if self.bound == source.bound == "" and (self.unit, self.value) == (source.unit,
-                                                                              source.value):
-            return True  # one value, written two ways ("1.2 million", "1,200,000")
+        if source.bound == "" and self.bound in ("", "at least", "at most") and (
+                self.unit, self.value) == (source.unit, source.value):
+            return True  # one value, written two ways ("1.2 million", "1,200,000"), or a
+            # bound at it ("at least 2 million" for "2 million", however rounded)
         if self._both_prepositions(source):
             return self.value == source.value and self.unit == source.unit
-        if self.bound in ("at least", "at most") and source.bound == "" and (
-                self.unit, self.value) == (source.unit, source.value):
-            return True  # "at least 2 million" for "2 million", however rounded
         if self.phrase in EXTREMES:  # "up to 12 hours" says the most is 12, not "at most 12"
             return source.bound in ("", self.bound) and self._plain().stated_by(source._plain())
         (low, high, low_open, high_open), (s_low, s_high, s_low_open, s_high_open) = (

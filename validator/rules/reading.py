@@ -57,7 +57,6 @@ from .word_lists import concepts
 # Qualifiers that say the same: of each member; a chance; a possibility.
 _SAME_QUALIFIER = {"every": "each", "probably": "likely", "might": "may"}
 _SAID_SO = frozenset("say says said saying told tells according".split())
-# Verbs of place read as "is" before a preposition of place: "lies in", "sits on", "stands at".
 # Verbs that say "is" before "in", "on" or "at": "lies in", "stands on", "took place on".
 _PLACE_VERBS = frozenset("""lie lies lying sit sits sitting stand stands standing take_place
     takes_place took_place taken_place taking_place""".split())
@@ -501,7 +500,6 @@ def bare(text: str) -> str:
 
 def _after_number(tokens: list[Token]) -> bool:
     return bool(tokens) and tokens[-1].kind == "number"
-
 
 
 RELATIVES = frozenset({"which", "who", "whom", "whose", "where"})  # a relative clause's start

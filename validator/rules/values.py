@@ -77,10 +77,6 @@ class Outcome:
     fault: FailureKind | None = None  # what a claim it does not state gets wrong
 
 
-# The last word of a key that gives its number a unit, beyond the quantities' own: a share, or
-# money counted in cents (of the currency beside it).
-
-
 @dataclass(frozen=True)
 class _Claim:
     """A claim as the fields are compared with it."""

@@ -50,6 +50,8 @@ def month_at(words: Sequence[str], i: int) -> int | None:
             timed and (words[i][:1] == "M" or not after[:1].islower()))):
         return None
     return month
+
+
 # Names of a part of the day or the year, and the marks after a number that make it a time or a
 # year ("9 p.m.", "14 BC", "the 18th century", "eight years later"): a claim that changes one
 # changes a date.

@@ -297,6 +297,10 @@ class Verdict:
     withheld: bool = False
     # what a failing verdict gets wrong (``FailureKind``), where the judge said; None else
     kind: FailureKind | str | None = None
+    # which passage or record decided it, as its index in the evidence the judge was given,
+    # where one did (the rule checks: the passage that states the claim, or gives another
+    # value, or the call that failed); None where the judge does not say
+    basis: int | None = None
 
     @property
     def failure_kind(self) -> FailureKind | str | None:

@@ -42,6 +42,39 @@ def test_a_tool_result_grounds_its_restatement_and_is_named_in_the_result():
     assert "shipped_on: 2026-05-02" in sentence["reason"]
 
 
+LOOKED_UP_AND_FAILED = [
+    {"role": "user", "content": "Where is order A-992? And cancel A-991."},
+    {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_1", "type": "function",
+         "function": {"name": "get_order", "arguments": '{"order": "A-992"}'}},
+        {"id": "call_2", "type": "function",
+         "function": {"name": "cancel_order", "arguments": '{"order": "A-991"}'}}]},
+    {"role": "tool", "tool_call_id": "call_2", "content": json.dumps(
+        {"order": "A-991", "status": "failed", "error": "the order has already shipped"})},
+    {"role": "tool", "tool_call_id": "call_1", "content": json.dumps(
+        {"order": "A-992", "status": "shipped", "carrier": "UPS", "total_eur": 89.5})},
+]
+
+
+@pytest.mark.parametrize(("text", "label", "call"), [
+    ("Order A-992 shipped with UPS.", "supported", "call_1"),
+    ("The total of order A-992 was 89.50 euros.", "supported", "call_1"),
+    ("Order A-992 shipped with DHL.", "unsupported", "call_1"),
+    ("Order A-991 was cancelled.", "unsupported", "call_2"),
+])
+def test_the_result_names_the_call_whose_fields_decided(text, label, call):
+    from provenance_guard.deciding.results import SentenceResult
+
+    report = ProvenanceLLM(llm_callable="local", on_fail="noop").check(
+        text, {"messages": LOOKED_UP_AND_FAILED})
+    (sentence,) = report.sentences
+    assert sentence.label == label, sentence.verdict
+    assert sentence.decided_on is not None and sentence.decided_on.tool.call_id == call
+    record = sentence.as_dict()
+    assert record["evidence"][record["basis"]]["tool"]["call_id"] == call
+    assert SentenceResult.from_dict(record).decided_on == sentence.decided_on
+
+
 @pytest.mark.parametrize(("text", "why"), [
     ("Your order 7731 shipped with DHL on May 12, 2026.", "`shipped_on` is 2026-05-02"),
     ("Your order 7731 shipped with UPS.", "UPS"),  # only in the assistant's own prose

@@ -79,10 +79,10 @@ class Cascade:
         found = rules.check(claim, evidence)
         if self.contradictions and found.kind == "value":
             return Verdict(CONTRADICTED, f"rule check: {found.reason}", 0.0, BY_LOCAL,
-                           kind=found.fault)
+                           kind=found.fault, basis=found.basis)
         if self.verbatim and found.kind == "verbatim":
             return Verdict(SUPPORTED, "rule check: a passage states it word for word", 1.0,
-                           BY_LOCAL)
+                           BY_LOCAL, basis=found.basis)
         return None
 
 

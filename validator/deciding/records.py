@@ -71,13 +71,15 @@ class VerdictRecord(_Read):
     probability: Share | None = None
     control: StrictStr | None = None
     kind: FailureKind | None = None
+    basis: Whole | None = None
 
     def as_verdict(self) -> Verdict | None:
         if self.verdict is None or self.decided_by is None:
             return None
         return Verdict(self.verdict, self.reason or "", self.score, self.decided_by,
                        self.confidence, self.judge_reply, self.probability, self.control,
-                       kind=None if self.kind == FailureKind.UNSPECIFIED else self.kind)
+                       kind=None if self.kind == FailureKind.UNSPECIFIED else self.kind,
+                       basis=self.basis)
 
     def judged(self) -> Verdict:
         """The verdict of what was judged: one without a label is refused."""

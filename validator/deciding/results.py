@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -97,16 +97,35 @@ class SentenceResult:
         claim."""
         if self.not_a_claim is not None:
             return None
-        worst = min(self.claims, key=lambda c: _SEVERITY[c.verdict.label]).verdict
+        deciding = min(self.claims, key=lambda c: _SEVERITY[c.verdict.label])
+        worst, basis = deciding.verdict, self._basis_of(deciding)
         if len(self.claims) == 1:
-            return worst
+            return worst if worst.basis == basis else replace(worst, basis=basis)
         scores = [c.verdict.score for c in self.claims if c.verdict.score is not None]
         failing = [c for c in self.claims if c.verdict.label != SUPPORTED]
         reason = "; ".join(f"{c.text!r}: {c.verdict.label}"
                            + (f" ({self._cited_here(c)})" if c.verdict.reason else "")
                            for c in failing) or "every claim is supported"
         return Verdict(worst.label, reason, min(scores) if scores else None, worst.decided_by,
-                       reply=worst.reply, kind=worst.kind)
+                       reply=worst.reply, kind=worst.kind, basis=basis)
+
+    def _basis_of(self, claim: ClaimResult) -> int | None:
+        """Where in ``evidence`` the passage that decided ``claim`` is; None where its judge
+        did not say (or named no passage it was given)."""
+        n = claim.verdict.basis
+        if type(n) is not int or not 0 <= n < len(claim.evidence):
+            return None
+        place = _place(claim.evidence[n])
+        return next((i for i, e in enumerate(self.evidence) if _place(e) == place), None)
+
+    @property
+    def decided_on(self) -> Evidence | None:
+        """The passage, record or user's sentence that decided the verdict, where the judge
+        said which (the rule checks do): the one that states the claim, gives another value
+        for it, puts it otherwise than as a fact, or is the error of the call the claim tells
+        of. None where the judge did not say (an LLM's verdict weighs all it was shown)."""
+        verdict = self.verdict
+        return None if verdict is None or verdict.basis is None else self.evidence[verdict.basis]
 
     @property
     def kind(self) -> FailureKind | str | None:
@@ -431,11 +450,11 @@ def usage_from_dict(raw: Any, where: str) -> Usage:
 def _verdict_dict(verdict: Verdict | None) -> dict:
     if verdict is None:
         return dict.fromkeys(("verdict", "score", "reason", "decided_by", "confidence",
-                              "judge_reply", "probability", "control", "kind"))
+                              "judge_reply", "probability", "control", "kind", "basis"))
     return {"verdict": verdict.label, "score": verdict.score, "reason": verdict.reason,
             "decided_by": verdict.decided_by, "confidence": verdict.confidence,
             "judge_reply": verdict.reply, "probability": verdict.probability,
-            "control": verdict.control, "kind": verdict.failure_kind}
+            "control": verdict.control, "kind": verdict.failure_kind, "basis": verdict.basis}
 
 
 EVIDENCE_LINES, EVIDENCE_LINE_CHARS = 3, 400  # passages per sentence in the reask message

@@ -57,6 +57,7 @@ class Decision(NamedTuple):
     reason: str
     kind: str
     fault: FailureKind | None = None
+    basis: int | None = None  # the passage that decided: its index in the evidence
 
 
 class LocalJudge:
@@ -83,10 +84,10 @@ class LocalJudge:
             return self._refusal(question or refusal_topic(claim), evidence)
         found = rules.check(claim, evidence)
         if found.contradiction:
-            return Decision(CONTRADICTED, found.reason, found.kind, found.fault)
+            return Decision(CONTRADICTED, found.reason, found.kind, found.fault, found.basis)
         if found.supported:
-            return Decision(SUPPORTED, found.reason, found.kind)
-        return Decision(UNSUPPORTED, found.reason, found.kind, found.fault)
+            return Decision(SUPPORTED, found.reason, found.kind, basis=found.basis)
+        return Decision(UNSUPPORTED, found.reason, found.kind, found.fault, found.basis)
 
     def _refusal(self, asked: str, evidence: Sequence[Evidence]) -> Decision:
         """"No document says X" holds when no passage covers the words of X (or of the
@@ -104,4 +105,4 @@ def verdict_of(decision: Decision) -> Verdict:
     confidence = CONFIDENCE[decision.kind]
     score = confidence if decision.label == SUPPORTED else round(1 - confidence, 4)
     return Verdict(decision.label, decision.reason, score, BY_LOCAL, confidence,
-                   kind=decision.fault)
+                   kind=decision.fault, basis=decision.basis)

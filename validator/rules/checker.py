@@ -89,6 +89,10 @@ class Findings:
     # measure the source gives otherwise)
     other_value: bool = False
     fault: FailureKind | None = None  # what an unsupported or contradicted claim gets wrong
+    # the passage or record that decided, as its index in the evidence ``check`` was given:
+    # the one that states the claim, or gives another value, or puts it otherwise than as a
+    # fact; None where none did alone (nothing states it)
+    basis: int | None = None
 
     @property
     def supported(self) -> bool:
@@ -130,38 +134,48 @@ def _decide(claim: str, evidence: Sequence[Evidence]) -> Findings:
     claim = safe_text(claim)  # a lone surrogate is no text the readers take
     if _tells_of_failure(claim):
         return _decide_on(claim, evidence)
-    kept = [e for e in evidence if e.tool is None or not e.tool.error]  # an error result is
-    # evidence of the error alone
-    found = _decide_on(claim, kept)
+    kept = [n for n, e in enumerate(evidence) if e.tool is None or not e.tool.error]  # an
+    # error result is evidence of the error alone
+    found = _mapped(_decide_on(claim, [evidence[n] for n in kept]), kept)
     words = content_words(claim)
-    failed = [e for e in evidence if e.tool is not None and e.tool.error
-              and words & content_words(f"{e.tool.name.replace('_', ' ')} {e.text}")]
-    if failed and not (found.supported or found.contradiction):
-        return replace(found, fault=FailureKind.FAILED_TOOL)  # told as done, which failed
-    if failed and found.contradiction:
-        # another record's value against a claim of what a failed call attempted: where the
-        # failed call's result holds as much of the claim, it is what decided, and the reason
-        # names it ("Order A-991 was cancelled", where cancelling A-991 failed, is no claim
-        # about the order A-992 another call looked up)
-        attempt = _decide_on(claim, failed)
-        tool = failed[0].tool
-        if tool is not None and not attempt.supported and attempt.coverage >= found.coverage:
-            return Findings("unaligned", f"the call {tool.name} ({tool.call_id}) failed: "
-                            f"{attempt.reason}", attempt.coverage, attempt.quotes,
-                            fault=FailureKind.FAILED_TOOL)
+    failing = [n for n, e in enumerate(evidence) if e.tool is not None and e.tool.error
+               and words & content_words(f"{e.tool.name.replace('_', ' ')} {e.text}")]
+    if not failing or found.supported:
+        return found
+    if not found.contradiction:  # told as done, which failed; its reason's record decided
+        return replace(found, fault=FailureKind.FAILED_TOOL,
+                       basis=failing[0] if found.basis is None else found.basis)
+    # a claim of what a failed call attempted
+    attempt = _mapped(_decide_on(claim, [evidence[n] for n in failing]), failing)
+    basis = failing[0] if attempt.basis is None else attempt.basis
+    tool = evidence[basis].tool
+    if tool is not None and not attempt.supported and attempt.coverage >= found.coverage:
+        # another record's value against it, where the failed call's result holds as much of
+        # the claim: the failed call decided, and the reason names it ("Order A-991
+        # was cancelled", where cancelling A-991 failed, is no claim about the order A-992
+        # another call looked up)
+        return Findings("unaligned", f"the call {tool.name} ({tool.call_id}) failed: "
+                        f"{attempt.reason}", attempt.coverage, attempt.quotes,
+                        fault=FailureKind.FAILED_TOOL, basis=basis)
     return found
 
 
+def _mapped(found: Findings, places: Sequence[int]) -> Findings:
+    """``found`` of a part of the evidence, its ``basis`` an index into the whole, whose
+    indices of that part are ``places``."""
+    return found if found.basis is None else replace(found, basis=places[found.basis])
+
+
 def _decide_on(claim: str, evidence: Sequence[Evidence]) -> Findings:
-    records = [e for e in evidence if e.fields]
-    prose = [e for e in evidence if not e.fields]
+    records = [n for n, e in enumerate(evidence) if e.fields]
     if not records:
-        return _prose(claim, prose)
-    outcome = values.best(claim, records)
-    by_values = _findings(outcome)
+        return _prose(claim, evidence)
+    prose = [n for n, e in enumerate(evidence) if not e.fields]
+    outcome = values.best(claim, [evidence[n] for n in records])
+    by_values = _mapped(_findings(outcome), records)
     if not prose:
         return by_values
-    both = (by_values, _prose(claim, prose))
+    both = (by_values, _mapped(_prose(claim, [evidence[n] for n in prose]), prose))
     # where a record and a passage disagree, the claim is not grounded: a conflict in either,
     # or a passage that states it where the record it names (holding some of its values)
     # gives none for another
@@ -178,7 +192,7 @@ def _findings(outcome: values.Outcome) -> Findings:
     """``values``' reading of a record, as findings."""
     kind = {"supported": "aligned", "conflict": "value"}.get(outcome.kind, "unaligned")
     return Findings(kind, outcome.reason, outcome.coverage, outcome.quotes,
-                    fault=outcome.fault)
+                    fault=outcome.fault, basis=outcome.record)
 
 
 # Words of a claim that tell of a failure or a refusal: an error result may state it.
@@ -194,19 +208,19 @@ def _tells_of_failure(claim: str) -> bool:
 def _prose(claim: str, evidence: Sequence[Evidence]) -> Findings:
     """How passages of prose state ``claim``."""
     mine = assertions.unasserted(claim)
-    blanked: list[tuple[str, str]] = []  # (sentence, how it puts what it says)
-    asserted = [_asserted(e, mine, blanked) for e in evidence]
+    blanked: list[tuple[str, str, int]] = []  # (sentence, how it puts what it says, passage)
+    asserted = [_asserted(e, mine, blanked, n) for n, e in enumerate(evidence)]
     found = _check(claim, asserted)
     if blanked and not (found.supported or found.contradiction):
         words = content_words(claim)
         shares = [(len(words & content_words(sentence)) / max(1, len(words)), n)
-                  for n, (sentence, _) in enumerate(blanked)]
+                  for n, (sentence, _, _) in enumerate(blanked)]
         share, n = max(shares)
         if share >= _HOLDS or found.reason == _NO_EVIDENCE:  # all it was given is unasserted
-            sentence, kind = blanked[n]
+            sentence, kind, passage = blanked[n]
             return Findings("unaligned", f"a source puts it {_PUT.get(kind, kind)}, not as a "
                             f"fact: {sentence.strip()!r}", found.coverage,
-                            fault=_OPPOSING.get(kind, FailureKind.UNASSERTED))
+                            fault=_OPPOSING.get(kind, FailureKind.UNASSERTED), basis=passage)
     return found
 
 
@@ -229,10 +243,13 @@ def _check(claim: str, evidence: Sequence[Evidence]) -> Findings:
     clauses = [c for c in read(claim) if any(t.content for t in c)]
     units = [unit for e in evidence for unit in read(e.text)]
     coverage = _coverage(clauses, units)
-    if _verbatim(claim, evidence, statement=any(has_verb(c) for c in clauses)):
+    word_for_word = _verbatim(claim, evidence, statement=any(has_verb(c) for c in clauses))
+    if word_for_word is not None:
         if all(is_mention(c) for c in clauses):
-            return Findings("mention", "a passage names it word for word", coverage)
-        return Findings("verbatim", "a passage states it word for word", coverage)
+            return Findings("mention", "a passage names it word for word", coverage,
+                            basis=word_for_word)
+        return Findings("verbatim", "a passage states it word for word", coverage,
+                        basis=word_for_word)
     if not clauses:
         return Findings("unaligned", "it states nothing the rules can compare", coverage)
     found = [a for a in (best_alignment(clause, units) for clause in clauses) if a is not None]
@@ -241,13 +258,17 @@ def _check(claim: str, evidence: Sequence[Evidence]) -> Findings:
     for alignment in found:
         if alignment.conflict:
             kind, why = alignment.conflict
-            return Findings(kind, why, coverage, fault=alignment.fault)
+            return Findings(kind, why, coverage, fault=alignment.fault,
+                            basis=_passage_of(alignment, evidence))
     if all(a.aligned for a in found):
         quotes = tuple(dict.fromkeys(_sentence_of(a, evidence) for a in found))
         quoted = "; ".join(map(repr, quotes))
+        basis = _passage_of(found[0], evidence)
         if all(is_mention(c) for c in clauses):
-            return Findings("mention", f"the source names it: {quoted}", coverage, quotes)
-        return Findings("aligned", f"the source states it: {quoted}", coverage, quotes)
+            return Findings("mention", f"the source names it: {quoted}", coverage, quotes,
+                            basis=basis)
+        return Findings("aligned", f"the source states it: {quoted}", coverage, quotes,
+                        basis=basis)
     unaligned = next(a for a in found if not a.aligned)
     why, fault = _why_not(unaligned, units, evidence)
     if any(a.aligned for a in found) and unaligned.matched <= 1:
@@ -257,8 +278,8 @@ def _check(claim: str, evidence: Sequence[Evidence]) -> Findings:
                     fault=fault)
 
 
-def _asserted(evidence: Evidence, mine: str | None, blanked: list[tuple[str, str]]
-              ) -> Evidence:
+def _asserted(evidence: Evidence, mine: str | None, blanked: list[tuple[str, str, int]],
+              passage: int) -> Evidence:
     """``evidence`` with lone surrogates replaced and the sentences it does not assert (but as
     the claim ``mine`` puts itself) blanked, each added to ``blanked`` with how it puts what it
     says; spaces keep the offsets. A source that reports what someone said asserts it, as documents do."""
@@ -270,7 +291,7 @@ def _asserted(evidence: Evidence, mine: str | None, blanked: list[tuple[str, str
         kept.add(assertions.FRAMED)  # the framed sentence, whose frame the rules then compare
     for sentence, start, end, kind in _standings(text):
         if kind not in kept:
-            blanked.append((sentence, kind))
+            blanked.append((sentence, kind, passage))
             text = text[:start] + " " * (end - start) + text[end:]
     return evidence if text == evidence.text else replace(evidence, text=text)
 
@@ -287,25 +308,25 @@ def _standings(text: str) -> tuple[tuple[str, int, int, str], ...]:
                  if kind is not None)
 
 
-def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) -> bool:
-    """Whether a sentence of the evidence holds ``claim`` word for word, with nothing before
-    it in its clause that turns it round or qualifies it ("not all of ...", "about ...", "may
-    ..."), no condition in its sentence the claim leaves out ("if", "when", "unless") and not
-    as what something else is of ("the son of the king won") or, for a ``statement``, about,
-    near or by ("a film about Jones won", "the firm that bought Acme failed"): those are read
-    by the alignment."""
+def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) -> int | None:
+    """Which passage of the evidence (its index) has a sentence that holds ``claim`` word for
+    word, with nothing before it in its clause that turns it round or qualifies it ("not all
+    of ...", "about ...", "may ..."), no condition in its sentence the claim leaves out ("if",
+    "when", "unless") and not as what something else is of ("the son of the king won") or, for
+    a ``statement``, about, near or by ("a film about Jones won", "the firm that bought Acme
+    failed"): those are read by the alignment. None where none does."""
     target = normalise(claim)
     words = target.split()
     if len(words) < VERBATIM_MIN_WORDS:
-        return False
+        return None
     if not any(f" {target} " in f" {normalise(e.text)} " for e in evidence):
-        return False
+        return None
     mine = set(words)
     # words are apart in the text, but a currency sign and its number may touch ("$30")
     joined = "".join(("" if not n else r"[\W_]*" if {words[n - 1][:1], word[:1]} & SIGNS
                       else r"[\W_]+") + re.escape(word) for n, word in enumerate(words))
     span = re.compile(r"(?<![^\W_])" + joined + r"(?![^\W_])", re.IGNORECASE)
-    for e in evidence:
+    for passage, e in enumerate(evidence):
         for sentence in split_sentences(MARKER.sub(" ", e.text)):
             said = sentence.text.replace("’", "'")
             said_words = normalise(said).split()
@@ -323,8 +344,8 @@ def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) 
                         head[-1] in LINKS or len(head) > 1 and head[-2] in RELATIVES))
                 # "a film about Jones", "the firm that bought Acme": a name is named all the same
                 if not of_another and not any(_turns(w) and w not in mine for w in before):
-                    return True
-    return False
+                    return passage
+    return None
 
 
 def _held_back(words: list[str], mine: set[str]) -> bool:
@@ -667,9 +688,23 @@ def _active(token):
 
 def _sentences(evidence: Sequence[Evidence]) -> Iterator[str]:
     """The evidence's sentences as written (citation markers out, spaces collapsed), in order."""
-    for e in evidence:
+    for _, text in _passages_sentences(evidence):
+        yield text
+
+
+def _passages_sentences(evidence: Sequence[Evidence]) -> Iterator[tuple[int, str]]:
+    """Each sentence of the evidence as ``_sentences`` gives it, with its passage's index."""
+    for passage, e in enumerate(evidence):
         for sentence in split_sentences(MARKER.sub(" ", e.text)):
-            yield " ".join(sentence.text.split())
+            yield passage, " ".join(sentence.text.split())
+
+
+def _passage_of(alignment: Alignment, evidence: Sequence[Evidence]) -> int | None:
+    """The index of the passage whose sentence states the aligned clause (``_sentence_of``'s)."""
+    owned = list(_passages_sentences(evidence))
+    best = holding_most([text for _, text in owned],
+                        [t for t in alignment.stated if not t.referent])
+    return None if best is None else owned[best[0]][0]
 
 
 def _cut(text: str, limit: int) -> str:

@@ -75,6 +75,7 @@ class Outcome:
     held: int = 0  # the claim's values and names a field holds
     value_missing: bool = False  # unsupported for a value or name no field holds
     fault: FailureKind | None = None  # what a claim it does not state gets wrong
+    record: int | None = None  # which of the records ``best`` was given it is, by index
 
 
 @dataclass(frozen=True)
@@ -406,8 +407,8 @@ def best(claim: str, evidence: Sequence[Evidence]) -> Outcome:
     that hold every value of the claim but not the rest, the one that holds most of its words
     (the record it speaks of: an order's item, not the order alone); else the first in conflict
     with it; else the one that holds most of its words."""
-    outcomes = [state(claim, e.fields, e.tool.name if e.tool and e.tool.error else "")
-                for e in evidence if e.fields]
+    outcomes = [replace(state(claim, e.fields, e.tool.name if e.tool and e.tool.error else ""),
+                        record=n) for n, e in enumerate(evidence) if e.fields]
     return (next((o for o in outcomes if o.kind == "supported"), None)
             or max((o for o in outcomes if o.anchored), key=lambda o: o.coverage, default=None)
             or next((o for o in outcomes if o.kind == "conflict"), None)

@@ -308,13 +308,14 @@ def test_metadata_schema_evidence_offsets_and_scores():
     first, second = result_metadata["sentences"]
     assert set(first) == {"text", "start", "end", "verdict", "score", "reason", "decided_by",
                           "confidence", "judge_reply", "probability", "control", "kind",
-                          "evidence", "evidence_cut", "citation", "claims", "not_a_claim",
-                          "correction"}
+                          "basis", "evidence", "evidence_cut", "citation", "claims",
+                          "not_a_claim", "correction"}
     assert (first["score"], first["reason"], first["decided_by"]) == (0.9, "passage [1] says it",
                                                                      "llm")
     assert second["reason"] == "nothing about paint" and second["score"] == 0.0
     # a supported sentence has no kind; a failing one whose judge gave none, "unspecified"
     assert (first["kind"], second["kind"]) == (None, "unspecified")
+    assert first["basis"] is None  # an LLM's verdict names no one passage that decided
     for sentence in result_metadata["sentences"]:
         assert sentence["evidence"], sentence
         for e in sentence["evidence"]:

@@ -124,3 +124,24 @@ def test_a_claim_and_its_evidence_are_decided_once():
     first = check("The hall opened in 1900.", evidence)
     assert check("The hall opened in 1900.", list(evidence)) is first
     assert check("The hall opened in 1901.", evidence) is not first
+
+
+@pytest.mark.parametrize("claim,passages,basis", [
+    # word for word, aligned, a changed value, a sentence put as a question: the passage
+    # that holds it decided, wherever it stands among the rest
+    ("The bridge opened to traffic in 1932.",
+     ["The tunnel opened in 1927.", "The bridge opened to traffic in 1932."], 1),
+    ("The bridge opened in 1932.",
+     ["Ferries ran until 1930.", "After years of work, the bridge opened in 1932."], 1),
+    ("The bridge opened in 1935.",
+     ["The tunnel opened in 1927.", "Ferries ran until 1930.", "The bridge opened in 1932."], 2),
+    ("The bridge opened in 1932.",
+     ["Ferries ran until 1930.", "Did the bridge open in 1932?"], 1),
+])
+def test_the_findings_name_the_passage_that_decided(claim, passages, basis):
+    assert check(claim, [Evidence(p) for p in passages]).basis == basis
+
+
+def test_a_claim_no_passage_states_names_none():
+    assert check("The bridge is painted red.",
+                 [Evidence("The tunnel opened in 1927."), Evidence("Ferries ran.")]).basis is None

@@ -40,6 +40,7 @@ from ..text.grammar import (
     QUANTIFIERS,
     RELATIVES,
     SECOND,
+    SPEAKERS,
 )
 from ..text.word_forms import (
     AFTER_A_DATE,
@@ -56,6 +57,7 @@ from .reading import bare, read
 from .restatements import range_ends, turned
 from .tokens import (
     ALTERNATIVES,
+    CONDITIONS,
     CONTENT_PREPOSITIONS,
     LINKS,
     PRONOUNS,
@@ -247,10 +249,11 @@ BLOCKS = (
     Block(lambda m: _person(m.claim, m.said) or _doer(m.claim, m.said, m.pairs), True,
           ("test_rules: who did it is kept",),
           FailureKind.OTHER_PERSON),
+    Block(lambda m: _one_of(m.claim, m.said), False,
+          ("test_one_statement: what holds of a kind says nobody is one",),
+          FailureKind.OTHER_PERSON),
 )
 
-# Who speaks and who is spoken to: never a name.
-_SPEAKERS = frozenset(forms[0] for forms in (FIRST_SINGULAR, FIRST_PLURAL, SECOND))
 
 
 def _doer(claim: Clause, said: Sequence[Token], pairs: list[tuple[int, int]]) -> str | None:
@@ -258,7 +261,7 @@ def _doer(claim: Clause, said: Sequence[Token], pairs: list[tuple[int, int]]) ->
     closed the clinic") is not what the evidence says of a doer it names ("The landlord
     repaired the boiler"): someone else did it. What a source says of everyone, now or under
     a modal ("Customers can return items"), is said of "you" too."""
-    if not claim or claim[0].text.lower() not in _SPEAKERS or claim[0].referent or not pairs:
+    if not claim or claim[0].text.lower() not in SPEAKERS or claim[0].referent or not pairs:
         return None
     past = any(t.form in _THEN or t.form == "did" or suffix(t) == "ed"
                or t.text.lower() in IRREGULAR for t in claim)
@@ -270,6 +273,20 @@ def _doer(claim: Clause, said: Sequence[Token], pairs: list[tuple[int, int]]) ->
         return None
     return (f"the source says {' '.join(t.text for t in doer)!r} did it, the claim "
             f"{claim[0].text!r}: someone else")
+
+
+def _one_of(claim: Clause, said: Sequence[Token]) -> str | None:
+    """Why "You are a Platinum member" is not what the evidence says of Platinum members
+    ("Platinum members get free delivery"): what holds of a kind does not say who is one.
+    Only a clause that says it of the same person ("you are ...") states it."""
+    if len(claim) < 2 or claim[0].referent or claim[1].form not in BE:
+        return None
+    person = PERSON_OF.get(claim[0].text.lower())
+    if claim[0].text.lower() not in SPEAKERS or any(
+            PERSON_OF.get(t.text.lower()) == person and not t.referent for t in said):
+        return None
+    return (f"the source says what holds of a kind, not that {claim[0].text.lower()!r} "
+            f"{claim[1].text} one of it")
 
 
 def _person(claim: Clause, said: Sequence[Token]) -> str | None:
@@ -704,8 +721,10 @@ def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int],
         unasserting = token.text.lower() in UNASSERTING or token.form.startswith(REPORTED)
         if unasserting and not (stating and (j < low or _attributes(said, j))):
             continue  # "the group that claimed responsibility": not said of the statement
-        if not unasserting and id(token) not in spoken:
-            continue
+        if not unasserting and id(token) not in spoken and not (
+                token.aside and token.text.lower() in CONDITIONS and j > low):
+            continue  # "The ceasefire, if it holds, will let ...": the aside's condition is
+            # the clause's
         if token.form == QUESTION:
             return "the source asks it as a question; the sentence states it"
         if token.form == ALTERNATIVES:

@@ -192,13 +192,14 @@ def _negative(value: object, key: list[str]) -> bool | None:
 def _asserts(value: object, keys: list[str]) -> bool:
     """Whether a field's value, read as text, asserts what it says (a planted instruction, a
     question or a hedge does not), alone and after its key (``tell_user: ...``)."""
-    keyed = f"{' '.join(keys)}: {value}"
+    # a key is a label, not a request: `check_in`, `verify_address`, `confirm_by`
+    keyed = assertions.unasserted(f"{' '.join(keys)}: {value}")
+    keyed = None if keyed == assertions.REQUEST else keyed
     if not isinstance(value, str):
-        return assertions.unasserted(keyed) is None  # `tell_the_user_it_was_approved: true`
+        return keyed is None  # `tell_the_user_it_was_approved: true`
     sentences = [s.text for s in split_sentences(value)]
     return all(kind in (None, assertions.REPORT, assertions.CONDITION)
-               for kind in (*assertions.unasserted_each(sentences),
-                            assertions.unasserted(keyed)))
+               for kind in (*assertions.unasserted_each(sentences), keyed))
 
 
 def _parent(path: str) -> str:

@@ -154,6 +154,8 @@ def read_number(words: Sequence[str], i: int, phrase: str = "", *, source: str |
         unit, j = "percentage point", j + 2  # "2 percentage points" is no "2 percent"
     elif unit is None:
         k = j + 1 if low(j) in ("-", "‑") and low(j + 1) in UNITS else j  # "a 7-year warranty"
+        if low(k) not in UNITS and low(k).isalpha() and _spans_time(low(k + 1)):
+            k += 1  # "5 business days", "3 calendar months": a span of time, the word kept
         if low(k) in UNITS:
             unit, j = UNITS[low(k)], k + 1
         elif code_after := money.code(words[j]) if j < len(words) else None:  # "5 EUR"
@@ -402,6 +404,11 @@ def bound_before(words: list[str], end: int, unit: str | None) -> tuple[str, int
         if start >= 0 and phrase in BOUND_WORDS and not ambiguous(phrase, unit):
             return phrase, start
     return "", end
+
+
+def _spans_time(word: str) -> bool:
+    """Whether ``word`` is a unit of time ("days", "months")."""
+    return word in UNITS and _BASE.get(UNITS[word], ("",))[0] in ("second", "month")
 
 
 def ambiguous(phrase: str, unit: str | None) -> bool:

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from ..storage import MiB, memoize
 from ..text.citations import MARKER
-from ..text.grammar import ARTICLES, AUXILIARIES, BE, NEGATIONS
+from ..text.grammar import ARTICLES, AUXILIARIES, BE, NEGATIONS, SUBJECT_PRONOUNS
 from ..text.sentences import split_sentences
 from ..text.word_forms import (
     IRREGULAR,
@@ -136,14 +136,14 @@ def _coordinated(tokens: list[Token]) -> list[list[Token]]:
     for n, token in enumerate(tokens):
         if token.form != "and" or token.aside or not 0 < n < len(tokens) - 1:
             continue
+        if n >= 3 and tokens[n - 2].text == "," and tokens[n - 1].kind == tokens[n - 3].kind == (
+                "word"):
+            continue  # "pizza, pasta and salads", "a saw, pliers and a hammer": a list's last
         if _own_clause(tokens[:n], tokens[n + 1:]):  # "..., and Rome is the capital of Italy"
             return [tokens[:n], *_coordinated(tokens[n + 1:])]
         start = n + 2 if tokens[n + 1].text.lower() in PRONOUNS else n + 1  # "and it remained"
         if start >= len(tokens):
             continue
-        if n >= 3 and tokens[n - 2].text == "," and tokens[n - 1].kind == tokens[n - 3].kind == (
-                "word"):
-            continue  # "pizza, pasta and salads": the last item of a list, not a verb
         verb, before = tokens[start], tokens[n - 1]
         passive = (verb.form in AUXILIARIES and start + 1 < len(tokens)
                    and participle(tokens[start + 1]))  # "... and was named player of the match"
@@ -161,6 +161,9 @@ def _own_clause(first: Sequence[Token], rest: Sequence[Token]) -> bool:
     """Whether ``rest``, after "and", is a clause with a subject and a verb of its own, and
     ``first`` one with its verb: two statements ("Paris is the capital of France and Rome is
     the capital of Italy"), not one with a list ("Paris and Rome are capitals")."""
+    if len(rest) > 1 and rest[0].text.lower() in SUBJECT_PRONOUNS and rest[1].kind == "word":
+        # "My sister lives in Quebec and I live in Ottawa": a pronoun and its verb, any tense
+        return sum(t.kind == "word" for t in first) >= 2 or has_verb(first)
     if not has_verb(first):
         return False
     for k, token in enumerate(rest[:_SUBJECT_WORDS + 1]):

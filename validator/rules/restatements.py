@@ -379,14 +379,15 @@ def _active_order(tokens: Sequence[Token], i: int, end: int, agent: Sequence[Tok
 
 def _agent_end(tokens: list[Token], start: int) -> int:
     """Where the agent after "by" ends: its words and names ("two thieves"), titles, and
-    phrases of "of" or "at" before a name ("the company of the engineer Gustave Eiffel",
-    "engineers at NASA"), up to a preposition or anything else."""
+    phrases of "of", or of "at" or "from" before a name ("the company of the engineer
+    Gustave Eiffel", "engineers at NASA", "engineers from Delft"), up to a preposition or
+    anything else."""
     end = start
     while end < len(tokens):
         token = tokens[end]
         after = tokens[end + 1] if end + 1 < len(tokens) else None
         joins = after is not None and (token.form == "of" and after.content or (
-            token.form == "at" and after.kind == "name"))
+            token.form in ("at", "from") and after.kind == "name"))
         if token.form in CONTENT_PREPOSITIONS or token.form in LINKS and not joins or not (
                 token.kind in ("name", "word") or token.detail or joins):
             break  # "by the police near the station": the police

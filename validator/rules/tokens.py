@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..text.grammar import AUXILIARIES, CLAUSE_OPENERS, FUNCTION_WORDS
+from ..text.grammar import AUXILIARIES, CLAUSE_OPENERS, FUNCTION_WORDS, SPEAKERS
 from ..text.word_forms import IRREGULAR, SAME_PARTICIPLES
 from .quantities import Amount
 
@@ -200,6 +200,8 @@ def is_mention(clause: Clause) -> bool:
     single content word. Found in the evidence, a mention is there; whether it answers the
     question the rules cannot tell."""
     content = [t for t in clause if t.content]
+    if len(clause) > 1 and clause[0].text.lower() in SPEAKERS and clause[1].form in AUXILIARIES:
+        return False  # "You are a teacher": said of someone
     if len(content) < 2:
         return True
     if any(t.form in AUXILIARIES or t.kind in ("qualifier", "negation") for t in clause):

@@ -88,6 +88,16 @@ class _Claim:
     counts: frozenset[str]  # its numbers that count a noun ("2 frothers"), as written
 
     @cached_property
+    def lowered(self) -> frozenset[str]:
+        """Every word of it in lower case, as written."""
+        return frozenset(w.strip(PUNCTUATION).lower() for w in self.text.split())
+
+    @cached_property
+    def written(self) -> frozenset[str]:
+        """Every word of it, as a name is read ("Shade" from "the Lamp Shade")."""
+        return frozenset(stem(w.strip(PUNCTUATION)) for w in self.text.split())
+
+    @cached_property
     def forms(self) -> frozenset[str]:
         """The Snowball forms of its words, function words too."""
         return frozenset(snowball(w.lower()) for w in WORD.findall(self.text))
@@ -147,7 +157,10 @@ def state(claim: str, fields: Sequence[Field], extra: str = "") -> Outcome:
     if not any("cost" in r.key_forms for r in read):
         claim = _as_price(claim)
     said = _Claim.read(claim)
-    known = frozenset().union(*(r.keys | r.words for r in read))
+    # the words of a name the claim does not write whole are not its ("the Lamp" holds none
+    # of the Lamp Shade's)
+    known = frozenset().union(*(r.keys | (r.words if _written(r, said) else frozenset())
+                                for r in read))
     share = len(said.facts.words & known) / max(1, len(said.facts.words))
     matched = _values(said, read)
     named = _names(said, read)
@@ -204,7 +217,11 @@ def _standing(said: _Claim, read: list[Read]) -> Outcome | None:
     anything, and puts nothing as not done itself ("will", "is being"), leaves out. The state
     qualifies every field of the record, not only the fields
     whose words the claim uses."""
-    if said.denies or said.forms & (_NOT_DONE | {"be"}):
+    # a word the record names a field of its own with is the claim's noun, not its hedge (the
+    # `plan` of "your Family plan")
+    keys = frozenset().union(*(r.key_forms for r in read if isinstance(r.field.value, str)
+                               and not set(r.key_forms) & _STATE_KEYS))
+    if said.denies or said.forms & ((_NOT_DONE | {"be"}) - keys):
         return None  # it says itself that it is not done ("is being reviewed", "will ship")
     for r in read:
         if isinstance(r.field.value, str) and r.key_forms[-1:] and r.key_forms[-1] in _STATE_KEYS:
@@ -227,18 +244,25 @@ def _qualified(said: _Claim, read: list[Read]) -> Outcome | None:
     """Why the claim is not stated where a word of it is said only by fields that qualify it
     ("shipped" only by `status: ready_to_ship`, "arrived" only by `estimated_arrival`): each
     such field holds a word of ``_NOT_YET`` that the claim leaves out."""
-    forms = said.forms
     for word in sorted(said.facts.words - set(said.facts.names)):
         mine = said.forms_of(word)
         saying = [r for r in read if r.negative is None and (mine & r.forms or any(
             synonyms(a, b) for a in mine for b in r.forms))]  # yes or no:
-        plain = [r for r in saying if not (r.forms & _NOT_YET) - forms]  # ``_polarity``
+        plain = [r for r in saying if not _left_out(r, said)]  # ``_polarity``
         if saying and not plain:
-            left_out = sorted((saying[0].forms & _NOT_YET) - forms)
             return Outcome("unsupported", f"`{saying[0].field.path}` is "
                            f"{shown_value(saying[0].field)}: the sentence leaves out "
-                           f"{left_out[0]!r}", fault=FailureKind.UNASSERTED)
+                           f"{_left_out(saying[0], said)[0]!r}", fault=FailureKind.UNASSERTED)
     return None
+
+
+def _left_out(r: Read, said: _Claim) -> list[str]:
+    """The words of the field ``r`` that keep what it names from being done, which the claim
+    leaves out: a word of ``_NOT_YET``, or a word of its key that says only that it can be
+    (`refundable`, `gift_wrap_available`: "refunded" is another word, though one stem)."""
+    return sorted((r.forms & _NOT_YET) - said.forms) + [
+        w for w in structured.key_words(r.field.path)
+        if w.lower().endswith(("able", "ible")) and w.lower() not in said.lowered]
 
 
 def _misattributed(said: _Claim, read: list[Read]) -> Outcome | None:
@@ -262,15 +286,14 @@ def _names(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
     it, or a field the claim names (every word of its key: "the sender of parcel P-1 is Bob")
     gives another name while it names none holding it."""
     used: list[Read] = []
-    written = {stem(w.strip(PUNCTUATION)) for w in said.text.split()}  # every word, as names
     for name, shown in said.facts.names.items():
         holding = _told_apart(said, read, [
             r for r in read if (name in r.names or name in r.keys | r.words)
-            and (not _a_title(r.field.value) or r.names <= written)])
+            and _written(r, said)])
         named = [r for r in read if r.own and r.own <= said.facts.words
                  and isinstance(r.field.value, str) and r.negative is None
                  and r.date is None and any(c.isalpha() for c in r.field.value)
-                 and not r.names <= written]
+                 and not r.names <= said.written]
         if named and not any(r.own and r.own <= said.facts.words for r in holding):
             return replace(_conflict(named[0], repr(shown), FailureKind.ENTITY), held=len(used))
         if not holding:
@@ -292,6 +315,12 @@ def _as_price(claim: str) -> str:
         if verb in ("cost", "costs"):
             claim = f"{head[:-len(verb)]}price {claim[at:]}"
     return claim
+
+
+def _written(r: Read, said: _Claim) -> bool:
+    """Whether the claim may mean the field ``r`` by its value: any value but a name of
+    several capitalised words (``_a_title``) the claim does not write whole."""
+    return not _a_title(r.field.value) or r.names <= said.written
 
 
 def _a_title(value: object) -> bool:
@@ -343,10 +372,13 @@ def _values(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
     dated = [r for r in read if r.date is not None]
     for month, day in sorted(said.facts.days):
         holding = _told_apart(said, read, [r for r in read if (month, day) in r.facts.days])
-        spoken_of = [r for r in dated if r.own & words]  # "shipped" for `shipped_on`
+        # the date field the claim names most words of ("shipped" for `shipped_on`, "check
+        # out" for `check_out` rather than `check_in`), where no holding field is named as well
+        spoken_of = max(dated, key=lambda r: len(r.own & words), default=None)
         written = f"{_MONTH[month]} {day}"
-        if spoken_of and not any(r.own & words for r in holding):
-            return _conflict(spoken_of[0], written, FailureKind.DATE)
+        if spoken_of is not None and len(spoken_of.own & words) > max(
+                (len(r.own & words) for r in holding), default=0):
+            return _conflict(spoken_of, written, FailureKind.DATE)
         if not holding:
             return Outcome("unsupported", f"no field gives the date {written}",
                            fault=FailureKind.ADDITION)
@@ -385,7 +417,9 @@ def _polarity(said: _Claim, read: list[Read], failed: bool) -> list[Read] | Outc
             continue
         about = {snowball(w) for w in structured.key_words(r.field.path)} - _BOOLEAN_PREFIXES - \
             NEGATIONS - {"", "not"}
-        spoken_of = (about and about <= forms) or (
+        left_out = [] if negative else _left_out(r, said)
+        named = (about - {snowball(w) for w in left_out}) or about  # `gift_wrap_available`
+        spoken_of = (named and named <= forms) or (
             len(r.words & said.facts.words) * 2 >= max(1, len(said.facts.words)))
         if not spoken_of:
             continue
@@ -394,6 +428,9 @@ def _polarity(said: _Claim, read: list[Read], failed: bool) -> list[Read] | Outc
             return Outcome("conflict", f"`{r.field.path}` is {shown_value(r.field)}, the sentence "
                            f"says {shown}", (structured.line(r.field),),
                            fault=FailureKind.OPPOSITE)
+        if left_out:  # `refundable: true` says yes to what can be, not to "was refunded"
+            return Outcome("unsupported", f"`{r.field.path}` is {shown_value(r.field)}: the "
+                           f"sentence leaves out {left_out[0]!r}", fault=FailureKind.UNASSERTED)
         used.append(r)
         denies = False  # the denial is the field's
     if denies and not failed:
@@ -404,14 +441,15 @@ def _polarity(said: _Claim, read: list[Read], failed: bool) -> list[Read] | Outc
 
 def best(claim: str, evidence: Sequence[Evidence]) -> Outcome:
     """The record of ``evidence`` that states ``claim`` (the first that does); else, of those
-    that hold every value of the claim but not the rest, the one that holds most of its words
-    (the record it speaks of: an order's item, not the order alone); else the first in conflict
-    with it; else the one that holds most of its words."""
+    that hold every value of the claim but not the rest and those in conflict with it, the one
+    that holds most of its words (the record it speaks of: an order's item, not the order
+    alone; the Lamp Shade's, not the Lamp's); else the one that holds most of them."""
     outcomes = [replace(state(claim, e.fields, e.tool.name if e.tool and e.tool.error else ""),
                         record=n) for n, e in enumerate(evidence) if e.fields]
     return (next((o for o in outcomes if o.kind == "supported"), None)
-            or max((o for o in outcomes if o.anchored), key=lambda o: o.coverage, default=None)
-            or next((o for o in outcomes if o.kind == "conflict"), None)
+            or max([o for o in outcomes if o.anchored] + [o for o in outcomes
+                                                          if o.kind == "conflict"],
+                   key=lambda o: o.coverage, default=None)
             or max(outcomes, key=lambda o: o.coverage))
 
 
@@ -427,8 +465,9 @@ def _rival(q: Amount, read: list[Read], said: _Claim, holding: list[Read]) -> Re
     """A field giving a value of ``q``'s kind (a bare number, a measure of its dimension, an
     amount of money) other than ``q``, that the claim names (its key's word next to ``q``:
     "total was $30", "starts at 16:00"; a count's noun after it: "3 items"; or every word of
-    its key anywhere) while it names no field holding ``q``; or, when no field holds ``q``, the
-    only field of its kind."""
+    its key anywhere) while it names no field holding ``q``; else one whose key has the word
+    next to ``q`` ("refund" of `refund_amount`) while no holding field's key has it; or,
+    when no field holds ``q``, the only field of its kind."""
     claim = said.text
     time = q.unit == TIME_OF_DAY or _is_time(q.text, said.text)  # "16:00": the time of a
     # date may be its rival
@@ -445,9 +484,13 @@ def _rival(q: Amount, read: list[Read], said: _Claim, holding: list[Read]) -> Re
         own = {f for f in r.key_forms if f not in STOPWORDS}
         return bool(own) and (own <= said.forms or len(own) == 1 and own <= near_forms)
 
-    spoken_of = [r for r in rivals if named(r)]
-    if spoken_of and not any(named(r) for r in holding):
-        return spoken_of[0]
+    def partly_named(r: Read) -> bool:  # "your refund was €89.50": `refund_amount`
+        return bool({f for f in r.key_forms if f not in STOPWORDS} & near_forms)
+
+    for naming in (named, partly_named):
+        spoken_of = [r for r in rivals if naming(r)]
+        if spoken_of and not any(naming(r) for r in holding):
+            return spoken_of[0]
     return rivals[0] if not holding and len(kind) == 1 and rivals else None
 
 

@@ -28,6 +28,8 @@ PERSON_OF = {word: person for person, forms in enumerate(PERSONAL) for word in f
     "yourselves": PERSONAL.index(SECOND)}
 POSSESSIVES = frozenset(forms[POSSESSIVE] for forms in (*PERSONAL, THING))
 SUBJECT_PRONOUNS = frozenset(forms[0] for forms in (*PERSONAL, THING))
+# Who speaks and who is spoken to: never a name.
+SPEAKERS = frozenset(forms[0] for forms in (FIRST_SINGULAR, FIRST_PLURAL, SECOND))
 OBJECT_PRONOUNS = frozenset(forms[1] for forms in (*PERSONAL, THING))
 
 FINITE_BE = frozenset("am is are was were".split())

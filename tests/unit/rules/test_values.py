@@ -253,6 +253,16 @@ def test_a_price_is_read_from_the_record_whose_name_the_claim_writes_whole(claim
     assert found.supported is supported, found.reason
 
 
+@pytest.mark.parametrize(("claim", "named"), [
+    ("The Lamp cost $45.", "`items[1].price` is 40"),  # not the order's total
+    ("The Lamp Shade cost $40.", "`items[0].price` is 15"),  # not "no field names 'Shade'"
+    ("The order total was $250.", "`total` is 280"),
+])
+def test_a_changed_value_is_named_by_the_field_of_the_record_the_claim_speaks_of(claim, named):
+    found = rules.check(claim, evidence(ITEMS))
+    assert found.contradiction and found.reason.startswith(named), found.reason
+
+
 @pytest.mark.parametrize(("claim", "shipped_on", "supported"), [
     ("The order shipped in May.", "2026-05-02", True),
     ("The order shipped in May.", "2026-06-02", False),  # "May" is the month here, not "may"

@@ -28,11 +28,11 @@ from ..text import records as structured
 from ..text.conversation import ROLES
 from ..text.grammar import NEGATIONS
 from ..text.sentences import split_sentences
-from ..text.word_forms import content_words, snowball, stem
+from ..text.word_forms import LETTERS, content_words, snowball, stem
 from ..types import Field
 from . import money
 from .facts import Facts, read_facts
-from .quantities import UNITS
+from .quantities import TIME_UNITS, UNITS
 
 # The last word of a number's key that says it counts, measures or names something, so it is
 # no amount of its record's currency (``{"qty": 2, "price": 30, "currency": "USD"}``).
@@ -49,7 +49,6 @@ CODE = re.compile(r"\b(?!\d+(?:[.,]\d+)?-[A-Za-z]+\b)"  # "12-month" is a measur
                    r"(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*\b")
 
 
-WORD = re.compile(r"[^\W\d_]+")
 
 
 PUNCTUATION = "\"'“”‘’()[]{},;:.!?"
@@ -72,7 +71,7 @@ class Read:
     @cached_property
     def forms(self) -> frozenset[str]:
         """The Snowball forms of the words of its key and value."""
-        return frozenset(snowball(w.lower()) for w in WORD.findall(self.text))
+        return frozenset(snowball(w.lower()) for w in LETTERS.findall(self.text))
 
     @cached_property
     def key_forms(self) -> list[str]:
@@ -137,9 +136,6 @@ _KEY_UNITS = {"pct": "%", "percent": "%", "percentage": "%"}
 _CENTS = frozenset(("cents", "cent", "pence", "minor"))
 
 
-_TIME_UNITS = frozenset(("second", "minute", "hour", "day", "week", "month", "year"))
-
-
 def _with_unit(spoken: str, keys: list[str], currency: str | None) -> str:
     """A number as its key and its record say it: "24 months" for ``warranty_months: 24``
     (a time unit only in the plural: ``fiscal_year: 2025`` is a year), "45%" for
@@ -149,7 +145,7 @@ def _with_unit(spoken: str, keys: list[str], currency: str | None) -> str:
     last = keys[-1]
     if last in _KEY_UNITS:
         return f"{spoken}{_KEY_UNITS[last]}"
-    if last in UNITS and not (UNITS[last] in _TIME_UNITS and last == UNITS[last]):
+    if last in UNITS and not (UNITS[last] in TIME_UNITS and last == UNITS[last]):
         return f"{spoken} {last}"
     if last in _CENTS:
         return f"{float(spoken) / 100:.2f} {currency.upper()}" if currency else spoken
@@ -158,16 +154,12 @@ def _with_unit(spoken: str, keys: list[str], currency: str | None) -> str:
     return spoken
 
 
-_NO = frozenset("false no n none off null nil".split())
-
-
-NEGATIVE_PREFIXES = ("un", "in", "im", "ir", "il", "dis", "non")
+# A value that is a yes or a no, and whether it is the no.
+_YES_NO = {"true": False, "yes": False, "y": False, "on": False, "false": True, "no": True,
+           "n": True, "none": True, "off": True, "null": True, "nil": True}
 
 
 _NEGATIVE_AFFIXES = frozenset(("non", "free"))  # as words: "non-smoking", "lactose-free"
-
-
-_YES = frozenset("true yes y on".split())
 
 
 def _negative(value: object, key: list[str]) -> bool | None:
@@ -181,8 +173,8 @@ def _negative(value: object, key: list[str]) -> bool | None:
         return True  # `not_delivered_since: 2026-05-02`
     if isinstance(value, str):
         word = value.strip().lower()
-        if word in _NO or word in _YES:
-            return (word in _NO) != turned
+        if word in _YES_NO:
+            return _YES_NO[word] != turned
         words = plain_words(value.replace("_", " ").replace("-", " "))
         if (NEGATIONS | _NEGATIVE_AFFIXES) & set(words) or "out of" in " ".join(words):
             return True  # "not available", "non-smoking", "lactose-free", "out of stock"
@@ -192,14 +184,20 @@ def _negative(value: object, key: list[str]) -> bool | None:
 def _asserts(value: object, keys: list[str]) -> bool:
     """Whether a field's value, read as text, asserts what it says (a planted instruction, a
     question or a hedge does not), alone and after its key (``tell_user: ...``)."""
-    # a key is a label, not a request: `check_in`, `verify_address`, `confirm_by`
+    # a key of a few words is a label, not a request or a command: `check_in`, `verify_by`,
+    # `flight_out_departs`; a longer one is read as a sentence (`please_confirm_it_shipped`),
+    # and an instruction to whoever reads it is one however short (`tell_user`)
     keyed = assertions.unasserted(f"{' '.join(keys)}: {value}")
-    keyed = None if keyed == assertions.REQUEST else keyed
+    if keyed in (assertions.REQUEST, assertions.IMPERATIVE) and len(keys) <= _LABEL_WORDS:
+        keyed = None
     if not isinstance(value, str):
         return keyed is None  # `tell_the_user_it_was_approved: true`
     sentences = [s.text for s in split_sentences(value)]
     return all(kind in (None, assertions.REPORT, assertions.CONDITION)
                for kind in (*assertions.unasserted_each(sentences), keyed))
+
+
+_LABEL_WORDS = 3  # the most words of a key read as a label, whatever its first word
 
 
 def _parent(path: str) -> str:

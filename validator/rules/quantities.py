@@ -39,6 +39,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from ..text.grammar import PREPOSITIONS as GRAMMAR_PREPOSITIONS
 from ..text.word_forms import DASHES
 from . import money
 
@@ -60,7 +61,7 @@ _BOUNDS = {
     "not more than": "at most", "a maximum of": "at most", "maximum of": "at most",
 }
 BOUND_WORDS = {**{h: "about" for h in HEDGES}, **_BOUNDS}  # phrase -> how the number is meant
-PREPOSITIONS = frozenset(("over", "under", "above", "below"))  # bounds, or "via", "during"...
+PREPOSITIONS = frozenset(p for p in _BOUNDS if p in GRAMMAR_PREPOSITIONS)  # "over", "under"
 # Phrases that name the least or the most there is: "up to 12 hours" is the most it reaches.
 EXTREMES = frozenset(("up to", "a maximum of", "maximum of", "a minimum of", "minimum of"))
 LONGEST_BOUND = max(len(p.split()) for p in BOUND_WORDS)
@@ -75,6 +76,7 @@ _BASE = {
     "day": ("second", 86400.0), "week": ("second", 604800.0),
     "month": ("month", 1.0), "year": ("month", 12.0),
 }
+TIME_UNITS = frozenset(u for u, (base, _) in _BASE.items() if base in ("second", "month"))
 
 
 # The one table of what may follow or precede a number. A scale multiplies it ("12k", "$3m",
@@ -408,7 +410,7 @@ def bound_before(words: list[str], end: int, unit: str | None) -> tuple[str, int
 
 def _spans_time(word: str) -> bool:
     """Whether ``word`` is a unit of time ("days", "months")."""
-    return word in UNITS and _BASE.get(UNITS[word], ("",))[0] in ("second", "month")
+    return word in UNITS and UNITS[word] in TIME_UNITS
 
 
 def ambiguous(phrase: str, unit: str | None) -> bool:

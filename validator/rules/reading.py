@@ -13,7 +13,14 @@ from dataclasses import replace
 
 from ..storage import MiB, memoize
 from ..text.citations import MARKER
-from ..text.grammar import ARTICLES, AUXILIARIES, BE, NEGATIONS, SUBJECT_PRONOUNS
+from ..text.grammar import (
+    ARTICLES,
+    AUXILIARIES,
+    BE,
+    NEGATIONS,
+    RELATIVES,
+    SUBJECT_PRONOUNS,
+)
 from ..text.sentences import split_sentences
 from ..text.word_forms import (
     IRREGULAR,
@@ -505,7 +512,8 @@ def _after_number(tokens: list[Token]) -> bool:
     return bool(tokens) and tokens[-1].kind == "number"
 
 
-RELATIVES = frozenset({"which", "who", "whom", "whose", "where"})  # a relative clause's start
+# a relative clause's start ("that" opens a clause of what is said as often)
+_RELATIVE_OPENERS = RELATIVES - {"that"} | {"where"}
 
 
 def _mark_asides(tokens: list[Token]) -> list[Token]:
@@ -529,7 +537,7 @@ def _mark_asides(tokens: list[Token]) -> list[Token]:
             if aside:  # a comma ends an aside opened by a comma
                 aside = 0
                 continue
-            relative = i + 1 < len(tokens) and tokens[i + 1].form in RELATIVES
+            relative = i + 1 < len(tokens) and tokens[i + 1].form in _RELATIVE_OPENERS
             if (closing is not None and not _is_list(tokens, i, closing)) or (
                     closing is None and relative):  # ", which ..." to the clause's end
                 number += 1

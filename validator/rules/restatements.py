@@ -139,7 +139,7 @@ _DISCOURSE = ("for example", "for instance", "in addition", "in fact", "in parti
               "in general", "in short", "in contrast", "in turn", "after all", "in other words",
               "in the end", "at first", "at last", "in total", "on the other hand",
               "at the same time", "for now", "in response", "in return", "in reply")
-_TIME = frozenset("after before since until during throughout within".split())
+_TIME = _EVENT_WORDS - {"till"} | {"during", "throughout", "within"}
 
 
 def _past(clause: list[Token]) -> bool:

@@ -23,16 +23,21 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from ..text import records as structured
-from ..text.grammar import NEGATIONS
-from ..text.word_forms import STOPWORDS, content_words, snowball, stem
+from ..text.grammar import NEGATIONS, SPEAKERS
+from ..text.word_forms import (
+    LETTERS,
+    NEGATIVE_PREFIXES,
+    STOPWORDS,
+    content_words,
+    snowball,
+    stem,
+)
 from ..types import Evidence, FailureKind, Field
 from . import money
 from .facts import Facts, read_facts
 from .fields import (
     CODE,
-    NEGATIVE_PREFIXES,
     PUNCTUATION,
-    WORD,
     Read,
     plain_words,
     read_fields,
@@ -100,11 +105,11 @@ class _Claim:
     @cached_property
     def forms(self) -> frozenset[str]:
         """The Snowball forms of its words, function words too."""
-        return frozenset(snowball(w.lower()) for w in WORD.findall(self.text))
+        return frozenset(snowball(w.lower()) for w in LETTERS.findall(self.text))
 
     def forms_of(self, word: str) -> frozenset[str]:
         """The Snowball forms of the words it writes whose ``stem`` is ``word``."""
-        return frozenset(snowball(w.lower()) for w in WORD.findall(self.text)
+        return frozenset(snowball(w.lower()) for w in LETTERS.findall(self.text)
                          if stem(w) == word)
 
     @classmethod
@@ -182,7 +187,8 @@ def state(claim: str, fields: Sequence[Field], extra: str = "") -> Outcome:
         fault = FailureKind.UNASSERTED if _standing(said, read) else FailureKind.ADDITION
         return Outcome("unsupported", "no field says " + ", ".join(repr(w) for w in missing[:3]),
                        coverage=share, anchored=True, held=held, fault=fault)
-    qualified = _standing(said, read) or _qualified(said, read) or _misattributed(said, read)
+    qualified = (_standing(said, read) or _qualified(said, read) or _misattributed(said, read)
+                 or _done_by(said, read))
     if qualified is not None:
         return replace(qualified, coverage=share, anchored=True, held=held)
     if isinstance(polarity, Outcome):
@@ -258,11 +264,37 @@ def _qualified(said: _Claim, read: list[Read]) -> Outcome | None:
 
 def _left_out(r: Read, said: _Claim) -> list[str]:
     """The words of the field ``r`` that keep what it names from being done, which the claim
-    leaves out: a word of ``_NOT_YET``, or a word of its key that says only that it can be
-    (`refundable`, `gift_wrap_available`: "refunded" is another word, though one stem)."""
-    return sorted((r.forms & _NOT_YET) - said.forms) + [
-        w for w in structured.key_words(r.field.path)
-        if w.lower().endswith(("able", "ible")) and w.lower() not in said.lowered]
+    leaves out: a word of ``_NOT_YET``, the "by" of a date it is due by (`ship_by`), or a word
+    of its key that says only that it can be (`refundable`, `gift_wrap_available`: "refunded"
+    is another word, though one stem)."""
+    words = structured.key_words(r.field.path)
+    deadline = ["by"] if r.date is not None and words[-1:] == ["by"] and (
+        "by" not in said.lowered) else []  # `ship_by: 2026-05-01`: when it is due, not done
+    # a date's words are no hedge (`May 1, 2026` holds no "may"): only its key's are read
+    forms = frozenset(r.key_forms) if r.date is not None else r.forms
+    marks = (forms & _NOT_YET) - said.forms
+    written = [*words, *([] if r.date is not None else plain_words(str(r.field.value)))]
+    shown = list(dict.fromkeys(w.lower() for w in written if snowball(w.lower()) in marks))
+    return (shown or sorted(marks)) + deadline + [
+        w for w in words if w.lower().endswith(("able", "ible")) and w.lower() not in said.lowered]
+
+
+def _done_by(said: _Claim, read: list[Read]) -> Outcome | None:
+    """Why a claim whose subject is "I", "we" or "you" is not stated where a field names who
+    did what it says (`cancelled_by: customer` against "We cancelled the order"): the field
+    gives the doer, and the claim's pronoun is not its value."""
+    first = said.text.split()[:1]
+    if not first or first[0].lower() not in SPEAKERS:
+        return None
+    for r in read:
+        words = structured.key_words(r.field.path)
+        act = {snowball(w) for w in words[:-1]} - STOPWORDS
+        if (words[-1:] == ["by"] and act and act <= said.forms and r.date is None
+                and isinstance(r.field.value, str)
+                and r.field.value.strip().lower() != first[0].lower()):
+            return Outcome("unsupported", f"`{r.field.path}` is {shown_value(r.field)}, the "
+                           f"sentence says {first[0]!r} did it", fault=FailureKind.ROLES)
+    return None
 
 
 def _misattributed(said: _Claim, read: list[Read]) -> Outcome | None:
@@ -410,7 +442,7 @@ def _polarity(said: _Claim, read: list[Read], failed: bool) -> list[Read] | Outc
     for r in read:
         negative = r.negative
         if negative is None and isinstance(r.field.value, str) and any(
-                snowball(f"{prefix}{w.lower()}") in r.forms for w in WORD.findall(said.text)
+                snowball(f"{prefix}{w.lower()}") in r.forms for w in LETTERS.findall(said.text)
                 for prefix in NEGATIVE_PREFIXES):
             negative = True  # "uninsured", "incompatible" against "insured", "compatible"
         if negative is None:
@@ -519,8 +551,8 @@ def _next_to(claim: str, start: int, end: int, before: bool = True, raw: bool = 
              ) -> frozenset[str]:
     """The content words next to ``claim[start:end]`` on either side (``before``: also the
     one before it), past function words; as written, lower case, with ``raw``."""
-    words = [w for w in WORD.findall(claim[:start]) if w.lower() not in STOPWORDS][-1:]
-    after = [w for w in WORD.findall(claim[end:]) if w.lower() not in STOPWORDS][:1]
+    words = [w for w in LETTERS.findall(claim[:start]) if w.lower() not in STOPWORDS][-1:]
+    after = [w for w in LETTERS.findall(claim[end:]) if w.lower() not in STOPWORDS][:1]
     found = (words if before else []) + after
     return frozenset(w.lower() for w in found) if raw else content_words(" ".join(found))
 

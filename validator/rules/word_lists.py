@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib.resources import files
 
-from ..text.word_forms import stem
+from ..text.word_forms import NEGATIVE_PREFIXES, stem
 from ..types import FailureKind
 
 # (first pole, second pole): surface forms of each. Words shared with other senses ("light",
@@ -197,7 +197,7 @@ def opposed(a: str, b: str) -> bool:
     if any((key, not pole) in concepts(b) for key, pole in concepts(a)):
         return True
     short, long = sorted((a, b), key=len)
-    if len(short) > 3 and long.endswith(short) and long[:-len(short)] in _NEGATING_PREFIXES:
+    if len(short) > 3 and long.endswith(short) and long[:-len(short)].rstrip("-") in NEGATIVE_PREFIXES:
         return True
     return tuple(sorted((stem(a), stem(b)))) in _antonyms()
 
@@ -209,7 +209,6 @@ def _antonyms() -> frozenset[tuple[str, ...]]:
     return frozenset(tuple(line.split()) for line in table.splitlines() if line.strip())
 
 
-_NEGATING_PREFIXES = frozenset(("un", "in", "im", "il", "ir", "non", "non-", "dis"))
 
 
 

@@ -22,6 +22,7 @@ from functools import cache
 from pysbd.languages import LANGUAGE_CODES
 
 from ..errors import ConfigurationError
+from .word_forms import LETTERS
 
 AUTO = "auto"
 # pySBD's languages, by its own table; a language is named in English (pySBD calls German
@@ -61,7 +62,6 @@ _SHARED_SCRIPTS = {
 SURE = 0.9  # the identifier's probability (over the languages above) it must reach
 _SAMPLE = 2_000  # characters of a paragraph the identifier reads
 _FEWEST_WORDS = 4  # below this, a paragraph keeps its script's rules
-_WORD = re.compile(r"[^\W\d_]+")
 # Common English words that are not common words of the other Latin-script languages above
 # ("at", "her", "to", "was", "will", "in" are Danish, German, Polish or Dutch words too).
 _ENGLISH = frozenset("the and of that with are be this by from or which have has not but she "
@@ -111,7 +111,7 @@ def _identified(text: str, by_script: str) -> str:
     if group is None:
         return by_script
     sample = text[:_SAMPLE]
-    words = _WORD.findall(sample.lower())
+    words = LETTERS.findall(sample.lower())
     if len(words) < _FEWEST_WORDS or (
             by_script == "en" and 8 * sum(w in _ENGLISH for w in words) >= len(words)):
         return by_script

@@ -15,7 +15,16 @@ from collections.abc import Sequence
 
 from ..types import Evidence
 from .conversation import Turn, asserted
-from .grammar import FIRST_PLURAL, FIRST_SINGULAR, FUNCTION_WORDS, SECOND
+from .grammar import (
+    DEMONSTRATIVES,
+    FIRST_PLURAL,
+    FIRST_SINGULAR,
+    FUNCTION_WORDS,
+    PERSONAL,
+    POSSESSIVE,
+    SECOND,
+    THING,
+)
 from .word_forms import TERM, fold, snowball, words
 
 # How a reply opens when it says back what the user told it: its own words, not a claim. Taken
@@ -68,7 +77,9 @@ def nearest(claims: Sequence[str], conversation: Sequence[Turn]) -> list[list[Ev
 # daughter. What they say of the world (a store's hours, a price, who runs a firm) is for the
 # sources to say, and the sources decide it, silent or not.
 _SECOND_PERSON = frozenset(SECOND) | frozenset("yourselves you're you've you'd you'll".split())
-_PRONOUNS = frozenset("it he she they its his her their this these those".split())
+# a third person or a thing, as subject or owner ("it", "their"), or one pointed at ("these")
+_PRONOUNS = frozenset(forms[k] for forms in (*PERSONAL[2:4], PERSONAL[5], THING)
+                      for k in (0, POSSESSIVE)) | DEMONSTRATIVES - {"that"}
 _FIRST_PERSON = frozenset(FIRST_SINGULAR + FIRST_PLURAL) | frozenset("i'm i've i'd i'll".split())
 
 

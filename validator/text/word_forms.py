@@ -101,6 +101,9 @@ def fold(text: str) -> str:
     return text.translate(_FOLDED)
 
 
+LETTERS = re.compile(r"[^\W\d_]+")  # a run of letters
+# Prefixes that turn a word round ("insoluble", "unpaid", "non-smoking").
+NEGATIVE_PREFIXES = ("un", "in", "im", "ir", "il", "dis", "non")
 WORD = re.compile(r"[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?")  # "X200" is one word
 TERM = re.compile(r"[^\W_]+(?:'[^\W_]+)?")  # a word or a number ("1887", "don't"), folded text
 

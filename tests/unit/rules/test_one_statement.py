@@ -145,3 +145,30 @@ def test_the_findings_name_the_passage_that_decided(claim, passages, basis):
 def test_a_claim_no_passage_states_names_none():
     assert check("The bridge is painted red.",
                  [Evidence("The tunnel opened in 1927."), Evidence("Ferries ran.")]).basis is None
+
+
+@pytest.mark.parametrize("claim,source", [
+    # what holds of a kind does not say who is one of it
+    ("You are a student.", "Students pay half price."),
+    ("We are a charity.", "Charities pay no business rates."),
+    # a clause of its own after "and", with a pronoun for its subject
+    ("You work in Leeds.", "Your partner works in Leeds and you work in York."),
+    # a condition in an aside qualifies its clause
+    ("The bridge will reopen in May.", "The bridge, if repairs finish on time, will reopen in May."),
+])
+def test_what_one_statement_does_not_hold_is_not_supported(claim, source):
+    assert not check(claim, [Evidence(source)]).supported
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("You are a student.", "You are a student at Leeds."),
+    ("You work in York.", "Your partner works in Leeds and you work in York."),
+    # a list keeps its items in any order, though a noun of it reads as a verb ("saw")
+    ("A drill, a saw and a ladder were left in the van.",
+     "A ladder, a saw and a drill were left in the van."),
+    # the passive and the active, an agent with "from" a place
+    ("The mural was painted by students from Lisbon.", "Students from Lisbon painted the mural."),
+])
+def test_one_statement_that_holds_it_supports_it(claim, source):
+    found = check(claim, [Evidence(source)])
+    assert found.supported, found.reason

@@ -106,8 +106,8 @@ DENY: tuple[Cue, ...] = (
     Cue(HEDGE, SENTENCE, r"\bi\s+(?:think|believe|guess|suppose|assume|suspect|reckon|feel|"
         r"doubt|imagine|hope|fear|gather|understand)\b|\bi'?m\s+(?:guessing|assuming|told)\b",
         "I think the refund window is 90 days."),
-    Cue(HEDGE, SENTENCE, r"\bas\s+far\s+as\s+i\s+(?:know|can\s+tell|remember|recall|understand)"
-        r"\b|\bif\s+i\s+(?:remember|recall)\b|\bto\s+the\s+best\s+of\s+my\b"
+    Cue(HEDGE, SENTENCE, r"\bas\s+far\s+as\s+(?:\w+\s+){1,2}?(?:knows?|can\s+tell|remembers?|"
+        r"recalls?|understands?|is\s+aware|are\s+aware|am\s+aware)\b|\bif\s+i\s+(?:remember|recall)\b|\bto\s+the\s+best\s+of\s+my\b"
         r"|\b(?:if|unless)\s+i'?m\s+(?:not\s+)?mistaken\b|\bi\s+could\s+be\s+wrong\b"
         r"|\bi\s+(?:don't|do\s+not)\s+(?:know|remember)\b|\bcorrect\s+me\s+if\b"
         r"|\bi\s+(?:forget|am\s+not\s+sure)\b",
@@ -115,6 +115,15 @@ DENY: tuple[Cue, ...] = (
     Cue(SUPPOSITION, SENTENCE, OPENERS + r"(?:suppose|supposing|assume|assuming|imagine|"
         r"hypothetically|what\s+if|let's\s+say|let\s+us\s+say|say|in\s+theory)\b",
         "Suppose the refund window is 90 days."),
+    # a setting that is not the world: a scenario, a story, a dream (the phrase ends with it)
+    Cue(SUPPOSITION, SENTENCE, OPENERS + r"(?:in|under|within)\s+(?:(?:a|an|the|this|that|one|"
+        r"our|my|your|such\s+a)\s+)?(?:\w+[\s-]+)?(?:hypothetical|imagined|imaginary|fictional|"
+        r"fictitious|theoretical|invented|made-up|simulated|counterfactual|what-if|worst[\s-]case|"
+        r"best[\s-]case)\b|"
+        r"^(?:in|within)\s+(?:a|an|the|this|that|my|your|his|her|their|our)\s+(?:\w+\s+)?"
+        r"(?:dream|imagination|fantasy|novel|story|film|movie|play|game|simulation|"
+        r"thought\s+experiment)s?\s*,",
+        "In a hypothetical scenario, the levee fails and the district floods."),
     Cue(CONDITION, SENTENCE, OPENERS + r"(?:if|unless|in\s+case|even\s+if|only\s+if)\b",
         "If the refund window is 90 days, I can still return it."),
     Cue(DENIAL, SENTENCE, r"\b(?:it\s+is|it's|that\s+is|that's|this\s+is|which\s+is|is)\s+"

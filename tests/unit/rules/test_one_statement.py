@@ -172,3 +172,22 @@ def test_what_one_statement_does_not_hold_is_not_supported(claim, source):
 def test_one_statement_that_holds_it_supports_it(claim, source):
     found = check(claim, [Evidence(source)])
     assert found.supported, found.reason
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("The reservoir runs dry by August.",
+     "In a worst-case scenario, the reservoir runs dry by August."),
+    ("The mayor resigns.", "In the film, the mayor resigns."),
+    ("The bridge was never finished.", "As far as the archive can tell, the bridge was never finished."),
+])
+def test_a_sentence_set_outside_the_world_or_hedged_by_anyone_supports_nothing(claim, source):
+    assert not check(claim, [Evidence(source)]).supported
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("Budgets rose in the film industry.", "In the film industry, budgets rose."),
+    ("In the story of the town, the mill closed in 1920.",
+     "In the story of the town, the mill closed in 1920."),
+])
+def test_a_setting_that_only_names_a_field_or_a_topic_still_states(claim, source):
+    assert check(claim, [Evidence(source)]).supported

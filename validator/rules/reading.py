@@ -538,8 +538,8 @@ def _mark_asides(tokens: list[Token]) -> list[Token]:
                 aside = 0
                 continue
             relative = i + 1 < len(tokens) and tokens[i + 1].form in _RELATIVE_OPENERS
-            if (closing is not None and not _is_list(tokens, i, closing)) or (
-                    closing is None and relative):  # ", which ..." to the clause's end
+            if (closing is not None and (relative or not _is_list(tokens, i, closing))) or (
+                    closing is None and relative):  # ", which ...," or to the clause's end
                 number += 1
                 aside = number
                 continue

@@ -155,6 +155,9 @@ def test_a_claim_no_passage_states_names_none():
     ("You work in Leeds.", "Your partner works in Leeds and you work in York."),
     # a condition in an aside qualifies its clause
     ("The bridge will reopen in May.", "The bridge, if repairs finish on time, will reopen in May."),
+    # a relative clause is said of the item it follows, not of the next in the list
+    ("Pears ripen in June.",
+     "Cherries, which ripen in June, and pears, which ripen in September, grow here."),
 ])
 def test_what_one_statement_does_not_hold_is_not_supported(claim, source):
     assert not check(claim, [Evidence(source)]).supported

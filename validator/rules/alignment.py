@@ -257,22 +257,34 @@ BLOCKS = (
 
 
 def _doer(claim: Clause, said: Sequence[Token], pairs: list[tuple[int, int]]) -> str | None:
-    """Why a claim in the past whose subject is a pronoun ("You repaired the boiler", "We
-    closed the clinic") is not what the evidence says of a doer it names ("The landlord
-    repaired the boiler"): someone else did it. What a source says of everyone, now or under
-    a modal ("Customers can return items"), is said of "you" too."""
+    """Why a claim whose subject is a pronoun ("You repaired the boiler", "We pay the
+    postage") is not what the evidence says of a doer it names ("The landlord repaired the
+    boiler", "Customers pay the postage"): someone else did it. What a source says of
+    everyone, now or under a modal ("Customers can return items", "Members pay half"), is
+    said of "you" too, never of "we" or "I"; what it says of one ("The company pays"), or
+    did in the past, of no one else."""
     if not claim or claim[0].text.lower() not in SPEAKERS or claim[0].referent or not pairs:
         return None
     past = any(t.form in _THEN or t.form == "did" or suffix(t) == "ed"
                or t.text.lower() in IRREGULAR for t in claim)
-    if not past or any(t.kind == "qualifier" for t in claim):
+    if past and any(t.kind == "qualifier" for t in claim):
         return None
     first = min(j for _, j in pairs)
     doer = [t for t in said[:first] if t.kind in ("word", "name")]
     if not doer:
         return None
+    head = doer[-1]  # "Customers" is everyone of a kind; "The company", "Acme", "your
+    # landlord" one in particular
+    one = head.kind == "name" or suffix(head) not in ("s", "es") or any(
+        t.text.lower() in _ONE_OF for t in said[:first])
+    if not past and PERSON_OF.get(claim[0].text.lower()) == PERSON_OF["you"] and not one:
+        return None  # what holds of everyone ("Customers pay ...") holds of "you"
     return (f"the source says {' '.join(t.text for t in doer)!r} did it, the claim "
             f"{claim[0].text!r}: someone else")
+
+
+# Words before a noun that make it one (or some) in particular, not everyone of its kind.
+_ONE_OF = DEMONSTRATIVES | POSSESSIVES
 
 
 def _one_of(claim: Clause, said: Sequence[Token]) -> str | None:

@@ -51,7 +51,7 @@ from .alignment import (
     read,
     same,
 )
-from .facts import normalise
+from .facts import normalise, read_facts
 from .money import SIGNS
 from .tokens import (
     BOUNDARIES,
@@ -326,12 +326,18 @@ def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) 
     joined = "".join(("" if not n else r"[\W_]*" if {words[n - 1][:1], word[:1]} & SIGNS
                       else r"[\W_]+") + re.escape(word) for n, word in enumerate(words))
     span = re.compile(r"(?<![^\W_])" + joined + r"(?![^\W_])", re.IGNORECASE)
+    amounts = read_facts(claim).quantities
     for passage, e in enumerate(evidence):
         for sentence in split_sentences(MARKER.sub(" ", e.text)):
             said = sentence.text.replace("’", "'")
             said_words = normalise(said).split()
             if said_words and said_words[0] in _INVERTED and "," in said:
                 continue  # "Should the talks fail, the union will strike": a condition
+            if "respectively" in said_words and "respectively" not in mine:
+                continue  # "A and B cost €14 and €6 respectively": paired in order
+            theirs = read_facts(said).quantities if amounts else ()
+            if not all(any(q.stated_by(v) for v in theirs) for q in amounts):
+                continue  # the same digits, another value: "-€35", "3 percentage points"
             if said.rstrip().endswith("?") or _held_back(said_words, mine) or any(
                     t.scope and t.text.lower() not in mine for c in read(said) for t in c):
                 continue  # the alignment reads it ("Among men, ...": only of them)

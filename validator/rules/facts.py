@@ -78,8 +78,11 @@ def read_facts(text: str) -> Facts:
     text = MARKER.sub(" ", text)
     numeric = with_digits(text)
     quantities, years, months, days = _quantities_and_dates(numeric, list(_TOKEN.finditer(numeric)))
-    return Facts(content_words(numeric), tuple(quantities), frozenset(years), frozenset(months),
-                 frozenset(days), _names(text))
+    # a time of day is a value, its words none of the text's ("9 pm", "noon")
+    timed = frozenset().union(*(content_words(q.text) for q in quantities
+                                if q.unit == TIME_OF_DAY))
+    return Facts(content_words(numeric) - timed, tuple(quantities), frozenset(years),
+                 frozenset(months), frozenset(days), _names(text))
 
 
 def keeps_facts(sentence: str, claims: list[str]) -> bool:

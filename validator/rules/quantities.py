@@ -146,6 +146,8 @@ def read_number(words: Sequence[str], i: int, phrase: str = "", *, source: str |
 
     currency = (money.sign(words[i - 1]) or money.code(words[i - 1])) if i else None  # "$5"
     first, j, scale = (i - 1 if currency else i), i + 1, 1.0
+    if _minus(words, first, source, spans):  # "-€35", "−12": below zero
+        value, first = -value, first - 1
     if low(j) in SCALES and (low(j) not in _CURRENCY_SCALES or currency):
         scale, j = SCALES[low(j)], j + 1
     unit = currency
@@ -241,13 +243,17 @@ def _rising(words: Sequence[str], low: int, high: int) -> bool:
 _CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?::\d{2})?")
 TIME_OF_DAY = "time of day"  # the unit of a time read whole: minutes after midnight
 _HALF_DAY = {"am": 0, "a.m": 0, "pm": 12, "p.m": 12}
+_NAMED_TIMES = {"noon": 12 * 60, "midday": 12 * 60, "midnight": 0}  # minutes after midnight
 TIME_WORDS = rf"{_CLOCK.pattern}|\b[AaPp]\.[Mm]\.?"
 
 
 def time_at(raw: Sequence[str], i: int) -> tuple[int, int] | None:
     """The time of day at ``raw[i]`` as minutes after midnight, and how many words it takes:
-    "18:00", "6 pm", "6:00 p.m." are one time in any notation; None if there is none. The one
+    "18:00", "6 pm", "6:00 p.m.", "noon" are one time in any notation; None if there is none. The one
     reader of a time of day, for the clauses (``reading``) and the facts (``facts``) alike."""
+    named = _NAMED_TIMES.get(raw[i].lower())
+    if named is not None:
+        return named, 1
     clock = _CLOCK.fullmatch(raw[i])
     half = raw[i + 1].lower().rstrip(".") if i + 1 < len(raw) else ""
     if half not in _HALF_DAY:
@@ -395,6 +401,17 @@ def amount(number: str, value: float, *, scale: float = 1.0, unit: str | None = 
         step = 10.0 ** zeros
     return Amount(value * scale, unit, text or number, step * scale,
                   rounded=bool(decimals) or scale != 1.0, phrase=phrase, role=role)
+
+
+def _minus(words: Sequence[str], first: int, source: str | None,
+           spans: Sequence[tuple[int, int]]) -> bool:
+    """Whether a minus sign stands before ``words[first]``, touching it and after a space or
+    the start (a dash between two numbers, "5-7", is no minus); read only where the words'
+    places in ``source`` are known."""
+    if not first or words[first - 1] not in ("-", "\u2212") or not source or len(spans) <= first:
+        return False
+    start, end = spans[first - 1]
+    return end == spans[first][0] and (start == 0 or source[start - 1].isspace())
 
 
 def bound_before(words: list[str], end: int, unit: str | None) -> tuple[str, int]:

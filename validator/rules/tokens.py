@@ -26,7 +26,8 @@ QUALIFIERS = CONDITIONS | frozenset(
     """may might could can should must would will shall cannot some most many few several
     all every each always sometimes often usually rarely seldom occasionally only
     nearly almost over under reportedly allegedly possibly probably likely perhaps
-    """.split())
+    respectively hardly scarcely barely hopefully
+    """.split())  # "respectively": two lists paired in order, which the rules do not pair
 # Words that put a statement forward without asserting it: a denial, a claim or rumour, a
 # belief, hope or fear, a doubt, an open question. "The ministry denied that the minister
 # resigned" does not state "The minister resigned", nor does "Police believe the fire was set
@@ -38,7 +39,9 @@ QUALIFIERS = CONDITIONS | frozenset(
 # "showed") are not. Nor is "suspect", mostly a noun ("the suspect was arrested"); "suspected"
 # is.
 UNASSERTING = frozenset("""claim claims claimed claiming allege alleges alleging deny denies
-    denied denying doubt doubts doubted dispute disputes disputed suspected
+    denied denying doubt doubts doubted dispute disputes disputed suspect suspects suspected
+    joke jokes joked joking quip quips quipped think thinks thought guess guesses guessed
+    reckon reckons reckoned assume assumes assumed
     speculate speculates speculated speculation rumour rumours rumoured rumor rumors rumored
     believe believes believed belief hope hopes hoped fear fears feared wonder wonders
     wondered imagine imagines imagined pretend pretends pretended expect expects expected

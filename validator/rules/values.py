@@ -23,9 +23,11 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from ..text import records as structured
-from ..text.grammar import NEGATIONS, SPEAKERS
+from ..text.grammar import BE, NEGATIONS, SPEAKERS
 from ..text.word_forms import (
+    IRREGULAR,
     LETTERS,
+    MONTH_OF,
     NEGATIVE_PREFIXES,
     STOPWORDS,
     content_words,
@@ -265,8 +267,8 @@ def _qualified(said: _Claim, read: list[Read]) -> Outcome | None:
 def _left_out(r: Read, said: _Claim) -> list[str]:
     """The words of the field ``r`` that keep what it names from being done, which the claim
     leaves out: a word of ``_NOT_YET``, the "by" of a date it is due by (`ship_by`), or a word
-    of its key that says only that it can be (`refundable`, `gift_wrap_available`: "refunded"
-    is another word, though one stem)."""
+    of its key that says only that it can be or may be done (`refundable`,
+    `gift_wrap_available`, `refund_allowed`: "refunded" is another word, though one stem)."""
     words = structured.key_words(r.field.path)
     deadline = ["by"] if r.date is not None and words[-1:] == ["by"] and (
         "by" not in said.lowered) else []  # `ship_by: 2026-05-01`: when it is due, not done
@@ -276,25 +278,45 @@ def _left_out(r: Read, said: _Claim) -> list[str]:
     written = [*words, *([] if r.date is not None else plain_words(str(r.field.value)))]
     shown = list(dict.fromkeys(w.lower() for w in written if snowball(w.lower()) in marks))
     return (shown or sorted(marks)) + deadline + [
-        w for w in words if w.lower().endswith(("able", "ible")) and w.lower() not in said.lowered]
+        w for w in words if (w.lower().endswith(_CAN_BE) or w.lower() in _LET)
+        and w.lower() not in said.lowered]
+
+
+# A key's word that says what it names can be, or may be done (`refundable`, `refund_allowed`).
+_CAN_BE = ("able", "ible")
+_LET = ("allowed", "permitted")
 
 
 def _done_by(said: _Claim, read: list[Read]) -> Outcome | None:
-    """Why a claim whose subject is "I", "we" or "you" is not stated where a field names who
-    did what it says (`cancelled_by: customer` against "We cancelled the order"): the field
-    gives the doer, and the claim's pronoun is not its value."""
-    first = said.text.split()[:1]
-    if not first or first[0].lower() not in SPEAKERS:
-        return None
+    """Why a claim is not stated where a field names who did what it says (`cancelled_by:
+    customer`, `approved_by: Helen Moss`) and the claim gives it to someone else: "We
+    cancelled the order", "Tom Ade approved the request", "... was approved by Tom Ade"."""
+    words = said.text.split()
     for r in read:
-        words = structured.key_words(r.field.path)
-        act = {snowball(w) for w in words[:-1]} - STOPWORDS
-        if (words[-1:] == ["by"] and act and act <= said.forms and r.date is None
-                and isinstance(r.field.value, str)
-                and r.field.value.strip().lower() != first[0].lower()):
+        keys = structured.key_words(r.field.path)
+        act = {snowball(w) for w in keys[:-1]} - STOPWORDS
+        if keys[-1:] != ["by"] or not act or r.date is not None or not isinstance(
+                r.field.value, str):
+            continue
+        at = next((k for k, w in enumerate(words) if _done(w.strip(PUNCTUATION).lower())
+                   and snowball(w.strip(PUNCTUATION).lower()) in act), None)
+        if at is None:
+            continue
+        passive = at and words[at - 1].lower() in BE
+        after = [w.strip(PUNCTUATION) for w in words[at + 1:]]
+        doer = after[after.index("by") + 1:] if passive and "by" in after else (
+            [] if passive else [w.strip(PUNCTUATION) for w in words[:at]])
+        named = [w for w in doer if w.lower() in SPEAKERS or stem(w) in said.facts.names]
+        theirs = {w.lower() for w in plain_words(r.field.value)}
+        if named and not theirs & {w.lower() for w in doer}:
             return Outcome("unsupported", f"`{r.field.path}` is {shown_value(r.field)}, the "
-                           f"sentence says {first[0]!r} did it", fault=FailureKind.ROLES)
+                           f"sentence says {' '.join(doer)!r} did it", fault=FailureKind.ROLES)
     return None
+
+
+def _done(word: str) -> bool:
+    """Whether ``word`` (lower case) is a verb's past ("approved", "paid"), not its noun."""
+    return word.endswith("ed") or word in IRREGULAR
 
 
 def _misattributed(said: _Claim, read: list[Read]) -> Outcome | None:
@@ -404,12 +426,19 @@ def _values(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
     dated = [r for r in read if r.date is not None]
     for month, day in sorted(said.facts.days):
         holding = _told_apart(said, read, [r for r in read if (month, day) in r.facts.days])
-        # the date field the claim names most words of ("shipped" for `shipped_on`, "check
+        # the date field whose key has the word the date is said of ("shipped on April 1":
+        # `shipped_on`, not `ordered_on`); else the one the claim names most words of ("check
         # out" for `check_out` rather than `check_in`), where no holding field is named as well
-        spoken_of = max(dated, key=lambda r: len(r.own & words), default=None)
+        said_of = _word_before_month(said.text, month)
+        spoken_of = max((r for r in dated if said_of & r.own), default=None,
+                        key=lambda r: len(r.own & words))
+        if spoken_of is None or spoken_of in holding:
+            spoken_of = max(dated, key=lambda r: len(r.own & words), default=None)
+            if spoken_of is not None and len(spoken_of.own & words) <= max(
+                    (len(r.own & words) for r in holding), default=0):
+                spoken_of = None
         written = f"{_MONTH[month]} {day}"
-        if spoken_of is not None and len(spoken_of.own & words) > max(
-                (len(r.own & words) for r in holding), default=0):
+        if spoken_of is not None and spoken_of not in holding:
             return _conflict(spoken_of, written, FailureKind.DATE)
         if not holding:
             return Outcome("unsupported", f"no field gives the date {written}",
@@ -432,6 +461,16 @@ def _values(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
     return used
 
 
+def _word_before_month(claim: str, month: int) -> frozenset[str]:
+    """The content word the claim says a date in ``month`` of, as ``content_words`` reads it:
+    the last before its month's name, past function words and numbers ("shipped" of "shipped
+    on 1 April"); none where the claim opens with the date."""
+    words = LETTERS.findall(claim)
+    at = next((n for n, w in enumerate(words) if MONTH_OF.get(w.lower()) == month), None)
+    before = [w for w in words[:at] if w.lower() not in STOPWORDS] if at else []
+    return content_words(before[-1]) if before else frozenset()
+
+
 def _polarity(said: _Claim, read: list[Read], failed: bool) -> list[Read] | Outcome:
     """The fields that say yes or no (``fields.Read.negative``) to what the claim speaks of
     (their key's words in it, or most of its words in their text), each saying what the claim
@@ -440,18 +479,20 @@ def _polarity(said: _Claim, read: list[Read], failed: bool) -> list[Read] | Outc
     used, denies = [], said.denies
     forms = said.forms
     for r in read:
-        negative = r.negative
+        negative, turned = r.negative, False
         if negative is None and isinstance(r.field.value, str) and any(
                 snowball(f"{prefix}{w.lower()}") in r.forms for w in LETTERS.findall(said.text)
                 for prefix in NEGATIVE_PREFIXES):
-            negative = True  # "uninsured", "incompatible" against "insured", "compatible"
+            # "uninsured", "incompatible" against "insured", "compatible": the claim's own
+            # word, turned round, is the field's value, so it speaks of the field
+            negative = turned = True
         if negative is None:
             continue
         about = {snowball(w) for w in structured.key_words(r.field.path)} - _BOOLEAN_PREFIXES - \
             NEGATIONS - {"", "not"}
         left_out = [] if negative else _left_out(r, said)
         named = (about - {snowball(w) for w in left_out}) or about  # `gift_wrap_available`
-        spoken_of = (named and named <= forms) or (
+        spoken_of = turned or (named and named <= forms) or (
             len(r.words & said.facts.words) * 2 >= max(1, len(said.facts.words)))
         if not spoken_of:
             continue

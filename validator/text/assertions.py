@@ -151,8 +151,12 @@ def _opened(words: list[tuple[str, int]]) -> bool:
     if any(w in _VERB_LIKE or w in ("(", ")", ";", ":") for w in stretch):
         return False  # a clause of its own, not an opener
     rest = [w for w, _ in words[comma + 1:]]
-    if "," in rest or any(w.lower() in ("and", "or") for w in rest[:2]):
+    between = rest[:rest.index(",")] if "," in rest else []
+    apposition = bool(between) and (between[0].lower() in RELATIVES or not any(
+        w.lower() in _VERB_LIKE or w.lower().endswith("ed") for w in between))
+    if apposition or any(w.lower() in ("and", "or") for w in rest[:2]):
         return False  # an apposition or a list: the stretch is its subject or first item
+        # ("Paris, the capital, is ..."; not "Oh great, my package arrived late, as always")
     phrase = " ".join(stretch)
     return not any(row.search(phrase) for row in PLAIN_OPENINGS)
 

@@ -98,6 +98,7 @@ DENY: tuple[Cue, ...] = (
         r"|\bplease\W*$|\bi(?:\s+need|\s+want|\s+would\s+like|'d\s+like)\s+you\s+to\b",
         "Cancel it, please."),
     Cue(HEDGE, SENTENCE, r"\b(?:maybe|perhaps|possibly|probably|presumably|supposedly|allegedly|"
+        r"hopefully|ideally|conceivably|arguably|ostensibly|purportedly|"
         r"reportedly|apparently|seemingly|likely|unlikely|might|may\s+(?:have|be|not)|"
         r"could\s+(?:have|be)|"
         r"not\s+(?:sure|certain)|unsure|uncertain|unclear|unknown|unconfirmed|undecided|"

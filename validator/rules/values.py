@@ -447,9 +447,9 @@ def _values(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
     for year in sorted(said.facts.years):
         holding = [r for r in read if year in r.facts.years
                    or any(v.unit is None and v.value == year for v in r.facts.quantities)]
-        spoken_of = [r for r in dated if r.own & words]
-        if not holding and spoken_of:
-            return _conflict(spoken_of[0], str(year), FailureKind.DATE)
+        named = [r for r in dated if r.own & words]
+        if not holding and named:
+            return _conflict(named[0], str(year), FailureKind.DATE)
         if not holding:
             return Outcome("unsupported", f"no field gives the year {year}",
                            fault=FailureKind.ADDITION)

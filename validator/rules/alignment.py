@@ -131,7 +131,11 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
     # "his bail" for "Knight's bail" (read as "bail Knight's"): the owner the claim calls "his"
     referents |= {j + 1 for i, j in pairs if at[i] and claim[at[i] - 1].form in _OWNERS
                   and j + 1 < len(said) and said[j + 1].text.lower().endswith("'s")}
-    found = _conflict(evidence, wanted, pairs, missing, referents) if stating else None
+    # a clause of lists paired in order ("... €14 and €6 respectively") conflicts with nothing:
+    # which value is whose, the rules do not read
+    paired = any(t.form == "respectively" for t in evidence)
+    found = _conflict(evidence, wanted, pairs, missing, referents) if stating and not paired \
+        else None
     conflict, rival = ((found[0], found[1]), found[2]) if found else (None, None)
     fault = None
     if rival is not None:  # a name after a number is its unit ("220 °F" for "220 °C")
@@ -236,6 +240,9 @@ BLOCKS = (
           FailureKind.ROLES),
     Block(lambda m: _then_not_now(m.claim, m.said, m.pairs), True,
           ("traps/time_scope_dropped", "held_out_traps/tense_changed"),
+          FailureKind.CIRCUMSTANCE),
+    Block(lambda m: _now_not_then(m.claim, m.said, m.pairs), True,
+          ("test_one_statement: what is done is not that it was",),
           FailureKind.CIRCUMSTANCE),
     Block(lambda m: _title_changed(m.said, m.pairs), False,
           ("traps_2/title_or_role_changed", "held_out_traps/title_changed"),
@@ -636,6 +643,19 @@ def _then_not_now(claim: Clause, said: list[Token], pairs) -> str | None:
             f"it holds now")
 
 
+def _now_not_then(claim: Clause, said: list[Token], pairs) -> str | None:
+    """Why a claim that something was done ("Your deposit was returned") is not stated by how
+    it is done ("Deposits are returned by bank transfer"): only "was" or "were" against "is"
+    or "are", the source's verb among the words it matched."""
+    tenses = {t.text.lower() for t in claim}
+    if tenses.isdisjoint(("was", "were")):
+        return None
+    spoken = {t.text.lower() for t in _spoken(said, pairs)}
+    if spoken.isdisjoint(("is", "are")) or not spoken.isdisjoint(_THEN):
+        return None
+    return "the source says how it is done, not that it was; the sentence says it was"
+
+
 def _scope_left_out(said: list[Token], pairs) -> str | None:
     """Why a statement the source restricts with a fronted phrase ("Among men, smoking rates
     fell by a third"; ``restatements.fronted``) is not stated without it."""
@@ -733,7 +753,7 @@ def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int],
         unasserting = token.text.lower() in UNASSERTING or token.form.startswith(REPORTED)
         if unasserting and not (stating and (j < low or _attributes(said, j))):
             continue  # "the group that claimed responsibility": not said of the statement
-        if not unasserting and id(token) not in spoken and not (
+        if not unasserting and id(token) not in spoken and token.form != "respectively" and not (
                 token.aside and token.text.lower() in CONDITIONS and j > low):
             continue  # "The ceasefire, if it holds, will let ...": the aside's condition is
             # the clause's

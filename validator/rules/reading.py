@@ -132,6 +132,9 @@ def _clauses(sentence: str) -> tuple[Clause, ...]:
             else:
                 piece = _shared_subject(clauses[0], piece) or piece
         clauses += _coordinated(piece)
+    paired = next((t for c in clauses for t in c if t.form == "respectively"), None)
+    if paired is not None:  # "A and B cost €14 and €6 respectively": each clause is paired
+        clauses = [c if paired in c else [*c, paired] for c in clauses]
     return tuple(tuple(comparative(mark_events(voiced(_mark_lists(c))))) for c in clauses if c)
 
 

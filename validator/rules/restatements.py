@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..text.grammar import AUXILIARIES, BE
+from ..text.grammar import AUXILIARIES, BE, POSSESSIVES
 from ..text.word_forms import IRREGULAR
 from . import quantities
 from .tokens import (
@@ -408,6 +408,8 @@ def possessive(tokens: list[Token]) -> list[Token]:
             while start > 0 and out[start - 1].kind == "name" and (
                     out[start - 1].aside == token.aside):  # not across an aside's edge
                 start -= 1
+            if start > 0 and out[start - 1].text.lower() in POSSESSIVES:
+                start -= 1  # "your neighbour's dog": the dog of your neighbour, not yours
             end = _noun_phrase_end(out, i + 1)
             owner, owned = out[start:i + 1], out[i + 1:end]
             return [*out[:start], *owned, *owner, *possessive(out[end:])]

@@ -194,3 +194,33 @@ def test_a_sentence_set_outside_the_world_or_hedged_by_anyone_supports_nothing(c
 ])
 def test_a_setting_that_only_names_a_field_or_a_topic_still_states(claim, source):
     assert check(claim, [Evidence(source)]).supported
+
+
+@pytest.mark.parametrize("claim,source", [
+    # what is done is not that it was
+    ("The pool was closed on Mondays.", "The pool is closed on Mondays."),
+    # lists paired in order: which is whose, the rules do not read (fail closed, no conflict)
+    ("The red line runs every 8 minutes.",
+     "The red and grey lines run every 8 and 12 minutes respectively."),
+    # a sign touching a number, and a unit that is not the same
+    ("The account balance is £120.", "The account balance is -£120."),
+    ("Turnout rose by 4%.", "Turnout rose by 4 percentage points."),
+    # a possessive's owner is the owner's, not yours
+    ("Your cat scratched the sofa.", "Your sister's cat scratched the sofa."),
+    # a framing verb with no "that"
+    ("The leak began in the attic.", "The plumber suspects the leak began in the attic."),
+])
+def test_a_claim_is_held_to_the_statement_as_it_stands(claim, source):
+    found = check(claim, [Evidence(source)])
+    assert not found.supported and not found.contradiction or "'-£120'" in found.reason, found
+
+
+@pytest.mark.parametrize("claim,source,supported", [
+    # what holds of everyone of a kind holds of "you", never of "we"; what one does, of no one
+    ("You cover the delivery fee.", "Buyers cover the delivery fee.", True),
+    ("We cover the delivery fee.", "Buyers cover the delivery fee.", False),
+    ("You cover the delivery fee.", "The shop covers the delivery fee.", False),
+    ("You cover the delivery fee.", "Acme covers the delivery fee.", False),
+])
+def test_who_does_it_now_is_kept_too(claim, source, supported):
+    assert check(claim, [Evidence(source)]).supported is supported

@@ -372,3 +372,28 @@ def test_a_key_that_asks_or_instructs_grounds_nothing(record):
 def test_a_field_says_when_and_by_whom_as_its_key_does(claim, record, supported, said):
     found = rules.check(claim, evidence(record))
     assert found.supported is supported and said in found.reason, found.reason
+
+
+@pytest.mark.parametrize(("claim", "record", "supported", "said"), [
+    # a date is held against the field whose key has the word it is said of
+    ("Your parcel was dispatched on June 2, 2026.",
+     {"parcel": "P-4", "booked_on": "2026-06-02", "dispatched_on": "2026-06-05"}, False,
+     "`dispatched_on` is 2026-06-05"),
+    ("Your parcel was booked on June 2, 2026.",
+     {"parcel": "P-4", "booked_on": "2026-06-02", "dispatched_on": "2026-06-05"}, True, ""),
+    # a doer the record names otherwise, active or passive
+    ("Ana Ruiz signed contract C-7.", {"contract": "C-7", "signed_by": "Li Wei",
+                                       "drafted_by": "Ana Ruiz"}, False, "`signed_by` is Li Wei"),
+    ("Contract C-7 was signed by Ana Ruiz.", {"contract": "C-7", "signed_by": "Li Wei",
+                                              "drafted_by": "Ana Ruiz"}, False, "Li Wei"),
+    ("Li Wei signed contract C-7.", {"contract": "C-7", "signed_by": "Li Wei",
+                                     "drafted_by": "Ana Ruiz"}, True, ""),
+    # leave to do it is not doing it
+    ("Your booking was changed.", {"booking": "B-3", "change_permitted": True}, False,
+     "'permitted'"),
+    # a value turned round by a prefix speaks of its field
+    ("Flat 2 is furnished.", {"flat": "Flat 2", "furnishing": "unfurnished"}, False, ""),
+])
+def test_a_record_is_read_for_when_who_and_whether(claim, record, supported, said):
+    found = rules.check(claim, evidence(record))
+    assert found.supported is supported and said in found.reason, found.reason

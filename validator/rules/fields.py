@@ -188,8 +188,10 @@ def _asserts(value: object, keys: list[str]) -> bool:
     # `flight_out_departs`; a longer one is read as a sentence (`please_confirm_it_shipped`),
     # and an instruction to whoever reads it is one however short (`tell_user`)
     keyed = assertions.unasserted(f"{' '.join(keys)}: {value}")
-    if keyed in (assertions.REQUEST, assertions.IMPERATIVE) and len(keys) <= _LABEL_WORDS:
-        keyed = None
+    if keyed in (assertions.REQUEST, assertions.IMPERATIVE) and len(keys) <= _LABEL_WORDS or (
+            keyed != assertions.INSTRUCTION and isinstance(value, str) and CODE.fullmatch(
+                value.strip())):
+        keyed = None  # a code is a name, whatever its key calls it (`claim_id: CL-5580`)
     if not isinstance(value, str):
         return keyed is None  # `tell_the_user_it_was_approved: true`
     sentences = [s.text for s in split_sentences(value)]

@@ -180,7 +180,7 @@ def read_number(words: Sequence[str], i: int, phrase: str = "", *, source: str |
 
 RANGE = "range"  # the role of a number that is an end of a range
 # Words after which "from A to B" spans a range rather than tells a change.
-_SPANNING = frozenset("""cost costs costing priced range ranges ranged ranging vary varies
+SPANNING = frozenset("""cost costs costing priced range ranges ranged ranging vary varies
     varied run runs open opens is are was were lasts last lasting takes take aged""".split())
 
 
@@ -198,7 +198,7 @@ def _range_end(words: Sequence[str], first: int, after: int, role: str) -> bool:
     nxt = words[after].lower() if after < len(words) else ""
     back = [w.lower() for w in words[max(0, first - 5):max(0, first - 1)]]  # before "to"/"and"
     if before == "from":
-        return first >= 2 and words[first - 2].lower() in _SPANNING and nxt == "to" \
+        return first >= 2 and words[first - 2].lower() in SPANNING and nxt == "to" \
             and number_at(after + 1)
     if before == "between":
         return nxt == "and" and number_at(after + 1)
@@ -207,7 +207,7 @@ def _range_end(words: Sequence[str], first: int, after: int, role: str) -> bool:
     if before == "to":
         if "from" in back:  # the high end of "from A to B" is one where the low end is
             k = first - 2 - back[::-1].index("from")
-            return k >= 1 and words[k - 1].lower() in _SPANNING
+            return k >= 1 and words[k - 1].lower() in SPANNING
         return any(w[:1].isdigit() for w in back[-3:])  # "8 to 12", "10 to 12 weeks"
     if nxt == "to":
         return number_at(after + 1)

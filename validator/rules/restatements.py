@@ -86,8 +86,9 @@ def fronted(tokens: list[Token]) -> list[Token]:
 
 
 def attributed(tokens: list[Token]) -> list[Token]:
-    """A statement put as someone's, in the order "X said S": "According to police, S" and
-    "S, according to police" as "police according S" (the word "according" reads as "say"),
+    """A statement put as someone's, in the order "X said S": "According to police, S",
+    "S, according to police", "S, police said" and "S, said police" as "police according S"
+    (the word "according" reads as "say"),
     so the three spellings of one attribution meet. Only a speaker with no verb of its own,
     before or after a statement that has one; the attribution stays a qualifier a claim must
     keep."""
@@ -100,6 +101,10 @@ def attributed(tokens: list[Token]) -> list[Token]:
     elif commas and _according(tokens, commas[-1] + 1) and commas[-1] > 1:
         speaker, said = tokens[commas[-1] + 3:], tokens[:commas[-1]]
         verb = tokens[commas[-1] + 1]
+    elif commas and commas[-1] > 1 and len(tail := tokens[commas[-1] + 1:]) > 1 and (
+            tail[-1].form == "say" or tail[0].form == "say"):  # "S, the airline said"
+        said = tokens[:commas[-1]]
+        speaker, verb = (tail[:-1], tail[-1]) if tail[-1].form == "say" else (tail[1:], tail[0])
     else:
         return tokens
     if not speaker or has_verb(speaker) or not _says_something(said):
@@ -199,9 +204,9 @@ def turned(claim: Clause) -> Clause | None:
     of France is Paris" as "Paris is the capital of France"), failing that its passive without
     an agent in the active order ("Smith was fired" as "fired Smith"), failing that what it
     says a thing has where ("The unit has its label on the right side" as "The label is on the
-    right side of the unit"); None if it has none."""
+    right side of the unit", and back); None if it has none."""
     return (_compared_the_other_way(claim) or _named_the_other_way(claim)
-            or _agent_left_out(claim) or _had_as_its(claim))
+            or _agent_left_out(claim) or _had_as_its(claim) or _where_its(claim))
 
 
 def _compared_the_other_way(claim: Clause) -> Clause | None:
@@ -280,6 +285,22 @@ def _had_as_its(claim: Clause) -> Clause | None:
 
 
 _PLACES = frozenset(("on", "in", "at", "inside", "under", "behind", "beside"))
+
+
+def _where_its(claim: Clause) -> Clause | None:
+    """"B is on C of A" as "A has its B on C" (``_had_as_its`` the other way): "is" or "are",
+    a preposition of place, the place, "of" and the owner at the clause's end; the same
+    words only."""
+    at = next((k for k, t in enumerate(claim) if t.form in ("is", "are")), None)
+    of = max((k for k, t in enumerate(claim) if t.form == "of"), default=None)
+    if (at is None or of is None or not 0 < at < of - 2 or claim[at + 1].form not in _PLACES
+            or of + 1 >= len(claim) or not all(t.content for t in claim[of + 1:])
+            or any(t.kind in ("qualifier", "negation", "number") or t.aside or t.listed
+                   for t in claim)):
+        return None
+    has = Token("has", "has", "function")
+    its = Token("its", "its", "function")
+    return (*claim[of + 1:], has, its, *claim[:at], *claim[at + 1:of])
 
 
 def _names_only(side: Clause) -> bool:

@@ -224,3 +224,26 @@ def test_a_claim_is_held_to_the_statement_as_it_stands(claim, source):
 ])
 def test_who_does_it_now_is_kept_too(claim, source, supported):
     assert check(claim, [Evidence(source)]).supported is supported
+
+
+@pytest.mark.parametrize("claim,source", [
+    # an attribution said after the statement ("S, X said") is "X said S"
+    ("According to the council, the pool reopens in June.",
+     "The pool reopens in June, the council said."),
+    ("The council said the pool reopens in June.", "The pool reopens in June, said the council."),
+    # where a thing is, and where a thing has it
+    ("The fuse is on the back of the amplifier.", "The amplifier has its fuse on the back."),
+])
+def test_one_statement_said_another_way_supports_it(claim, source):
+    found = check(claim, [Evidence(source)])
+    assert found.supported, found.reason
+
+
+def test_a_code_is_a_name_whatever_its_key_calls_it():
+    from provenance_guard.text import records
+
+    record = {"claim_id": "CL-77", "status": "approved"}
+    evidence = [Evidence(records.shown(r.fields), fields=r.fields)
+                for r in records.records(record)]
+    assert check("Claim CL-77 was approved.", evidence).supported
+    assert not check("Claim CL-78 was approved.", evidence).supported

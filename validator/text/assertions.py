@@ -152,8 +152,11 @@ def _opened(words: list[tuple[str, int]]) -> bool:
         return False  # a clause of its own, not an opener
     rest = [w for w, _ in words[comma + 1:]]
     between = rest[:rest.index(",")] if "," in rest else []
+    # a noun phrase between two commas, even with an adjective in -ed ("a retired nurse"), not
+    # a clause with its subject and verb ("my package arrived late")
     apposition = bool(between) and (between[0].lower() in RELATIVES or not any(
-        w.lower() in _VERB_LIKE or w.lower().endswith("ed") for w in between))
+        w.lower() in _VERB_LIKE or n >= 2 and w.lower().endswith("ed")
+        for n, w in enumerate(between)))
     if apposition or any(w.lower() in ("and", "or") for w in rest[:2]):
         return False  # an apposition or a list: the stretch is its subject or first item
         # ("Paris, the capital, is ..."; not "Oh great, my package arrived late, as always")

@@ -247,3 +247,14 @@ def test_a_code_is_a_name_whatever_its_key_calls_it():
                 for r in records.records(record)]
     assert check("Claim CL-77 was approved.", evidence).supported
     assert not check("Claim CL-78 was approved.", evidence).supported
+
+
+@pytest.mark.parametrize("claim,source,supported", [
+    # a sarcastic opening before a clause of its own grounds nothing
+    ("The printer works again.", "Oh sure, the printer works again, as usual.", False),
+    # a noun phrase between commas is an apposition, an adjective in -ed or not
+    ("Ines Ruiz opened the bakery in 1998.",
+     "Ines Ruiz, a retired teacher, opened the bakery in 1998.", True),
+])
+def test_an_opening_is_read_for_what_it_is(claim, source, supported):
+    assert check(claim, [Evidence(source)]).supported is supported

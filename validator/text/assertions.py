@@ -156,6 +156,7 @@ def _opened(words: list[tuple[str, int]]) -> bool:
     # a clause with its subject and verb ("my package arrived late")
     apposition = bool(between) and (between[0].lower() in RELATIVES or not any(
         w.lower() in _VERB_LIKE or n >= 2 and w.lower().endswith("ed")
+        or n == 2 and w.lower().endswith("s") and between[0].lower() in _DETERMINERS
         for n, w in enumerate(between)))
     if apposition or any(w.lower() in ("and", "or") for w in rest[:2]):
         return False  # an apposition or a list: the stretch is its subject or first item

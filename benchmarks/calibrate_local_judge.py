@@ -58,13 +58,13 @@ def examples(half: str):
 
 
 def decision(decided) -> str:
-    """The answer's kind from its sentences' (label, reason, kind): the first conflict, else
-    supported (by alignment, or all verbatim) or not."""
-    for label, _, kind in decided:
-        if label == CONTRADICTED:
-            return kind
-    if all(label == SUPPORTED for label, _, _ in decided):
-        kinds = {kind for _, _, kind in decided}
+    """The answer's kind from its sentences' decisions (``LocalJudge.decide``): the first
+    conflict, else supported (by alignment, or all verbatim) or not."""
+    for d in decided:
+        if d.label == CONTRADICTED:
+            return d.kind
+    if all(d.label == SUPPORTED for d in decided):
+        kinds = {d.kind for d in decided}
         for weakest in ("refusal", "mention", "aligned"):
             if weakest in kinds:
                 return weakest

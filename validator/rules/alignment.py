@@ -754,7 +754,7 @@ def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int],
         if unasserting and not (stating and (j < low or _attributes(said, j))):
             continue  # "the group that claimed responsibility": not said of the statement
         if not unasserting and id(token) not in spoken and token.form != "respectively" and not (
-                token.aside and token.text.lower() in CONDITIONS and j > low):
+                stating and token.aside and token.text.lower() in CONDITIONS and j > low):
             continue  # "The ceasefire, if it holds, will let ...": the aside's condition is
             # the clause's
         if token.form == QUESTION:

@@ -152,10 +152,11 @@ def _opened(words: list[tuple[str, int]]) -> bool:
         return False  # a clause of its own, not an opener
     rest = [w for w, _ in words[comma + 1:]]
     between = rest[:rest.index(",")] if "," in rest else []
-    # a noun phrase between two commas, even with an adjective in -ed ("a retired nurse"), not
-    # a clause with its subject and verb ("my package arrived late")
-    apposition = bool(between) and (between[0].lower() in RELATIVES or not any(
-        w.lower() in _VERB_LIKE or n >= 2 and w.lower().endswith("ed")
+    # a noun phrase between two commas, even with an adjective in -ed ("a retired nurse"), not,
+    # after one word ("Oh great, ..."), a clause with its subject and verb ("my package
+    # arrived late")
+    apposition = bool(between) and (len(stretch) > 1 or between[0].lower() in RELATIVES or not any(
+        w.lower() in _VERB_LIKE or n >= 2 and len(w) > 4 and w.lower().endswith("ed")
         or n == 2 and w.lower().endswith("s") and between[0].lower() in _DETERMINERS
         for n, w in enumerate(between)))
     if apposition or any(w.lower() in ("and", "or") for w in rest[:2]):

@@ -59,8 +59,9 @@ LOOKED_UP_AND_FAILED = [
 @pytest.mark.parametrize(("text", "label", "call"), [
     ("Order A-992 shipped with UPS.", "supported", "call_1"),
     ("The total of order A-992 was 89.50 euros.", "supported", "call_1"),
-    ("Order A-992 shipped with DHL.", "unsupported", "call_1"),
+    ("Order A-992 shipped with DHL.", "unsupported", None),  # no record gives DHL
     ("Order A-991 was cancelled.", "unsupported", "call_2"),
+    ("I have cancelled order A-991.", "unsupported", "call_2"),
 ])
 def test_the_result_names_the_call_whose_fields_decided(text, label, call):
     from provenance_guard.deciding.results import SentenceResult
@@ -69,10 +70,13 @@ def test_the_result_names_the_call_whose_fields_decided(text, label, call):
         text, {"messages": LOOKED_UP_AND_FAILED})
     (sentence,) = report.sentences
     assert sentence.label == label, sentence.verdict
-    assert sentence.decided_on is not None and sentence.decided_on.tool.call_id == call
     record = sentence.as_dict()
-    assert record["evidence"][record["basis"]]["tool"]["call_id"] == call
     assert SentenceResult.from_dict(record).decided_on == sentence.decided_on
+    if call is None:
+        assert sentence.decided_on is None and record["basis"] is None
+        return
+    assert sentence.decided_on is not None and sentence.decided_on.tool.call_id == call
+    assert record["evidence"][record["basis"]]["tool"]["call_id"] == call
 
 
 @pytest.mark.parametrize(("text", "why"), [
@@ -198,3 +202,33 @@ def test_the_labelled_agent_cases_with_the_rule_judge():
             wrong_passes.append(case["id"])
     assert wrong_passes == []
     assert right >= 70, right
+
+
+def test_a_claim_the_user_said_is_decided_on_the_users_sentence():
+    from provenance_guard.deciding.results import SentenceResult
+
+    messages = [{"role": "user", "content": "My blue jacket (order 5521) hasn't arrived."}]
+    sources = ["Orders ship within three days of payment.", "Returns are free.",
+               "Gift cards never expire."]
+    report = ProvenanceLLM(llm_callable="local", on_fail="noop").check(
+        "I'm sorry your blue jacket (order 5521) hasn't arrived.",
+        {"sources": sources, "messages": messages})
+    (sentence,) = report.sentences
+    assert sentence.label == "supported"
+    assert sentence.decided_on is not None and sentence.decided_on.said is not None
+    assert sentence.decided_on.said.turn == 1
+    assert SentenceResult.from_dict(sentence.as_dict()).decided_on == sentence.decided_on
+
+
+def test_an_out_of_range_basis_of_a_judge_object_is_not_written():
+    from provenance_guard import Report, Verdict
+
+    class Pointing:
+        def judge(self, claim, evidence, question=None):
+            return Verdict("supported", "ok", score=1.0, basis=len(evidence) + 5)
+
+    report = ProvenanceLLM(llm_callable=Pointing(), on_fail="noop").check(
+        "The order shipped.", {"sources": ["The order shipped on Monday."]})
+    (sentence,) = report.sentences
+    assert sentence.decided_on is None and sentence.as_dict()["basis"] is None
+    assert Report.from_metadata(report.metadata()).sentences[0].decided_on is None

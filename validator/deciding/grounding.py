@@ -80,13 +80,16 @@ class Grounding:
             [texts[n] for n, _, _ in asked], [[*found, *said] for _, said, found in asked],
             request, scope)
         verdicts, grounded = list(decided.verdicts), dict(decided.said)
-        for (n, said, _), verdict in zip(asked, judged, strict=True):
+        for (n, said, found), verdict in zip(asked, judged, strict=True):
             if verdict.label == SUPPORTED:
-                # the judge's own reason speaks of "the passage": the user's words are quoted
+                # the judge's own reason speaks of "the passage": the user's words are quoted,
+                # and what decided is among them (the judge was shown the passages first)
                 where = ", ".join(str(t) for t in sorted({e.said.turn for e in said if e.said}))
+                basis = None if verdict.basis is None else verdict.basis - len(found)
                 verdicts[n] = replace(verdict, reason=(
                     f"the user said it (turn {where}), not the sources: "
-                    f"'{quoted(texts[n], said[0])}'"))
+                    f"'{quoted(texts[n], said[0])}'"),
+                    basis=basis if basis is not None and 0 <= basis < len(said) else 0)
                 grounded[n] = said
         return replace(decided, verdicts=verdicts, said=grounded)
 

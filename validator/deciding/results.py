@@ -69,7 +69,10 @@ class ClaimResult:
     evidence: list[Evidence]
 
     def as_dict(self) -> dict:
+        basis = self.verdict.basis  # an index into its own evidence, or none
         return {"text": self.text, **_verdict_dict(self.verdict),
+                "basis": basis if type(basis) is int and 0 <= basis < len(self.evidence)
+                else None,
                 "evidence": [_evidence_dict(e) for e in self.evidence]}
 
     @classmethod

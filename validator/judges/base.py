@@ -208,15 +208,17 @@ def check_verdict(name: str, verdict: object) -> None:
             f"{name}.judge returned {shown}; a judge must return a "
             f"provenance_guard.Verdict with a label in {LABELS}, decided_by in {DECIDERS}, a "
             "str reason (plain str, no subclass), a score and a probability each from 0 to 1 "
-            "(or None), and a kind that is None or a FailureKind its label allows (none for "
+            "(or None), a kind that is None or a FailureKind its label allows (none for "
             "supported; for contradicted, one of what the sources say otherwise: "
-            f"{', '.join(sorted(CONFLICTING_KINDS))})."
+            f"{', '.join(sorted(CONFLICTING_KINDS))}), and a basis that is None or the index "
+            "of a passage it was given."
         )
 
 
 def _readable(verdict: Verdict) -> bool:
     return (verdict.label in LABELS and verdict.decided_by in DECIDERS
-            and _chance(verdict.score) and _chance(verdict.probability) and _kind_fits(verdict))
+            and _chance(verdict.score) and _chance(verdict.probability) and _kind_fits(verdict)
+            and (verdict.basis is None or type(verdict.basis) is int and verdict.basis >= 0))
 
 
 def _kind_fits(verdict: Verdict) -> bool:

@@ -133,7 +133,7 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
                   and j + 1 < len(said) and said[j + 1].text.lower().endswith("'s")}
     # a clause of lists paired in order ("... €14 and €6 respectively") conflicts with nothing:
     # which value is whose, the rules do not read
-    paired = any(t.form == "respectively" for t in evidence)
+    paired = _paired(evidence, pairs)
     found = _conflict(evidence, wanted, pairs, missing, referents) if stating and not paired \
         else None
     conflict, rival = ((found[0], found[1]), found[2]) if found else (None, None)
@@ -256,7 +256,7 @@ BLOCKS = (
     Block(lambda m: _person(m.claim, m.said) or _doer(m.claim, m.said, m.pairs), True,
           ("test_rules: who did it is kept",),
           FailureKind.OTHER_PERSON),
-    Block(lambda m: _one_of(m.claim, m.said), False,
+    Block(lambda m: _one_of(m.claim, m.said, m.pairs), False,
           ("test_one_statement: what holds of a kind says nobody is one",),
           FailureKind.OTHER_PERSON),
 )
@@ -294,12 +294,16 @@ def _doer(claim: Clause, said: Sequence[Token], pairs: list[tuple[int, int]]) ->
 _ONE_OF = DEMONSTRATIVES | POSSESSIVES
 
 
-def _one_of(claim: Clause, said: Sequence[Token]) -> str | None:
+def _one_of(claim: Clause, said: Sequence[Token], pairs) -> str | None:
     """Why "You are a Platinum member" is not what the evidence says of Platinum members
     ("Platinum members get free delivery"): what holds of a kind does not say who is one.
-    Only a clause that says it of the same person ("you are ...") states it."""
-    if len(claim) < 2 or claim[0].referent or claim[1].form not in BE:
+    Only where the claim's words are the evidence's subject (not "You are responsible for
+    returns" against "Customers are responsible for returns"), and no clause that says it of
+    the same person ("you are ...") states it."""
+    if len(claim) < 2 or claim[0].referent or claim[1].form not in BE or not pairs:
         return None
+    if any(t.content for t in said[:min(j for _, j in pairs)]):
+        return None  # the evidence's own subject comes first: the claim is said of it
     person = PERSON_OF.get(claim[0].text.lower())
     if claim[0].text.lower() not in SPEAKERS or any(
             PERSON_OF.get(t.text.lower()) == person and not t.referent for t in said):
@@ -643,17 +647,25 @@ def _then_not_now(claim: Clause, said: list[Token], pairs) -> str | None:
             f"it holds now")
 
 
+def _paired(said: Sequence[Token], pairs) -> bool:
+    """Whether ``said`` pairs its lists in order ("A and B cost €14 and €6 respectively") and
+    the claim draws on an item of them: which is whose, the rules do not read."""
+    return any(t.form == "respectively" for t in said) and any(
+        said[j].listed for _, j in pairs)
+
+
 def _now_not_then(claim: Clause, said: list[Token], pairs) -> str | None:
-    """Why a claim that something was done ("Your deposit was returned") is not stated by how
-    it is done ("Deposits are returned by bank transfer"): only "was" or "were" against "is"
-    or "are", the source's verb among the words it matched."""
+    """Why a claim that something was so ("The pool was closed on Mondays") is not stated by
+    what is so ("The pool is closed on Mondays"): only "was" or "were" against "is" or "are"
+    among the words the claim matched. A passive with its agent is read in the active order,
+    its "is" gone ("Deposits are returned by bank transfer"): not caught."""
     tenses = {t.text.lower() for t in claim}
     if tenses.isdisjoint(("was", "were")):
         return None
     spoken = {t.text.lower() for t in _spoken(said, pairs)}
     if spoken.isdisjoint(("is", "are")) or not spoken.isdisjoint(_THEN):
         return None
-    return "the source says how it is done, not that it was; the sentence says it was"
+    return "the source says it is so, not that it was; the sentence says it was"
 
 
 def _scope_left_out(said: list[Token], pairs) -> str | None:
@@ -751,10 +763,16 @@ def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int],
             continue  # "Rutgers, or RU": a name is named all the same; "Visitors can climb
             # the stairs or take a lift": each is allowed
         unasserting = token.text.lower() in UNASSERTING or token.form.startswith(REPORTED)
+        if unasserting and j == 0 and next(
+                (t.form in AUXILIARIES for t in said[1:] if not t.aside), False):
+            continue  # the noun a clause opens with: "The suspect (, a man,) was arrested"
         if unasserting and not (stating and (j < low or _attributes(said, j))):
             continue  # "the group that claimed responsibility": not said of the statement
+        if token.form == "respectively" and not _paired(said, pairs):
+            continue  # the claim draws on no item of the lists it pairs
         if not unasserting and id(token) not in spoken and token.form != "respectively" and not (
-                stating and token.aside and token.text.lower() in CONDITIONS and j > low):
+                stating and token.aside and token.text.lower() in CONDITIONS and j > low
+                and said[j - 1].aside != token.aside):  # an aside that is a condition
             continue  # "The ceasefire, if it holds, will let ...": the aside's condition is
             # the clause's
         if token.form == QUESTION:

@@ -142,14 +142,17 @@ def _decide(claim: str, evidence: Sequence[Evidence]) -> Findings:
                and words & content_words(f"{e.tool.name.replace('_', ' ')} {e.text}")]
     if not failing or found.supported:
         return found
-    if not found.contradiction:  # told as done, which failed; its reason's record decided
-        return replace(found, fault=FailureKind.FAILED_TOOL,
-                       basis=failing[0] if found.basis is None else found.basis)
-    # a claim of what a failed call attempted
+    # a claim of what a failed call attempted: where the failed call's result holds as much of
+    # the claim as the rest, it decided
     attempt = _mapped(_decide_on(claim, [evidence[n] for n in failing]), failing)
     basis = failing[0] if attempt.basis is None else attempt.basis
+    attempted = not attempt.supported and attempt.coverage >= found.coverage
+    if not found.contradiction:  # told as done, which failed: named where it holds more
+        more = not attempt.supported and attempt.coverage > found.coverage
+        return replace(found, fault=FailureKind.FAILED_TOOL,
+                       basis=basis if more and found.basis is None else found.basis)
     tool = evidence[basis].tool
-    if tool is not None and not attempt.supported and attempt.coverage >= found.coverage:
+    if tool is not None and attempted:
         # another record's value against it, where the failed call's result holds as much of
         # the claim: the failed call decided, and the reason names it ("Order A-991
         # was cancelled", where cancelling A-991 failed, is no claim about the order A-992
@@ -191,8 +194,11 @@ def _decide_on(claim: str, evidence: Sequence[Evidence]) -> Findings:
 def _findings(outcome: values.Outcome) -> Findings:
     """``values``' reading of a record, as findings."""
     kind = {"supported": "aligned", "conflict": "value"}.get(outcome.kind, "unaligned")
+    # the record decided where it states the claim, gives another value or says it is not
+    # done; a value or word no record gives, none did
+    decided = outcome.kind != "unsupported" or outcome.fault == FailureKind.UNASSERTED
     return Findings(kind, outcome.reason, outcome.coverage, outcome.quotes,
-                    fault=outcome.fault, basis=outcome.record)
+                    fault=outcome.fault, basis=outcome.record if decided else None)
 
 
 # Words of a claim that tell of a failure or a refusal: an error result may state it.
@@ -706,10 +712,12 @@ def _passages_sentences(evidence: Sequence[Evidence]) -> Iterator[tuple[int, str
 
 
 def _passage_of(alignment: Alignment, evidence: Sequence[Evidence]) -> int | None:
-    """The index of the passage whose sentence states the aligned clause (``_sentence_of``'s)."""
+    """The index of the passage whose sentence states the aligned clause (``_sentence_of``'s),
+    or, for a conflict, gives its other value."""
     owned = list(_passages_sentences(evidence))
+    rival = [] if alignment.rival is None else [alignment.rival]  # a conflict's other value
     best = holding_most([text for _, text in owned],
-                        [t for t in alignment.stated if not t.referent])
+                        [*(t for t in alignment.stated if not t.referent), *rival])
     return None if best is None else owned[best[0]][0]
 
 

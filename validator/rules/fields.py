@@ -184,14 +184,17 @@ def _negative(value: object, key: list[str]) -> bool | None:
 def _asserts(value: object, keys: list[str]) -> bool:
     """Whether a field's value, read as text, asserts what it says (a planted instruction, a
     question or a hedge does not), alone and after its key (``tell_user: ...``)."""
-    # a key of a few words is a label, not a request or a command: `check_in`, `verify_by`,
-    # `flight_out_departs`; a longer one is read as a sentence (`please_confirm_it_shipped`),
-    # and an instruction to whoever reads it is one however short (`tell_user`)
+    # a key of a few words over a date is a label, not a request or a command: `check_in`,
+    # `verify_by`, `flight_out_departs`; over anything else (`please_confirm: shipped`,
+    # `confirm_delivery: true`), or longer, it is read as a sentence; and an instruction to
+    # whoever reads it is one however short (`tell_user`). A code is a name, whatever its key
+    # calls it (`claim_id: CL-5580`).
     keyed = assertions.unasserted(f"{' '.join(keys)}: {value}")
-    if keyed in (assertions.REQUEST, assertions.IMPERATIVE) and len(keys) <= _LABEL_WORDS or (
-            keyed != assertions.INSTRUCTION and isinstance(value, str) and CODE.fullmatch(
-                value.strip())):
-        keyed = None  # a code is a name, whatever its key calls it (`claim_id: CL-5580`)
+    dated = isinstance(value, str) and structured.date_of(value) is not None
+    coded = isinstance(value, str) and CODE.fullmatch(value.strip()) is not None
+    if keyed in (assertions.REQUEST, assertions.IMPERATIVE) and len(keys) <= _LABEL_WORDS and (
+            dated) or keyed != assertions.INSTRUCTION and coded and not dated:
+        keyed = None
     if not isinstance(value, str):
         return keyed is None  # `tell_the_user_it_was_approved: true`
     sentences = [s.text for s in split_sentences(value)]

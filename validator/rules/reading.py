@@ -132,9 +132,6 @@ def _clauses(sentence: str) -> tuple[Clause, ...]:
             else:
                 piece = _shared_subject(clauses[0], piece) or piece
         clauses += _coordinated(piece)
-    paired = next((t for c in clauses for t in c if t.form == "respectively"), None)
-    if paired is not None:  # "A and B cost €14 and €6 respectively": each clause is paired
-        clauses = [c if paired in c else [*c, paired] for c in clauses]
     return tuple(tuple(comparative(mark_events(voiced(_mark_lists(c))))) for c in clauses if c)
 
 
@@ -146,6 +143,8 @@ def _coordinated(tokens: list[Token]) -> list[list[Token]]:
     for n, token in enumerate(tokens):
         if token.form != "and" or token.aside or not 0 < n < len(tokens) - 1:
             continue
+        if tokens[n - 1].kind == tokens[n + 1].kind == "number":
+            continue  # "every 6 and 10 minutes": two values of one clause
         if n >= 3 and tokens[n - 2].text == "," and tokens[n - 1].kind == tokens[n - 3].kind == (
                 "word"):
             continue  # "pizza, pasta and salads", "a saw, pliers and a hammer": a list's last
@@ -172,8 +171,10 @@ def _own_clause(first: Sequence[Token], rest: Sequence[Token]) -> bool:
     ``first`` one with its verb: two statements ("Paris is the capital of France and Rome is
     the capital of Italy"), not one with a list ("Paris and Rome are capitals")."""
     if len(rest) > 1 and rest[0].text.lower() in SUBJECT_PRONOUNS and rest[1].kind == "word":
-        # "My sister lives in Quebec and I live in Ottawa": a pronoun and its verb, any tense
-        return sum(t.kind == "word" for t in first) >= 2 or has_verb(first)
+        # "My sister lives in Quebec and I live in Ottawa": a pronoun and its verb, any tense,
+        # after a clause with a verb of its own (not "The head chef and I opened ...")
+        return has_verb(first) or any(t.kind == "word" and suffix(t) in ("s", "ed")
+                                      for t in first[1:-1])
     if not has_verb(first):
         return False
     for k, token in enumerate(rest[:_SUBJECT_WORDS + 1]):
@@ -482,6 +483,12 @@ def _number(raw: list[str], i: int, bound_text: str, tokens: list[Token], text: 
         found = replace(found, value=-found.value, text=text[start - 1] + found.text)  # "-€35"
     if bound_text and not found.phrase:
         tokens.append(_word(bound_text, first=False))  # "over 20 years": maybe "during"
+    # a word between the number and its unit ("5 business days") is a word of its own, read
+    # before the number, where a claim that leaves it out leaves a gap
+    if found.unit in quantities.TIME_UNITS:
+        tokens.extend(_word(raw[k], first=False) for k in range(i + 1, number.last)
+                      if raw[k].isalpha() and raw[k].lower() not in quantities.UNITS
+                      and raw[k].lower() not in quantities.SCALES)
     tokens.append(Token(f"#{found.value:g}", found.text, "number", amount=found))
     return number.last
 

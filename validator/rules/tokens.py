@@ -36,11 +36,11 @@ QUALIFIERS = CONDITIONS | frozenset(
 # the defendant, ..."): the rules cannot tell a speaker the source vouches for from one it only
 # quotes, so a claim must keep the attribution; so are a recommendation and a request ("The
 # board recommended that shareholders accept", "asked the council to ban"). Findings ("found",
-# "showed") are not. Nor is "suspect", mostly a noun ("the suspect was arrested"); "suspected"
-# is.
+# "showed") are not. "suspect" is, as a verb ("Police suspect the fire ..."); as the subject
+# a clause opens with ("The suspect was arrested") it states (``alignment._qualifier``).
 UNASSERTING = frozenset("""claim claims claimed claiming allege alleges alleging deny denies
     denied denying doubt doubts doubted dispute disputes disputed suspect suspects suspected
-    joke jokes joked joking quip quips quipped think thinks thought guess guesses guessed
+    joke jokes joked joking quip quips quipped think thinks guess guesses guessed
     reckon reckons reckoned assume assumes assumed
     speculate speculates speculated speculation rumour rumours rumoured rumor rumors rumored
     believe believes believed belief hope hopes hoped fear fears feared wonder wonders

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from ..text import records as structured
-from ..text.grammar import BE, NEGATIONS, SPEAKERS
+from ..text.grammar import BE, MODALS, NEGATIONS, PERSON_OF
 from ..text.word_forms import (
     IRREGULAR,
     LETTERS,
@@ -277,13 +277,15 @@ def _left_out(r: Read, said: _Claim) -> list[str]:
     marks = (forms & _NOT_YET) - said.forms
     written = [*words, *([] if r.date is not None else plain_words(str(r.field.value)))]
     shown = list(dict.fromkeys(w.lower() for w in written if snowball(w.lower()) in marks))
+    can = bool(said.lowered & _MAY)  # "can be refunded" says what `refundable` does
     return (shown or sorted(marks)) + deadline + [
         w for w in words if (w.lower().endswith(_CAN_BE) or w.lower() in _LET)
-        and w.lower() not in said.lowered]
+        and w.lower() not in said.lowered and not can]
 
 
 # A key's word that says what it names can be, or may be done (`refundable`, `refund_allowed`).
 _CAN_BE = ("able", "ible")
+_MAY = MODALS - {"will", "would", "shall", "should", "must"}  # can, could, may, might
 _LET = ("allowed", "permitted")
 
 
@@ -306,7 +308,7 @@ def _done_by(said: _Claim, read: list[Read]) -> Outcome | None:
         after = [w.strip(PUNCTUATION) for w in words[at + 1:]]
         doer = after[after.index("by") + 1:] if passive and "by" in after else (
             [] if passive else [w.strip(PUNCTUATION) for w in words[:at]])
-        named = [w for w in doer if w.lower() in SPEAKERS or stem(w) in said.facts.names]
+        named = [w for w in doer if w.lower() in PERSON_OF or stem(w) in said.facts.names]
         theirs = {w.lower() for w in plain_words(r.field.value)}
         if named and not theirs & {w.lower() for w in doer}:
             return Outcome("unsupported", f"`{r.field.path}` is {shown_value(r.field)}, the "
@@ -429,10 +431,10 @@ def _values(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
         # the date field whose key has the word the date is said of ("shipped on April 1":
         # `shipped_on`, not `ordered_on`); else the one the claim names most words of ("check
         # out" for `check_out` rather than `check_in`), where no holding field is named as well
-        said_of = _word_before_month(said.text, month)
-        spoken_of = max((r for r in dated if said_of & r.own), default=None,
-                        key=lambda r: len(r.own & words))
-        if spoken_of is None or spoken_of in holding:
+        spoken_of = _date_said_of(said.text, month, day, dated)
+        if spoken_of in holding:
+            spoken_of = None  # said of the field that holds it
+        elif spoken_of is None:
             spoken_of = max(dated, key=lambda r: len(r.own & words), default=None)
             if spoken_of is not None and len(spoken_of.own & words) <= max(
                     (len(r.own & words) for r in holding), default=0):
@@ -461,14 +463,31 @@ def _values(said: _Claim, read: list[Read]) -> list[Read] | Outcome:
     return used
 
 
-def _word_before_month(claim: str, month: int) -> frozenset[str]:
-    """The content word the claim says a date in ``month`` of, as ``content_words`` reads it:
-    the last before its month's name, past function words and numbers ("shipped" of "shipped
-    on 1 April"); none where the claim opens with the date."""
-    words = LETTERS.findall(claim)
-    at = next((n for n, w in enumerate(words) if MONTH_OF.get(w.lower()) == month), None)
-    before = [w for w in words[:at] if w.lower() not in STOPWORDS] if at else []
-    return content_words(before[-1]) if before else frozenset()
+def _date_said_of(claim: str, month: int, day: int, dated: list[Read]) -> Read | None:
+    """The date field the claim says the date ``month``/``day`` is of: the one whose key has
+    the nearest word before the date that any key has, every word of its key written before
+    it ("shipped" of "shipped on 1 April": `shipped_on`; "check in on May 1": `check_in`, not
+    `check_out`); None where none is, or the claim opens with the date."""
+    words = _TERMS.findall(claim)
+
+    def the_day(k: int) -> bool:
+        return 0 <= k < len(words) and _ORDINAL.sub(r"\1", words[k]) == str(day)
+
+    at = next((n for n, w in enumerate(words) if MONTH_OF.get(w.lower()) == month
+               and (the_day(n - 1) or the_day(n + 1))), None)
+    if not at:
+        return None
+    at -= the_day(at - 1)  # "on 1 April": the words before the day
+    written = content_words(" ".join(words[:at]))
+    for word in reversed(words[:at]):
+        near = content_words(word)
+        keyed = [r for r in dated if r.own & near and r.own <= written]
+        if keyed:
+            return max(keyed, key=lambda r: len(r.own))
+    return None
+
+
+_TERMS = re.compile(r"[^\W_]+")  # words and numbers ("1st", "2026")
 
 
 def _polarity(said: _Claim, read: list[Read], failed: bool) -> list[Read] | Outcome:
@@ -478,13 +497,16 @@ def _polarity(said: _Claim, read: list[Read], failed: bool) -> list[Read] | Outc
     stated."""
     used, denies = [], said.denies
     forms = said.forms
+    claim_words = [w.lower() for w in LETTERS.findall(said.text)]
     for r in read:
         negative, turned = r.negative, False
         if negative is None and isinstance(r.field.value, str) and any(
-                snowball(f"{prefix}{w.lower()}") in r.forms for w in LETTERS.findall(said.text)
-                for prefix in NEGATIVE_PREFIXES):
+                snowball(f"{prefix}{w}") in r.forms for k, w in enumerate(claim_words)
+                for prefix in NEGATIVE_PREFIXES
+                if len(w) > 3 and (not k or claim_words[k - 1] != prefix)):
             # "uninsured", "incompatible" against "insured", "compatible": the claim's own
-            # word, turned round, is the field's value, so it speaks of the field
+            # word, turned round, is the field's value, so it speaks of the field ("in transit"
+            # written apart is no "intransit" turned round)
             negative = turned = True
         if negative is None:
             continue

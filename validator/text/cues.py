@@ -122,7 +122,7 @@ DENY: tuple[Cue, ...] = (
         r"fictitious|theoretical|invented|made-up|simulated|counterfactual|what-if|worst[\s-]case|"
         r"best[\s-]case)\b|"
         r"^(?:in|within)\s+(?:a|an|the|this|that|my|your|his|her|their|our)\s+(?:\w+\s+)?"
-        r"(?:dream|imagination|fantasy|novel|story|film|movie|play|game|simulation|"
+        r"(?:dream|imagination|fantasy|novel|story|film|movie|simulation|"
         r"thought\s+experiment)s?\s*,",
         "In a hypothetical scenario, the levee fails and the district floods."),
     Cue(CONDITION, SENTENCE, OPENERS + r"(?:if|unless|in\s+case|even\s+if|only\s+if)\b",

@@ -78,6 +78,18 @@ def test_what_a_judge_object_returns_is_checked_where_it_is_adapted():
         asyncio.run(adapt(Short()).verdicts(items, Context()))
 
 
+@pytest.mark.parametrize("basis", [-1, True, "0", 1.0])
+def test_a_judge_objects_basis_is_an_index_or_none(basis):
+    from provenance_guard import Verdict
+
+    class Pointing(OneAtATime):
+        def judge(self, claim, evidence, question=None):
+            return Verdict("supported", "ok", score=1.0, basis=basis)
+
+    with pytest.raises(ConfigurationError, match="a basis that is None or the index"):
+        asyncio.run(adapt(Pointing()).verdicts([("A.", EVIDENCE)], Context()))
+
+
 def test_a_plugin_named_like_a_built_in_name_or_a_litellm_prefix_is_not_used(monkeypatch):
     from importlib.metadata import EntryPoint
 

@@ -258,3 +258,35 @@ def test_a_code_is_a_name_whatever_its_key_calls_it():
 ])
 def test_an_opening_is_read_for_what_it_is(claim, source, supported):
     assert check(claim, [Evidence(source)]).supported is supported
+
+
+@pytest.mark.parametrize("claim,source", [
+    # none of these is what the rule it resembles holds back
+    ("You are responsible for the return postage.",
+     "Customers are responsible for the return postage."),  # the claim is no kind's member
+    ("Buses run every 8 minutes.",
+     "Buses run every 8 minutes, and vans and taxis leave from bays 2 and 3 respectively."),
+    ("The mill reopened in May.", "The mill, which closed when the river flooded, reopened in May."),
+    ("A woman was detained on Monday.", "The suspect, a 40-year-old woman, was detained on Monday."),
+    ("The head baker opened the shop in 2011.", "The head baker and I opened the shop in 2011."),
+    ("Portugal beat Spain 3-1.", "In the final game, Portugal beat Spain 3-1."),
+    ("Refunds take 5 business days.", "Refunds take 5 business days."),
+])
+def test_what_only_looks_like_a_frame_still_states(claim, source):
+    found = check(claim, [Evidence(source)])
+    assert found.supported, found.reason
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("Refunds take 5 calendar days.", "Refunds take 5 business days."),
+    ("Refunds take 5 days.", "Refunds take 5 business days."),
+    ("The guarantee lasts 3 extra years.", "The guarantee lasts 3 years."),
+])
+def test_a_word_between_a_number_and_its_unit_is_a_word_of_the_claim(claim, source):
+    assert not check(claim, [Evidence(source)]).supported
+
+
+def test_a_conflict_names_the_passage_with_the_other_value():
+    found = check("The dam opened in 1961.", [Evidence("The dam opened with a ceremony."),
+                                             Evidence("The dam opened in 1959.")])
+    assert found.contradiction and found.basis == 1

@@ -397,3 +397,25 @@ def test_a_field_says_when_and_by_whom_as_its_key_does(claim, record, supported,
 def test_a_record_is_read_for_when_who_and_whether(claim, record, supported, said):
     found = rules.check(claim, evidence(record))
     assert found.supported is supported and said in found.reason, found.reason
+
+
+@pytest.mark.parametrize(("claim", "record", "supported"), [
+    # a request or a command over anything but a date is read as one, however short its key
+    ("Your order shipped.", {"order": 7, "please_confirm": "shipped"}, False),
+    ("The delivery was confirmed.", {"delivery": "D-1", "confirm_delivery": True}, False),
+    # a doer named by an object pronoun is a doer
+    ("The refund was approved by us.", {"refund": "R-1", "approved_by": "Omar Haddad"}, False),
+    # a prefix written apart is no word turned round
+    ("Your parcel is in transit.", {"parcel": "P-1", "status": "InTransit"}, False),
+    # two dates in one month, each held against the field said of it
+    ("You check in on May 1 and check out on May 5.",
+     {"hotel": "Ritz", "check_in": "2026-05-01", "check_out": "2026-05-05"}, True),
+    ("You check out on May 1.",
+     {"hotel": "Ritz", "check_in": "2026-05-01", "check_out": "2026-05-05"}, False),
+    # what can be done, said with "can"
+    ("Your ticket can be refunded.", {"ticket": "K-2", "refundable": True}, True),
+])
+def test_records_read_as_the_review_asked(claim, record, supported):
+    found = rules.check(claim, evidence(record))
+    assert found.supported is supported, found.reason
+    assert not (found.contradiction and "InTransit" in str(record))

@@ -30,6 +30,7 @@ from ..text.word_forms import (
     MONTH_OF,
     NEGATIVE_PREFIXES,
     STOPWORDS,
+    TERM,
     content_words,
     snowball,
     stem,
@@ -468,7 +469,7 @@ def _date_said_of(claim: str, month: int, day: int, dated: list[Read]) -> Read |
     the nearest word before the date that any key has, every word of its key written before
     it ("shipped" of "shipped on 1 April": `shipped_on`; "check in on May 1": `check_in`, not
     `check_out`); None where none is, or the claim opens with the date."""
-    words = _TERMS.findall(claim)
+    words = TERM.findall(claim)  # words and numbers ("1st", "2026")
 
     def the_day(k: int) -> bool:
         return 0 <= k < len(words) and _ORDINAL.sub(r"\1", words[k]) == str(day)
@@ -485,9 +486,6 @@ def _date_said_of(claim: str, month: int, day: int, dated: list[Read]) -> Read |
         if keyed:
             return max(keyed, key=lambda r: len(r.own))
     return None
-
-
-_TERMS = re.compile(r"[^\W_]+")  # words and numbers ("1st", "2026")
 
 
 def _polarity(said: _Claim, read: list[Read], failed: bool) -> list[Read] | Outcome:

@@ -157,7 +157,8 @@ def _opened(words: list[tuple[str, int]]) -> bool:
     # arrived late")
     apposition = bool(between) and (len(stretch) > 1 or between[0].lower() in RELATIVES or not any(
         w.lower() in _VERB_LIKE or n >= 2 and len(w) > 4 and w.lower().endswith("ed")
-        or n == 2 and w.lower().endswith("s") and between[0].lower() in _DETERMINERS
+        or n == 2 and w.lower().endswith("s") and not w.lower().endswith(("ss", "us", "is"))
+        and between[0].lower() in _DETERMINERS and n + 1 < len(between)
         for n, w in enumerate(between)))
     if apposition or any(w.lower() in ("and", "or") for w in rest[:2]):
         return False  # an apposition or a list: the stretch is its subject or first item

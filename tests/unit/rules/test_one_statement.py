@@ -271,6 +271,8 @@ def test_an_opening_is_read_for_what_it_is(claim, source, supported):
     ("The head baker opened the shop in 2011.", "The head baker and I opened the shop in 2011."),
     ("Portugal beat Spain 3-1.", "In the final game, Portugal beat Spain 3-1."),
     ("Refunds take 5 business days.", "Refunds take 5 business days."),
+    ("Ibuprofen is sold over the counter.",
+     "Ibuprofen, a drug-class analgesic, is sold over the counter."),  # "class" is no verb
 ])
 def test_what_only_looks_like_a_frame_still_states(claim, source):
     found = check(claim, [Evidence(source)])

@@ -146,8 +146,10 @@ def read_number(words: Sequence[str], i: int, phrase: str = "", *, source: str |
 
     currency = (money.sign(words[i - 1]) or money.code(words[i - 1])) if i else None  # "$5"
     first, j, scale = (i - 1 if currency else i), i + 1, 1.0
-    if _minus(words, first, source, spans):  # "-€35", "−12": below zero
-        value, first = -value, first - 1
+    below = _minus(source, spans, first)  # "-€35", "−12": below zero
+    if below:
+        value = -value
+        first -= bool(first) and words[first - 1] in _MINUS  # the sign as a word of its own
     if low(j) in SCALES and (low(j) not in _CURRENCY_SCALES or currency):
         scale, j = SCALES[low(j)], j + 1
     unit = currency
@@ -170,7 +172,9 @@ def read_number(words: Sequence[str], i: int, phrase: str = "", *, source: str |
     if not phrase and _range_end(words, first, j, role):
         role = RANGE  # "from €20 to €45", "between €20 and €45", "8 to 12", "8-12": an end
     if source is not None and spans:
-        shown = source[spans[first][0]:spans[j - 1][1]]
+        begin = spans[first][0]
+        begin -= below and source[begin - 1:begin] in _MINUS  # a sign no word of its own
+        shown = source[begin:spans[j - 1][1]]
     else:
         shown = " ".join(words[first:j]).replace(" %", "%")
         shown = shown[0] + shown[1:].lstrip() if shown[0] in money.SIGNS else shown
@@ -403,15 +407,19 @@ def amount(number: str, value: float, *, scale: float = 1.0, unit: str | None = 
                   rounded=bool(decimals) or scale != 1.0, phrase=phrase, role=role)
 
 
-def _minus(words: Sequence[str], first: int, source: str | None,
-           spans: Sequence[tuple[int, int]]) -> bool:
-    """Whether a minus sign stands before ``words[first]``, touching it and after a space or
-    the start (a dash between two numbers, "5-7", is no minus); read only where the words'
-    places in ``source`` are known."""
-    if not first or words[first - 1] not in ("-", "\u2212") or not source or len(spans) <= first:
+_MINUS = ("-", "\u2212")
+
+
+def _minus(source: str | None, spans: Sequence[tuple[int, int]], first: int) -> bool:
+    """Whether a minus sign touches the number whose first word is the ``first`` of ``spans``
+    in ``source``, after a space or the start (a dash between two numbers, "5-7", is no
+    minus), whether the reader took the sign as a word of its own or not; read only where the
+    words' places in ``source`` are known."""
+    if not source or len(spans) <= first:
         return False
-    start, end = spans[first - 1]
-    return end == spans[first][0] and (start == 0 or source[start - 1].isspace())
+    start = spans[first][0]
+    return start > 0 and source[start - 1] in _MINUS and (
+        start == 1 or source[start - 2].isspace())
 
 
 def bound_before(words: list[str], end: int, unit: str | None) -> tuple[str, int]:

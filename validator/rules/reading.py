@@ -478,9 +478,6 @@ def _number(raw: list[str], i: int, bound_text: str, tokens: list[Token], text: 
     if number.first < i and tokens and tokens[-1].text == raw[number.first]:
         tokens.pop()  # "$": read into the number
     found = number.amount
-    start = spans[number.first][0] if number.first < len(spans) else 0
-    if start and text[start - 1] in "-\u2212" and (start == 1 or text[start - 2].isspace()):
-        found = replace(found, value=-found.value, text=text[start - 1] + found.text)  # "-€35"
     if bound_text and not found.phrase:
         tokens.append(_word(bound_text, first=False))  # "over 20 years": maybe "during"
     # a word between the number and its unit ("5 business days") is a word of its own, read

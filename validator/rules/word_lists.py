@@ -197,7 +197,8 @@ def opposed(a: str, b: str) -> bool:
     if any((key, not pole) in concepts(b) for key, pole in concepts(a)):
         return True
     short, long = sorted((a, b), key=len)
-    if len(short) > 3 and long.endswith(short) and long[:-len(short)].rstrip("-") in NEGATIVE_PREFIXES:
+    prefix = long[:-len(short)].rstrip("-")  # "insoluble", "non-smoking"
+    if len(short) > 3 and long.endswith(short) and prefix in NEGATIVE_PREFIXES:
         return True
     return tuple(sorted((stem(a), stem(b)))) in _antonyms()
 

@@ -152,19 +152,29 @@ def _opened(words: list[tuple[str, int]]) -> bool:
         return False  # a clause of its own, not an opener
     rest = [w for w, _ in words[comma + 1:]]
     between = rest[:rest.index(",")] if "," in rest else []
-    # a noun phrase between two commas, even with an adjective in -ed ("a retired nurse"), not,
-    # after one word ("Oh great, ..."), a clause with its subject and verb ("my package
-    # arrived late")
-    apposition = bool(between) and (len(stretch) > 1 or between[0].lower() in RELATIVES or not any(
-        w.lower() in _VERB_LIKE or n >= 2 and len(w) > 4 and w.lower().endswith("ed")
-        or n == 2 and w.lower().endswith("s") and not w.lower().endswith(("ss", "us", "is"))
-        and between[0].lower() in _DETERMINERS and n + 1 < len(between)
-        for n, w in enumerate(between)))
+    # what stands between two commas is an apposition ("Paris, the capital, is ..."), but not,
+    # after one word ("Oh great, ..."), a clause with its subject and verb
+    apposition = bool(between) and (len(stretch) > 1 or not _a_clause(between))
     if apposition or any(w.lower() in ("and", "or") for w in rest[:2]):
         return False  # an apposition or a list: the stretch is its subject or first item
         # ("Paris, the capital, is ..."; not "Oh great, my package arrived late, as always")
     phrase = " ".join(stretch)
     return not any(row.search(phrase) for row in PLAIN_OPENINGS)
+
+
+def _a_clause(words: list[str]) -> bool:
+    """Whether ``words`` between two commas are a clause with its subject and verb ("my
+    package arrived late", "the printer works again"), not a noun phrase ("a retired nurse",
+    "a penicillin-class antibiotic") or a relative clause ("which was founded in 1990")."""
+    if words[0].lower() in RELATIVES:
+        return False
+    for n, word in enumerate(w.lower() for w in words):
+        if word in _VERB_LIKE or n >= 2 and len(word) > 4 and word.endswith("ed"):
+            return True
+        if (n == 2 and n + 1 < len(words) and words[0].lower() in _DETERMINERS
+                and word.endswith("s") and not word.endswith(("ss", "us", "is"))):
+            return True  # "the printer works again": a determiner, a noun, its verb
+    return False
 
 
 def _imperative(words: list[str]) -> bool:

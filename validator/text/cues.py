@@ -108,7 +108,8 @@ DENY: tuple[Cue, ...] = (
         r"doubt|imagine|hope|fear|gather|understand)\b|\bi'?m\s+(?:guessing|assuming|told)\b",
         "I think the refund window is 90 days."),
     Cue(HEDGE, SENTENCE, r"\bas\s+far\s+as\s+(?:\w+\s+){1,2}?(?:knows?|can\s+tell|remembers?|"
-        r"recalls?|understands?|is\s+aware|are\s+aware|am\s+aware)\b|\bif\s+i\s+(?:remember|recall)\b|\bto\s+the\s+best\s+of\s+my\b"
+        r"recalls?|understands?|is\s+aware|are\s+aware|am\s+aware)\b"
+        r"|\bif\s+i\s+(?:remember|recall)\b|\bto\s+the\s+best\s+of\s+my\b"
         r"|\b(?:if|unless)\s+i'?m\s+(?:not\s+)?mistaken\b|\bi\s+could\s+be\s+wrong\b"
         r"|\bi\s+(?:don't|do\s+not)\s+(?:know|remember)\b|\bcorrect\s+me\s+if\b"
         r"|\bi\s+(?:forget|am\s+not\s+sure)\b",

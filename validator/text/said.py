@@ -23,6 +23,7 @@ from .grammar import (
     PERSONAL,
     POSSESSIVE,
     SECOND,
+    SPEAKERS,
     THING,
 )
 from .word_forms import TERM, fold, snowball, words
@@ -78,7 +79,7 @@ def nearest(claims: Sequence[str], conversation: Sequence[Turn]) -> list[list[Ev
 # sources to say, and the sources decide it, silent or not.
 _SECOND_PERSON = frozenset(SECOND) | frozenset("yourselves you're you've you'd you'll".split())
 # a third person or a thing, as subject or owner ("it", "their"), or one pointed at ("these")
-_PRONOUNS = frozenset(forms[k] for forms in (*PERSONAL[2:4], PERSONAL[5], THING)
+_PRONOUNS = frozenset(forms[k] for forms in (*PERSONAL, THING) if forms[0] not in SPEAKERS
                       for k in (0, POSSESSIVE)) | DEMONSTRATIVES - {"that"}
 _FIRST_PERSON = frozenset(FIRST_SINGULAR + FIRST_PLURAL) | frozenset("i'm i've i'd i'll".split())
 

@@ -124,8 +124,7 @@ class ScriptedJudge:
     get ``rewrite(sentence, passages)`` as the reply's rewrite (default: None, "cannot")."""
 
     def __init__(self, rule=None, latency: float = 0.0, reply=None, claims=None, rewrite=None):
-        self.rule = rule or (lambda statement, passages: statement.lower().rstrip(".") in
-                             passages.lower())
+        self.rule = rule or stated
         self.latency = latency
         self.reply = reply
         self.claims = claims or (lambda sentence: [sentence])
@@ -181,6 +180,16 @@ class ScriptedJudge:
         if isinstance(answer, str):
             return answer
         return "supported" if answer else "unsupported"
+
+
+def stated(statement: str, passages: str) -> bool:
+    """Whether ``passages`` hold ``statement`` word for word, each of their sentences read as
+    a reader would: a pronoun that opens one named by the sentence before ("It is 330 metres
+    tall." after "The Eiffel Tower is in Paris.")."""
+    from provenance_guard.rules.reading import in_context_each
+
+    wanted = statement.lower().rstrip(".")
+    return wanted in passages.lower() or wanted in " ".join(in_context_each(passages)).lower()
 
 
 class ToyEmbedder:

@@ -112,3 +112,15 @@ def test_missing_credentials_are_said_when_the_validator_is_built(monkeypatch):
     with pytest.raises(JudgeAuthError) as raised:
         ProvenanceLLM(llm_callable="anthropic/claude-3-5-haiku-latest")
     assert "set ANTHROPIC_API_KEY" in str(raised.value) and raised.value.__context__ is None
+
+
+def test_the_command_line_and_the_html_show_what_a_sentence_was_read_as(capsys, tmp_path):
+    """"It" after a sentence about the tower is judged as the tower: both views say so, and
+    the report marks the evidence against what was judged."""
+    text, page = tmp_path / "answer.txt", tmp_path / "report.html"
+    text.write_text("The Eiffel Tower is in Paris. It was designed by Gustave Eiffel.",
+                    encoding="utf-8")
+    cli.main(CHECK + ["--text", str(text), "--html", str(page)])
+    out = capsys.readouterr().out
+    assert "read as: The Eiffel Tower was designed by Gustave Eiffel." in out
+    assert "read as: The Eiffel Tower was designed by Gustave Eiffel." in page.read_text()

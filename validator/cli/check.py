@@ -106,6 +106,8 @@ def _print_text(report: Report, args: argparse.Namespace) -> None:
             print(f"    citation: {citation.status.replace('_', ' ')}"
                   + (f"; source {list(citation.uncited_support)} supports it"
                      if citation.uncited_support else ""))
+        if result.read_as is not None:
+            print(f"    read as: {result.read_as}")
         if result.split_into_claims:
             for claim in result.claims:
                 print(f"    claim [{claim.verdict.label}]: {claim.text}")

@@ -105,6 +105,11 @@ def _no_verdict(results: Sequence[SentenceResult], invalid: int) -> str:
         f" ({'; '.join(why)})" if why else "")
 
 
+def _read_as(read: ReadSentence, claims: Sequence[ClaimResult], by_claim: bool) -> str | None:
+    """What a sentence judged whole was judged as, where that is not its text."""
+    return claims[0].text if claims and not by_claim and claims[0].text != read.text else None
+
+
 def aggregate(request: Request, read: Sequence[ReadSentence], claims: Sequence[Claim],
               decided: Decided, evidence: Found, reporting: Reporting) -> Report:
     """Each sentence's result from its claims' verdicts and evidence and its checked citation
@@ -115,7 +120,8 @@ def aggregate(request: Request, read: Sequence[ReadSentence], claims: Sequence[C
     for n, (claim, verdict) in enumerate(zip(claims, decided.verdicts, strict=True)):
         claims_of[claim.sentence].append(ClaimResult(claim.text, verdict,
                                                      decided.said.get(n) or evidence.peek(n)))
-    results = [SentenceResult(r.sentence, claims_of[i], r.citation, by_claim, r.not_a_claim)
+    results = [SentenceResult(r.sentence, claims_of[i], r.citation, by_claim, r.not_a_claim,
+                              read_as=_read_as(r, claims_of[i], by_claim))
                for i, r in enumerate(read)]
     invalid = sum(r.verdict is not None and r.verdict.label == INVALID for r in results)
     withheld = sum(r.verdict is not None and r.verdict.withheld for r in results)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import cache
 from typing import cast
 
@@ -41,7 +42,7 @@ from ..types import (
     ReadSentence,
     Verdict,
 )
-from .decider import Decider
+from .decider import Decider, claimed
 from .results import Report
 
 # A rewrite longer than this many times the sentence, plus SLACK characters, is not a
@@ -117,6 +118,7 @@ class _Todo:
                         if id(r) in failing and r.verdict is not None
                         and r.verdict.label in (UNSUPPORTED, CONTRADICTED)]
         self.texts = {i: read[i].text for i in self.indexes}
+        self.read, self.value = read, request.value
 
     def arguments(self, i: int) -> tuple | None:
         """What the corrector is given for sentence ``i``; None: it has nothing to rewrite
@@ -153,11 +155,15 @@ class _Rewrites:
         # the rewrite without markers a model may have put in: judged as a sentence is
         self.bare = {i: MARKER.sub("", text).strip() for i, text in self.rewrites.items()
                      if text}
+        self.claimed = {i: claimed([*todo.read[:i], replace(todo.read[i], text=text)],
+                                   todo.value)[i] for i, text in self.bare.items()}
         self.checked = [i for i in self.indexes if self.problems[i] is None]
 
     def to_judge(self) -> tuple[list[str], list[Sequence[Evidence]]]:
-        """The rewrites to judge, and the evidence of the sentence each stands for."""
-        return ([self.bare[i] for i in self.checked],
+        """The rewrites to judge, each as what it claims in its place ("It is 330 metres
+        tall." after "The Eiffel Tower is in Paris." claims the Eiffel Tower is), and the
+        evidence of the sentence each stands for."""
+        return ([self.claimed[i] for i in self.checked],
                 [self.report.sentences[i].evidence for i in self.checked])
 
     def corrections(self, verdicts: Sequence[Verdict]) -> dict[int, Correction]:

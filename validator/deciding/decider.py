@@ -247,9 +247,9 @@ class Decider:
         asserting = _asserting(read, request)
         if not self.split_into_claims or request.no_sources:
             return [Claim(text, i, within) for i, text, within in asserting]
-        return _split(asserting, await extract_claims(
-            self.judge, [text for _, text, _ in asserting], request.value, request.context,
-            scope))
+        return _split(asserting, await extract_claims(  # the judge reads the sentence itself
+            self.judge, [claim_part(read[i].text) for i, _, _ in asserting], request.value,
+            request.context, scope))
 
     async def decide(self, claims: Sequence[Claim], evidence: Found, request: Request,
                      scope: Scope) -> Decided:
@@ -297,10 +297,26 @@ class Decider:
 
 def _asserting(read: Sequence[ReadSentence], request: Request
                ) -> list[tuple[int, str, Within]]:
-    """Each sentence that asserts something: its index, what it claims (without a clause that
-    says the sources lack it: that excuses nothing), the sources it cites."""
-    return [(i, claim_part(r.text), citations.within(r.citation, request.source_count))
-            for i, r in enumerate(read) if r.not_a_claim is None]
+    """Each sentence that asserts something: its index, what it claims (``claimed``), the
+    sources it cites."""
+    return [(i, claim, citations.within(r.citation, request.source_count))
+            for i, (r, claim) in enumerate(zip(read, claimed(read, request.value), strict=True))
+            if r.not_a_claim is None]
+
+
+def claimed(read: Sequence[ReadSentence], value: str) -> list[str]:
+    """What each sentence of ``value`` claims: its text without a clause that says the sources
+    lack it (that excuses nothing), and with a pronoun that opens it read as the subject of
+    the sentence before it, on its line, stands for ("Hall B opened in 2005. It seats 800."
+    claims "Hall B seats 800."). A new line (a list's item, a heading, a paragraph) starts
+    afresh."""
+    claims: list[str] = []
+    for i, r in enumerate(read):
+        claim = claim_part(r.text)
+        if i and "\n" not in value[read[i - 1].sentence.end:r.sentence.start]:
+            claim = rules.in_context(claim, claims[-1])
+        claims.append(claim)
+    return claims
 
 
 def _split(asserting: Sequence[tuple[int, str, Within]],

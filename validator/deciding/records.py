@@ -189,6 +189,7 @@ class SentenceRecord(VerdictRecord):
     text: StrictStr
     start: Whole
     end: Whole
+    read_as: StrictStr | None = None
     not_a_claim: Literal[FORMS] | None = None  # type: ignore[valid-type]
     evidence: list[EvidenceRecord] = []
     citation: CitationRecord

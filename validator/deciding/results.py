@@ -84,7 +84,10 @@ class ClaimResult:
 class SentenceResult:
     """One sentence's result. ``not_a_claim``: the form of a sentence that asserts nothing
     (``text.non_claims``), which has no claims and no verdict, and passes. ``correction``: what
-    ``fix_mode="correct"`` did with it (a failing sentence's)."""
+    ``fix_mode="correct"`` did with it (a failing sentence's). ``read_as``: what the judge was
+    asked of it, where that is not the sentence as written: a pronoun that opens it named by
+    the sentence before ("Hall B seats 800." for "It seats 800."), a clause that says the
+    sources lack it left out."""
 
     sentence: Sentence
     claims: list[ClaimResult]  # one, the sentence itself, unless validation_method="claim"
@@ -92,6 +95,7 @@ class SentenceResult:
     split_into_claims: bool = False
     not_a_claim: str | None = None
     correction: Correction | None = None  # what fix_mode="correct" did with it, if it failed
+    read_as: str | None = None  # what it was judged as, where not as written
 
     @cached_property
     def verdict(self) -> Verdict | None:
@@ -198,7 +202,8 @@ class SentenceResult:
         if verdict is None:
             return f"not a claim ({self.not_a_claim})"
         problem = citations.problem(self.citation)
-        reason = "; ".join(p for p in (problem, verdict.reason) if p)
+        read_as = f"read as {self.read_as!r}" if self.read_as else ""
+        reason = "; ".join(p for p in (problem, verdict.reason, read_as) if p)
         label = self.citation.status if problem else verdict.label
         if not problem and self.named_kind is not None:
             label = f"{label} ({self.named_kind})"  # "contradicted (number)"
@@ -209,6 +214,7 @@ class SentenceResult:
             "text": self.sentence.text,
             "start": self.sentence.start,
             "end": self.sentence.end,
+            "read_as": self.read_as,
             "not_a_claim": self.not_a_claim,
             **_verdict_dict(self.verdict),
             "kind": self.kind,
@@ -236,9 +242,11 @@ class SentenceResult:
         if citation.fails:  # its kind is the citation's: the verdict's own is not kept
             judged = dataclasses.replace(judged, kind=None)
         claims = ([ClaimResult.of_record(c) for c in record.claims] if record.claims is not None
-                  else [ClaimResult(record.text, judged, [e.typed() for e in record.evidence])])
+                  else [ClaimResult(record.read_as or record.text, judged,
+                                    [e.typed() for e in record.evidence])])
         return cls(sentence, claims, citation, record.claims is not None,
-                   correction=None if record.correction is None else record.correction.typed())
+                   correction=None if record.correction is None else record.correction.typed(),
+                   read_as=record.read_as)
 
 
 _SEVERITY: dict[str, int] = {CONTRADICTED: 0, UNSUPPORTED: 1, INVALID: 2, SUPPORTED: 3}  # worst first

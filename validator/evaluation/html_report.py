@@ -171,7 +171,7 @@ def _sentence(anchor: str, result: SentenceResult, source_names: Sequence[str]) 
     verdict, citation = result.verdict, result.citation
     if verdict is None:
         return View(id=anchor, verdict=result.label, text=result.sentence.text, kind=None,
-                    reason=f"not a claim ({result.not_a_claim}): not judged",
+                    read_as=None, reason=f"not a claim ({result.not_a_claim}): not judged",
                     score=_score(None), reply=None, decided_by=None, citation=None, claims=[], evidence=[],
                     correction=None)
     shown_citation = None
@@ -181,18 +181,20 @@ def _sentence(anchor: str, result: SentenceResult, source_names: Sequence[str]) 
         shown_citation = (str(citation.status).replace("_", " ")
                           + (f" (cites {cited})" if cited else "")
                           + (f"; {other} would support it" if other else ""))
-    evidence = [View(runs=marked(result.sentence.text, e.text, verdict.label), number=n,
+    judged = result.read_as or result.sentence.text  # what the evidence is marked against
+    evidence = [View(runs=marked(judged, e.text, verdict.label), number=n,
                      where=_source(source_names, e.source) + (
                          "" if e.similarity is None else f", similarity {e.similarity:.2f}"))
                 if e.said is None and e.tool is None else
-                View(runs=marked(result.sentence.text, e.text if e.said is None else e.said.text,
+                View(runs=marked(judged, e.text if e.said is None else e.said.text,
                                  verdict.label), number=n,
                      where=f"{from_conversation(e)} of the conversation")
                 for n, e in enumerate(result.evidence, 1)]
     claims = ([View(text=c.text, verdict=c.verdict.label) for c in result.claims]
               if result.split_into_claims else [])
     return View(id=anchor, verdict=verdict.label, text=result.sentence.text, kind=_kind(result),
-                reason=verdict.reason, reply=verdict.reply, score=_score(verdict.score),
+                read_as=result.read_as, reason=verdict.reason, reply=verdict.reply,
+                score=_score(verdict.score),
                 decided_by=verdict.decided_by, citation=shown_citation, claims=claims,
                 evidence=evidence, correction=_correction(result.correction))
 

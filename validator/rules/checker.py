@@ -53,6 +53,7 @@ from .alignment import (
 )
 from .facts import normalise, read_facts
 from .money import SIGNS
+from .reading import in_context_each
 from .tokens import (
     BOUNDARIES,
     CONDITION_PHRASES,
@@ -64,8 +65,8 @@ from .tokens import (
     TITLE_CHANGERS,
     UNASSERTING,
     Token,
+    as_written,
     holding_most,
-    located,
     participle,
     place,
     reports,
@@ -325,7 +326,8 @@ def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) 
     words = target.split()
     if len(words) < VERBATIM_MIN_WORDS:
         return None
-    if not any(f" {target} " in f" {normalise(e.text)} " for e in evidence):
+    passages = [_as_written_and_read(MARKER.sub(" ", e.text)) for e in evidence]
+    if not any(f" {target} " in f" {normalise(' '.join(said))} " for said in passages):
         return None
     mine = set(words)
     # words are apart in the text, but a currency sign and its number may touch ("$30")
@@ -333,9 +335,9 @@ def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) 
                       else r"[\W_]+") + re.escape(word) for n, word in enumerate(words))
     span = re.compile(r"(?<![^\W_])" + joined + r"(?![^\W_])", re.IGNORECASE)
     amounts = read_facts(claim).quantities
-    for passage, e in enumerate(evidence):
-        for sentence in split_sentences(MARKER.sub(" ", e.text)):
-            said = sentence.text.replace("’", "'")
+    for passage, sentences in enumerate(passages):
+        for said in sentences:
+            said = said.replace("’", "'")
             said_words = normalise(said).split()
             if said_words and said_words[0] in _INVERTED and "," in said:
                 continue  # "Should the talks fail, the union will strike": a condition
@@ -358,6 +360,14 @@ def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) 
                 if not of_another and not any(_turns(w) and w not in mine for w in before):
                     return passage
     return None
+
+
+def _as_written_and_read(text: str) -> list[str]:
+    """Each sentence of ``text`` as written and, where it differs, as read after the one
+    before ("It is 330 metres tall." and "The Eiffel Tower is 330 metres tall.")."""
+    written = [s.text for s in split_sentences(text)]
+    return [form for pair in zip(written, in_context_each(text), strict=True)
+            for form in dict.fromkeys(pair)]
 
 
 def _held_back(words: list[str], mine: set[str]) -> bool:
@@ -760,13 +770,7 @@ def _named(text: str, found: list, borrowed: list, before: str) -> tuple[str, li
     pronoun = re.compile(rf"(?<!\w){re.escape(borrowed[0].referent)}(?!\w)").search(text)
     if pronoun is None:
         return text, found
-    spans = [span for _, span in located(before, borrowed)]
-    if spans:
-        start = spans[0][0]
-        article = re.search(r"(?:\b(?:the|a|an)\s+)$", before[:start], re.IGNORECASE)
-        subject = before[article.start() if article else start:spans[-1][1]]
-    else:
-        subject = " ".join(t.text for t in borrowed)
+    subject = as_written(before, borrowed)
     named = f"[{subject[:1].upper() + subject[1:] if pronoun.start() == 0 else subject}]"
     shift = len(named) - (pronoun.end() - pronoun.start())
     moved = [(t, (a + shift, b + shift) if a >= pronoun.end() else (a, b)) for t, (a, b) in found]

@@ -54,6 +54,7 @@ from .tokens import (
     UNASSERTING,
     Clause,
     Token,
+    as_written,
     has_verb,
     participle,
     reports,
@@ -86,18 +87,96 @@ def read(text: str) -> tuple[Clause, ...]:
         read_here = list(_clauses(sentence.text))
         if sentence.text.rstrip().endswith("?"):  # "Did the minister resign?" states nothing
             read_here = [(*c, Token(QUESTION, QUESTION, QUESTION)) for c in read_here]
-        first = read_here[0] if read_here else None
-        if first and previous and first[0].text.lower() in PRONOUNS and len(first) > 1:
-            # "The Louvre is a museum. It houses the Mona Lisa.": "It" is the Louvre
-            named = _shared_subject(previous, list(first[1:]))
-            if named:
-                borrowed = len(named) - len(first) + 1
-                read_here[0] = (*(replace(t, referent=first[0].text) for t in named[:borrowed]),
-                                *named[borrowed:])
+        if read_here and previous and (named := _pronoun_read(previous, read_here[0])):
+            read_here[0] = named  # "The Louvre is a museum. It houses the Mona Lisa."
         if read_here:
             previous = read_here[0]
         clauses += [_restated(c) for c in read_here]
     return tuple(clauses)
+
+
+def in_context(sentence: str, before: str) -> str:
+    """``sentence`` as it reads after ``before``, the sentence before it: a personal pronoun
+    that opens it put as the subject of ``before`` it stands for, as ``before`` writes it
+    ("Hall B opened in 2005." "It seats 800." reads "Hall B seats 800."). ``sentence`` itself
+    where it opens otherwise, or ``before`` names nothing the pronoun can stand for. The rule
+    ``read`` reads a source's later sentences by, so a claim and a source read alike."""
+    opening = _OPENING_PRONOUN.match(sentence)
+    if opening is None:
+        return sentence
+    previous, first = _clauses(before), _clauses(sentence)
+    named = _pronoun_read(previous[0], first[0]) if previous and first else None
+    if named is None:
+        return sentence
+    written = as_written(before, [t for t in named if t.referent])
+    return f"{sentence[:opening.start(1)]}{written[:1].upper()}{written[1:]}" \
+        f"{sentence[opening.end(1):]}"
+
+
+@memoize(4096, 16 * MiB, bytes_per_char=48)
+def in_context_each(text: str) -> tuple[str, ...]:
+    """Each sentence of ``text`` as it reads after the one before (``in_context``)."""
+    read_here: list[str] = []
+    for sentence in split_sentences(text):
+        read_here.append(in_context(sentence.text, read_here[-1]) if read_here
+                         else sentence.text)
+    return tuple(read_here)
+
+
+# A personal pronoun that opens a sentence, not contracted ("It's" is read as it is).
+_OPENING_PRONOUN = re.compile(r"\s*(it|they|he|she)\b(?!['’])", re.IGNORECASE)
+
+
+def _pronoun_read(previous: Clause, first: Clause) -> Clause | None:
+    """``first``, a clause that opens with a pronoun, with the pronoun read as the subject of
+    ``previous``, the clause before it (each word of that subject keeps the pronoun as its
+    ``referent``); None where ``first`` opens otherwise, its "it" is no thing ("It is likely
+    that ...", "It took ten years to ..."), or ``previous`` has no subject the pronoun can
+    stand for. A subject that is no person for a "she" is read all the same: what the clause
+    then claims of it fails closed."""
+    pronoun = first[0].text.lower() if first else ""
+    if pronoun not in PRONOUNS or len(first) < 2 or _expletive(first):
+        return None
+    if pronoun == "this" and not _verb_shaped(first[1]):
+        return None  # "This hall seats 800": a determiner
+    subject = _subject(previous)
+    if subject is None:
+        return None
+    return (*(replace(t, referent=first[0].text) for t in subject), *first[1:])
+
+
+def _expletive(clause: Clause) -> bool:
+    """Whether ``clause`` opens with an "it" that stands for what follows, not for a thing:
+    "It is unlikely that the mine will reopen", "It takes ten minutes to walk there"."""
+    return clause[0].text.lower() == "it" and any(
+        t.text.lower() in _WHAT_FOLLOWS for t in clause[2:])
+
+
+_WHAT_FOLLOWS = frozenset("that to whether if how why".split())
+_LONGEST_SUBJECT = 8  # the most words a subject a pronoun stands for is read with
+
+
+def _subject(clause: Clause) -> list[Token] | None:
+    """The words of ``clause`` before its verb, outside asides: its subject ("The old tower"
+    of "The old tower, built in 1890, fell in 1990"); None where no verb follows a word of
+    content within ``_LONGEST_SUBJECT`` words, or something other than words comes first."""
+    own = [t for t in clause if not t.aside]
+    for k, token in enumerate(own[:_LONGEST_SUBJECT + 1]):
+        if k and (token.kind == "negation" or _verb_shaped(token)) and any(
+                t.content for t in own[:k]):
+            subject = own[:k]
+            if all(t.kind in ("name", "word", "number", "function") for t in subject) and not any(
+                    t.text.lower() in SUBJECT_PRONOUNS for t in subject[:1]):
+                return subject
+            return None
+    return None
+
+
+def _verb_shaped(token: Token) -> bool:
+    """Whether ``token`` can be a clause's verb: a form of "be", "have" or "do", a modal, a
+    past the suffixes miss, or a word in -s, -ed or -ing."""
+    return token.form in AUXILIARIES or token.kind == "qualifier" or _past(token) or bool(
+        suffix(token))
 
 
 def _restated(clause: Clause) -> Clause:
@@ -128,7 +207,8 @@ def _clauses(sentence: str) -> tuple[Clause, ...]:
             piece = piece[1:]
         if n and clauses and piece:
             if piece[0].text.lower() in PRONOUNS and len(piece) > 1:
-                piece = _shared_subject(clauses[0], piece[1:]) or piece  # "it" is the subject
+                named = _pronoun_read(tuple(clauses[0]), tuple(piece))  # "..., but it reopened"
+                piece = [replace(t, referent="") for t in named] if named else piece
             else:
                 piece = _shared_subject(clauses[0], piece) or piece
         clauses += _coordinated(piece)
@@ -220,7 +300,8 @@ def _shared_subject(first: Sequence[Token], rest: list[Token]) -> list[Token] | 
             if token.form in BE and not auxiliary and participle(verb):
                 subject.append(token)  # "was bought and restored by": "was restored by"
             return [*subject, *rest] if any(t.content for t in subject) else None
-    return None
+    named = _subject(tuple(first))  # "opened in 2005 and seats 800": a verb of another tense
+    return [*named, *rest] if named else None
 
 
 # Adverbs between a clause's shared subject and its verb ("She later moved", "He now heads").

@@ -163,6 +163,20 @@ def located(text: str, tokens: Sequence[Token], in_order: bool = False
     return sorted(found, key=lambda pair: pair[1])
 
 
+def as_written(text: str, tokens: Sequence[Token]) -> str:
+    """The stretch of ``text`` from the first of ``tokens`` to the last (``located``), with the
+    article before it ("the Louvre"); the tokens' words joined where ``text`` holds none."""
+    spans = [span for _, span in located(text, tokens)]
+    if not spans:
+        return " ".join(t.text for t in tokens)
+    start = spans[0][0]
+    article = _ARTICLE_BEFORE.search(text, 0, start)
+    return text[article.start() if article else start:spans[-1][1]]
+
+
+_ARTICLE_BEFORE = re.compile(r"\b(?:the|a|an)\s+$", re.IGNORECASE)
+
+
 def holding_most(texts: Sequence[str], tokens: Sequence[Token]
                  ) -> tuple[int, list[tuple[Token, tuple[int, int]]]] | None:
     """Which of ``texts`` holds most of ``tokens`` (a number, date or name counting double; the

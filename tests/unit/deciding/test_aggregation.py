@@ -256,7 +256,8 @@ def test_fix_value_leaves_no_stray_markdown(text, remove, fixed):
 
 def test_fix_through_a_guard_leaves_no_stray_markers():
     """A real Guard with on_fail="fix": the unsupported sentences go, the list, emphasis and
-    heading of what stays are whole, nothing else changes."""
+    heading of what stays are whole, nothing else changes. A new line starts afresh: "It" on
+    one is not read as the Eiffel Tower of the line before."""
     from guardrails import Guard
 
     from provenance_guard import ProvenanceLLM
@@ -266,7 +267,7 @@ def test_fix_through_a_guard_leaves_no_stray_markers():
             f"- **{GOOD} {BAD}**\n"
             f"- {BAD}\n"
             f"1. It houses the Mona Lisa.\n"
-            f"> {BAD} It is in the Himalayas.")
+            f"> {BAD} Everest is in the Himalayas.")
     assert len(split_sentences(text)) == 7
     guard = Guard().use(ProvenanceLLM(llm_callable=ScriptedJudge(), on_fail="fix"))
     from conftest import toy_metadata
@@ -274,7 +275,7 @@ def test_fix_through_a_guard_leaves_no_stray_markers():
     outcome = guard.validate(text, metadata=toy_metadata())
     assert outcome.validated_output == (f"- **{GOOD}**\n"
                                         "1. It houses the Mona Lisa.\n"
-                                        "> It is in the Himalayas.")
+                                        "> Everest is in the Himalayas.")
 
 
 @pytest.mark.parametrize("text,fixed", [
@@ -309,7 +310,7 @@ def test_metadata_schema_evidence_offsets_and_scores():
     assert set(first) == {"text", "start", "end", "verdict", "score", "reason", "decided_by",
                           "confidence", "judge_reply", "probability", "control", "kind",
                           "basis", "evidence", "evidence_cut", "citation", "claims",
-                          "not_a_claim", "correction"}
+                          "not_a_claim", "correction", "read_as"}
     assert (first["score"], first["reason"], first["decided_by"]) == (0.9, "passage [1] says it",
                                                                      "llm")
     assert second["reason"] == "nothing about paint" and second["score"] == 0.0

@@ -11,9 +11,9 @@ from conftest import BAD, GOOD, ScriptedJudge, validate_in_guard
 from provenance_guard import ConfigurationError, ProvenanceLLM, Verdict
 from provenance_guard.types import BY_MODEL, SUPPORTED, UNSUPPORTED
 
-TALL = "It is 330 metres tall."
-WRONG_HEIGHT = "It is 300 metres tall."
-LOUVRE = "It houses the Mona Lisa."
+TALL = "The Eiffel Tower is 330 metres tall."
+WRONG_HEIGHT = "The Eiffel Tower is 300 metres tall."
+LOUVRE = "The Louvre houses the Mona Lisa."
 
 
 class ScoredJudge:

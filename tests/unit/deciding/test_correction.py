@@ -17,6 +17,11 @@ WRONG = "It is 300 metres tall."  # SOURCES[0]: 330 metres
 RIGHT = "It is 330 metres tall."
 
 
+def read(sentence):
+    """What ``sentence``, opening with "It", claims after TRUE: what the judge is asked."""
+    return "The Eiffel Tower" + sentence.removeprefix("It")
+
+
 def corrected(text, rewrite, **options):
     """Validate ``text`` through a Guard with on_fail="fix" and fix_mode="correct", the
     judge's model rewriting each failing sentence as ``rewrite(sentence, passages)`` says."""
@@ -32,7 +37,7 @@ def test_a_wrong_number_is_corrected_from_the_evidence_and_judged_before_use():
     outcome, report, judge = corrected(f"{TRUE} {WRONG}", lambda sentence, passages: RIGHT)
     assert outcome.validated_output == f"{TRUE} {RIGHT}"
     assert judge.rewritten == [WRONG]
-    assert judge.statements.count(RIGHT) == 1  # the rewrite was judged
+    assert judge.statements.count(read(RIGHT)) == 1  # the rewrite was judged
     [failing] = report.failing
     c = failing.correction
     assert (c.original, c.rewrite, c.used, c.text, c.verdict.label) == (
@@ -70,13 +75,13 @@ def test_a_rewrite_that_fails_a_check_is_not_used_nor_judged(rewrite, why):
     assert outcome.validated_output == TRUE  # removed, as without correction
     c = report.failing[0].correction
     assert c.used is False and c.verdict is None and c.text is None and why in c.reason, c
-    assert sorted(judge.statements) == sorted([TRUE, WRONG])  # the rewrite was never judged
+    assert sorted(judge.statements) == sorted([TRUE, read(WRONG)])  # the rewrite was never judged
 
 
 def test_an_invented_fact_is_refused_even_by_a_judge_that_would_pass_it():
     """A lenient judge passes anything but the original sentence: the checks alone keep the
     invented year out of the fix."""
-    judge = ScriptedJudge(rule=lambda statement, passages: statement != WRONG,
+    judge = ScriptedJudge(rule=lambda statement, passages: statement != read(WRONG),
                           rewrite=lambda sentence, passages: "It is 330 metres tall since 1999.")
     guard = Guard().use(ProvenanceLLM(llm_callable=judge, on_fail="fix", fix_mode="correct"))
     with caught_warnings():
@@ -92,13 +97,13 @@ def test_an_invented_fact_is_refused_even_by_a_judge_that_would_pass_it():
 ])
 def test_a_rewrite_states_the_evidence_numbers_even_for_a_judge_that_would_pass_it(rewrite,
                                                                                      used):
-    judge = ScriptedJudge(rule=lambda statement, passages: statement != WRONG,
+    judge = ScriptedJudge(rule=lambda statement, passages: statement != read(WRONG),
                           rewrite=lambda sentence, passages: rewrite)
     guard = Guard().use(ProvenanceLLM(llm_callable=judge, on_fail="fix", fix_mode="correct"))
     with caught_warnings():
         outcome = guard.validate(f"{TRUE} {WRONG}", metadata=toy_metadata())
     assert outcome.validated_output == (f"{TRUE} {rewrite}" if used else TRUE)
-    assert (rewrite in judge.statements) == used  # a refused rewrite is never judged
+    assert (read(rewrite) in judge.statements) == used  # a refused rewrite is never judged
 
 
 def test_a_rewrite_the_judge_does_not_support_is_not_used():
@@ -108,7 +113,7 @@ def test_a_rewrite_the_judge_does_not_support_is_not_used():
     c = report.failing[0].correction
     assert (c.used, c.verdict.label, c.reason) == (False, "unsupported",
                                                    "the judge found the rewrite unsupported")
-    assert judge.statements[-1] == "It is tall, finished in 1889."
+    assert judge.statements[-1] == read("It is tall, finished in 1889.")
 
 
 def test_a_rewrite_planted_in_the_sentence_is_not_read():
@@ -168,7 +173,7 @@ def test_corrections_run_in_parallel_and_stop_at_the_deadline():
     assert outcome.validated_output == TRUE  # all four late: removed
     assert {r.correction.reason for r in report.failing} == {
         "no rewrite before the validation's deadline"}
-    assert RIGHT not in judge.statements  # nothing judged after the deadline
+    assert read(RIGHT) not in judge.statements  # nothing judged after the deadline
 
 
 def test_a_judge_with_no_language_model_needs_a_corrector():

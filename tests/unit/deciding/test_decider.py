@@ -7,6 +7,7 @@ from conftest import (
     GOOD,
     ScriptedJudge,
     caught_warnings,
+    stated,
     statement_of,
     toy_metadata,
     validate_in_guard,
@@ -15,13 +16,13 @@ from guardrails import Guard
 
 from provenance_guard import ProvenanceLLM
 
-TALL = "It is 330 metres tall."
-WRONG_HEIGHT = "It is 300 metres tall."
+TALL = "The Eiffel Tower is 330 metres tall."
+WRONG_HEIGHT = "The Eiffel Tower is 300 metres tall."
 
 
 def three_way(statement, passages):
     """A judge that tells a gap from a contradiction the way an LLM would."""
-    if statement.lower().rstrip(".") in passages.lower():
+    if stated(statement, passages):
         return "supported"
     return "contradicted" if "300 metres" in statement else "unsupported"
 
@@ -177,7 +178,7 @@ def test_without_the_cascade_every_sentence_goes_to_the_judge():
 
 def test_batched_judging_uses_one_call_per_batch():
     judge = ScriptedJudge(three_way)
-    text = f"{GOOD} {TALL} {WRONG_HEIGHT} {BAD} It houses the Mona Lisa."
+    text = f"{GOOD} {TALL} {WRONG_HEIGHT} {BAD} The Louvre houses the Mona Lisa."
     _, result = validate_in_guard(text, judge, batch_size=3)
     assert sorted(len(b) for b in judge.batches) == [2, 3] and len(judge.prompts) == 2
     assert [s["verdict"] for s in result["sentences"]] == [
@@ -219,9 +220,9 @@ def test_a_judge_that_has_answered_a_batch_keeps_its_batches_after_a_garbled_rep
     validator = ProvenanceLLM(llm_callable=judge, on_fail="noop")
     validator.validate(f"{GOOD} {TALL}", toy_metadata())
     with caught_warnings() as caught:  # a slip: those statements are asked again, alone
-        result = validator.validate(f"{BAD} It houses the Mona Lisa.", toy_metadata())
+        result = validator.validate(f"{BAD} The Louvre houses the Mona Lisa.", toy_metadata())
     assert [s["verdict"] for s in result.metadata["sentences"]] == ["unsupported"] * 2
-    assert len(judge.batches) == 2 and judge.alone == [BAD, "It houses the Mona Lisa."]
+    assert len(judge.batches) == 2 and judge.alone == [BAD, "The Louvre houses the Mona Lisa."]
     assert not any("one statement per call" in message for message in caught)
 
 

@@ -23,8 +23,11 @@ def test_the_reask_carries_each_failing_sentences_evidence():
                     metadata=toy_metadata(), num_reasks=1)
     assert outcome.validation_passed and outcome.validated_output.endswith("330 metres tall.")
     reask = asked[1]
-    assert f"- {WRONG} [unsupported: scripted]" in reask
-    assert "evidence (source 1): It was finished in 1889. It is 330 metres tall." in reask
+    # what the judge was asked is named: "It" read as the tower of the sentence before
+    assert (f"- {WRONG} [unsupported: scripted; read as 'The Eiffel Tower is 300 metres "
+            "tall.']") in reask
+    assert ("evidence (source 1): The Eiffel Tower is in Paris. It was finished in 1889. It is 330 "
+            "metres tall.") in reask
     assert "State only what each sentence's evidence states" in reask
     assert TRUE + " [" not in reask  # the supported sentence is not named
 

@@ -25,6 +25,7 @@ from provenance_guard.evaluation.suite import (
     load_cases,
     run_case,
 )
+from provenance_guard.rules import in_context
 from provenance_guard.text import citations
 from provenance_guard.text.sentences import split_sentences
 from provenance_guard.types import Citation, CitationStatus, Label, Sentence, Verdict
@@ -36,8 +37,14 @@ TYPES = ("paraphrase", "changed_number", "changed_date", "swapped_entity", "nega
 
 
 def oracle(case):
-    expected = {citations.read(s.text)[1]: e
-                for s, e in zip(split_sentences(case.output), case.sentences, strict=True)}
+    """A judge that knows each sentence's verdict, asked of it as written or as it reads after
+    the sentence before ("She took over ..." as "Ilse Varga took over ...")."""
+    texts = [citations.read(s.text)[1] for s in split_sentences(case.output)]
+    read = texts[:1]
+    for text in texts[1:]:
+        read.append(in_context(text, read[-1]))
+    expected = {form: e for *forms, e in zip(texts, read, case.sentences, strict=True)
+                for form in forms}
 
     def truth(statement, passages):
         label = expected[statement]

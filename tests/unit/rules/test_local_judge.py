@@ -396,10 +396,12 @@ def test_a_supported_reason_quotes_the_source_sentence_as_written():
 
 
 def test_a_quote_is_the_sentence_that_states_the_fact_with_its_pronoun_named():
-    """"It opened in 1793" states the date; the sentence before only names the Louvre."""
+    """"It opened in 1793" states the date; the sentence before only names the Louvre. Read
+    so, it states "The Louvre opened in 1793." word for word."""
     source = ("The Louvre is in Paris. It opened in 1793. It is the world's most-visited "
               "museum.")
-    found = check("The Louvre opened in 1793.", evidence(source))
+    assert check("The Louvre opened in 1793.", evidence(source)).kind == "verbatim"
+    found = check("In 1793, the Louvre opened.", evidence(source))
     assert found.kind == "aligned" and found.quotes == ("[The Louvre] opened in 1793.",)
     assert found.reason == "the source states it: '[The Louvre] opened in 1793.'"
 

@@ -112,13 +112,13 @@ def test_is_factual(sentence, factual):
 
 def test_a_cited_sentence_is_judged_against_its_cited_source_only():
     judge = ScriptedJudge()
-    outcome, result = validate_in_guard(f"{GOOD} [1] It houses the Mona Lisa [2].", judge)
+    outcome, result = validate_in_guard(f"{GOOD} [1] The Louvre houses the Mona Lisa [2].", judge)
     assert outcome.validation_passed is True
     sentences = result["sentences"]
     assert {e["source"] for e in sentences[0]["evidence"]} == {0}
     assert {e["source"] for e in sentences[1]["evidence"]} == {1}
     assert [s["citation"]["status"] for s in sentences] == ["ok", "ok"]
-    assert sorted(judge.statements) == sorted([GOOD, "It houses the Mona Lisa."])  # no markers
+    assert sorted(judge.statements) == sorted([GOOD, "The Louvre houses the Mona Lisa."])  # no markers
 
 
 def test_a_sentence_supported_only_by_a_source_it_does_not_cite_is_miscited():

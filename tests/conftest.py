@@ -188,8 +188,13 @@ def stated(statement: str, passages: str) -> bool:
     tall." after "The Eiffel Tower is in Paris.")."""
     from provenance_guard.rules.reading import in_context_each
 
-    wanted = statement.lower().rstrip(".")
-    return wanted in passages.lower() or wanted in " ".join(in_context_each(passages)).lower()
+    def bare(text: str) -> str:  # "[The Louvre] houses": the subject read for "It"
+        return re.sub(r"\[([^\]\d][^\]]*)\]", r"\1", text).lower()
+
+    wanted = bare(statement).rstrip(".")
+    passages = re.sub(r"(?m)^\[\d+\] ", "", passages)  # not their numbers
+    return wanted in passages.lower() or any(
+        wanted in bare(" ".join(in_context_each(passage))) for passage in passages.splitlines())
 
 
 class ToyEmbedder:
@@ -234,8 +239,7 @@ def words_judge(prompt: str) -> str:
     verdict per statement of a batched prompt."""
 
     def verdict(statement: str, passages: str) -> str:
-        passages = re.sub(r"(?m)^\[\d+\] ", "", passages).lower()  # not their numbers
-        return "supported" if statement.lower().rstrip(".") in passages else "unsupported"
+        return "supported" if stated(statement, passages) else "unsupported"
 
     if "BEGIN STATEMENT 1>>" in prompt:
         return json.dumps({"verdicts": [{"id": n, "verdict": verdict(statement, passages)}

@@ -122,5 +122,5 @@ def test_the_command_line_and_the_html_show_what_a_sentence_was_read_as(capsys, 
                     encoding="utf-8")
     cli.main(CHECK + ["--text", str(text), "--html", str(page)])
     out = capsys.readouterr().out
-    assert "read as: The Eiffel Tower was designed by Gustave Eiffel." in out
-    assert "read as: The Eiffel Tower was designed by Gustave Eiffel." in page.read_text()
+    assert "read as: [The Eiffel Tower] was designed by Gustave Eiffel." in out
+    assert "read as: [The Eiffel Tower] was designed by Gustave Eiffel." in page.read_text()

@@ -19,7 +19,7 @@ The local judge turns the kinds into verdicts, and the validator's rules decide 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from ..storage import LRU, MiB, memoize
@@ -53,7 +53,7 @@ from .alignment import (
 )
 from .facts import normalise, read_facts
 from .money import SIGNS
-from .reading import in_context_each
+from .reading import BORROWED, in_context_each, subject_of
 from .tokens import (
     BOUNDARIES,
     CONDITION_PHRASES,
@@ -132,6 +132,8 @@ CHECKED: LRU[tuple[str, tuple[Evidence, ...]], Findings] = LRU(256, 16 * MiB, _w
 
 
 def _decide(claim: str, evidence: Sequence[Evidence]) -> Findings:
+    if (borrowed := BORROWED.match(claim)) is not None:
+        return _borrowed(claim, borrowed, evidence)
     claim = safe_text(claim)  # a lone surrogate is no text the readers take
     if _tells_of_failure(claim):
         return _decide_on(claim, evidence)
@@ -162,6 +164,41 @@ def _decide(claim: str, evidence: Sequence[Evidence]) -> Findings:
                         f"{attempt.reason}", attempt.coverage, attempt.quotes,
                         fault=FailureKind.FAILED_TOOL, basis=basis)
     return found
+
+
+def _borrowed(claim: str, borrowed: re.Match, evidence: Sequence[Evidence]) -> Findings:
+    """A claim whose subject was read for its pronoun ("[Hall B] seats 800.",
+    ``in_context``): held by a statement of it with that subject, or by one of the rest whose
+    own subject names nothing else ("the tower ... remained the tallest" holds "[The Eiffel
+    Tower] was the tallest"); a statement of another's ("Hall A seats 800") does not hold
+    it."""
+    rest = claim[borrowed.end():]
+    found = check(f"{borrowed.group(1)}{rest}", evidence)
+    if found.supported or found.contradiction:
+        return found
+    loose = check(f"It{rest}", evidence)
+    if loose.kind == "aligned" and not _names_another(loose.quotes, borrowed.group(1)):
+        return loose
+    return found
+
+
+def _names_another(quotes: Sequence[str], subject: str) -> bool:
+    """Whether a clause of ``quotes`` has a subject that may be something other than
+    ``subject``: a word ``subject`` does not have ("The Louvre" for "The Eiffel Tower"), or a
+    name that is not all of its name ("Hall" of "Hall A" for "Hall B"). "The tower" and "it"
+    are not another."""
+    mine = [t for clause in read(subject) for t in clause]
+    for quote in quotes:
+        for clause in read(quote.replace("[", "").replace("]", "")):
+            theirs = subject_of(clause) or []
+            if not {t.form for t in theirs if t.content} <= {t.form for t in mine} or (
+                    _names(theirs) and _names(theirs) != _names(mine)):
+                return True
+    return False
+
+
+def _names(tokens: Iterable[Token]) -> set[str]:
+    return {t.form for t in tokens if t.kind == "name"}
 
 
 def _mapped(found: Findings, places: Sequence[int]) -> Findings:

@@ -97,10 +97,11 @@ def read(text: str) -> tuple[Clause, ...]:
 
 def in_context(sentence: str, before: str) -> str:
     """``sentence`` as it reads after ``before``, the sentence before it: a personal pronoun
-    that opens it put as the subject of ``before`` it stands for, as ``before`` writes it
-    ("Hall B opened in 2005." "It seats 800." reads "Hall B seats 800."). ``sentence`` itself
-    where it opens otherwise, or ``before`` names nothing the pronoun can stand for. The rule
-    ``read`` reads a source's later sentences by, so a claim and a source read alike."""
+    that opens it put as the subject of ``before`` it stands for, as ``before`` writes it, in
+    brackets ("Hall B opened in 2005." "It seats 800." reads "[Hall B] seats 800."). Itself
+    where it opens otherwise, or ``before`` names nothing the pronoun can stand for (a plural
+    or a number for "it"). The rule ``read`` reads a source's later sentences by, so a claim
+    and a source read alike."""
     opening = _OPENING_PRONOUN.match(sentence)
     if opening is None:
         return sentence
@@ -109,8 +110,12 @@ def in_context(sentence: str, before: str) -> str:
     if named is None:
         return sentence
     written = as_written(before, [t for t in named if t.referent])
-    return f"{sentence[:opening.start(1)]}{written[:1].upper()}{written[1:]}" \
+    return f"{sentence[:opening.start(1)]}[{written[:1].upper()}{written[1:]}]" \
         f"{sentence[opening.end(1):]}"
+
+
+# A subject read for a pronoun, in brackets at the start of a claim (``in_context``).
+BORROWED = re.compile(r"\s*\[([^\[\]]{1,300})\](?=\s)")
 
 
 @memoize(4096, 16 * MiB, bytes_per_char=48)
@@ -139,9 +144,10 @@ def _pronoun_read(previous: Clause, first: Clause) -> Clause | None:
         return None
     if pronoun == "this" and not _verb_shaped(first[1]):
         return None  # "This hall seats 800": a determiner
-    subject = _subject(previous)
-    if subject is None:
-        return None
+    subject = subject_of(previous)
+    if subject is None or pronoun == "it" and any(
+            t.kind == "number" or t.kind == "word" and suffix(t) == "s" for t in subject):
+        return None  # "About 9 million people visit it. It ...": not the people
     return (*(replace(t, referent=first[0].text) for t in subject), *first[1:])
 
 
@@ -156,7 +162,7 @@ _WHAT_FOLLOWS = frozenset("that to whether if how why".split())
 _LONGEST_SUBJECT = 8  # the most words a subject a pronoun stands for is read with
 
 
-def _subject(clause: Clause) -> list[Token] | None:
+def subject_of(clause: Clause) -> list[Token] | None:
     """The words of ``clause`` before its verb, outside asides: its subject ("The old tower"
     of "The old tower, built in 1890, fell in 1990"); None where no verb follows a word of
     content within ``_LONGEST_SUBJECT`` words, or something other than words comes first."""
@@ -210,7 +216,7 @@ def _clauses(sentence: str) -> tuple[Clause, ...]:
                 named = _pronoun_read(tuple(clauses[0]), tuple(piece))  # "..., but it reopened"
                 piece = [replace(t, referent="") for t in named] if named else piece
             else:
-                piece = _shared_subject(clauses[0], piece) or piece
+                piece = _sharedsubject_of(clauses[0], piece) or piece
         clauses += _coordinated(piece)
     return tuple(tuple(comparative(mark_events(voiced(_mark_lists(c))))) for c in clauses if c)
 
@@ -240,7 +246,7 @@ def _coordinated(tokens: list[Token]) -> list[list[Token]]:
         if not passive and not past and (verb.kind != "word" or not suffix(verb) or suffix(
                 before) == suffix(verb) and (start == n + 1)):
             continue
-        second = _shared_subject(tokens[:n], tokens[start:])
+        second = _sharedsubject_of(tokens[:n], tokens[start:])
         if second:
             return [tokens[:n], *_coordinated(second)]
     return [tokens]
@@ -276,7 +282,7 @@ def _past(token: Token) -> bool:
     return token.kind == "word" and word in IRREGULAR
 
 
-def _shared_subject(first: Sequence[Token], rest: list[Token]) -> list[Token] | None:
+def _sharedsubject_of(first: Sequence[Token], rest: list[Token]) -> list[Token] | None:
     """``rest`` (a clause with no subject of its own: it starts with its verb) with the subject
     of ``first``; None when ``rest`` has its own or ``first``'s cannot be told."""
     if not rest:
@@ -300,7 +306,7 @@ def _shared_subject(first: Sequence[Token], rest: list[Token]) -> list[Token] | 
             if token.form in BE and not auxiliary and participle(verb):
                 subject.append(token)  # "was bought and restored by": "was restored by"
             return [*subject, *rest] if any(t.content for t in subject) else None
-    named = _subject(tuple(first))  # "opened in 2005 and seats 800": a verb of another tense
+    named = subject_of(tuple(first))  # "opened in 2005 and seats 800": a verb of another tense
     return [*named, *rest] if named else None
 
 

@@ -19,7 +19,7 @@ RIGHT = "It is 330 metres tall."
 
 def read(sentence):
     """What ``sentence``, opening with "It", claims after TRUE: what the judge is asked."""
-    return "The Eiffel Tower" + sentence.removeprefix("It")
+    return "[The Eiffel Tower]" + sentence.removeprefix("It")
 
 
 def corrected(text, rewrite, **options):

@@ -24,7 +24,7 @@ def test_the_reask_carries_each_failing_sentences_evidence():
     assert outcome.validation_passed and outcome.validated_output.endswith("330 metres tall.")
     reask = asked[1]
     # what the judge was asked is named: "It" read as the tower of the sentence before
-    assert (f"- {WRONG} [unsupported: scripted; read as 'The Eiffel Tower is 300 metres "
+    assert (f"- {WRONG} [unsupported: scripted; read as '[The Eiffel Tower] is 300 metres "
             "tall.']") in reask
     assert ("evidence (source 1): The Eiffel Tower is in Paris. It was finished in 1889. It is 330 "
             "metres tall.") in reask

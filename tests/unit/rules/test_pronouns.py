@@ -11,20 +11,20 @@ from provenance_guard.types import Evidence
 
 
 @pytest.mark.parametrize("before,sentence,read_as", [
-    ("Hall B opened in 2005.", "It seats 800.", "Hall B seats 800."),
+    ("Hall B opened in 2005.", "It seats 800.", "[Hall B] seats 800."),
     # the subject as the sentence before writes it, article and all, its aside left out
-    ("The museum opened in 1990.", "It is free on Sundays.", "The museum is free on Sundays."),
+    ("The museum opened in 1990.", "It is free on Sundays.", "[The museum] is free on Sundays."),
     ("The old tower, built in 1890, fell in 1990.", "It was rebuilt.",
-     "The old tower was rebuilt."),
+     "[The old tower] was rebuilt."),
     ("The Grand Hotel in Paris never reopened.", "It was sold.",
-     "The Grand Hotel in Paris was sold."),
-    ("The tickets sold out quickly.", "They cost €5.", "The tickets cost €5."),
+     "[The Grand Hotel in Paris] was sold."),
+    ("The tickets sold out quickly.", "They cost €5.", "[The tickets] cost €5."),
     ("Acme and Beta are firms.", "They were founded in 1990.",
-     "Acme and Beta were founded in 1990."),
+     "[Acme and Beta] were founded in 1990."),
     ("Albert Einstein moved to Berlin in 1914.", "He won the Nobel Prize in 1921.",
-     "Albert Einstein won the Nobel Prize in 1921."),
+     "[Albert Einstein] won the Nobel Prize in 1921."),
     ("The patient was discharged on Friday.", "She must return next month.",
-     "The patient must return next month."),
+     "[The patient] must return next month."),
     # the sentence before has no subject the pronoun can stand for
     ("I visited Hall B.", "It seats 800.", "It seats 800."),
     ("Is Hall B open?", "It seats 800.", "It seats 800."),
@@ -34,8 +34,10 @@ from provenance_guard.types import Evidence
      "It is unlikely that it will reopen."),
     ("The bridge opened in 1990.", "It took ten years to build.", "It took ten years to build."),
     ("The mine closed in 1990.", "It is true that it closed.", "It is true that it closed."),
-    # a contraction is read as it is written
+    # a contraction is read as it is written; "it" is no plural, no number of things
     ("The museum opened in 1990.", "It's free.", "It's free."),
+    ("About 9 million people visit it each year.", "It was painted gold.",
+     "It was painted gold."),
 ])
 def test_a_pronoun_that_opens_a_sentence_is_read_as_the_subject_before(before, sentence,
                                                                       read_as):
@@ -89,10 +91,25 @@ def test_the_result_says_what_the_sentence_was_read_as():
     result = validator.check("Hall B opened in 2005. It seats 800.",
                              {"sources": ["Hall B opened in 2005.", "Hall A seats 800."]})
     first, second = result.sentences
-    assert first.read_as is None and second.read_as == "Hall B seats 800."
-    assert second.summary().endswith("read as 'Hall B seats 800.'")
+    assert first.read_as is None and second.read_as == "[Hall B] seats 800."
+    assert second.summary().endswith("read as '[Hall B] seats 800.'")
     metadata = validator.validate("Hall B opened in 2005. It seats 800.", {
         "sources": ["Hall B opened in 2005.", "Hall A seats 800."]}).metadata
-    assert metadata["sentences"][1]["read_as"] == "Hall B seats 800."
+    assert metadata["sentences"][1]["read_as"] == "[Hall B] seats 800."
     again = Report.from_metadata(metadata).sentences[1]
-    assert again.read_as == "Hall B seats 800." and again.claims[0].text == "Hall B seats 800."
+    assert again.read_as == again.claims[0].text == "[Hall B] seats 800."
+
+
+@pytest.mark.parametrize("claim,source,held", [
+    # a source that speaks of it otherwise ("the tower", "it") holds the rest
+    ("[The Eiffel Tower] remained the tallest structure in the world until 1930.",
+     "When it opened, the tower was 300 metres tall, and it remained the tallest structure in "
+     "the world until 1930.", True),
+    # one that speaks of another does not
+    ("[Hall B] seats 800.", "Hall A seats 800.", False),
+    ("[The Eiffel Tower] houses the Mona Lisa.", "The Louvre houses the Mona Lisa.", False),
+    ("[The Orchard Road branch] has a reading garden.",
+     "The Hill Street branch was renovated. It has a reading garden.", False),
+])
+def test_the_subject_read_for_a_pronoun_holds_back_what_is_said_of_another(claim, source, held):
+    assert check(claim, [Evidence(source)]).supported is held

@@ -186,15 +186,22 @@ def stated(statement: str, passages: str) -> bool:
     """Whether ``passages`` hold ``statement`` word for word, each of their sentences read as
     a reader would: a pronoun that opens one named by the sentence before ("It is 330 metres
     tall." after "The Eiffel Tower is in Paris.")."""
+    wanted = unbracketed(statement).lower().rstrip(".")
+    return wanted in read_passages(passages).lower()
+
+
+def unbracketed(statement: str) -> str:
+    """``statement`` without the brackets around a subject read for its pronoun."""
+    return re.sub(r"\[([^\]\d][^\]]*)\]", r"\1", statement)
+
+
+def read_passages(passages: str) -> str:
+    """A prompt's passages without their numbers, as written and then as read
+    (``in_context_each``), a line each."""
     from provenance_guard.rules.reading import in_context_each
 
-    def bare(text: str) -> str:  # "[The Louvre] houses": the subject read for "It"
-        return re.sub(r"\[([^\]\d][^\]]*)\]", r"\1", text).lower()
-
-    wanted = bare(statement).rstrip(".")
-    passages = re.sub(r"(?m)^\[\d+\] ", "", passages)  # not their numbers
-    return wanted in passages.lower() or any(
-        wanted in bare(" ".join(in_context_each(passage))) for passage in passages.splitlines())
+    lines = re.sub(r"(?m)^\[\d+\] ", "", passages).splitlines()
+    return "\n".join([*lines, *(unbracketed(" ".join(in_context_each(line))) for line in lines)])
 
 
 class ToyEmbedder:
@@ -263,7 +270,7 @@ def _read_numbers(statement: str, passages: str) -> str:
     one that says of one thing what a passage says of another (its predicate a passage's, its
     subject not), else "supported": as a judge that reads its passages finds the controls."""
     number = r"\d[\d,.]*\d|\d"
-    passages = re.sub(r"(?m)^\[\d+\] ", "", passages)
+    statement, passages = unbracketed(statement), read_passages(passages)
     masked = re.sub(number, "#", statement.rstrip("."))
     copied = masked in re.sub(number, "#", passages)
     if copied and statement.rstrip(".") not in passages:

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from provenance_guard import ProvenanceLLM
 
-TEXT = f"{GOOD} {BAD} It houses the Mona Lisa."
+TEXT = f"{GOOD} {BAD} The Louvre houses the Mona Lisa."
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def guard_with(on_fail, judge=None):
 
 
 def test_use_and_validate_pass(meta):
-    outcome = guard_with("exception").validate(f"{GOOD} It houses the Mona Lisa.", metadata=meta)
+    outcome = guard_with("exception").validate(f"{GOOD} The Louvre houses the Mona Lisa.", metadata=meta)
     assert outcome.validation_passed is True
 
 
@@ -45,7 +45,7 @@ def test_exception_policy_raises_naming_the_sentence(meta):
 
 def test_fix_policy_removes_the_unsupported_sentence(meta):
     outcome = guard_with("fix").validate(TEXT, metadata=meta)
-    assert outcome.validated_output == f"{GOOD} It houses the Mona Lisa."
+    assert outcome.validated_output == f"{GOOD} The Louvre houses the Mona Lisa."
 
 
 def test_filter_and_refrain_policies(meta):
@@ -66,7 +66,7 @@ def test_custom_on_fail_function_gets_the_fail_result(meta):
         return "custom: " + fail_result.fix_value
 
     outcome = guard_with(on_fail).validate(TEXT, metadata=meta)
-    assert outcome.validated_output == f"custom: {GOOD} It houses the Mona Lisa."
+    assert outcome.validated_output == f"custom: {GOOD} The Louvre houses the Mona Lisa."
     assert seen[0].metadata["groundedness"]["counts"]["unsupported"] == 1
 
 
@@ -75,7 +75,7 @@ def test_reask_asks_the_llm_again_and_validates_the_answer(meta):
 
     def llm_api(*, messages=None, **kwargs):
         asked.append(messages)
-        return TEXT if len(asked) == 1 else f"{GOOD} It houses the Mona Lisa."
+        return TEXT if len(asked) == 1 else f"{GOOD} The Louvre houses the Mona Lisa."
 
     guard = guard_with(OnFailAction.REASK)
     outcome = guard(llm_api, messages=[{"role": "user", "content": "Tell me about Paris."}],
@@ -83,7 +83,7 @@ def test_reask_asks_the_llm_again_and_validates_the_answer(meta):
     assert len(asked) == 2
     assert "painted gold" in str(asked[1])  # the reask prompt names the failing sentence
     assert outcome.validation_passed is True
-    assert outcome.validated_output == f"{GOOD} It houses the Mona Lisa."
+    assert outcome.validated_output == f"{GOOD} The Louvre houses the Mona Lisa."
 
 
 def test_pydantic_field_carries_the_validator(meta):
@@ -93,7 +93,7 @@ def test_pydantic_field_carries_the_validator(meta):
 
     guard = Guard.for_pydantic(Answer)
     outcome = guard.parse(f'{{"text": "{TEXT}"}}', metadata=meta)
-    assert outcome.validated_output == {"text": f"{GOOD} It houses the Mona Lisa."}
+    assert outcome.validated_output == {"text": f"{GOOD} The Louvre houses the Mona Lisa."}
 
 
 def test_streaming_validates_sentence_by_sentence(meta):
@@ -101,14 +101,14 @@ def test_streaming_validates_sentence_by_sentence(meta):
 
     def llm_api(*, messages=None, **kwargs):
         yield from ["The Eiffel ", "Tower is in Paris. The Eiffel Tower was ",
-                    "painted gold in 2024. It houses ", "the Mona Lisa."]
+                    "painted gold in 2024. The Louvre houses ", "the Mona Lisa."]
 
     guard = guard_with("fix", judge)
     chunks = list(guard(llm_api, messages=[{"role": "user", "content": "Paris?"}],
                         metadata=meta, stream=True))
     streamed = "".join(c.validated_output or "" for c in chunks)
     # each sentence judged once; the last two complete together at the end of the stream
-    assert sorted(judge.statements) == sorted([GOOD, BAD, "It houses the Mona Lisa."])
+    assert sorted(judge.statements) == sorted([GOOD, BAD, "The Louvre houses the Mona Lisa."])
     assert "painted gold" not in streamed
     assert GOOD in streamed and "Mona Lisa" in streamed
 
@@ -118,7 +118,7 @@ async def test_async_guard(meta):
     guard = AsyncGuard().use(ProvenanceLLM(llm_callable=judge, on_fail="fix"))
     outcomes = await asyncio.gather(*[guard.validate(TEXT, metadata=meta) for _ in range(3)])
     for outcome in outcomes:
-        assert outcome.validated_output == f"{GOOD} It houses the Mona Lisa."
+        assert outcome.validated_output == f"{GOOD} The Louvre houses the Mona Lisa."
 
 
 @pytest.mark.parametrize("on_fail", ["exception", "fix", "noop"])

@@ -89,8 +89,8 @@ def test_a_cut_at_a_line_start_takes_the_lines_marker():
 def test_a_real_guard_streaming_in_tokens_judges_what_the_whole_text_would():
     """Markers arrive in separate tokens ("[", "1", "]"). Whole or streamed, each
     citation is checked with its own sentence, nothing is miscited, nothing removed."""
-    tokens = ["The Eiffel Tower is in Paris", ". [", "1", "] It houses the Mona Lisa", ". [",
-              "2", "] It is in the Himalayas", ". [", "3", "]"]
+    tokens = ["The Eiffel Tower is in Paris", ". [", "1", "] The Louvre houses the Mona Lisa",
+              ". [", "2", "] Everest is in the Himalayas", ". [", "3", "]"]
     text = "".join(tokens)
 
     def run(stream_it):
@@ -112,10 +112,10 @@ def test_a_real_guard_streaming_in_tokens_judges_what_the_whole_text_would():
     stream_judge, stream_output, stream_passed = run(True)
     assert whole_passed and stream_passed
     assert sorted(stream_judge.statements) == sorted(whole_judge.statements) == sorted(
-        ["The Eiffel Tower is in Paris.", "It houses the Mona Lisa.",
-         "It is in the Himalayas."])
+        ["The Eiffel Tower is in Paris.", "The Louvre houses the Mona Lisa.",
+         "Everest is in the Himalayas."])
     assert stream_output.strip() == whole_output == text
-    assert SOURCES[2].endswith("It is in the Himalayas.")  # what [3] cites
+    assert SOURCES[2].startswith("Mount Everest")  # what [3] cites
 
 
 def test_streaming_with_corrections_corrects_a_chunk_before_it_is_sent():

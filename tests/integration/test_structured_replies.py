@@ -15,6 +15,7 @@ from conftest import (
     batch_items,
     caught_warnings,
     litellm_validator,
+    stated,
     toy_metadata,
     validate_in_guard,
     words_judge,
@@ -23,7 +24,7 @@ from conftest import (
 from provenance_guard.judges.control import ANSWERED, CAUGHT, NO_PASSAGE
 from provenance_guard.types import INVALID, SUPPORTED
 
-TWO = f"{GOOD} It was finished in 1889."  # both stated by the toy sources
+TWO = f"{GOOD} The Eiffel Tower was finished in 1889."  # both stated by the toy sources
 
 
 def check(server, text=TWO, metadata=None, **options):
@@ -185,7 +186,7 @@ def test_a_reply_that_leaves_the_control_out_vouches_for_nothing(chat_server):
     def skips_the_control(prompt):
         items = batch_items(prompt)
         kept = [n for n, passages, statement in items
-                if statement.rstrip(".") in passages or len(items) == 1]
+                if stated(statement, passages) or len(items) == 1]
         return json.dumps({"verdicts": [{"id": n, "verdict": "supported"} for n in kept]})
 
     server = chat_server(skips_the_control)

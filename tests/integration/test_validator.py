@@ -19,7 +19,9 @@ def test_supported_text_passes(scripted):
     result = ProvenanceLLM(llm_callable=scripted).validate(
         f"{GOOD} It was finished in 1889.", toy_metadata())
     assert isinstance(result, PassResult)
-    assert sorted(scripted.statements) == sorted([GOOD, "It was finished in 1889."])
+    # the judge is asked what the sentence claims in its place: "It" is the tower
+    assert sorted(scripted.statements) == sorted([GOOD, "[The Eiffel Tower] was finished in "
+                                                  "1889."])
 
 
 def test_unsupported_sentence_fails_with_message_fix_and_span(scripted):

@@ -18,6 +18,8 @@ from ..text.grammar import (
     AUXILIARIES,
     BE,
     NEGATIONS,
+    OBJECT_PRONOUNS,
+    QUANTIFIERS,
     RELATIVES,
     SUBJECT_PRONOUNS,
 )
@@ -144,9 +146,10 @@ def _pronoun_read(previous: Clause, first: Clause) -> Clause | None:
         return None
     if pronoun == "this" and not _verb_shaped(first[1]):
         return None  # "This hall seats 800": a determiner
-    subject = subject_of(previous)
-    if subject is None or pronoun == "it" and any(
-            t.kind == "number" or t.kind == "word" and suffix(t) == "s" for t in subject):
+    subject = subject_of(previous) or []
+    content = [t for t in subject if t.content]
+    if not content or pronoun == "it" and (content[0].kind == "number" or content[-1].kind == (
+            "word") and suffix(content[-1]) == "s"):
         return None  # "About 9 million people visit it. It ...": not the people
     return (*(replace(t, referent=first[0].text) for t in subject), *first[1:])
 
@@ -159,6 +162,10 @@ def _expletive(clause: Clause) -> bool:
 
 
 _WHAT_FOLLOWS = frozenset("that to whether if how why".split())
+# A pronoun as a subject or an object ("her" may own: "Her mother"): no part of a subject a
+# pronoun can stand for ("About 9 million people visit it" has no verb the suffixes know).
+PERSONAL_PRONOUNS = SUBJECT_PRONOUNS | OBJECT_PRONOUNS - {"her"}
+_COUNTING = frozenset(quantities.NUMBER_WORDS) | QUANTIFIERS
 _LONGEST_SUBJECT = 8  # the most words a subject a pronoun stands for is read with
 
 
@@ -168,11 +175,13 @@ def subject_of(clause: Clause) -> list[Token] | None:
     content within ``_LONGEST_SUBJECT`` words, or something other than words comes first."""
     own = [t for t in clause if not t.aside]
     for k, token in enumerate(own[:_LONGEST_SUBJECT + 1]):
+        if k and suffix(token) == "s" and own[k - 1].text.lower() in _COUNTING:
+            continue  # "Two firms bid", "Most shops close": a plural, no verb
         if k and (token.kind == "negation" or _verb_shaped(token)) and any(
                 t.content for t in own[:k]):
             subject = own[:k]
             if all(t.kind in ("name", "word", "number", "function") for t in subject) and not any(
-                    t.text.lower() in SUBJECT_PRONOUNS for t in subject[:1]):
+                    t.text.lower() in PERSONAL_PRONOUNS for t in subject):
                 return subject
             return None
     return None

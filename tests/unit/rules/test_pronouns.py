@@ -113,3 +113,15 @@ def test_the_result_says_what_the_sentence_was_read_as():
 ])
 def test_the_subject_read_for_a_pronoun_holds_back_what_is_said_of_another(claim, source, held):
     assert check(claim, [Evidence(source)]).supported is held
+
+
+@pytest.mark.parametrize("before,sentence,read_as", [
+    # a number that labels a thing is part of its name; one that counts them is a plural
+    ("Your order A-1 was placed on May 2.", "It was cancelled.",
+     "[Your order A-1] was cancelled."),
+    ("Hall 5 opened in 2005.", "It seats 800.", "[Hall 5] seats 800."),
+    ("Two firms bid for it.", "It was sold.", "It was sold."),
+    ("Her mother moved to Lyon.", "She opened a bakery.", "[Her mother] opened a bakery."),
+])
+def test_what_a_subject_holds_decides_what_it_can_stand_for(before, sentence, read_as):
+    assert in_context(sentence, before) == read_as

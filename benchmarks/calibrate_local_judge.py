@@ -32,11 +32,12 @@ import halueval
 
 import provenance_guard  # noqa: F401 - first: offline settings
 from provenance_guard.deciding.cheap_first import SURE
+from provenance_guard.deciding.decider import claimed
 from provenance_guard.evaluation.suite import load_cases
 from provenance_guard.judges.local import LocalJudge, verdict_of
 from provenance_guard.rules import CONFLICTS
 from provenance_guard.text.sentences import split_sentences
-from provenance_guard.types import CONTRADICTED, SUPPORTED, Evidence
+from provenance_guard.types import CONTRADICTED, SUPPORTED, Evidence, ReadSentence
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"
@@ -55,6 +56,13 @@ def examples(half: str):
     for file in OWN[half]:
         for case in load_cases(SUITES / file):
             yield "labelled sets", case.output, case.sources, case.question, case.label
+
+
+def claims_of(text: str) -> list[str]:
+    """What the validator asks of each sentence of ``text``: the sentence in its place
+    (``claimed``), a pronoun that opens it read as the subject before."""
+    read = [ReadSentence(s, s.text) for s in split_sentences(text)]
+    return claimed(read, text) if read else [text]
 
 
 def decision(decided) -> str:
@@ -83,7 +91,7 @@ def main(argv=None) -> int:
     cheap = defaultdict(Counter)
     for name, text, sources, question, should_pass in examples(args.half):
         evidence = [Evidence(s, 1.0) for s in sources]
-        sentences = [s.text for s in split_sentences(text)] or [text]
+        sentences = claims_of(text)
         decided = [judge.decide(sentence, evidence, question) for sentence in sentences]
         verdicts = [verdict_of(d) for d in decided]
         kind = decision(decided)

@@ -161,8 +161,8 @@ class _Rewrites:
 
     def to_judge(self) -> tuple[list[str], list[Sequence[Evidence]]]:
         """The rewrites to judge, each as what it claims in its place ("It is 330 metres
-        tall." after "The Eiffel Tower is in Paris." claims the Eiffel Tower is), and the
-        evidence of the sentence each stands for."""
+        tall." after "The Eiffel Tower is in Paris." claims "[The Eiffel Tower] is 330 metres
+        tall."), and the evidence of the sentence each stands for."""
         return ([self.claimed[i] for i in self.checked],
                 [self.report.sentences[i].evidence for i in self.checked])
 

@@ -307,9 +307,9 @@ def _asserting(read: Sequence[ReadSentence], request: Request
 def claimed(read: Sequence[ReadSentence], value: str) -> list[str]:
     """What each sentence of ``value`` claims: its text without a clause that says the sources
     lack it (that excuses nothing), and with a pronoun that opens it read as the subject of
-    the sentence before it, on its line, stands for ("Hall B opened in 2005. It seats 800."
-    claims "Hall B seats 800."). A new line (a list's item, a heading, a paragraph) starts
-    afresh."""
+    the sentence before it, on its line, stands for, in brackets ("Hall B opened in 2005. It
+    seats 800." claims "[Hall B] seats 800."). A new line (a list's item, a heading, a
+    paragraph) starts afresh."""
     claims: list[str] = []
     for i, r in enumerate(read):
         claim = claim_part(r.text)

@@ -86,7 +86,7 @@ class SentenceResult:
     (``text.non_claims``), which has no claims and no verdict, and passes. ``correction``: what
     ``fix_mode="correct"`` did with it (a failing sentence's). ``read_as``: what the judge was
     asked of it, where that is not the sentence as written: a pronoun that opens it named by
-    the sentence before ("Hall B seats 800." for "It seats 800."), a clause that says the
+    the sentence before ("[Hall B] seats 800." for "It seats 800."), a clause that says the
     sources lack it left out."""
 
     sentence: Sentence

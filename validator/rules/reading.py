@@ -117,7 +117,7 @@ def in_context(sentence: str, before: str) -> str:
 
 
 # A subject read for a pronoun, in brackets at the start of a claim (``in_context``).
-BORROWED = re.compile(r"\s*\[([^\[\]]{1,300})\](?=\s)")
+BORROWED = re.compile(r"\s*\[([^\[\]\d][^\[\]]{0,299})\](?=\s)")  # not a marker, "[1]"
 
 
 @memoize(4096, 16 * MiB, bytes_per_char=48)
@@ -164,7 +164,7 @@ def _expletive(clause: Clause) -> bool:
 _WHAT_FOLLOWS = frozenset("that to whether if how why".split())
 # A pronoun as a subject or an object ("her" may own: "Her mother"): no part of a subject a
 # pronoun can stand for ("About 9 million people visit it" has no verb the suffixes know).
-PERSONAL_PRONOUNS = SUBJECT_PRONOUNS | OBJECT_PRONOUNS - {"her"}
+_PERSONAL_PRONOUNS = SUBJECT_PRONOUNS | OBJECT_PRONOUNS - {"her"}
 _COUNTING = frozenset(quantities.NUMBER_WORDS) | QUANTIFIERS
 _LONGEST_SUBJECT = 8  # the most words a subject a pronoun stands for is read with
 
@@ -181,7 +181,7 @@ def subject_of(clause: Clause) -> list[Token] | None:
                 t.content for t in own[:k]):
             subject = own[:k]
             if all(t.kind in ("name", "word", "number", "function") for t in subject) and not any(
-                    t.text.lower() in PERSONAL_PRONOUNS for t in subject):
+                    t.text.lower() in _PERSONAL_PRONOUNS for t in subject):
                 return subject
             return None
     return None
@@ -225,7 +225,7 @@ def _clauses(sentence: str) -> tuple[Clause, ...]:
                 named = _pronoun_read(tuple(clauses[0]), tuple(piece))  # "..., but it reopened"
                 piece = [replace(t, referent="") for t in named] if named else piece
             else:
-                piece = _sharedsubject_of(clauses[0], piece) or piece
+                piece = _shared_subject(clauses[0], piece) or piece
         clauses += _coordinated(piece)
     return tuple(tuple(comparative(mark_events(voiced(_mark_lists(c))))) for c in clauses if c)
 
@@ -255,7 +255,7 @@ def _coordinated(tokens: list[Token]) -> list[list[Token]]:
         if not passive and not past and (verb.kind != "word" or not suffix(verb) or suffix(
                 before) == suffix(verb) and (start == n + 1)):
             continue
-        second = _sharedsubject_of(tokens[:n], tokens[start:])
+        second = _shared_subject(tokens[:n], tokens[start:])
         if second:
             return [tokens[:n], *_coordinated(second)]
     return [tokens]
@@ -291,7 +291,7 @@ def _past(token: Token) -> bool:
     return token.kind == "word" and word in IRREGULAR
 
 
-def _sharedsubject_of(first: Sequence[Token], rest: list[Token]) -> list[Token] | None:
+def _shared_subject(first: Sequence[Token], rest: list[Token]) -> list[Token] | None:
     """``rest`` (a clause with no subject of its own: it starts with its verb) with the subject
     of ``first``; None when ``rest`` has its own or ``first``'s cannot be told."""
     if not rest:

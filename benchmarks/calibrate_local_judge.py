@@ -62,7 +62,7 @@ def claims_of(text: str) -> list[str]:
     """What the validator asks of each sentence of ``text``: the sentence in its place
     (``claimed``), a pronoun that opens it read as the subject before."""
     read = [ReadSentence(s, s.text) for s in split_sentences(text)]
-    return claimed(read, text) if read else [text]
+    return claimed(read) if read else [text]
 
 
 def decision(decided) -> str:

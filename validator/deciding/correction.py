@@ -118,7 +118,7 @@ class _Todo:
                         if id(r) in failing and r.verdict is not None
                         and r.verdict.label in (UNSUPPORTED, CONTRADICTED)]
         self.texts = {i: read[i].text for i in self.indexes}
-        self.read, self.value = read, request.value
+        self.read = read
 
     def arguments(self, i: int) -> tuple | None:
         """What the corrector is given for sentence ``i``; None: it has nothing to rewrite
@@ -155,8 +155,8 @@ class _Rewrites:
         # the rewrite without markers a model may have put in: judged as a sentence is
         self.bare = {i: MARKER.sub("", text).strip() for i, text in self.rewrites.items()
                      if text}
-        self.claimed = {i: claimed([*todo.read[:i], replace(todo.read[i], text=text)],
-                                   todo.value)[i] for i, text in self.bare.items()}
+        self.claimed = {i: claimed([*todo.read[:i], replace(todo.read[i], text=text)])[i]
+                        for i, text in self.bare.items()}
         self.checked = [i for i in self.indexes if self.problems[i] is None]
 
     def to_judge(self) -> tuple[list[str], list[Sequence[Evidence]]]:

@@ -300,22 +300,27 @@ def _asserting(read: Sequence[ReadSentence], request: Request
     """Each sentence that asserts something: its index, what it claims (``claimed``), the
     sources it cites."""
     return [(i, claim, citations.within(r.citation, request.source_count))
-            for i, (r, claim) in enumerate(zip(read, claimed(read, request.value), strict=True))
+            for i, (r, claim) in enumerate(zip(read, claimed(read), strict=True))
             if r.not_a_claim is None]
 
 
-def claimed(read: Sequence[ReadSentence], value: str) -> list[str]:
-    """What each sentence of ``value`` claims: its text without a clause that says the sources
+def claimed(read: Sequence[ReadSentence]) -> list[str]:
+    """What each sentence of ``read`` claims: its text without a clause that says the sources
     lack it (that excuses nothing), and with a pronoun that opens it read as the subject of
-    the sentence before it, on its line, stands for, in brackets ("Hall B opened in 2005. It
-    seats 800." claims "[Hall B] seats 800."). A new line (a list's item, a heading, a
-    paragraph) starts afresh."""
+    the sentence before it stands for, in brackets ("Hall B opened in 2005. It
+    seats 800." claims "[Hall B] seats 800."). The sentence before is the last that asserts
+    something ("Thanks for asking!" between them asserts nothing), on a line or a list's item
+    before as on its own: a pronoun that opens an item reads back as one that opens a
+    sentence does."""
     claims: list[str] = []
+    last = None  # the index of the last sentence that asserts something
     for i, r in enumerate(read):
         claim = claim_part(r.text)
-        if i and "\n" not in value[read[i - 1].sentence.end:r.sentence.start]:
-            claim = rules.in_context(claim, claims[-1])
+        if last is not None:
+            claim = rules.in_context(claim, claims[last])
         claims.append(claim)
+        if r.not_a_claim is None:
+            last = i
     return claims
 
 

@@ -64,6 +64,7 @@ from .tokens import (
     SETTINGS,
     TITLE_CHANGERS,
     UNASSERTING,
+    Clause,
     Token,
     as_written,
     holding_most,
@@ -94,6 +95,7 @@ class Findings:
     # the one that states the claim, or gives another value, or puts it otherwise than as a
     # fact; None where none did alone (nothing states it)
     basis: int | None = None
+    held: tuple[Clause, ...] = ()  # the evidence clauses an aligned claim rests on
 
     @property
     def supported(self) -> bool:
@@ -177,28 +179,45 @@ def _borrowed(claim: str, borrowed: re.Match, evidence: Sequence[Evidence]) -> F
     if found.supported or found.contradiction:
         return found
     loose = check(f"It{rest}", evidence)
-    if loose.kind == "aligned" and not _names_another(loose.quotes, borrowed.group(1)):
+    if loose.kind == "aligned" and not _names_another(loose.held, borrowed.group(1)):
         return loose
     return found
 
 
-def _names_another(quotes: Sequence[str], subject: str) -> bool:
-    """Whether a clause of ``quotes`` has a subject that may be something other than
-    ``subject``: a word ``subject`` does not have ("The Louvre" for "The Eiffel Tower"), or a
-    name that is not all of its name ("Hall" of "Hall A" for "Hall B"). "The tower" and "it"
-    are not another."""
+def _names_another(held: Sequence[Clause], subject: str) -> bool:
+    """Whether a clause of ``held`` has a subject that may be something other than
+    ``subject``: a name that is not its own ("The Louvre" for "The Eiffel Tower", "Aria 4"
+    for "Aria 5", "Hall" of "Hall A" for "Hall B", "Her student, Mila Horn," for "Ines
+    Varga"), or a description of more than one word it does not have ("the old hall" for "the
+    new hall"). A pronoun and a one-word description ("the tower", "the company") name
+    nothing else."""
     mine = [t for clause in read(subject) for t in clause]
-    for quote in quotes:
-        for clause in read(quote.replace("[", "").replace("]", "")):
-            theirs = subject_of(clause) or []
-            if not {t.form for t in theirs if t.content} <= {t.form for t in mine} or (
-                    _names(theirs) and _names(theirs) != _names(mine)):
-                return True
+    for clause in held:
+        theirs = _before_the_verb(clause)
+        if _names(theirs) and _names(theirs) != _names(mine):
+            return True
+        described = {t.form for t in theirs if t.content and not t.aside}
+        if len(described) > 1 and not described <= {t.form for t in mine}:
+            return True
     return False
 
 
+def _before_the_verb(clause: Sequence[Token]) -> Sequence[Token]:
+    """``clause``'s subject with the asides that stand by it ("Her student, Mila Horn,")."""
+    subject = subject_of(tuple(clause))
+    if not subject:
+        return ()
+    end = place(subject[-1], clause) or 0
+    while end + 1 < len(clause) and clause[end + 1].aside:
+        end += 1
+    return clause[:end + 1]
+
+
 def _names(tokens: Iterable[Token]) -> set[str]:
-    return {t.form for t in tokens if t.kind == "name"}
+    """The words written with a capital (an article or pronoun that opens a sentence aside),
+    and the numbers: what names one thing and not another."""
+    return {t.form for t in tokens if t.kind == "number"
+            or t.text[:1].isupper() and t.kind != "function"}
 
 
 def _mapped(found: Findings, places: Sequence[int]) -> Findings:
@@ -312,6 +331,7 @@ def _check(claim: str, evidence: Sequence[Evidence]) -> Findings:
             return Findings("mention", f"the source names it: {quoted}", coverage, quotes,
                             basis=basis)
         return Findings("aligned", f"the source states it: {quoted}", coverage, quotes,
+                        held=tuple(a.clause for a in found),
                         basis=basis)
     unaligned = next(a for a in found if not a.aligned)
     why, fault = _why_not(unaligned, units, evidence)

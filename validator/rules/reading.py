@@ -130,8 +130,9 @@ def in_context_each(text: str) -> tuple[str, ...]:
     return tuple(read_here)
 
 
-# A personal pronoun that opens a sentence, not contracted ("It's" is read as it is).
-_OPENING_PRONOUN = re.compile(r"\s*(it|they|he|she)\b(?!['’])", re.IGNORECASE)
+# A personal pronoun that opens a sentence, emphasis and all ("**It is"), not contracted ("It's"
+# is read as it is).
+_OPENING_PRONOUN = re.compile(r"[\s*_]*(it|they|he|she)\b(?!['’])", re.IGNORECASE)
 
 
 def _pronoun_read(previous: Clause, first: Clause) -> Clause | None:
@@ -244,7 +245,10 @@ def _coordinated(tokens: list[Token]) -> list[list[Token]]:
                 "word"):
             continue  # "pizza, pasta and salads", "a saw, pliers and a hammer": a list's last
         if _own_clause(tokens[:n], tokens[n + 1:]):  # "..., and Rome is the capital of Italy"
-            return [tokens[:n], *_coordinated(tokens[n + 1:])]
+            own = tokens[n + 1:]  # "... and it seats 800": "it" is the subject before
+            named = _pronoun_read(tuple(tokens[:n]), tuple(own))
+            return [tokens[:n], *_coordinated(
+                [replace(t, referent="") for t in named] if named else own)]
         start = n + 2 if tokens[n + 1].text.lower() in PRONOUNS else n + 1  # "and it remained"
         if start >= len(tokens):
             continue
@@ -252,8 +256,10 @@ def _coordinated(tokens: list[Token]) -> list[list[Token]]:
         passive = (verb.form in AUXILIARIES and start + 1 < len(tokens)
                    and participle(tokens[start + 1]))  # "... and was named player of the match"
         past = _past(verb) and has_verb(tokens[:n])  # "grew by 10% and fell by 4%"
-        if not passive and not past and (verb.kind != "word" or not suffix(verb) or suffix(
-                before) == suffix(verb) and (start == n + 1)):
+        after_pronoun = start == n + 2 and verb.form in AUXILIARIES  # "..., and it is 12 km"
+        if not passive and not past and not after_pronoun and (
+                verb.kind != "word" or not suffix(verb) or suffix(before) == suffix(verb)
+                and start == n + 1):
             continue
         second = _shared_subject(tokens[:n], tokens[start:])
         if second:

@@ -256,8 +256,7 @@ def test_fix_value_leaves_no_stray_markdown(text, remove, fixed):
 
 def test_fix_through_a_guard_leaves_no_stray_markers():
     """A real Guard with on_fail="fix": the unsupported sentences go, the list, emphasis and
-    heading of what stays are whole, nothing else changes. A new line starts afresh: "It" on
-    one is not read as the Eiffel Tower of the line before."""
+    heading of what stays are whole, nothing else changes."""
     from guardrails import Guard
 
     from provenance_guard import ProvenanceLLM
@@ -266,7 +265,7 @@ def test_fix_through_a_guard_leaves_no_stray_markers():
     text = (f"# {BAD}\n"
             f"- **{GOOD} {BAD}**\n"
             f"- {BAD}\n"
-            f"1. It houses the Mona Lisa.\n"
+            f"1. The Louvre houses the Mona Lisa.\n"
             f"> {BAD} Everest is in the Himalayas.")
     assert len(split_sentences(text)) == 7
     guard = Guard().use(ProvenanceLLM(llm_callable=ScriptedJudge(), on_fail="fix"))
@@ -274,7 +273,7 @@ def test_fix_through_a_guard_leaves_no_stray_markers():
 
     outcome = guard.validate(text, metadata=toy_metadata())
     assert outcome.validated_output == (f"- **{GOOD}**\n"
-                                        "1. It houses the Mona Lisa.\n"
+                                        "1. The Louvre houses the Mona Lisa.\n"
                                         "> Everest is in the Himalayas.")
 
 

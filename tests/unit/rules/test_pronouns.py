@@ -66,13 +66,15 @@ def test_a_source_pronoun_is_read_the_same_way():
                   source)
 
 
-def test_a_new_line_starts_afresh():
-    """A list's item is not read with the item before: "It" stays as it is written."""
-    source = "The Louvre houses the Mona Lisa."
-    assert passes("- The Eiffel Tower is in Paris.\n- It houses the Mona Lisa.",
-                  "The Eiffel Tower is in Paris.", source)
-    assert not passes("The Eiffel Tower is in Paris. It houses the Mona Lisa.",
-                      "The Eiffel Tower is in Paris.", source)
+@pytest.mark.parametrize("text", [
+    "The Eiffel Tower is in Paris. It houses the Mona Lisa.",
+    "- The Eiffel Tower is in Paris.\n- It houses the Mona Lisa.",  # a list's next item
+    "The Eiffel Tower is in Paris.\n\n**It houses the Mona Lisa.**",  # a paragraph, emphasis
+    "The Eiffel Tower is in Paris. Thanks for asking! It houses the Mona Lisa.",
+])
+def test_a_pronoun_reads_back_to_the_last_sentence_that_asserts(text):
+    """"It" is the Eiffel Tower, past a new line and past what asserts nothing."""
+    assert not passes(text, "The Eiffel Tower is in Paris.", "The Louvre houses the Mona Lisa.")
 
 
 @pytest.mark.parametrize("source", [

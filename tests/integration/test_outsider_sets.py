@@ -255,3 +255,39 @@ def test_the_reading_sets_hold_to_their_named_limits(name):
     validator = ProvenanceLLM(llm_callable="local", on_fail="noop")
     _held_to_its_limits(name, 380, lambda case: validator.check(
         case["text"], case["metadata"]).passed, READING_LIMITS[name], READING_FALSE_ALARMS[name])
+
+
+# The pronoun set (tests/data/outsider/pronouns), written blind from the docs after a pronoun
+# that opens a sentence was first read as the subject before it (118 of its 140 must-fail
+# cases passed before). Limits (docs/failure-behaviour.md): a source that calls another thing
+# by a one-word description ("The speaker plays for 20 hours" after another speaker), a
+# pronoun that stands for the object or the later clause, or one the sentence before has no
+# subject for ("Tourists flock to Lake Varna. It ..."), "he" and "she" read without gender, a
+# heading, a name with a letter the rules read as an article ("Hall A"). The true cases that
+# fail closed: the same object pronouns, a source that names it in part ("Petrov", "The X2")
+# or with a word the claim leaves out ("now"), a weather "it", a question before.
+PRONOUN_LIMITS = {
+    "p014": "a possessive's thing, not the name's", "p030": "a lone passage's pronoun (arguable)",
+    "p031": "a source's plural pronoun for another team",
+    "p033": "a one-word description of another thing", "p034": "the same",
+    "p035": "the same", "p036": "the same", "p037": "the same", "p038": "the same (arguable)",
+    "p039": "the same", "p046": "a subject owned by another ('The studio's second director')",
+    "p052": "a plural noun read as a verb ('junior doctors want')",
+    "p059": "'he' read without gender", "p060": "'she' read without gender",
+    "p065": "'he' read without gender (arguable)", "p071": "two candidates (arguable)",
+    "p073": "the later clause's subject", "p076": "a pair for 'he'",
+    "p100": "the later clause's subject", "p122": "a subject with a relative clause",
+    "p130": "a heading", "p137": "no subject the pronoun can stand for", "p138": "the same",
+    "p139": "the same", "p140": "the same",
+}
+PRONOUN_FALSE_ALARMS = {"p159", "p160", "p171", "p177", "p184", "p189", "p192", "p193", "p194",
+                        "p196", "p198", "p199", "p200", "p209", "p211", "p213", "p214", "p216",
+                        "p219"}
+
+
+def test_the_pronoun_set_holds_to_its_named_limits():
+    from provenance_guard import ProvenanceLLM
+
+    validator = ProvenanceLLM(llm_callable="local", on_fail="noop")
+    _held_to_its_limits("pronouns", 200, lambda case: validator.check(
+        case["text"], case["metadata"]).passed, PRONOUN_LIMITS, PRONOUN_FALSE_ALARMS)

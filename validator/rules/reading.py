@@ -21,6 +21,7 @@ from ..text.grammar import (
     OBJECT_PRONOUNS,
     QUANTIFIERS,
     RELATIVES,
+    SPEAKERS,
     SUBJECT_PRONOUNS,
 )
 from ..text.sentences import split_sentences
@@ -104,16 +105,17 @@ def in_context(sentence: str, before: str) -> str:
     where it opens otherwise, or ``before`` names nothing the pronoun can stand for (a plural
     or a number for "it"). The rule ``read`` reads a source's later sentences by, so a claim
     and a source read alike."""
-    opening = _OPENING_PRONOUN.match(sentence)
-    if opening is None:
+    start = len(sentence) - len(sentence.lstrip(" \t\n*_"))  # "**It seats 800.**"
+    pronoun = sentence[start:].split(maxsplit=1)[0] if sentence[start:].strip() else ""
+    if pronoun.lower() not in _THIRD_PERSON:  # not "It's", not "It,": read as written
         return sentence
     previous, first = _clauses(before), _clauses(sentence)
     named = _pronoun_read(previous[0], first[0]) if previous and first else None
     if named is None:
         return sentence
     written = as_written(before, [t for t in named if t.referent])
-    return f"{sentence[:opening.start(1)]}[{written[:1].upper()}{written[1:]}]" \
-        f"{sentence[opening.end(1):]}"
+    return f"{sentence[:start]}[{written[:1].upper()}{written[1:]}]" \
+        f"{sentence[start + len(pronoun):]}"
 
 
 # A subject read for a pronoun, in brackets at the start of a claim (``in_context``).
@@ -130,9 +132,7 @@ def in_context_each(text: str) -> tuple[str, ...]:
     return tuple(read_here)
 
 
-# A personal pronoun that opens a sentence, emphasis and all ("**It is"), not contracted ("It's"
-# is read as it is).
-_OPENING_PRONOUN = re.compile(r"[\s*_]*(it|they|he|she)\b(?!['’])", re.IGNORECASE)
+_THIRD_PERSON = SUBJECT_PRONOUNS - SPEAKERS  # "it", "they", "he", "she"
 
 
 def _pronoun_read(previous: Clause, first: Clause) -> Clause | None:

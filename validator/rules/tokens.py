@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..text.grammar import AUXILIARIES, CLAUSE_OPENERS, FUNCTION_WORDS, SPEAKERS
+from ..text.grammar import ARTICLES, AUXILIARIES, CLAUSE_OPENERS, FUNCTION_WORDS, SPEAKERS
 from ..text.word_forms import IRREGULAR, SAME_PARTICIPLES
 from .quantities import Amount
 
@@ -170,11 +170,11 @@ def as_written(text: str, tokens: Sequence[Token]) -> str:
     if not spans:
         return " ".join(t.text for t in tokens)
     start = spans[0][0]
-    article = _ARTICLE_BEFORE.search(text, 0, start)
-    return text[article.start() if article else start:spans[-1][1]]
-
-
-_ARTICLE_BEFORE = re.compile(r"\b(?:the|a|an)\s+$", re.IGNORECASE)
+    head = text[:start].rstrip()
+    article = (head.split()[-1:] or [""])[0].lstrip("[(\"'“‘*_")  # "[The", "(the"
+    if article.lower() in ARTICLES:
+        start = len(head) - len(article)
+    return text[start:spans[-1][1]]
 
 
 def holding_most(texts: Sequence[str], tokens: Sequence[Token]

@@ -201,7 +201,8 @@ def read_passages(passages: str) -> str:
     from provenance_guard.rules.reading import in_context_each
 
     lines = re.sub(r"(?m)^\[\d+\] ", "", passages).splitlines()
-    return "\n".join([*lines, *(unbracketed(" ".join(in_context_each(line))) for line in lines)])
+    return "\n".join([*lines, *(unbracketed(" ".join(read for _, read in in_context_each(line)))
+                                 for line in lines)])
 
 
 class ToyEmbedder:

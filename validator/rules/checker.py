@@ -420,11 +420,9 @@ def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) 
 
 
 def _as_written_and_read(text: str) -> list[str]:
-    """Each sentence of ``text`` as written and, where it differs, as read after the one
-    before ("It is 330 metres tall." and "[The Eiffel Tower] is 330 metres tall.")."""
-    written = [s.text for s in split_sentences(text)]
-    return [form for pair in zip(written, in_context_each(text), strict=True)
-            for form in dict.fromkeys(pair)]
+    """Each sentence of ``text`` as written and, where it differs, as read in its place
+    (``in_context_each``)."""
+    return [form for pair in in_context_each(text) for form in dict.fromkeys(pair)]
 
 
 def _held_back(words: list[str], mine: set[str]) -> bool:

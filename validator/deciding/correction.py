@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 from functools import cache
 from typing import cast
 
@@ -42,7 +41,7 @@ from ..types import (
     ReadSentence,
     Verdict,
 )
-from .decider import Decider, claimed
+from .decider import Decider, in_place, in_place_each
 from .results import Report
 
 # A rewrite longer than this many times the sentence, plus SLACK characters, is not a
@@ -118,7 +117,7 @@ class _Todo:
                         if id(r) in failing and r.verdict is not None
                         and r.verdict.label in (UNSUPPORTED, CONTRADICTED)]
         self.texts = {i: read[i].text for i in self.indexes}
-        self.read = read
+        self.before = [before for _, before in in_place_each(read)]  # what each reads after
 
     def arguments(self, i: int) -> tuple | None:
         """What the corrector is given for sentence ``i``; None: it has nothing to rewrite
@@ -155,8 +154,7 @@ class _Rewrites:
         # the rewrite without markers a model may have put in: judged as a sentence is
         self.bare = {i: MARKER.sub("", text).strip() for i, text in self.rewrites.items()
                      if text}
-        self.claimed = {i: claimed([*todo.read[:i], replace(todo.read[i], text=text)])[i]
-                        for i, text in self.bare.items()}
+        self.claimed = {i: in_place(text, todo.before[i]) for i, text in self.bare.items()}
         self.checked = [i for i in self.indexes if self.problems[i] is None]
 
     def to_judge(self) -> tuple[list[str], list[Sequence[Evidence]]]:

@@ -305,23 +305,32 @@ def _asserting(read: Sequence[ReadSentence], request: Request
 
 
 def claimed(read: Sequence[ReadSentence]) -> list[str]:
-    """What each sentence of ``read`` claims: its text without a clause that says the sources
-    lack it (that excuses nothing), and with a pronoun that opens it read as the subject of
-    the sentence before it stands for, in brackets ("Hall B opened in 2005. It
-    seats 800." claims "[Hall B] seats 800."). The sentence before is the last that asserts
-    something ("Thanks for asking!" between them asserts nothing), on a line or a list's item
-    before as on its own: a pronoun that opens an item reads back as one that opens a
-    sentence does."""
-    claims: list[str] = []
-    last = None  # the index of the last sentence that asserts something
-    for i, r in enumerate(read):
-        claim = claim_part(r.text)
-        if last is not None:
-            claim = rules.in_context(claim, claims[last])
-        claims.append(claim)
+    """What each sentence of ``read`` claims (``in_place``)."""
+    return [claim for claim, _ in in_place_each(read)]
+
+
+def in_place_each(read: Sequence[ReadSentence]) -> list[tuple[str, str | None]]:
+    """What each sentence of ``read`` claims, and the claim it reads after: that of the last
+    sentence before it that asserts something ("Thanks for asking!" between them asserts
+    nothing), on a line or a list's item before as on its own (a pronoun that opens an item
+    reads back as one that opens a sentence does); None for the first."""
+    each: list[tuple[str, str | None]] = []
+    before = None
+    for r in read:
+        claim = in_place(r.text, before)
+        each.append((claim, before))
         if r.not_a_claim is None:
-            last = i
-    return claims
+            before = claim
+    return each
+
+
+def in_place(text: str, before: str | None) -> str:
+    """What the sentence ``text`` claims after the claim ``before``: its text without a clause
+    that says the sources lack it (that excuses nothing), and with a pronoun that opens it
+    read as the subject of ``before`` it stands for, in brackets ("Hall B opened in 2005. It
+    seats 800." claims "[Hall B] seats 800.")."""
+    claim = claim_part(text)
+    return claim if before is None else rules.in_context(claim, before)
 
 
 def _split(asserting: Sequence[tuple[int, str, Within]],

@@ -10,8 +10,8 @@ set is cut in two: the *tuning* half sets the table, the *held-out* half reports
 An answer's local decision: failed when a sentence is contradicted (the conflict's kind), passed
 when every sentence is supported ("aligned" or "verbatim"), else unsupported ("unaligned").
 A kind is right when the decision agrees with the label. Cheap first is then simulated with a
-perfect LLM behind the local judge: a sentence whose verdict has ``confidence >= SURE`` is
-decided locally, the rest are sent on. Reported per data set: LLM calls saved, hallucinated
+perfect LLM behind the local judge: a sentence whose verdict the first judge is sure of (proven,
+or ``confidence >= SURE``) is decided locally, the rest are sent on. Reported per data set: LLM calls saved, hallucinated
 answers passed without the LLM, right answers failed without it.
 
 Each answer is judged against its whole source (every passage as evidence), so the figures are
@@ -31,7 +31,7 @@ from pathlib import Path
 import halueval
 
 import provenance_guard  # noqa: F401 - first: offline settings
-from provenance_guard.deciding.cheap_first import SURE
+from provenance_guard.deciding.cheap_first import SURE, FirstJudge
 from provenance_guard.deciding.decider import claimed
 from provenance_guard.evaluation.suite import load_cases
 from provenance_guard.judges.local import LocalJudge, verdict_of
@@ -73,7 +73,7 @@ def decision(decided) -> str:
             return d.kind
     if all(d.label == SUPPORTED for d in decided):
         kinds = {d.kind for d in decided}
-        for weakest in ("refusal", "mention", "aligned"):
+        for weakest in ("refusal", "mention", "aligned", "answered"):
             if weakest in kinds:
                 return weakest
         return "verbatim"
@@ -86,6 +86,7 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     judge = LocalJudge()
+    first = FirstJudge(judge)
     kinds = defaultdict(Counter)  # sentence kind -> right/wrong, by answer label
     answers = defaultdict(Counter)
     cheap = defaultdict(Counter)
@@ -98,7 +99,7 @@ def main(argv=None) -> int:
         failing = kind in CONFLICTS or kind == "unaligned"
         kinds[kind][("right" if failing != should_pass else "wrong", name)] += 1
         answers[name]["answers"] += 1
-        sure = [v for v in verdicts if v.confidence is not None and v.confidence >= SURE]
+        sure = [v for v in verdicts if first.sure(v)]
         cheap[name]["sentences"] += len(verdicts)
         cheap[name]["decided locally"] += len(sure)
         if len(sure) == len(verdicts) and all(v.label == SUPPORTED for v in sure):
@@ -124,7 +125,8 @@ def main(argv=None) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
-    print(f"half: {args.half}; a sentence is decided locally at confidence >= {SURE}")
+    print(f"half: {args.half}; a sentence is decided locally when proven, or at confidence"
+          f" >= {SURE}")
     print(f"\n{'answer decision':<18}{'answers':>8}{'right':>8}{'share':>8}  by set (right/all)")
     for kind, row in table.items():
         print(f"{kind:<18}{row['answers']:>8}{row['right']:>8}{row['share_right']:>8.1%}  "

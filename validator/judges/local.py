@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from .. import rules
+from ..text.questions import in_its_place
 from ..text.refusals import is_refusal, refusal_topic
 from ..types import (
     BY_LOCAL,
@@ -37,15 +38,20 @@ from ..types import (
 # Regenerate with `python benchmarks/calibrate_local_judge.py --half tune`.
 CONFIDENCE = {
     "verbatim": 0.95,  # 18 of 18
-    "aligned": 0.939,  # 30 of 31
-    "mention": 0.972,  # 206 of 211
-    "value": 0.962,  # 24 of 24
+    "aligned": 0.941,  # 31 of 32
+    "mention": 0.976,  # 203 of 207
+    "value": 0.963,  # 25 of 25
     "antonym": 0.944,  # 16 of 16
     "negation": 0.929,  # 12 of 12
-    "name": 0.667,  # 1 of 1
-    "unaligned": 0.592,  # 778 of 1,315 (an unsupported verdict; the rest were right answers)
-    "refusal": 0.5,  # none seen
+    "name": 0.75,  # 2 of 2
+    "unaligned": 0.593,  # 777 of 1,311 (an unsupported verdict; the rest were right answers)
+    "refusal": 0.667,  # 1 of 1
+    "answered": 0.833,  # 4 of 4 (a bare answer held in the question's place)
 }
+# The kinds that prove a claim rather than weigh it: a passage states it word for word, or one
+# statement of the sources holds the answer in the place of the question's gap. A first judge's
+# verdict of one of them stands without the LLM (``cheap_first``), whatever its count so far.
+PROOFS = frozenset(("verbatim", "answered"))
 REFUSAL_COVERAGE = 0.75  # share of what a refusal asks about that a passage must not cover
 
 
@@ -83,11 +89,29 @@ class LocalJudge:
         if is_refusal(claim):
             return self._refusal(question or refusal_topic(claim), evidence)
         found = rules.check(claim, evidence)
+        if question and not found.contradiction and found.kind != "verbatim":
+            answered = self._answered(claim, evidence, question)
+            if answered is not None:
+                return answered
         if found.contradiction:
             return Decision(CONTRADICTED, found.reason, found.kind, found.fault, found.basis)
         if found.supported:
             return Decision(SUPPORTED, found.reason, found.kind, basis=found.basis)
         return Decision(UNSUPPORTED, found.reason, found.kind, found.fault, found.basis)
+
+    @staticmethod
+    def _answered(claim: str, evidence: Sequence[Evidence], question: str) -> Decision | None:
+        """A bare answer ("Robert Zemeckis") proven in the place of the question's gap: the
+        statement it makes there ("Beowulf was directed by Robert Zemeckis.") held by one
+        statement of the sources, as any claim is (``text.questions``)."""
+        placed = in_its_place(question, claim)
+        held = None if placed is None else rules.check(placed, evidence)
+        if held is None or held.kind not in ("verbatim", "aligned"):
+            return None
+        where = ("a passage states it word for word" if held.kind == "verbatim"
+                 else "the source states it: " + "; ".join(map(repr, held.quotes)))
+        return Decision(SUPPORTED, f"in the question's place it says '{placed}', and {where}",
+                        "answered", basis=held.basis)
 
     def _refusal(self, asked: str, evidence: Sequence[Evidence]) -> Decision:
         """"No document says X" holds when no passage covers the words of X (or of the
@@ -105,4 +129,5 @@ def verdict_of(decision: Decision) -> Verdict:
     confidence = CONFIDENCE[decision.kind]
     score = confidence if decision.label == SUPPORTED else round(1 - confidence, 4)
     return Verdict(decision.label, decision.reason, score, BY_LOCAL, confidence,
-                   kind=decision.fault, basis=decision.basis)
+                   kind=decision.fault, basis=decision.basis,
+                   proven=decision.label == SUPPORTED and decision.kind in PROOFS)

@@ -66,6 +66,9 @@ SUBORDINATORS = frozenset("if when whenever unless where wherever once whether".
 # The relative pronouns: they open a clause about the noun before them ("the firm that ...").
 RELATIVES = frozenset(("that", "who", "which", "whom", "whose"))
 
+# The wh-words: they ask, or (most of them) open a relative clause ("the firm that ...").
+INTERROGATIVES = frozenset("what which who whom whose when where why how".split())
+
 # The words that open a clause of its own after another ("..., but it reopened").
 CLAUSE_OPENERS = frozenset("but whereas while although though however yet because".split())
 

@@ -1,0 +1,162 @@
+"""What a question asks for, and the statement an answer makes in its place.
+
+A bare answer ("Delhi", "Robert Zemeckis") states nothing of its own: it says something only in
+the place of the question's gap. To "Beowulf is a 2007 film directed by who?" the answer
+"Robert Zemeckis" says "Beowulf is a 2007 film directed by Robert Zemeckis"; to "Who was
+inducted into the Rock and Roll Hall of Fame, David Lee Roth or Cia Berg?" the answer "David Lee
+Roth" says "David Lee Roth was inducted into the Rock and Roll Hall of Fame". ``in_its_place``
+gives that statement: the clause of the question that holds the gap, the answer put in the gap,
+the question's inversion undone. The rule checker then proves it by one statement of the
+sources like any other claim.
+
+It reads only the shapes it recognises and gives None for the rest, which is no verdict (the
+answer is then judged as it is written): no gap it finds (a yes-or-no question, "why", "how", a
+wh-word in the middle), a gap whose clause has no subject of its own ("..., who received a star
+in what year?"), or a gap in a clause about another noun ("a firm that has its office in what
+city?": which firm is a second step, reasoning no one statement holds).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .grammar import (
+    ARTICLES,
+    DEMONSTRATIVES,
+    FINITE_AUXILIARIES,
+    INTERROGATIVES,
+    POSSESSIVES,
+    PREPOSITIONS,
+    RELATIVES,
+    SUBJECT_PRONOUNS,
+    TIME_NOUNS,
+)
+from .word_forms import IRREGULAR, fold
+
+_PIECE = re.compile(r"[^\W_][^\s,;:()\"“”?!]*|[,;:()]")
+_MARKS = frozenset(",;:()")  # what ends a clause of the question
+# The wh-words an answer can stand in place of ("what city", "who"): "why" and "how" ask for a
+# reason or a manner, which no bare answer is.
+_ASKING = INTERROGATIVES - {"why", "how"}
+_TAKES_A_NOUN = frozenset(("what", "which", "whose"))  # "what city", "which band"
+_DO = frozenset(("do", "does", "did"))
+_LONGEST_ANSWER = 8  # the most words a bare answer has
+_LONGEST_NOUN = 5  # the most words after "what"/"which" read as its noun at the question's end
+
+
+def in_its_place(question: str, answer: str) -> str | None:
+    """The statement ``answer`` makes in the gap of ``question`` (see the module's docstring),
+    or None where the question has no gap this reads or the answer is more than a bare answer
+    (a sentence of its own is judged as written)."""
+    answer = answer.strip().rstrip(".!").strip()
+    if not answer or len(answer.split()) > _LONGEST_ANSWER or answer[-1] in "?":
+        return None
+    pieces = _PIECE.findall(fold(question).strip().rstrip("?").strip())
+    gap = _gap(pieces)
+    if gap is None:
+        return None
+    start, end = _clause(pieces, gap)
+    before, wh, after = pieces[start:gap], pieces[gap].lower(), pieces[gap + 1:end]
+    noun = _noun(after) if wh in _TAKES_A_NOUN else []
+    after = after[len(noun):]
+    into = "in" if wh in ("where", "when") or any(w.lower() in TIME_NOUNS for w in noun) else ""
+    opening = [w.lower() for w in before if w.lower() in PREPOSITIONS]
+    if before == opening or [w.lower() for w in before] == opening:
+        # the question opens with its gap ("Which band ...", "In what year ...")
+        statement = _opening(after, answer, opening[0] if opening else into, bool(noun))
+        return None if statement is None or _about_another(statement[:-1].split()) else statement
+    if before[0].lower() in RELATIVES:
+        before = before[1:]  # "Milhouse, who Matt Groening named after who"
+    if not before or not _opens_a_subject(before[0]) or _about_another(before) or not any(
+            _verb(w) for w in before):
+        return None  # no subject or verb of its own, or a clause about another noun
+    return _joined([*before, *([into] if into and before[-1].lower() not in PREPOSITIONS else []),
+                    answer, *after])
+
+
+def _gap(pieces: list[str]) -> int | None:
+    """Where the question's gap is: a wh-word that opens the question (after a preposition, if
+    any: "In which year ..."), or one at its end ("... named after who", "... in what city",
+    "... is also called what"). None where there is neither."""
+    for k in (0, 1):
+        if k < len(pieces) and pieces[k].lower() in _ASKING and (
+                k == 0 or pieces[0].lower() in PREPOSITIONS):
+            return k
+    for k in range(len(pieces) - 1, max(-1, len(pieces) - 2 - _LONGEST_NOUN), -1):
+        word = pieces[k].lower()
+        if word in _ASKING and k and pieces[k - 1] != "," and (
+                k == len(pieces) - 1 or word in _TAKES_A_NOUN
+                and len(_noun(pieces[k + 1:])) == len(pieces) - k - 1):
+            return k
+    return None
+
+
+def _clause(pieces: list[str], gap: int) -> tuple[int, int]:
+    """The span of the clause that holds the gap: from the mark before it to the one after."""
+    start = gap
+    while start > 0 and pieces[start - 1] not in _MARKS:
+        start -= 1
+    end = gap + 1
+    while end < len(pieces) and pieces[end] not in _MARKS:
+        end += 1
+    return start, end
+
+
+def _noun(words: list[str]) -> list[str]:
+    """The noun after "what" or "which" ("city", "American football game"): the words before
+    the verb, an article or a preposition."""
+    for k, word in enumerate(words):
+        if word.lower() in FINITE_AUXILIARIES or word.lower() in ARTICLES or (
+                word.lower() in PREPOSITIONS) or _verb(word):
+            return words[:k]
+    return words
+
+
+def _opens_a_subject(word: str) -> bool:
+    """Whether a clause that opens with ``word`` opens with its subject: a name, a number, an
+    article or a determiner ("The Thoen Stone ...", "Donahue ..."), not a pronoun that stands for
+    what another clause says ("it is also called what"), a participle or a preposition."""
+    lower = word.lower()
+    return (word[:1].isupper() and lower not in SUBJECT_PRONOUNS and lower not in PREPOSITIONS
+            and lower not in INTERROGATIVES) or word[:1].isdigit() or lower in ARTICLES \
+        or lower in DEMONSTRATIVES or lower in POSSESSIVES
+
+
+def _about_another(words: list[str]) -> bool:
+    """Whether ``words`` hold a relative clause ("the firm that ..."): what the gap is asked
+    of is then named by a second statement."""
+    return any(w.lower() in RELATIVES or w.lower() in ("where", "when") for w in words)
+
+
+def _opening(after: list[str], answer: str, into: str, noun: bool) -> str | None:
+    """The statement of a question that opens with its gap: the answer as the subject ("Who
+    was inducted into ...": "X was inducted into ..."), or the inversion undone ("What is the
+    capital of Peru": "the capital of Peru is Lima"; "What year did the chairman die": "the
+    chairman die in 2003"; "In which game was Smith named MVP": "Smith was named MVP in X")."""
+    if not after or after[0].lower() not in FINITE_AUXILIARIES:
+        return None  # "What American singer, born in 1942, ...": no verb in its clause
+    auxiliary, rest = after[0], after[1:]
+    verb = next((k for k, w in enumerate(rest) if k and _verb(w)), None)  # "... born", "located in"
+    named = bool(rest) and (rest[0].lower() in ARTICLES or any(w.endswith("'s") for w in rest))
+    if not rest or not (auxiliary.lower() in _DO or into or verb is not None or named
+                        or not noun and rest[0][:1].isupper()):
+        return _joined([answer, *after])  # "Who was inducted into ...", "Which director is American"
+    into = [] if not into or rest[-1].lower() in PREPOSITIONS else [into]
+    if auxiliary.lower() in _DO:  # "the brewery have to limit", "the chairman die in"
+        return _joined([*rest, *into, answer])
+    if verb is not None:  # "was the winner born": "the winner was born in"
+        return _joined([*rest[:verb], auxiliary, *rest[verb:], *into, answer])
+    return _joined([*rest, auxiliary, *into, answer])  # "the capital of Peru is Lima"
+
+
+def _verb(word: str) -> bool:
+    """Whether ``word`` reads as a verb: an auxiliary, a past the suffixes miss, or a word in
+    lower case in -ed or -s ("named", "includes")."""
+    lower = word.lower()
+    return lower in FINITE_AUXILIARIES or word.islower() and (
+        lower in IRREGULAR or lower.endswith("ed")
+        or lower.endswith("s") and not lower.endswith(("ss", "us", "is")))
+
+
+def _joined(words: list[str]) -> str:
+    return re.sub(r"\s+([,;:)])", r"\1", " ".join(words)).replace("( ", "(") + "."

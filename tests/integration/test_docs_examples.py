@@ -10,7 +10,7 @@ import pytest
 from conftest import REPO, caught_warnings, said
 
 # Each page whose examples are run, with how many Python blocks it has.
-PAGES = {"custom-judges.md": 9, "getting-started.md": 1, "serving.md": 1}
+PAGES = {"custom-judges.md": 9, "getting-started.md": 1, "judges.md": 1, "serving.md": 1}
 
 pytestmark = pytest.mark.slow  # the real default embedder
 

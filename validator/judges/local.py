@@ -39,14 +39,14 @@ from ..types import (
 CONFIDENCE = {
     "verbatim": 0.95,  # 18 of 18
     "aligned": 0.941,  # 31 of 32
-    "mention": 0.976,  # 203 of 207
+    "mention": 0.976,  # 202 of 206
     "value": 0.963,  # 25 of 25
     "antonym": 0.944,  # 16 of 16
     "negation": 0.929,  # 12 of 12
     "name": 0.75,  # 2 of 2
     "unaligned": 0.593,  # 777 of 1,311 (an unsupported verdict; the rest were right answers)
     "refusal": 0.667,  # 1 of 1
-    "answered": 0.833,  # 4 of 4 (a bare answer held in the question's place)
+    "answered": 0.857,  # 5 of 5 (a bare answer held in the question's place)
 }
 # The kinds that prove a claim rather than weigh it: a passage states it word for word, or one
 # statement of the sources holds the answer in the place of the question's gap. A first judge's

@@ -247,6 +247,9 @@ BLOCKS = (
     Block(lambda m: _title_changed(m.said, m.pairs), False,
           ("traps_2/title_or_role_changed", "held_out_traps/title_changed"),
           FailureKind.ENTITY),
+    Block(lambda m: _name_cut(m.said, m.pairs, m.referents), True,
+          ("test_answers: a name cut short is another name",),
+          FailureKind.ENTITY),
     Block(lambda m: _scope_left_out(m.said, m.pairs), True,
           ("traps_2/scope_widened", "traps/scope_place_widened"),
           FailureKind.CIRCUMSTANCE),
@@ -689,6 +692,24 @@ def _title_changed(said: list[Token], pairs) -> str | None:
             title = f"{said[j - 1].text} {said[j].text}"
             return (f"the source says {title!r}; the sentence leaves out "
                     f"{said[j - 1].text!r}, which makes it another")
+    return None
+
+
+def _name_cut(said: list[Token], pairs, referents: Set[int] = frozenset()) -> str | None:
+    """Why a name of the claim is not the source's: the source's name goes on past it, before
+    or after ("Korea" of "North Korea", "Acme" of "Acme Labs"), and the claim leaves the rest
+    out: a name cut short names another thing, or no one thing."""
+    matched = {j for _, j in pairs} | set(referents)
+    for j in sorted(matched):
+        if said[j].kind != "name" or said[j].aside:
+            continue
+        for k in (j - 1, j + 1):
+            if 0 <= k < len(said) and k not in matched and said[k].kind == "name" and not (
+                    said[k].aside or said[k].listed or said[k].text.lower() in TITLE_CHANGERS):
+                # ("Acting Police Commissioner": a title changed, ``_title_changed``)
+                whole = " ".join(t.text for t in said[min(j, k):max(j, k) + 1])
+                return (f"the source's name is {whole!r}; the sentence says only "
+                        f"{said[j].text!r}, which names another")
     return None
 
 

@@ -28,9 +28,11 @@ from ..text.citations import MARKER
 from ..text.grammar import (
     ARTICLES,
     BE,
+    FUNCTION_WORDS,
     MODALS,
     NEGATIONS,
     ORDINALS,
+    PREPOSITIONS,
     QUANTIFIERS,
     RELATIVES,
     TIME_NOUNS,
@@ -407,6 +409,8 @@ def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) 
                     t.scope and t.text.lower() not in mine for c in read(said) for t in c):
                 continue  # the alignment reads it ("Among men, ...": only of them)
             for found in span.finditer(said):
+                if _name_goes_on(claim, said, found):
+                    continue  # "Acme" in "Acme Labs", "Korea" in "North Korea": another name
                 clause = _CLAUSE_START.split(said[:found.start()])[-1]
                 before = normalise(clause).split()[-_PREFIX:]
                 head = [w for w in before if w not in ARTICLES]  # "a film about (the) ..."
@@ -417,6 +421,20 @@ def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) 
                 if not of_another and not any(_turns(w) and w not in mine for w in before):
                     return passage
     return None
+
+
+def _name_goes_on(claim: str, said: str, found: re.Match) -> bool:
+    """Whether the name a claim opens or ends with goes on in the source's sentence, past where
+    the claim's words are found: "Ann Lee founded Acme" in "Ann Lee founded Acme Labs", "Korea
+    tested a missile" in "North Korea tested a missile". A name cut short is another name."""
+    before, after = said[:found.start()], said[found.end():]
+    first, last = claim.split()[0], claim.rstrip(" .!").split()[-1]
+    word_before = before.split()[-1] if before.endswith(" ") and before.split() else ""
+    word_after = after.split()[0] if after.startswith(" ") and after.split() else ""
+    goes_before = word_before[:1].isupper() and word_before[-1:].isalnum() and (
+        first[:1].isupper() and word_before.lower() not in FUNCTION_WORDS | PREPOSITIONS)
+    goes_after = word_after[:1].isupper() and last[:1].isupper()
+    return goes_before or goes_after
 
 
 def _as_written_and_read(text: str) -> list[str]:

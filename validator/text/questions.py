@@ -36,7 +36,7 @@ from .word_forms import IRREGULAR, fold
 _PIECE = re.compile(r"[^\W_][^\s,;:()\"“”?!]*|[,;:()]")
 _MARKS = frozenset(",;:()")  # what ends a clause of the question
 # The wh-words an answer can stand in place of ("what city", "who"): "why" and "how" ask for a
-# reason or a manner, which no bare answer is.
+# reason or a manner, which no bare answer is ("how many" asks for a count: ``_asks``).
 _ASKING = INTERROGATIVES - {"why", "how"}
 _TAKES_A_NOUN = frozenset(("what", "which", "whose"))  # "what city", "which band"
 _DO = frozenset(("do", "does", "did"))
@@ -57,6 +57,9 @@ def in_its_place(question: str, answer: str) -> str | None:
         return None
     start, end = _clause(pieces, gap)
     before, wh, after = pieces[start:gap], pieces[gap].lower(), pieces[gap + 1:end]
+    if wh == "how":  # "How many people live in Oslo": "700,000 people live in Oslo"
+        counted = _noun(after[1:])
+        answer, after = " ".join([answer, *counted]), after[1 + len(counted):]
     noun = _noun(after) if wh in _TAKES_A_NOUN else []
     after = after[len(noun):]
     into = "in" if wh in ("where", "when") or any(w.lower() in TIME_NOUNS for w in noun) else ""
@@ -79,8 +82,7 @@ def _gap(pieces: list[str]) -> int | None:
     any: "In which year ..."), or one at its end ("... named after who", "... in what city",
     "... is also called what"). None where there is neither."""
     for k in (0, 1):
-        if k < len(pieces) and pieces[k].lower() in _ASKING and (
-                k == 0 or pieces[0].lower() in PREPOSITIONS):
+        if k < len(pieces) and _asks(pieces, k) and (k == 0 or pieces[0].lower() in PREPOSITIONS):
             return k
     for k in range(len(pieces) - 1, max(-1, len(pieces) - 2 - _LONGEST_NOUN), -1):
         word = pieces[k].lower()
@@ -89,6 +91,14 @@ def _gap(pieces: list[str]) -> int | None:
                 and len(_noun(pieces[k + 1:])) == len(pieces) - k - 1):
             return k
     return None
+
+
+def _asks(pieces: list[str], k: int) -> bool:
+    """Whether ``pieces[k]`` asks for a thing: a wh-word other than "why" and "how", or "how"
+    before "many" or "much" (a count)."""
+    word = pieces[k].lower()
+    return word in _ASKING or word == "how" and k + 1 < len(pieces) and pieces[k + 1].lower() in (
+        "many", "much")
 
 
 def _clause(pieces: list[str], gap: int) -> tuple[int, int]:
@@ -133,6 +143,8 @@ def _opening(after: list[str], answer: str, into: str, noun: bool) -> str | None
     was inducted into ...": "X was inducted into ..."), or the inversion undone ("What is the
     capital of Peru": "the capital of Peru is Lima"; "What year did the chairman die": "the
     chairman die in 2003"; "In which game was Smith named MVP": "Smith was named MVP in X")."""
+    if after and _verb(after[0]) and after[0].lower() not in FINITE_AUXILIARIES:
+        return _joined([answer, *after])  # "Who directed Beowulf": "X directed Beowulf"
     if not after or after[0].lower() not in FINITE_AUXILIARIES:
         return None  # "What American singer, born in 1942, ...": no verb in its clause
     auxiliary, rest = after[0], after[1:]

@@ -81,7 +81,7 @@ _IRREGULAR = (
     ("lose", "lost"), ("go", "went gone"), ("strike", "struck stricken"), ("shoot", "shot"),
     ("come", "came"), ("become", "became"),
     ("leave", "left"), ("run", "ran"), ("flee", "fled"), ("overtake", "overtook overtaken"),
-    ("have", "had"), ("do", "did done"),
+    ("have", "had"), ("do", "did done"), ("bear", "bore born borne"),
 )
 IRREGULAR = {form: verb for verb, forms in _IRREGULAR for form in forms.split()}
 # The irregular forms that are only a past tense, never a participle ("began", "fled", not

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from conftest import BAD, GOOD, ScriptedJudge, validate_in_guard
+from conftest import BAD, GOOD, ScriptedJudge, toy_metadata, validate_in_guard
 
 from provenance_guard import ConfigurationError, ProvenanceLLM, Verdict
 from provenance_guard.types import BY_MODEL, SUPPORTED, UNSUPPORTED
@@ -140,3 +140,32 @@ def test_a_first_judge_that_returns_no_verdict_is_a_setup_error():
 
     with pytest.raises(ConfigurationError, match="Broken.judge returned 'supported'"):
         validate_in_guard(GOOD, ScriptedJudge(), first_judge=Broken())
+
+
+BEOWULF = ["Beowulf is a 2007 film directed by Robert Zemeckis and written by Neil Gaiman."]
+DIRECTED_BY = "Beowulf is a 2007 film directed by who?"
+
+
+@pytest.mark.parametrize("answer, llm_asked", [
+    ("Robert Zemeckis.", []),  # proven in the question's place: no call
+    ("Neil Gaiman.", ["Neil Gaiman."]),  # only named by the source: the LLM decides
+])
+def test_a_proven_answer_stands_without_the_llm_and_a_named_one_goes_on(answer, llm_asked):
+    llm = ScriptedJudge(rule=lambda statement, passages: "Zemeckis" in statement)
+    outcome, result = validate_in_guard(answer, llm, toy_metadata(
+        sources=BEOWULF, question=DIRECTED_BY), first_judge="local")
+    assert llm.statements == llm_asked
+    assert result["groundedness"]["first_judge_decided"] == (0 if llm_asked else 1)
+    assert outcome.validation_passed is not llm_asked  # the LLM fails the other name
+
+
+def test_a_proof_stands_whatever_its_measured_confidence():
+    class Proving:  # proven, at a confidence no kind has earned
+        def judge(self, claim, evidence, question=None):
+            return Verdict(SUPPORTED, "proven", 0.6, BY_MODEL, 0.6, proven=claim == GOOD)
+
+    llm = ScriptedJudge()
+    _, result = validate_in_guard(f"{GOOD} {TALL}", llm, first_judge=Proving(),
+                                  confidence_band=(0.5, 0.5))
+    assert llm.statements == [TALL]
+    assert result["groundedness"]["first_judge_decided"] == 1

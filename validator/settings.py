@@ -384,8 +384,9 @@ class Settings:
         "attribute, since a function has no identity that holds across processes).")
     first_judge: Any = setting(
         None, Unchecked("a judge spec (`nli:PATH`, `local`, `minicheck:MODEL`), a judge, or None"),
-        "A cheaper judge asked before `llm_callable` (cheap first): its verdicts scored outside "
-        "`confidence_band` stand; the rest go to `llm_callable`.")
+        "A cheaper judge asked before `llm_callable` (cheap first): its proven verdicts, and those "
+        "scored outside `confidence_band` (for a calibrated judge: of a kind right at least 99% "
+        "of the time), stand; the rest go to `llm_callable`.")
     confidence_band: tuple[float, float] = setting(
         (0.2, 0.8), Band(),
         "With `first_judge`: a verdict whose score lies strictly between the two is unsure and "

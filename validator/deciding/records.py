@@ -72,6 +72,7 @@ class VerdictRecord(_Read):
     control: StrictStr | None = None
     kind: FailureKind | None = None
     basis: Whole | None = None
+    proven: StrictBool | None = None
 
     def as_verdict(self) -> Verdict | None:
         if self.verdict is None or self.decided_by is None:
@@ -79,7 +80,7 @@ class VerdictRecord(_Read):
         return Verdict(self.verdict, self.reason or "", self.score, self.decided_by,
                        self.confidence, self.judge_reply, self.probability, self.control,
                        kind=None if self.kind == FailureKind.UNSPECIFIED else self.kind,
-                       basis=self.basis)
+                       basis=self.basis, proven=bool(self.proven))
 
     def judged(self) -> Verdict:
         """The verdict of what was judged: one without a label is refused."""

@@ -461,11 +461,12 @@ def usage_from_dict(raw: Any, where: str) -> Usage:
 def _verdict_dict(verdict: Verdict | None) -> dict:
     if verdict is None:
         return dict.fromkeys(("verdict", "score", "reason", "decided_by", "confidence",
-                              "judge_reply", "probability", "control", "kind", "basis"))
+                              "judge_reply", "probability", "control", "kind", "basis", "proven"))
     return {"verdict": verdict.label, "score": verdict.score, "reason": verdict.reason,
             "decided_by": verdict.decided_by, "confidence": verdict.confidence,
             "judge_reply": verdict.reply, "probability": verdict.probability,
-            "control": verdict.control, "kind": verdict.failure_kind, "basis": verdict.basis}
+            "control": verdict.control, "kind": verdict.failure_kind, "basis": verdict.basis,
+            "proven": verdict.proven}
 
 
 EVIDENCE_LINES, EVIDENCE_LINE_CHARS = 3, 400  # passages per sentence in the reask message

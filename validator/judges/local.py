@@ -39,19 +39,16 @@ from ..types import (
 CONFIDENCE = {
     "verbatim": 0.95,  # 18 of 18
     "aligned": 0.941,  # 31 of 32
-    "mention": 0.976,  # 202 of 206
+    "mention": 0.976,  # 206 of 210
     "value": 0.963,  # 25 of 25
     "antonym": 0.944,  # 16 of 16
     "negation": 0.929,  # 12 of 12
     "name": 0.75,  # 2 of 2
     "unaligned": 0.593,  # 777 of 1,311 (an unsupported verdict; the rest were right answers)
     "refusal": 0.667,  # 1 of 1
-    "answered": 0.857,  # 5 of 5 (a bare answer held in the question's place)
+    "answered": 0.667,  # 1 of 1 (a bare answer proven in the question's place)
 }
-# The kinds that prove a claim rather than weigh it: a passage states it word for word, or one
-# statement of the sources holds the answer in the place of the question's gap. A first judge's
-# verdict of one of them stands without the LLM (``cheap_first``), whatever its count so far.
-PROOFS = frozenset(("verbatim", "answered"))
+
 REFUSAL_COVERAGE = 0.75  # share of what a refusal asks about that a passage must not cover
 
 
@@ -64,6 +61,7 @@ class Decision(NamedTuple):
     kind: str
     fault: FailureKind | None = None
     basis: int | None = None  # the passage that decided: its index in the evidence
+    proven: bool = False  # one plain statement of the evidence holds it (``rules.proves``)
 
 
 class LocalJudge:
@@ -96,7 +94,8 @@ class LocalJudge:
         if found.contradiction:
             return Decision(CONTRADICTED, found.reason, found.kind, found.fault, found.basis)
         if found.supported:
-            return Decision(SUPPORTED, found.reason, found.kind, basis=found.basis)
+            proven = found.kind == "verbatim" and rules.proves(claim, evidence) is not None
+            return Decision(SUPPORTED, found.reason, found.kind, basis=found.basis, proven=proven)
         return Decision(UNSUPPORTED, found.reason, found.kind, found.fault, found.basis)
 
     @staticmethod
@@ -105,13 +104,14 @@ class LocalJudge:
         statement it makes there ("Beowulf was directed by Robert Zemeckis.") held by one
         statement of the sources, as any claim is (``text.questions``)."""
         placed = in_its_place(question, claim)
-        held = None if placed is None else rules.check(placed, evidence)
-        if held is None or held.kind not in ("verbatim", "aligned"):
+        basis = None if placed is None else rules.proves(placed, evidence)
+        if placed is None or basis is None:
             return None
+        held = rules.check(placed, evidence)
         where = ("a passage states it word for word" if held.kind == "verbatim"
                  else "the source states it: " + "; ".join(map(repr, held.quotes)))
         return Decision(SUPPORTED, f"in the question's place it says '{placed}', and {where}",
-                        "answered", basis=held.basis)
+                        "answered", basis=basis, proven=True)
 
     def _refusal(self, asked: str, evidence: Sequence[Evidence]) -> Decision:
         """"No document says X" holds when no passage covers the words of X (or of the
@@ -129,5 +129,4 @@ def verdict_of(decision: Decision) -> Verdict:
     confidence = CONFIDENCE[decision.kind]
     score = confidence if decision.label == SUPPORTED else round(1 - confidence, 4)
     return Verdict(decision.label, decision.reason, score, BY_LOCAL, confidence,
-                   kind=decision.fault, basis=decision.basis,
-                   proven=decision.label == SUPPORTED and decision.kind in PROOFS)
+                   kind=decision.fault, basis=decision.basis, proven=decision.proven)

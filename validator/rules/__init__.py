@@ -10,7 +10,7 @@ pronoun that opens a sentence as the subject of the sentence before, as ``readin
 source's.
 """
 
-from .checker import CONFLICTS, Findings, check
+from .checker import CONFLICTS, Findings, check, proves
 from .facts import keeps_facts, normalise, read_facts
 from .reading import in_context
 

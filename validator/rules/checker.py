@@ -38,7 +38,7 @@ from ..text.grammar import (
     TIME_NOUNS,
 )
 from ..text.sentences import safe_text, split_sentences
-from ..text.word_forms import AFTER_A_DATE, PAST_ONLY, content_words
+from ..text.word_forms import AFTER_A_DATE, MONTH_OF, PAST_ONLY, content_words
 from ..types import Evidence, FailureKind
 from . import quantities, values
 from .alignment import (
@@ -123,6 +123,66 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
         found = _decide(claim, key[1])
         CHECKED.put(key, found)
     return found
+
+
+def proves(claim: str, evidence: Sequence[Evidence]) -> int | None:
+    """Which passage (its index) proves ``claim``, a statement of one clause: a sentence of it
+    that asserts plainly (no quotation, no frame the claim does not share:
+    ``assertions.standing``), read alone (a
+    pronoun in it stands for nothing), with one clause whose every word of content the claim
+    says too, but for its asides and dates ("In 2007, Roth was inducted into the Hall of Fame"
+    proves "Roth was inducted into the Hall of Fame"; "The second tallest player is Tom" does
+    not prove "The tallest player is Tom", nor "Spain beat the Netherlands to win the Cup" that
+    the Netherlands won it). Stricter than ``check``, which weighs what a clause leaves out:
+    a proof is what a first judge may decide alone (``cheap_first``). None where none does."""
+    if not check(claim, evidence).supported:
+        return None
+    clauses = [c for c in read(claim) if any(t.content for t in c)]
+    if len(clauses) != 1 or is_mention(clauses[0]):
+        return None  # a bare name proves nothing: a statement does
+    mine = assertions.standing(claim)[0]  # "X wrote Y" reads as a report, as its source does
+    for passage, e in enumerate(evidence):
+        for sentence in split_sentences(MARKER.sub(" ", e.text)):
+            standing = assertions.standing(sentence.text)[0]
+            if _QUOTED.search(sentence.text) or standing not in (None, mine):
+                continue
+            for unit in _alone(sentence.text):
+                found = best_alignment(clauses[0], [unit])
+                if found is not None and found.aligned and _says_no_more(unit, found.stated):
+                    return passage
+    return None
+
+
+_QUOTED = re.compile(r"[\"“”«»]|(?<![^\W_])'(?=[^\W_]).*[^\W_]'(?![^\W_])")
+
+
+@memoize(2048, 8 * MiB, bytes_per_char=48)
+def _alone(sentence: str) -> tuple[Clause, ...]:
+    """The clauses of ``sentence`` read without the sentences around it."""
+    return read(sentence)
+
+
+def _says_no_more(unit: Clause, stated: Sequence[Token]) -> bool:
+    """Whether every word of content of ``unit`` outside its asides is one the claim matched,
+    a date, or in a phrase of place or time that ends the clause after the last word matched
+    ("Mozart died in 1791 in Vienna" of "Mozart died in 1791"); and no word of it is read
+    for a pronoun."""
+    held = set(map(id, stated))
+    last = max((k for k, t in enumerate(unit) if id(t) in held), default=-1)
+    setting = next((k for k in range(last + 1, len(unit)) if unit[k].text.lower() in SETTINGS),
+                   len(unit))
+    if any(_verb(t) for t in unit[setting:]):
+        setting = len(unit)  # "... in Rome, beating Jones": more than where or when
+    return not any(t.referent for t in unit) and all(
+        id(t) in held or t.aside or not t.content or _a_date(t) or k > setting and not any(
+            t.content and id(t) not in held for t in unit[last + 1:setting])
+        for k, t in enumerate(unit))
+
+
+def _a_date(token: Token) -> bool:
+    """A year or a day of a month ("2007", "28 June"): when, not which."""
+    return token.kind == "number" and (bool(re.fullmatch(r"1\d{3}|20\d{2}", token.text)) or any(
+        word.lower() in MONTH_OF for word in token.text.split()))
 
 
 def _weight(key: tuple[str, tuple[Evidence, ...]], findings: Findings) -> int:

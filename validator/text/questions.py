@@ -31,7 +31,7 @@ from .grammar import (
     SUBJECT_PRONOUNS,
     TIME_NOUNS,
 )
-from .word_forms import IRREGULAR, fold
+from .word_forms import IRREGULAR, MONTH_OF, WEEKDAYS, fold, with_digits
 
 _PIECE = re.compile(r"[^\W_][^\s,;:()\"“”?!]*|[,;:()]")
 _MARKS = frozenset(",;:()")  # what ends a clause of the question
@@ -63,6 +63,12 @@ def in_its_place(question: str, answer: str) -> str | None:
     noun = _noun(after) if wh in _TAKES_A_NOUN else []
     after = after[len(noun):]
     into = "in" if wh in ("where", "when") or any(w.lower() in TIME_NOUNS for w in noun) else ""
+    led = answer.split(maxsplit=1)
+    if len(led) > 1 and led[0].lower() in PREPOSITIONS and (into or before and before[-1].lower()
+                                                              in PREPOSITIONS):
+        answer = led[1]  # "When did it end?" "In 1945.": the place already has its "in"
+    if not _fits(answer, wh, [w.lower() for w in noun]):
+        return None  # "When was she born?" "In Warsaw.": not what the question asks for
     opening = [w.lower() for w in before if w.lower() in PREPOSITIONS]
     if before == opening or [w.lower() for w in before] == opening:
         # the question opens with its gap ("Which band ...", "In what year ...")
@@ -75,6 +81,32 @@ def in_its_place(question: str, answer: str) -> str | None:
         return None  # no subject or verb of its own, or a clause about another noun
     return _joined([*before, *([into] if into and before[-1].lower() not in PREPOSITIONS else []),
                     answer, *after])
+
+
+def _fits(answer: str, wh: str, noun: list[str]) -> bool:
+    """Whether ``answer`` is of the kind the question asks for: a time for "when" and a noun of
+    time ("which year": a year; "what time": a number; "which month": a month), a count for
+    "how many", no time or number alone for "who" and "where". Another kind answers another
+    question, whatever the sentence that names it."""
+    words = answer.lower().replace(",", " ").split()
+    digits = re.findall(r"\d+", with_digits(answer))
+    months = [w for w in words if w in MONTH_OF]
+    timely = bool(digits or months or any(w in WEEKDAYS for w in words))
+    if "year" in noun or "years" in noun:
+        return any(len(d) in (3, 4) for d in digits)
+    if "month" in noun:
+        return bool(months)
+    if "time" in noun:
+        return bool(digits)
+    if "day" in noun or "date" in noun:
+        return bool(months or any(w in WEEKDAYS for w in words))
+    if wh == "when" or any(w in TIME_NOUNS for w in noun):
+        return timely
+    if wh == "how":
+        return bool(digits)
+    if wh in ("who", "whom", "whose", "where"):
+        return any(w.isalpha() and w not in MONTH_OF and w not in WEEKDAYS for w in words)
+    return True
 
 
 def _gap(pieces: list[str]) -> int | None:

@@ -99,7 +99,8 @@ def split_sentences(text: str, language: str = AUTO) -> list[Sentence]:
         cuts = [_before_marks(text, block.start + a + c)
                 for a, piece in pieces for c in cuts_of.get(code, {}).get(piece, (0,))]
         cuts.append(block.end)
-        found = (_trimmed(text, a, b) for a, b in pairwise(cuts) if b > a)
+        spans = [(a, b) for a, b in pairwise(cuts) if b > a]
+        found = (_trimmed(text, a, b, last=n == len(spans) - 1) for n, (a, b) in enumerate(spans))
         sentences.extend(s for s in found if s is not None)
     return _with_lone_markers(text, sentences)
 
@@ -339,7 +340,10 @@ def _with_lone_markers(text: str, sentences: list[Sentence]) -> list[Sentence]:
     return joined
 
 
-def _trimmed(text: str, start: int, end: int) -> Sentence | None:
+def _trimmed(text: str, start: int, end: int, last: bool = False) -> Sentence | None:
+    """The sentence in ``text[start:end]`` without the whitespace and unpaired emphasis around
+    it; None for a fragment with no letter or digit, or a list marker ("3.", "b)") with the item
+    it opens after it. One that ends its block is a sentence: "36." answers something."""
     while start < end and text[start].isspace():
         start += 1
     while end > start and text[end - 1].isspace():
@@ -349,6 +353,7 @@ def _trimmed(text: str, start: int, end: int) -> Sentence | None:
         start += 1
     while end > start and text[end - 1].isspace():
         end -= 1
-    if not _HAS_WORD.search(text, start, end) or _MARKER_ONLY.fullmatch(text, start, end):
+    if not _HAS_WORD.search(text, start, end) or (
+            not last and _MARKER_ONLY.fullmatch(text, start, end)):
         return None
     return Sentence(text[start:end], start, end)

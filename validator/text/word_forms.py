@@ -82,6 +82,7 @@ _IRREGULAR = (
     ("come", "came"), ("become", "became"),
     ("leave", "left"), ("run", "ran"), ("flee", "fled"), ("overtake", "overtook overtaken"),
     ("have", "had"), ("do", "did done"), ("bear", "bore born borne"),
+    ("sink", "sank sunk"),
 )
 IRREGULAR = {form: verb for verb, forms in _IRREGULAR for form in forms.split()}
 # The irregular forms that are only a past tense, never a participle ("began", "fled", not

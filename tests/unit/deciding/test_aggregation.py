@@ -309,7 +309,8 @@ def test_metadata_schema_evidence_offsets_and_scores():
     assert set(first) == {"text", "start", "end", "verdict", "score", "reason", "decided_by",
                           "confidence", "judge_reply", "probability", "control", "kind",
                           "basis", "evidence", "evidence_cut", "citation", "claims",
-                          "not_a_claim", "correction", "read_as"}
+                          "not_a_claim", "correction", "read_as", "proven"}
+    assert first["proven"] is False  # an LLM's verdict is weighed, never proven
     assert (first["score"], first["reason"], first["decided_by"]) == (0.9, "passage [1] says it",
                                                                      "llm")
     assert second["reason"] == "nothing about paint" and second["score"] == 0.0

@@ -74,7 +74,9 @@ def judged(answer, question, *sources):
     ("Who directed Beowulf?", "Robert Zemeckis", "Beowulf was directed by Robert Zemeckis."),
     ("Beowulf was directed by whom?", "Robert Zemeckis.",
      "Beowulf was directed by Robert Zemeckis and written by Neil Gaiman."),
-    ("What is the capital of Peru?", "Lima", "Lima is the capital and largest city of Peru."),
+    ("What is the capital of Peru?", "Lima", "Lima, a city of ten million, is the capital of Peru."),
+    ("What year did Mozart die?", "1791.", "Mozart died in 1791 in Vienna."),  # where, besides
+    ("Where was Marie Curie born?", "In Warsaw.", "In 1867, Marie Curie was born in Warsaw."),
     ("When did the hall open?", "1980", "The hall opened in 1980."),
     ("How many people did Acme hire?", "300", "Acme hired 300 people in 2020."),
 ])
@@ -108,6 +110,24 @@ def test_an_answer_one_statement_holds_in_the_questions_place_is_proven(question
     ("Who founded Acme?", "Ann Lee", "Ann Lee founded Acme Labs."),
     ("Which country tested a missile in 2017?", "Korea",
      "North Korea tested a missile in 2017."),
+    # a word before the noun, or after the name, that makes it another thing
+    ("What is the capital of France?", "Lyon", "The gastronomic capital of France is Lyon."),
+    ("Who is the tallest player?", "Tom", "The second tallest player is Tom."),
+    ("Who directed the film?", "Sofia Coppola", "The film was directed by Sofia Coppola's cousin."),
+    ("Beowulf was directed by whom?", "Neil Gaiman",
+     "Beowulf was directed by Neil Gaiman lookalike Robert Zemeckis."),
+    ("Who won the World Cup?", "The Netherlands", "Spain beat the Netherlands to win the World Cup."),
+    ("Who founded Microsoft?", "Bill Allen", "Bill Gates and Paul Allen founded Microsoft."),
+    # a pronoun of the source read for the subject before it, or a quotation, proves nothing
+    ("Who directed Beowulf?", "Jane Campion", "Jane Campion admired Robert Zemeckis. He directed "
+     "Beowulf."),
+    ("What is the capital of Chile?", "Lima", 'He shouted, "The capital of Chile is Lima!"'),
+    ("What is the capital of Chile?", "Lima", "Lima is the capital of Chile, says a blog."),
+    # an answer of another kind than the question asks for
+    ("When was Marie Curie born?", "Warsaw", "Marie Curie was born in Warsaw in 1867."),
+    ("Where did Mozart die?", "1791", "Mozart died in 1791 in Vienna."),
+    ("In which year did the Berlin Wall fall?", "November", "The Berlin Wall fell in November 1989."),
+    ("On which day does the shop open?", "9 am", "The shop opens at 9 am on Monday."),
 ])
 def test_an_answer_the_source_names_elsewhere_is_not_proven(question, answer, source):
     verdict = judged(answer, question, source)

@@ -113,3 +113,11 @@ def test_each_kind_row_reads_its_example_as_its_kind(cue):
     no row shadowed by one above it."""
     assert parse_reply('{"reason": "no", "verdict": "unsupported", "kind": '
                        f'"{cue.example}"}}').kind == cue.standing
+
+
+def test_who_wrote_a_work_is_no_report_of_what_it_says():
+    from provenance_guard.text.assertions import standing
+    from provenance_guard.text.cues import REPORT
+
+    assert standing("Beowulf was directed by Zemeckis and written by Neil Gaiman.")[0] is None
+    assert standing("The memo, written last May, warns that the plant will close.")[0] == REPORT

@@ -8,11 +8,13 @@ set is cut in two: the *tuning* half sets the table, the *held-out* half reports
 (``--half tune`` / ``--half report``).
 
 An answer's local decision: failed when a sentence is contradicted (the conflict's kind), passed
-when every sentence is supported ("aligned" or "verbatim"), else unsupported ("unaligned").
+when every sentence is supported (its weakest kind: "mention", "aligned", "answered" or
+"verbatim"), else unsupported ("unaligned").
 A kind is right when the decision agrees with the label. Cheap first is then simulated with a
-perfect LLM behind the local judge: a sentence whose verdict the first judge is sure of (proven,
-or ``confidence >= SURE``) is decided locally, the rest are sent on. Reported per data set: LLM calls saved, hallucinated
-answers passed without the LLM, right answers failed without it.
+perfect LLM behind the local judge: a sentence whose verdict the first judge is sure of
+(proven, or ``confidence >= SURE``) is decided locally, the rest are sent on. Reported per data
+set: LLM calls saved, hallucinated answers passed without the LLM, right answers failed
+without it.
 
 Each answer is judged against its whole source (every passage as evidence), so the figures are
 about the judge, not retrieval.

@@ -15,4 +15,4 @@ from .facts import keeps_facts, normalise, read_facts
 from .reading import in_context
 
 __all__ = ["CONFLICTS", "Findings", "check", "in_context", "keeps_facts", "normalise",
-           "read_facts"]
+           "proves", "read_facts"]

@@ -247,7 +247,7 @@ BLOCKS = (
     Block(lambda m: _title_changed(m.said, m.pairs), False,
           ("traps_2/title_or_role_changed", "held_out_traps/title_changed"),
           FailureKind.ENTITY),
-    Block(lambda m: _name_cut(m.said, m.pairs, m.referents), True,
+    Block(lambda m: _name_cut(m.claim, m.said, m.pairs, m.referents), True,
           ("test_answers: a name cut short is another name",),
           FailureKind.ENTITY),
     Block(lambda m: _scope_left_out(m.said, m.pairs), True,
@@ -695,13 +695,15 @@ def _title_changed(said: list[Token], pairs) -> str | None:
     return None
 
 
-def _name_cut(said: list[Token], pairs, referents: Set[int] = frozenset()) -> str | None:
+def _name_cut(claim: Clause, said: list[Token], pairs, referents: Set[int] = frozenset()
+              ) -> str | None:
     """Why a name of the claim is not the source's: the source's name goes on past it, before
     or after ("Korea" of "North Korea", "Acme" of "Acme Labs"), and the claim leaves the rest
-    out: a name cut short names another thing, or no one thing."""
+    out: a name cut short names another thing, or no one thing. A word of the claim that a
+    name matches is a description, not a name cut short ("the tower" of "the Eiffel Tower")."""
     matched = {j for _, j in pairs} | set(referents)
-    for j in sorted(matched):
-        if said[j].kind != "name" or said[j].aside:
+    for i, j in pairs:
+        if not claim[i].text[:1].isupper() or said[j].kind != "name" or said[j].aside:
             continue
         for k in (j - 1, j + 1):
             if 0 <= k < len(said) and k not in matched and said[k].kind == "name" and not (

@@ -27,6 +27,7 @@ from ..text import assertions
 from ..text.citations import MARKER
 from ..text.grammar import (
     ARTICLES,
+    AUXILIARIES,
     BE,
     FUNCTION_WORDS,
     MODALS,
@@ -35,6 +36,8 @@ from ..text.grammar import (
     PREPOSITIONS,
     QUANTIFIERS,
     RELATIVES,
+    SPEAKERS,
+    SUBJECT_PRONOUNS,
     TIME_NOUNS,
 )
 from ..text.sentences import safe_text, split_sentences
@@ -255,6 +258,8 @@ def _names_another(held: Sequence[Clause], subject: str) -> bool:
     nothing else."""
     mine = [t for clause in read(subject) for t in clause]
     for clause in held:
+        if _unread_pronoun(clause):
+            return True  # "Today it has 40 branches": "it" is what the passage named before
         theirs = _before_the_verb(clause)
         if _names(theirs) and _names(theirs) != _names(mine):
             return True
@@ -262,6 +267,20 @@ def _names_another(held: Sequence[Clause], subject: str) -> bool:
         if len(described) > 1 and not described <= {t.form for t in mine}:
             return True
     return False
+
+
+def _unread_pronoun(clause: Sequence[Token]) -> bool:
+    """Whether ``clause`` has "it", "he", "she" or "they" before its first verb that was read
+    for nothing: it stands for something the rules did not name."""
+    for token in clause:
+        if token.text.lower() in AUXILIARIES or token.kind == "word" and suffix(token):
+            return False
+        if token.text.lower() in _THIRD_PERSON and not token.referent:
+            return True
+    return False
+
+
+_THIRD_PERSON = SUBJECT_PRONOUNS - SPEAKERS
 
 
 def _before_the_verb(clause: Sequence[Token]) -> Sequence[Token]:
@@ -491,9 +510,10 @@ def _name_goes_on(claim: str, said: str, found: re.Match) -> bool:
     first, last = claim.split()[0], claim.rstrip(" .!").split()[-1]
     word_before = before.split()[-1] if before.endswith(" ") and before.split() else ""
     word_after = after.split()[0] if after.startswith(" ") and after.split() else ""
-    goes_before = word_before[:1].isupper() and word_before[-1:].isalnum() and (
-        first[:1].isupper() and word_before.lower() not in FUNCTION_WORDS | PREPOSITIONS)
-    goes_after = word_after[:1].isupper() and last[:1].isupper()
+    names = [w[:1].isupper() and w.lower() not in FUNCTION_WORDS for w in (first, last)]
+    goes_before = names[0] and word_before[:1].isupper() and word_before[-1:].isalnum() and (
+        word_before.lower() not in FUNCTION_WORDS | PREPOSITIONS)
+    goes_after = names[1] and word_after[:1].isupper()
     return goes_before or goes_after
 
 

@@ -367,8 +367,9 @@ def _tokens(text: str) -> list[Token]:
             i += size
             bound_text = ""
             continue
-        if word[0].isdigit() and not math.isfinite(_value(word)):
-            tokens.append(Token(word, word, "word"))  # hundreds of digits: no number to compare
+        if word[0].isdigit() and (not _DIGITS.fullmatch(word) or not math.isfinite(_value(word))):
+            # hundreds of digits, or "30:00" that is no time of day: no number to compare
+            tokens.append(Token(word, word, "word"))
         elif word[0].isdigit():
             value = float(word.replace(",", ""))
             month = month_at(raw, i + 1) if i + 1 < len(raw) and value == int(value) <= 31 \
@@ -561,6 +562,7 @@ def _value(digits: str) -> float:
 
 
 _WHOLE = re.compile(r"\d+(?:,\d{3})*")
+_DIGITS = re.compile(r"\d[\d,]*(?:\.\d+)?")  # what ``_value`` reads
 
 
 def _bound_at(raw: list[str], i: int) -> int:

@@ -185,12 +185,12 @@ def _opening(after: list[str], answer: str, into: str, noun: bool) -> str | None
     if not rest or not (auxiliary.lower() in _DO or into or verb is not None or named
                         or not noun and rest[0][:1].isupper()):
         return _joined([answer, *after])  # "Who was inducted into ...", "Which director is American"
-    into = [] if not into or rest[-1].lower() in PREPOSITIONS else [into]
+    placed = [answer] if not into or rest[-1].lower() in PREPOSITIONS else [into, answer]
     if auxiliary.lower() in _DO:  # "the brewery have to limit", "the chairman die in"
-        return _joined([*rest, *into, answer])
+        return _joined([*rest, *placed])
     if verb is not None:  # "was the winner born": "the winner was born in"
-        return _joined([*rest[:verb], auxiliary, *rest[verb:], *into, answer])
-    return _joined([*rest, auxiliary, *into, answer])  # "the capital of Peru is Lima"
+        return _joined([*rest[:verb], auxiliary, *rest[verb:], *placed])
+    return _joined([*rest, auxiliary, *placed])  # "the capital of Peru is Lima"
 
 
 def _verb(word: str) -> bool:

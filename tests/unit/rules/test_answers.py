@@ -147,3 +147,13 @@ def test_a_name_cut_short_is_another_name_word_for_word_or_aligned(claim, source
 def test_without_a_question_a_bare_answer_is_only_named():
     verdict = judged("Robert Zemeckis", None, "Beowulf was directed by Robert Zemeckis.")
     assert verdict.label == SUPPORTED and not verdict.proven
+
+
+@pytest.mark.parametrize("source", [
+    "The race took 30:00 minutes.", "observed_at: 2024-05-01T14:30:00Z"])
+def test_a_time_that_is_no_time_of_day_is_read_as_a_word(source):
+    # "30:00" is no time of day: read as it is written, not as a number that fails to parse
+    found = rules.check("The race took 30:00 minutes.", [Evidence(source, 1.0)])
+    assert found.supported is (source.startswith("The race"))
+    assert rules.proves("The race took 30:00 minutes.", [Evidence(source, 1.0)]) == (
+        0 if found.supported else None)

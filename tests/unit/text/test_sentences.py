@@ -387,3 +387,13 @@ def test_the_fast_path_gives_pysbds_sentences():
     same = sum([s.text for s in split_sentences(t)]
                == [s.strip() for s in pysbd_sentences("en", t) if s.strip()] for t in texts_)
     assert same >= 0.99 * len(texts_), same
+
+
+@pytest.mark.parametrize("text, sentences", [
+    ("36.", ["36."]),  # an answer, not the marker of an item with no text
+    ("The answer is:\n\n3.", ["The answer is:", "3."]),
+    ("1. The hall seats 800.\n2. It opened in 1990.", ["1. The hall seats 800.",
+                                                       "2. It opened in 1990."]),
+])
+def test_a_list_number_that_ends_its_block_is_a_sentence(text, sentences):
+    assert [s.text for s in split_sentences(text)] == sentences

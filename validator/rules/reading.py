@@ -367,7 +367,7 @@ def _tokens(text: str) -> list[Token]:
             i += size
             bound_text = ""
             continue
-        if word[0].isdigit() and (not _DIGITS.fullmatch(word) or not math.isfinite(_value(word))):
+        if word[0].isdigit() and not math.isfinite(_value(word)):
             # hundreds of digits, or "30:00" that is no time of day: no number to compare
             tokens.append(Token(word, word, "word"))
         elif word[0].isdigit():
@@ -558,11 +558,14 @@ def _decade_at(raw: list[str], i: int) -> bool:
 
 
 def _value(digits: str) -> float:
-    return float(digits.replace(",", ""))
+    """The number ``digits`` write ("1,500.5"), or NaN where they write none ("30:00")."""
+    try:
+        return float(digits.replace(",", ""))
+    except ValueError:
+        return math.nan
 
 
 _WHOLE = re.compile(r"\d+(?:,\d{3})*")
-_DIGITS = re.compile(r"\d[\d,]*(?:\.\d+)?")  # what ``_value`` reads
 
 
 def _bound_at(raw: list[str], i: int) -> int:

@@ -309,7 +309,17 @@ ANSWERS_NOT_PROVEN = {
     "true-more-41": "'It is true that'", "true-more-42": "'The study found that'",
     "true-more-43": "a participle that adds ('..., beating Jones')",
     "true-end-07": "the second of two participles joined by 'and' ('... and written by')",
+    "true-open-04": "a closing phrase of time ('in the early 1500s')",
+    "true-open-23": "a closing phrase of place ('in Vienna')", "true-more-39": "the same",
 }
+
+
+def _proven(validator, text: str, sources: list, question: str | None) -> bool:
+    metadata = {"sources": sources} if question is None else {"sources": sources,
+                                                              "question": question}
+    verdicts = [s.verdict for s in validator.check(text, metadata).sentences
+                if s.verdict is not None]
+    return bool(verdicts) and all(v.proven for v in verdicts)
 
 
 def test_the_answers_set_proves_no_wrong_answer():
@@ -319,15 +329,46 @@ def test_the_answers_set_proves_no_wrong_answer():
     cases = [json.loads(line) for line in
              (OUTSIDER / "answers" / "cases.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(cases) >= 600
-
-    def proven(case) -> bool:
-        report = validator.check(case["answer"], {"sources": case["sources"],
-                                                  "question": case["question"]})
-        verdicts = [s.verdict for s in report.sentences if s.verdict is not None]
-        return bool(verdicts) and all(v.proven for v in verdicts)
-
-    outcomes = {case["id"]: (proven(case), case) for case in cases}
+    outcomes = {case["id"]: (_proven(validator, case["answer"], case["sources"],
+                                     case["question"]), case) for case in cases}
     leaks = {key for key, (did, case) in outcomes.items() if did and not case["answer_true"]}
     assert not leaks, leaks
     missed = {key for key, (did, case) in outcomes.items() if case["expect_proven"] and not did}
     assert missed <= set(ANSWERS_NOT_PROVEN), missed - set(ANSWERS_NOT_PROVEN)
+
+
+# The proofs set (tests/data/outsider/proofs), written blind from the docs after the answers
+# set's findings were fixed: claims and bare answers, none of the must-not cases proven. The
+# true ones not proven (they go to the LLM, or the offline judge supports them unproven): a
+# closing phrase of place or time, which a proof does not leave out ("in mice" would be one),
+# a title before a name (read as a name cut short), "how many" with do-support or a number
+# word, markdown bold, a question in another language, a one-word apposition.
+PROOFS_NOT_PROVEN = {
+    "t-claim-03": "a closing phrase of time", "t-claim-08": "a closing phrase of place",
+    "t-claim-11": "a title before the name ('Professor Hanna Berg')",
+    "t-claim-26": "a closing phrase of place", "t-claim-29": "an apposition that closes it",
+    "t-answer-10": "'how many' with do-support, a number word",
+    "t-answer-11": "'how many' with do-support", "t-answer-26": "the same",
+    "t-answer-33": "a title before the name", "t-answer-35": "an answer in markdown bold",
+    "t-answer-37": "a question in Spanish", "t-answer-38": "a place before the year",
+    "t-claim2-01": "a closing phrase of place", "t-claim2-04": "the same",
+    "t-claim2-06": "the same", "t-claim2-08": "a closing phrase of time",
+    "t-claim2-09": "the same", "t-claim2-13": "a closing place and date",
+    "t-claim2-22": "a closing phrase of place", "t-answer2-01": "the same",
+    "t-answer2-19": "an apposition that closes it", "t-answer2-26": "a closing phrase",
+}
+
+
+def test_the_proofs_set_proves_nothing_it_must_not():
+    from provenance_guard import ProvenanceLLM
+
+    validator = ProvenanceLLM(llm_callable="local", on_fail="noop")
+    cases = [json.loads(line) for line in
+             (OUTSIDER / "proofs" / "cases.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(cases) >= 530
+    outcomes = {case["id"]: (_proven(validator, case["text"], case["sources"],
+                                     case["question"]), case) for case in cases}
+    leaks = {key for key, (did, case) in outcomes.items() if did and not case["expect_proven"]}
+    assert not leaks, leaks
+    missed = {key for key, (did, case) in outcomes.items() if case["expect_proven"] and not did}
+    assert missed <= set(PROOFS_NOT_PROVEN), missed - set(PROOFS_NOT_PROVEN)

@@ -94,7 +94,7 @@ class LocalJudge:
         if found.contradiction:
             return Decision(CONTRADICTED, found.reason, found.kind, found.fault, found.basis)
         if found.supported:
-            proven = found.kind == "verbatim" and rules.proves(claim, evidence) is not None
+            proven = found.kind != "mention" and rules.proves(claim, evidence) is not None
             return Decision(SUPPORTED, found.reason, found.kind, basis=found.basis, proven=proven)
         return Decision(UNSUPPORTED, found.reason, found.kind, found.fault, found.basis)
 

@@ -129,15 +129,20 @@ def check(claim: str, evidence: Sequence[Evidence]) -> Findings:
 
 
 def proves(claim: str, evidence: Sequence[Evidence]) -> int | None:
-    """Which passage (its index) proves ``claim``, a statement of one clause: a sentence of it
-    that asserts plainly (no quotation, no frame the claim does not share:
-    ``assertions.standing``), read alone (a
-    pronoun in it stands for nothing), with one clause whose every word of content the claim
-    says too, but for its asides and dates ("In 2007, Roth was inducted into the Hall of Fame"
-    proves "Roth was inducted into the Hall of Fame"; "The second tallest player is Tom" does
-    not prove "The tallest player is Tom", nor "Spain beat the Netherlands to win the Cup" that
-    the Netherlands won it). Stricter than ``check``, which weighs what a clause leaves out:
-    a proof is what a first judge may decide alone (``cheap_first``). None where none does."""
+    """Which passage (its index) proves ``claim``, a statement of one clause; None where none
+    does. Stricter than ``check``, which weighs what a clause leaves out: a proof is what a first
+    judge may decide alone (``cheap_first``). The proving sentence
+
+    - stands in plain prose: no heading, quotation, code or struck text in its passage, no
+      lead-in ("A reader wrote:"), and neither it nor the sentence on either side of it frames
+      what it says in a way the claim does not (``assertions``: "Just kidding.", "(This is
+      false.)", "Police said");
+    - is read alone: a pronoun in it stands for nothing;
+    - has one clause whose every word of content the claim says too, but for dates and asides
+      that describe ("Mara Santangelo (born 1981) is ...", "Ostra, a port, ..."). So "The second
+      tallest player is Tom" does not prove "The tallest player is Tom", "cures cancer in mice"
+      does not prove "cures cancer", nor "Spain beat the Netherlands to win the Cup" that the
+      Netherlands won it."""
     if not check(claim, evidence).supported:
         return None
     clauses = [c for c in read(claim) if any(t.content for t in c)]
@@ -145,18 +150,46 @@ def proves(claim: str, evidence: Sequence[Evidence]) -> int | None:
         return None  # a bare name proves nothing: a statement does
     mine = assertions.standing(claim)[0]  # "X wrote Y" reads as a report, as its source does
     for passage, e in enumerate(evidence):
-        for sentence in split_sentences(MARKER.sub(" ", e.text)):
-            standing = assertions.standing(sentence.text)[0]
-            if _QUOTED.search(sentence.text) or standing not in (None, mine):
+        text = MARKER.sub(" ", e.text)
+        if _marked_up(text):
+            continue
+        sentences = split_sentences(text)
+        framed = {k for k, (kind, _) in enumerate(
+            assertions.standing_each([s.text for s in sentences])) if kind not in (None, mine)}
+        framed |= {k for k, s in enumerate(sentences)
+                   if any(t == s.text for t, _, _, kind in _standings(text) if kind != mine)}
+        for k, sentence in enumerate(sentences):
+            if framed & {k - 1, k, k + 1} or not _opens_plainly(sentence.text):
                 continue
             for unit in _alone(sentence.text):
                 found = best_alignment(clauses[0], [unit])
-                if found is not None and found.aligned and _says_no_more(unit, found.stated):
+                if found is not None and found.aligned and _says_no_more(
+                        unit, found.stated, "(" in sentence.text):
                     return passage
     return None
 
 
-_QUOTED = re.compile(r"[\"“”«»]|(?<![^\W_])'(?=[^\W_]).*[^\W_]'(?![^\W_])")
+def _marked_up(text: str) -> bool:
+    """Whether ``text`` is more than plain prose for a proof: a heading, a quotation (marks or
+    a quoted block), code, struck-out text, or a line that leads into what follows with a
+    colon."""
+    if any(mark in text for mark in ('"', "“", "”", "«", "»", "`", "~~")):
+        return True
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return any(line.startswith(("#", ">")) or line.endswith(":") for line in lines) or bool(
+        _QUOTED.search(text))
+
+
+_QUOTED = re.compile(r"(?<![^\W_])'(?=[^\W_])[^']*[^\W_]'(?![^\W_])|:(?!\d)")  # 'a quote', "X: ..."
+
+
+def _opens_plainly(sentence: str) -> bool:
+    """Whether ``sentence`` opens with a word or number, after a list's marker ("- ", "2. "),
+    not with a mark that frames it ("❌ ...")."""
+    opening = sentence.lstrip("-*• ")
+    opening = opening.split(maxsplit=1)[1] if opening[:1].isdigit() and opening.split(
+        maxsplit=1)[0].rstrip(".)").isdigit() and len(opening.split(maxsplit=1)) > 1 else opening
+    return opening[:1].isalnum()
 
 
 @memoize(2048, 8 * MiB, bytes_per_char=48)
@@ -165,21 +198,26 @@ def _alone(sentence: str) -> tuple[Clause, ...]:
     return read(sentence)
 
 
-def _says_no_more(unit: Clause, stated: Sequence[Token]) -> bool:
-    """Whether every word of content of ``unit`` outside its asides is one the claim matched,
-    a date, or in a phrase of place or time that ends the clause after the last word matched
-    ("Mozart died in 1791 in Vienna" of "Mozart died in 1791"); and no word of it is read
+def _says_no_more(unit: Clause, stated: Sequence[Token], bracketed: bool = False) -> bool:
+    """Whether every word of content of ``unit`` is one the claim matched, a date, or in an
+    aside that describes: one with a number ("(born in 1867)"), or, in a sentence with no
+    brackets, one after a name ("Ostra, a port on the Vel,"); and none that qualifies or denies
+    ("(allegedly)", ", reportedly,"; "(retracted)" has no number). No word of it may be read
     for a pronoun."""
     held = set(map(id, stated))
-    last = max((k for k, t in enumerate(unit) if id(t) in held), default=-1)
-    setting = next((k for k in range(last + 1, len(unit)) if unit[k].text.lower() in SETTINGS),
-                   len(unit))
-    if any(_verb(t) for t in unit[setting:]):
-        setting = len(unit)  # "... in Rome, beating Jones": more than where or when
+    asides: dict[int, list[Token]] = {}
+    before: dict[int, Token | None] = {}
+    for k, token in enumerate(unit):
+        if token.aside and token.aside not in asides:
+            before[token.aside] = unit[k - 1] if k else None
+        if token.aside:
+            asides.setdefault(token.aside, []).append(token)
+    describing = {n for n, words in asides.items()
+                  if not any(t.kind in ("qualifier", "negation") for t in words) and (
+                      any(t.kind == "number" for t in words) or not bracketed and (
+                          before[n] is not None and before[n].text[:1].isupper()))}
     return not any(t.referent for t in unit) and all(
-        id(t) in held or t.aside or not t.content or _a_date(t) or k > setting and not any(
-            t.content and id(t) not in held for t in unit[last + 1:setting])
-        for k, t in enumerate(unit))
+        id(t) in held or not t.content or _a_date(t) or t.aside in describing for t in unit)
 
 
 def _a_date(token: Token) -> bool:

@@ -481,7 +481,8 @@ def _condition_at(raw: list[str], i: int) -> int:
 
 def _not_yet_at(raw: list[str], i: int, tokens: list[Token]) -> int:
     """How many words from ``raw[i]`` say that what follows had not happened: "about to" before
-    a verb ("was about to launch"), "to have" after "be" ("was to have opened"), "to" between
+    a verb ("was about to launch"), "to have" or "to be" after "be" ("was to have opened", "is to
+    be built"), "to" between
     "be" and a verb ("was to open", "is to take place": a plan); 0 if none."""
     pair = [w.lower() for w in raw[i:i + 2]]
     verb_after = i + 2 < len(raw) and raw[i + 2].isalpha() and (
@@ -489,8 +490,8 @@ def _not_yet_at(raw: list[str], i: int, tokens: list[Token]) -> int:
     if pair == ["about", "to"] and verb_after:
         return 2
     after_be = bool(tokens) and tokens[-1].form in BE
-    if pair == ["to", "have"] and after_be and verb_after:
-        return 2
+    if pair in (["to", "have"], ["to", "be"]) and after_be and verb_after:
+        return 2  # "was to have opened", "was to be directed by": planned, not done
     if pair[:1] == ["to"] and after_be and len(raw) > i + 1 and raw[i + 1].isalpha() and (
             raw[i + 1].lower() not in FUNCTION_WORDS):
         return 1

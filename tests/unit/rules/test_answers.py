@@ -75,7 +75,7 @@ def judged(answer, question, *sources):
     ("Beowulf was directed by whom?", "Robert Zemeckis.",
      "Beowulf was directed by Robert Zemeckis and written by Neil Gaiman."),
     ("What is the capital of Peru?", "Lima", "Lima, a city of ten million, is the capital of Peru."),
-    ("What year did Mozart die?", "1791.", "Mozart died in 1791 in Vienna."),  # where, besides
+    ("What year did Mozart die?", "1791.", "Mozart, the Austrian composer, died in 1791."),
     ("Where was Marie Curie born?", "In Warsaw.", "In 1867, Marie Curie was born in Warsaw."),
     ("When did the hall open?", "1980", "The hall opened in 1980."),
     ("How many people did Acme hire?", "300", "Acme hired 300 people in 2020."),
@@ -128,6 +128,16 @@ def test_an_answer_one_statement_holds_in_the_questions_place_is_proven(question
     ("Where did Mozart die?", "1791", "Mozart died in 1791 in Vienna."),
     ("In which year did the Berlin Wall fall?", "November", "The Berlin Wall fell in November 1989."),
     ("On which day does the shop open?", "9 am", "The shop opens at 9 am on Monday."),
+    # a closing phrase that narrows it, or an aside that takes it back
+    ("What does the drug cure?", "Cancer", "The drug cures cancer in mice."),
+    ("Who won the 2016 final?", "Hartley", "Hartley won the 2016 final in the simulation."),
+    ("Who resigned in March?", "The mayor", "The mayor (allegedly) resigned in March."),
+    ("Who directed Ashen Sky?", "Carl Berg", "Ashen Sky was to be directed by Carl Berg."),
+    # a passage that frames it: a heading, a quoted block, a lead-in, a sentence that denies it
+    ("Who resigned in March?", "The mayor", "## Rumours\n- The mayor resigned in March."),
+    ("Who resigned in March?", "The mayor", "A reader wrote:\n> The mayor resigned in March."),
+    ("Who resigned in March?", "The mayor", "The mayor resigned in March. (This is false.)"),
+    ("Who resigned in March?", "The mayor", "~~The mayor resigned in March.~~ (retracted)"),
 ])
 def test_an_answer_the_source_names_elsewhere_is_not_proven(question, answer, source):
     verdict = judged(answer, question, source)

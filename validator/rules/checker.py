@@ -206,16 +206,16 @@ def _says_no_more(unit: Clause, stated: Sequence[Token], bracketed: bool = False
     for a pronoun."""
     held = set(map(id, stated))
     asides: dict[int, list[Token]] = {}
-    before: dict[int, Token | None] = {}
+    after_a_name: set[int] = set()  # the asides that follow a capitalised word
     for k, token in enumerate(unit):
-        if token.aside and token.aside not in asides:
-            before[token.aside] = unit[k - 1] if k else None
+        if token.aside and token.aside not in asides and k and unit[k - 1].text[:1].isupper():
+            after_a_name.add(token.aside)
         if token.aside:
             asides.setdefault(token.aside, []).append(token)
     describing = {n for n, words in asides.items()
                   if not any(t.kind in ("qualifier", "negation") for t in words) and (
-                      any(t.kind == "number" for t in words) or not bracketed and (
-                          before[n] is not None and before[n].text[:1].isupper()))}
+                      any(t.kind == "number" for t in words)
+                      or not bracketed and n in after_a_name)}
     return not any(t.referent for t in unit) and all(
         id(t) in held or not t.content or _a_date(t) or t.aside in describing for t in unit)
 

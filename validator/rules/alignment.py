@@ -697,15 +697,19 @@ def _title_changed(said: list[Token], pairs) -> str | None:
 
 def _name_cut(claim: Clause, said: list[Token], pairs, referents: Set[int] = frozenset()
               ) -> str | None:
-    """Why a name of the claim is not the source's: the source's name goes on past it, before
-    or after ("Korea" of "North Korea", "Acme" of "Acme Labs"), and the claim leaves the rest
-    out: a name cut short names another thing, or no one thing. A word of the claim that a
-    name matches is a description, not a name cut short ("the tower" of "the Eiffel Tower")."""
+    """Why a name of the claim is not the source's: the source's name goes on past it ("Acme"
+    of "Acme Labs"), or a one-word name of the claim is the end of a longer one ("Korea" of
+    "North Korea", "Zemeckis" of "Robert Zemeckis"), and the claim leaves the rest out: a name
+    cut short names another thing, or no one thing. A word of the claim that a name matches is
+    a description ("the tower" of "the Eiffel Tower"), and a name of two words or more may
+    leave out what comes before it ("Hanna Berg" of "Professor Hanna Berg")."""
     matched = {j for _, j in pairs} | set(referents)
     for i, j in pairs:
         if not claim[i].text[:1].isupper() or said[j].kind != "name" or said[j].aside:
             continue
-        for k in (j - 1, j + 1):
+        one_word = not any(0 <= n < len(claim) and claim[n].text[:1].isupper()
+                           and claim[n].kind in ("name", "word") for n in (i - 1, i + 1))
+        for k in ((j - 1, j + 1) if one_word else (j + 1,)):
             if 0 <= k < len(said) and k not in matched and said[k].kind == "name" and not (
                     said[k].aside or said[k].listed or said[k].text.lower() in TITLE_CHANGERS):
                 # ("Acting Police Commissioner": a title changed, ``_title_changed``)

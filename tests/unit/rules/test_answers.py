@@ -167,3 +167,12 @@ def test_a_time_that_is_no_time_of_day_is_read_as_a_word(source):
     assert found.supported is (source.startswith("The race"))
     assert rules.proves("The race took 30:00 minutes.", [Evidence(source, 1.0)]) == (
         0 if found.supported else None)
+
+
+@pytest.mark.parametrize("claim, source", [
+    ("The tower opened in 1889.", "The Eiffel Tower opened in 1889."),  # a description
+    ("Hanna Berg discovered the enzyme.", "Professor Hanna Berg discovered the enzyme."),
+    ("Joe Biden signed the bill.", "President Joe Biden signed the bill."),
+])
+def test_a_description_or_a_name_without_its_title_is_no_name_cut_short(claim, source):
+    assert rules.check(claim, [Evidence(source, 1.0)]).supported

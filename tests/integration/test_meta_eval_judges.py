@@ -59,8 +59,9 @@ def test_a_litellm_model_by_judge_and_cheap_first(tmp_path, chat_server, capsys)
     flags[flags.index("--model")] = "--judge"
     alone = run(capsys, "--cases", cases_file(tmp_path), *flags)
     assert alone["judge"] == "openai/judge" and alone["judge_calls"] == 4 == len(server.requests)
-    # the local judge first: its verdicts are calibrated, and no kind of them has earned the
-    # 0.99 cheap first asks for, so every sentence still reaches the model, whatever the band
+    # the local judge first: it proves none of these ("It is 330 metres tall." names nothing
+    # for "It"), and no kind of its verdicts has earned the 0.99 cheap first asks for, so every
+    # sentence still reaches the model, whatever the band
     cheap = run(capsys, "--cases", cases_file(tmp_path), *flags, "--first-judge", "local")
     assert cheap["first_judge"] == "local" and cheap["confidence_band"] == [0.2, 0.8]
     assert cheap["judge_calls"] == 4 and cheap["judge_calls_saved"] == 0

@@ -137,7 +137,8 @@ def proves(claim: str, evidence: Sequence[Evidence]) -> int | None:
       lead-in ("A reader wrote:"), and neither it nor the sentence on either side of it frames
       what it says in a way the claim does not (``assertions``: "Just kidding.", "(This is
       false.)", "Police said");
-    - is read alone: a pronoun in it stands for nothing;
+    - is read alone: a pronoun in it stands for nothing (and a claim whose own pronoun was
+      read for nothing, "It is 330 metres tall." opening a text, is proven by none);
     - has one clause whose every word of content the claim says too, but for dates and asides
       that describe ("Mara Santangelo (born 1981) is ...", "Ostra, a port, ..."). So "The second
       tallest player is Tom" does not prove "The tallest player is Tom", "cures cancer in mice"
@@ -146,8 +147,8 @@ def proves(claim: str, evidence: Sequence[Evidence]) -> int | None:
     if not check(claim, evidence).supported:
         return None
     clauses = [c for c in read(claim) if any(t.content for t in c)]
-    if len(clauses) != 1 or is_mention(clauses[0]):
-        return None  # a bare name proves nothing: a statement does
+    if len(clauses) != 1 or is_mention(clauses[0]) or _unread_pronoun(clauses[0]):
+        return None  # a bare name proves nothing, nor "It is 330 m tall" that names nothing
     mine = assertions.standing(claim)[0]  # "X wrote Y" reads as a report, as its source does
     for passage, e in enumerate(evidence):
         text = MARKER.sub(" ", e.text)

@@ -10,8 +10,9 @@ the question's inversion undone. The rule checker then proves it by one statemen
 sources like any other claim.
 
 It reads only the shapes it recognises and gives None for the rest, which is no verdict (the
-answer is then judged as it is written): no gap it finds (a yes-or-no question, "why", "how", a
-wh-word in the middle), a gap whose clause has no subject of its own ("..., who received a star
+answer is then judged as it is written): no gap it finds (a yes-or-no question, "why", "how"
+but for "how many", a wh-word in the middle), an answer of another kind than the gap asks for
+("Warsaw" to "When was she born?"), a gap whose clause has no subject of its own ("..., who received a star
 in what year?"), or a gap in a clause about another noun ("a firm that has its office in what
 city?": which firm is a second step, reasoning no one statement holds).
 """

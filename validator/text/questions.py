@@ -12,9 +12,9 @@ sources like any other claim.
 It reads only the shapes it recognises and gives None for the rest, which is no verdict (the
 answer is then judged as it is written): no gap it finds (a yes-or-no question, "why", "how"
 but for "how many", a wh-word in the middle), an answer of another kind than the gap asks for
-("Warsaw" to "When was she born?"), a gap whose clause has no subject of its own ("..., who received a star
-in what year?"), or a gap in a clause about another noun ("a firm that has its office in what
-city?": which firm is a second step, reasoning no one statement holds).
+("Warsaw" to "When was she born?"), a gap whose clause has no subject of its own ("..., who
+received a star in what year?"), or a gap in a clause about another noun ("a firm that has its
+office in what city?": which firm is a second step, reasoning no one statement holds).
 """
 
 from __future__ import annotations

@@ -2,11 +2,11 @@
 claim the rule checks leave, and only the claims it is unsure of go on to the main judge (the
 LLM).
 
-Sure, for any judge: a supported verdict it proved (``Verdict.proven``: the local judge's
-passage that states the claim word for word, or statement that holds the answer in the
-question's place). For a calibrated judge (its verdicts carry ``confidence``, the chance that a verdict of
-that kind is right, measured on held-out data: the local judge): a confidence of at least
-``SURE``. For any other judge: a score (how fully the evidence backs the claim, 0 to 1) outside
+Sure, for any judge: a supported verdict it proved (``Verdict.proven``: for the local judge,
+one plain statement of the evidence that holds the claim, or a bare answer in the question's
+place: ``rules.proves``). For a calibrated judge (its verdicts carry ``confidence``, the chance
+that a verdict of that kind is right, measured on held-out data: the local judge): a confidence
+of at least ``SURE``. For any other judge: a score (how fully the evidence backs the claim, 0 to 1) outside
 the confidence band. INVALID verdicts are never sure."""
 
 from __future__ import annotations

@@ -301,9 +301,9 @@ class Verdict:
     # where one did (the rule checks: the passage that states the claim, or gives another
     # value, or the call that failed); None where the judge does not say
     basis: int | None = None
-    # a supported verdict the judge proved rather than weighed: a passage states the claim word
-    # for word, or one statement holds the answer in the question's place (the local judge);
-    # cheap first takes it without the LLM
+    # a supported verdict the judge proved rather than weighed: one plain statement of the
+    # evidence holds the claim, or the answer in the question's place (the local judge:
+    # ``rules.proves``); cheap first takes it without the LLM
     proven: bool = False
 
     @property

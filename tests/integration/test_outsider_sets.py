@@ -348,7 +348,7 @@ def test_the_answers_set_proves_no_wrong_answer():
 # set's findings were fixed: claims and bare answers, none of the must-not cases proven. The
 # true ones not proven (they go to the LLM, or the offline judge supports them unproven): a
 # closing phrase of place or time, which a proof does not leave out ("in mice" would be one),
-# a title before a name (read as a name cut short), "how many" with do-support or a number
+# a title before a name (a word the claim leaves out), "how many" with do-support or a number
 # word, markdown bold, a question in another language, a one-word apposition.
 PROOFS_NOT_PROVEN = {
     "t-claim-03": "a closing phrase of time", "t-claim-08": "a closing phrase of place",

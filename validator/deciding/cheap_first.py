@@ -6,8 +6,8 @@ Sure, for any judge: a supported verdict it proved (``Verdict.proven``: for the 
 one plain statement of the evidence that holds the claim, or a bare answer in the question's
 place: ``rules.proves``). For a calibrated judge (its verdicts carry ``confidence``, the chance
 that a verdict of that kind is right, measured on held-out data: the local judge): a confidence
-of at least ``SURE``. For any other judge: a score (how fully the evidence backs the claim, 0 to 1) outside
-the confidence band. INVALID verdicts are never sure."""
+of at least ``SURE``. For any other judge: a score (how fully the evidence backs the claim, 0
+to 1) outside the confidence band. INVALID verdicts are never sure."""
 
 from __future__ import annotations
 

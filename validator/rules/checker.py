@@ -36,8 +36,7 @@ from ..text.grammar import (
     PREPOSITIONS,
     QUANTIFIERS,
     RELATIVES,
-    SPEAKERS,
-    SUBJECT_PRONOUNS,
+    THIRD_PERSON,
     TIME_NOUNS,
 )
 from ..text.sentences import safe_text, split_sentences
@@ -155,10 +154,8 @@ def proves(claim: str, evidence: Sequence[Evidence]) -> int | None:
         if _marked_up(text):
             continue
         sentences = split_sentences(text)
-        framed = {k for k, (kind, _) in enumerate(
-            assertions.standing_each([s.text for s in sentences])) if kind not in (None, mine)}
-        framed |= {k for k, s in enumerate(sentences)
-                   if any(t == s.text for t, _, _, kind in _standings(text) if kind != mine)}
+        unasserted = {said: kind for said, _, _, kind in _standings(text)}
+        framed = {k for k, s in enumerate(sentences) if unasserted.get(s.text, mine) != mine}
         for k, sentence in enumerate(sentences):
             if framed & {k - 1, k, k + 1} or not _opens_plainly(sentence.text):
                 continue
@@ -176,21 +173,21 @@ def _marked_up(text: str) -> bool:
     colon."""
     if any(mark in text for mark in ('"', "“", "”", "«", "»", "`", "~~")):
         return True
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return any(line.startswith(("#", ">")) or line.endswith(":") for line in lines) or bool(
-        _QUOTED.search(text))
+    return any(line.lstrip().startswith(("#", ">")) for line in text.splitlines()) or bool(
+        _QUOTED_OR_LED_IN.search(text))
 
 
-_QUOTED = re.compile(r"(?<![^\W_])'(?=[^\W_])[^']*[^\W_]'(?![^\W_])|:(?!\d)")  # 'a quote', "X: ..."
+# 'a quote', and a colon that is no time's ("A reader wrote: ...", a line that ends in one)
+_QUOTED_OR_LED_IN = re.compile(r"(?<![^\W_])'(?=[^\W_])[^']*[^\W_]'(?![^\W_])|:(?!\d)")
 
 
 def _opens_plainly(sentence: str) -> bool:
     """Whether ``sentence`` opens with a word or number, after a list's marker ("- ", "2. "),
     not with a mark that frames it ("❌ ...")."""
-    opening = sentence.lstrip("-*• ")
-    opening = opening.split(maxsplit=1)[1] if opening[:1].isdigit() and opening.split(
-        maxsplit=1)[0].rstrip(".)").isdigit() and len(opening.split(maxsplit=1)) > 1 else opening
-    return opening[:1].isalnum()
+    words = sentence.lstrip("-*• ").split(maxsplit=1)
+    if len(words) == 2 and words[0].rstrip(".)").isdigit():
+        words = words[1:]  # "2. The mayor ..."
+    return bool(words) and words[0][:1].isalnum()
 
 
 @memoize(2048, 8 * MiB, bytes_per_char=48)
@@ -314,12 +311,9 @@ def _unread_pronoun(clause: Sequence[Token]) -> bool:
     for token in clause:
         if token.text.lower() in AUXILIARIES or token.kind == "word" and suffix(token):
             return False
-        if token.text.lower() in _THIRD_PERSON and not token.referent:
+        if token.text.lower() in THIRD_PERSON and not token.referent:
             return True
     return False
-
-
-_THIRD_PERSON = SUBJECT_PRONOUNS - SPEAKERS
 
 
 def _before_the_verb(clause: Sequence[Token]) -> Sequence[Token]:

@@ -21,8 +21,8 @@ from ..text.grammar import (
     OBJECT_PRONOUNS,
     QUANTIFIERS,
     RELATIVES,
-    SPEAKERS,
     SUBJECT_PRONOUNS,
+    THIRD_PERSON,
 )
 from ..text.sentences import split_sentences
 from ..text.word_forms import (
@@ -107,7 +107,7 @@ def in_context(sentence: str, before: str) -> str:
     and a source read alike."""
     start = len(sentence) - len(sentence.lstrip(" \t\n*_"))  # "**It seats 800.**"
     pronoun = sentence[start:].split(maxsplit=1)[0] if sentence[start:].strip() else ""
-    if pronoun.lower() not in _THIRD_PERSON:  # not "It's", not "It,": read as written
+    if pronoun.lower() not in THIRD_PERSON:  # not "It's", not "It,": read as written
         return sentence
     previous, first = _clauses(before), _clauses(sentence)
     named = _pronoun_read(previous[0], first[0]) if previous and first else None
@@ -133,7 +133,6 @@ def in_context_each(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
-_THIRD_PERSON = SUBJECT_PRONOUNS - SPEAKERS  # "it", "they", "he", "she"
 
 
 def _pronoun_read(previous: Clause, first: Clause) -> Clause | None:

@@ -30,6 +30,8 @@ POSSESSIVES = frozenset(forms[POSSESSIVE] for forms in (*PERSONAL, THING))
 SUBJECT_PRONOUNS = frozenset(forms[0] for forms in (*PERSONAL, THING))
 # Who speaks and who is spoken to: never a name.
 SPEAKERS = frozenset(forms[0] for forms in (FIRST_SINGULAR, FIRST_PLURAL, SECOND))
+# Who is spoken of, as a subject: "it", "they", "he", "she" (a pronoun the rules read as a name).
+THIRD_PERSON = SUBJECT_PRONOUNS - SPEAKERS
 OBJECT_PRONOUNS = frozenset(forms[1] for forms in (*PERSONAL, THING))
 
 FINITE_BE = frozenset("am is are was were".split())

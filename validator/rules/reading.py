@@ -23,7 +23,9 @@ from ..text.grammar import (
     RELATIVES,
     SUBJECT_PRONOUNS,
     THIRD_PERSON,
+    TIME_ADVERBS,
 )
+from ..text.records import ISO_DATE
 from ..text.sentences import split_sentences
 from ..text.word_forms import (
     IRREGULAR,
@@ -74,8 +76,7 @@ _PLACE_VERBS = frozenset("""lie lies lying sit sits sitting stand stands standin
 _PLACE = frozenset(("in", "on", "at"))
 _RANGE_OPENERS = {"between": ("and",), "from": ("to", "until", "till", "through")}
 _CONTRACTED = {"cannot": "can", "can't": "can", "won't": "will", "shan't": "shall"}
-_ISO_DATE = re.compile(r"(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?![\d-])")
-_TOKEN = re.compile(rf"[A-Za-z]{{1,3}}{money.SIGN_CLASS}|{quantities.TIME_WORDS}|{_ISO_DATE.pattern}"
+_TOKEN = re.compile(rf"[A-Za-z]{{1,3}}{money.SIGN_CLASS}|{quantities.TIME_WORDS}|{ISO_DATE.pattern}"
                     rf"|\d+(?:,\d{{3}})*(?:\.\d+)?"
                     rf"|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)*|[%;:,()]|{money.SIGN_CLASS}")
 
@@ -308,7 +309,7 @@ def _shared_subject(first: Sequence[Token], rest: list[Token]) -> list[Token] | 
     if not rest:
         return None
     lead = 0  # "She later moved to Paris": the verb after an adverb
-    while lead < len(rest) - 1 and rest[lead].text.lower() in _LEADING_ADVERBS:
+    while lead < len(rest) - 1 and rest[lead].text.lower() in TIME_ADVERBS:
         lead += 1
     verb = rest[lead]
     auxiliary = verb.form in AUXILIARIES or verb.kind in ("qualifier", "negation")
@@ -330,10 +331,6 @@ def _shared_subject(first: Sequence[Token], rest: list[Token]) -> list[Token] | 
     return [*named, *rest] if named else None
 
 
-# Adverbs between a clause's shared subject and its verb ("She later moved", "He now heads").
-_LEADING_ADVERBS = frozenset("""later now then also still soon once already recently often
-    subsequently eventually finally""".split())
-
 
 def _tokens(text: str) -> list[Token]:
     found = list(_TOKEN.finditer(text))
@@ -344,9 +341,12 @@ def _tokens(text: str) -> list[Token]:
     i = 0
     while i < len(raw):
         word = raw[i]
-        if iso := _ISO_DATE.fullmatch(word):  # "2024-11-05": its day, then its year
+        if iso := ISO_DATE.fullmatch(word):  # "2024-11-05T14:30Z": its day, year, time of day
             tokens.append(Token(f"date:{int(iso[2])}-{int(iso[3])}", word, "number"))
             raw[i] = word = iso[1]
+            if iso[4] is not None:
+                raw.insert(i + 1, f"{iso[4]}:{iso[5]}")
+                spans.insert(i + 1, spans[i])
         lowered = word.lower()
         if not bound_text and (ranged := _range_at(raw, i)):
             size, token = ranged  # its text as written: "€20-€45", not its words

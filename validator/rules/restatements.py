@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..text.grammar import AUXILIARIES, BE, POSSESSIVES
+from ..text.grammar import AUXILIARIES, BE, POSSESSIVES, TIME_ADVERBS
 from ..text.word_forms import IRREGULAR
 from . import quantities
 from .tokens import (
@@ -23,6 +23,7 @@ from .tokens import (
     LINKS,
     PASSIVE,
     PRONOUNS,
+    SETTINGS,
     UNASSERTING,
     Clause,
     Token,
@@ -126,19 +127,16 @@ def _adverb(token: Token) -> bool:
     """An adverb of time or manner ("overnight", "sadly"), not a subject before an
     apposition ("The film, made in 2005, ...") nor a place ("Uniondale, New York")."""
     word = token.text.lower()
-    return token.kind == "word" and (word.endswith("ly") or word in _TIME_ADVERBS)
+    return token.kind == "word" and (word.endswith("ly") or word in TIME_ADVERBS)
 
 
 _FRONTED = frozenset(("if", "when", "whenever"))  # conditions read at the clause's end
-_TIME_ADVERBS = frozenset("overnight today yesterday tomorrow tonight now then later earlier "
-                          "afterwards meanwhile recently".split())
 
 
 # Prepositions of place and time whose phrase, said first up to its comma, is read at the end:
 # "On Christmas Eve, the store will close early", "After the final whistle, the fans invaded
 # the pitch".
-_FRONTED_PLACE_OR_TIME = frozenset("""in on at during after before since until throughout
-    across within among for under""".split())
+_FRONTED_PLACE_OR_TIME = SETTINGS | _EVENT_WORDS | {"for", "under"}
 # Fronted phrases that restrict nothing: they tie the sentence to the one before.
 _DISCOURSE = ("for example", "for instance", "in addition", "in fact", "in particular",
               "in general", "in short", "in contrast", "in turn", "after all", "in other words",

@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..text.cues import ASSERTING_HEADS
 from ..text.grammar import ARTICLES, AUXILIARIES, CLAUSE_OPENERS, FUNCTION_WORDS, SPEAKERS
 from ..text.word_forms import IRREGULAR, SAME_PARTICIPLES
 from .quantities import Amount
@@ -60,19 +61,13 @@ REPORTED = "that:"  # the form prefix of a verb that reports the clause after it
 def reports(word: str, following: str) -> bool:
     """Whether ``word`` before ``following`` is a past verb that reports the clause after
     "that" without asserting it ("alleged that", "reported that", "wrote that"), not one that
-    states it (``FACTIVES``: "found that")."""
+    states it ("found that", "confirmed that": the cue table's asserting heads, which the
+    sentence reader reads the same way)."""
     word = word.lower()
     return (following.lower() == "that" and (word.endswith("ed") or word in IRREGULAR)
-            and word not in FACTIVES and word not in FUNCTION_WORDS)
+            and not ASSERTING_HEADS.fullmatch(word) and word not in FUNCTION_WORDS)
 
 
-# Verbs before "that" which state what follows ("The study found that ..."): any other verb
-# before "that" and a clause reports it without asserting it ("Prosecutors alleged that ...",
-# "The judge ordered that ...", "Local media reported that ...").
-FACTIVES = frozenset("""found find finds showed show shows shown proved prove proves proven
-    confirmed confirm confirms revealed reveal reveals discovered discover discovers knew know
-    knows realised realized realise realize noted notes demonstrated demonstrates established
-    establishes""".split())
 # Words that tie a noun phrase to the one before it ("the son of the king", "a film about
 # Jones", "the film directed by Jones", "the city near Paris").
 LINKS = frozenset("""of about near by for with without from against like behind beside

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from ..text import records as structured
-from ..text.grammar import BE, MODALS, NEGATIONS, PERSON_OF
+from ..text.grammar import BE, FINITE_AUXILIARIES, MODALS, NEGATIONS, PERSON_OF
 from ..text.word_forms import (
     IRREGULAR,
     LETTERS,
@@ -50,9 +50,6 @@ from .quantities import BOUND_WORDS, NUMBER_WORDS, SCALES, TIME_OF_DAY, UNITS, A
 from .tokens import QUALIFIERS, UNASSERTING
 from .word_lists import synonyms
 
-# Words of a boolean's key that only say it is one ("is_paid", "has_warranty"): not what the
-# claim must say.
-_BOOLEAN_PREFIXES = frozenset("is has was can did does should will are were".split())
 _MONTH = dict(enumerate(calendar.month_name))  # 5 -> "May"
 _ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th)\b")  # "15th": the day 15
 _NON = re.compile(r"\bnon-(?=\w)", re.IGNORECASE)  # "non-refundable": not refundable
@@ -508,7 +505,8 @@ def _polarity(said: _Claim, read: list[Read], failed: bool) -> list[Read] | Outc
             negative = turned = True
         if negative is None:
             continue
-        about = {snowball(w) for w in structured.key_words(r.field.path)} - _BOOLEAN_PREFIXES - \
+        # what the key names, but for the auxiliary that marks it yes/no ("is_paid")
+        about = {snowball(w) for w in structured.key_words(r.field.path)} - FINITE_AUXILIARIES - \
             NEGATIONS - {"", "not"}
         left_out = [] if negative else _left_out(r, said)
         named = (about - {snowball(w) for w in left_out}) or about  # `gift_wrap_available`

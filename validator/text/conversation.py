@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ..types import Evidence, Said, Tool
 from .assertions import CUT, RETRACTS, unasserted_each
+from .grammar import CLAUSE_OPENERS, COORDINATORS, SUBORDINATORS
 from .sentences import split_sentences
 from .word_forms import WORD
 
@@ -236,8 +237,7 @@ _SHIFT = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "you
           "you're": "we're", "you've": "we've", "you'd": "we'd", "you'll": "we'll"}
 _AFTER_I = frozenset(("am", "was"))  # verbs turned only where "I" is their subject
 # After these (or at a clause's start) "you" is a subject ("we"); elsewhere an object ("us").
-_BEFORE_A_SUBJECT = frozenset("and but so because that if when since as or then while "
-                              "although though whether".split())
+_BEFORE_A_SUBJECT = COORDINATORS | SUBORDINATORS | CLAUSE_OPENERS | {"that", "since", "as", "then"}
 
 
 def said_back(text: str) -> str:

@@ -73,6 +73,14 @@ INTERROGATIVES = frozenset("what which who whom whose when where why how".split(
 
 # The words that open a clause of its own after another ("..., but it reopened").
 CLAUSE_OPENERS = frozenset("but whereas while although though however yet because".split())
+# The words that join two words or clauses of one rank ("Anna and Ben", "..., so it closed").
+COORDINATORS = frozenset("and or nor but yet so".split())
+
+# Adverbs of time, which may stand before a verb ("She later moved") or open a sentence
+# ("Overnight, the river rose") without being its subject.
+TIME_ADVERBS = frozenset("""now then today yesterday tomorrow tonight overnight later earlier
+    afterwards meanwhile recently subsequently eventually finally soon once already also still
+    often""".split())
 
 # Nouns of time: after "this" they make a phrase of time ("this year"), so the word before
 # them is a noun ("Turnout this year was lower"), not a verb.

@@ -29,10 +29,13 @@ MAX_FIELDS = 5_000
 VALUE_CHARS = 300  # characters of one value a line shows
 _OPENS_AS_JSON = re.compile(r"\s*[\[{]")
 _IDENTIFIER = re.compile(r"[A-Za-z_][\w-]*$")
-_ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?"
-                       r"(Z|[+-]\d{2}:?\d{2})?)?$")
-_DATE_IN_TEXT = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
-                           r"(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w:])")
+# An ISO 8601 date, with its time of day and zone where it has them ("2026-05-02",
+# "2026-05-02T14:30:00Z", "2026-05-02 14:30"): one value wherever it stands, a record's field,
+# a text or a clause the rules read (``rules.reading``). Groups: year, month, day, hour, minute,
+# zone.
+ISO_DATE = re.compile(r"(?<![\w-])(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])"
+                      r"(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?"
+                      r"(?![\w:-])")
 _MONTHS = ("January February March April May June July August September October November "
            "December").split()  # English whatever the locale
 _KEY_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -179,7 +182,7 @@ def date_of(value: Scalar) -> datetime.date | None:
     """The date an ISO 8601 string gives ("2026-05-02", "2026-05-02T14:30:00Z"), else None."""
     if not isinstance(value, str):
         return None
-    match = _ISO_DATE.match(value.strip())
+    match = ISO_DATE.fullmatch(value.strip())
     if match is None:
         return None
     try:
@@ -194,7 +197,7 @@ def spoken(value: Scalar) -> str:
     string otherwise as it is."""
     date = date_of(value)
     if date is not None:
-        match = _ISO_DATE.match(str(value).strip())
+        match = ISO_DATE.fullmatch(str(value).strip())
         time = "" if match is None or match[4] is None else f" {match[4]}:{match[5]}"
         zone = " UTC" if time and match and match[6] in ("Z", "+00:00", "+0000") else ""
         return f"{_MONTHS[date.month - 1]} {date.day}, {date.year}{time}{zone}"
@@ -204,7 +207,7 @@ def spoken(value: Scalar) -> str:
             value) < 1e15:
         return str(int(value))
     if isinstance(value, str):  # a date inside a text: "Slot 2026-05-14T10:00 is taken."
-        return _DATE_IN_TEXT.sub(lambda m: spoken(m.group()) if date_of(m.group()) else
+        return ISO_DATE.sub(lambda m: spoken(m.group()) if date_of(m.group()) else
                                  m.group(), value)
     return str(value)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from .grammar import ARTICLES, CLAUSE_OPENERS, COORDINATORS, DEMONSTRATIVES, RELATIVES
 from .word_forms import TERM
 
 _REFUSAL_WORDS = re.compile(
@@ -39,8 +40,8 @@ _REFUSAL = re.compile(
 _CLAUSES = re.compile(r"\s*[,;:()\u2013\u2014]\s*|\s+-\s+|\s+(?=(?:but|although|though|yet|"
                       r"while|whereas|however|except|which)\b)", re.IGNORECASE)
 # Words that say nothing of their own in a clause beside a refusal ("so", "but this").
-_EMPTY = frozenset("but although though yet while whereas however except that which and so "
-                   "this it here there the a an is was on".split())
+_EMPTY = CLAUSE_OPENERS | COORDINATORS | ARTICLES | DEMONSTRATIVES | RELATIVES | {
+    "except", "it", "here", "there"}
 
 
 def refusal_topic(text: str) -> str:

@@ -12,6 +12,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .grammar import (
+    ARTICLES,
+    AUXILIARIES,
+    COORDINATORS,
+    DEMONSTRATIVES,
+    MODALS,
+    POSSESSIVES,
+    PREPOSITIONS,
+    RELATIVES,
+)
+
 PROSE = "prose"  # split into sentences
 WHOLE = "whole"  # one unit: a heading, a table row, a fenced code block
 
@@ -159,8 +170,5 @@ def _after_title(text: str, lines: list[tuple[int, int, str]], i: int,
 # A title is short; a longer line without a stop is a hard-wrapped line of a paragraph.
 _TITLE_CHARS = 60
 # English words that end no title: a line ending on one was wrapped mid-sentence.
-_NO_LAST_WORD = frozenset("""a an the of to in on at by for with from into onto about as via per
-    and or but nor than that which who whose whom is are was were be been has have had do does
-    did will would can could should may might must its their his her our your my this these
-    those under over between among through during without within against toward towards upon
-    like such including""".split())
+_NO_LAST_WORD = (ARTICLES | DEMONSTRATIVES | POSSESSIVES | PREPOSITIONS | COORDINATORS | RELATIVES
+                 | AUXILIARIES | MODALS | {"than", "such", "including"})

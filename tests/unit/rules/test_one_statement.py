@@ -105,6 +105,18 @@ def test_an_iso_date_in_prose_is_one_date_not_three_numbers(claim, source, kind)
     assert check(claim, [Evidence(source)]).kind == kind
 
 
+@pytest.mark.parametrize("claim,kind", [
+    ("The reading was taken at 14:30.", "aligned"),
+    ("The reading was taken at 2:30 pm.", "aligned"),
+    ("The reading was taken on November 5, 2024.", "aligned"),
+    ("The reading was taken at 15:30.", "value"),
+    ("The reading was taken on November 6, 2024.", "value"),
+])
+@pytest.mark.parametrize("stamp", ["2024-11-05T14:30Z", "2024-11-05 14:30", "2024-11-05T14:30:00+00:00"])
+def test_a_timestamp_in_prose_is_a_date_and_a_time_of_day(claim, kind, stamp):
+    assert check(claim, [Evidence(f"The reading was taken at {stamp}.")]).kind == kind
+
+
 @pytest.mark.parametrize("claim,source,supported", [
     ("The first floor was flooded.", "Only the first floor was flooded.", True),
     ("Five people came.", "Only five people came.", True),

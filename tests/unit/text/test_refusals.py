@@ -35,6 +35,15 @@ def test_a_refusal_through_and_through_stays_one(sentence):
     assert is_refusal(sentence) and claim_part(sentence) == sentence
 
 
+@pytest.mark.parametrize("sentence", [
+    "The sources do not say the pool is heated, which it is.",
+    "No source says whether it opened, which it did.",
+])
+def test_a_trailing_clause_of_a_verb_and_a_pronoun_still_asserts(sentence):
+    # "which it is" says what the disclaimer says is not in the sources: no refusal
+    assert not is_refusal(sentence)
+
+
 @pytest.mark.parametrize("text", [
     "It was painted gold in 2024, although no source mentions this.",
     "No source says so, but the tower is 350 metres tall.",

@@ -285,7 +285,11 @@ def _verb_follows(words: list[str]) -> bool:
 
 def _after_noun(matrix: list[str]) -> bool:
     """Whether the words before "that" end in a noun phrase an article or determiner opens,
-    with no verb between them."""
+    with no verb between them: "the tower that", "the seed that", not "the panel concluded
+    that" (a past form after a noun is its verb)."""
+    if (matrix[-1].endswith("ed") or matrix[-1] in IRREGULAR) and len(matrix) > 1 \
+            and matrix[-2] not in _DETERMINERS:
+        return False
     for word in reversed(matrix[:-1]):
         if word in _DETERMINERS:
             return True

@@ -237,16 +237,18 @@ DENY: tuple[Cue, ...] = (
 
 ASSERT: tuple[Cue, ...] = (
     # a word before "that" whose clause it states: "It is true that ...", "We confirm that
-    # ...", "The study found that ...", "Note that ...", "the fact that ...", "so ... that"
+    # ...", "The study found that ...", "Note that ...", "the fact that ...", "so ... that".
+    # Only words that take what follows as so: one that tells of what someone said, decided or
+    # means to do ("stated", "announced", "concluded", "agreed", "ensures") reports it, as
+    # "said that" does.
     Cue(ASSERTED, HEAD, r"(?:true|clear|certain|known|evident|obvious|undeniable|undisputed|"
         r"confirm|confirms|confirmed|confirming|find|finds|found|show|shows|showed|shown|prove|"
         r"proves|proved|proven|reveal|reveals|revealed|discover|discovers|discovered|know|"
         r"knows|knew|reali[sz]e|reali[sz]es|reali[sz]ed|note|notes|noted|noting|demonstrate|"
         r"demonstrates|demonstrated|establish|establishes|established|verif(?:y|ies|ied)|"
-        r"acknowledge[sd]?|admit(?:s|ted)?|ensure[sd]?|means|meant|fact|given|now|except|so|"
+        r"acknowledge[sd]?|admit(?:s|ted)?|means|meant|fact|given|now|except|so|"
         r"such|remember|aware|learn(?:s|ed|t)?|see|saw|seen|notice[sd]?|observe[sd]?|"
-        r"conclude[sd]?|determine[sd]?|agree[sd]?|guarantee[sd]?|state[sd]?|stating|"
-        r"announce[sd]?|explain(?:s|ed)?|indicate[sd]?|record(?:s|ed)?|recogni[sz]e[sd]?)",
+        r"recogni[sz]e[sd]?)",
         "We confirm that the order shipped on June 1."),
     # a first stretch before a comma that sets the scene and still states what follows: a
     # connective, a phrase of time or place, a participle, an adverb in -ly, a number or date

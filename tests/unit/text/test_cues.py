@@ -52,6 +52,12 @@ def test_each_allow_row_lets_its_example_assert(cue):
     ("Experts warn the virus may spread.", cues.FRAMED),
     ("Police believe he fled the country.", cues.FRAMED),
     ("Investigators suspect that icing on the wings contributed to the crash.", cues.FRAMED),
+    # what someone stated, announced, concluded or agreed is their word, as what they said
+    ("The company stated that the recall covers every model.", cues.FRAMED),
+    ("The ministry announced that the border would reopen.", cues.FRAMED),
+    ("The panel concluded that the dam was safe.", cues.FRAMED),
+    ("Both sides agreed that the deal was fair.", cues.FRAMED),
+    ("The landlord guarantees that the flat is quiet.", cues.FRAMED),
 ])
 def test_a_frame_no_row_knows_asserts_nothing(sentence, kind):
     assert unasserted(sentence) == kind
@@ -61,6 +67,7 @@ def test_a_frame_no_row_knows_asserts_nothing(sentence, kind):
     "The study found that the mine will reopen.",
     "It is true that the mine will reopen.",
     "Eiffel designed the tower that Koechlin drew.",  # a relative clause
+    "The seed that the farmer planted grew.",  # a noun in -ed, not a past form
     "The firm that bought Acme failed.",
     "Paris, the capital of France, is large.",  # an apposition
     "Pizza, pasta and salads are served.",  # a list

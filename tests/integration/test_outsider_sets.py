@@ -257,6 +257,44 @@ def test_the_reading_sets_hold_to_their_named_limits(name):
         case["text"], case["metadata"]).passed, READING_LIMITS[name], READING_FALSE_ALARMS[name])
 
 
+# The frames set (tests/data/outsider/frames): reports against findings, timestamps in prose,
+# disclaimers with something asserted after them, claims that say less than their source.
+# Limits (docs/failure-behaviour.md): a noun before "that" read as the head of a relative
+# clause; a verb of reporting before a clause with no "that" and no past or modal verb; a
+# finding taken back elsewhere in its passage; a restriction after its head. The true cases
+# that fail closed: a relative clause or a clause under "that" left out, "UTC" for "Z", a zone
+# converted, "14.30", a timestamp between a subject and its verb, a closing place before the
+# date, a list of objects with numbers read as one.
+_REPORT_NOUN = "a noun before 'that' is read as the head of a relative clause (announcement, " \
+               "promise, statement, press release)"
+_BARE_REPORT = "a verb of reporting before a clause with no 'that' and no past or modal verb"
+_TAKEN_BACK = "a finding taken back in an aside, a later sentence or 'was not replicated' " \
+              "(arguable)"
+_NARROWED = "a group, time or place the source narrows by, left out ('in mice', 'on Sundays')"
+FRAMES_LIMITS = {
+    **dict.fromkeys(("rf023", "rf027", "rf029", "rf114"), _REPORT_NOUN),
+    **dict.fromkeys(("rf013", "rf014", "rf054"), _BARE_REPORT),
+    **dict.fromkeys(("rf056", "rf121", "rf128"), _TAKEN_BACK),
+    **dict.fromkeys(("ot007", "ot027", "ot030", "ot039", "ot049", "rf129"), _NARROWED),
+    "rf033": "a quoted promise is the source's report (arguable)",
+    "dc019": "a refusal is judged by its words: 'the entry price' against 'Entry costs'",
+    "ot046": "'temporary' left out (arguable)", "ot048": "'prototype' left out (arguable)",
+}
+FRAMES_FALSE_ALARMS = {
+    "rf076", "rf077", "rf078", "rf079", "rf080", "rf081", "rf082", "rf083", "rf084", "rf085",
+    "rf086", "rf087", "rf088", "rf089", "rf093", "rf097", "ts013", "ts031", "ts036", "ts043",
+    "ts057", "ts065", "dc021", "dc037", "ot011", "ot038",
+}
+
+
+def test_the_frames_set_holds_to_its_named_limits():
+    from provenance_guard import ProvenanceLLM
+
+    validator = ProvenanceLLM(llm_callable="local", on_fail="noop")
+    _held_to_its_limits("frames", 330, lambda case: validator.check(
+        case["text"], case["metadata"]).passed, FRAMES_LIMITS, FRAMES_FALSE_ALARMS)
+
+
 # The pronoun set (tests/data/outsider/pronouns), written blind from the docs after a pronoun
 # that opens a sentence was first read as the subject before it (118 of its 140 must-fail
 # cases passed before). Limits (docs/failure-behaviour.md): a source that calls another thing

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from .. import rules
 from ..text.questions import in_its_place
-from ..text.refusals import is_refusal, refusal_topic
+from ..text.refusals import asked_about, is_refusal, refusal_topic
 from ..types import (
     BY_LOCAL,
     CONTRADICTED,
@@ -85,7 +85,8 @@ class LocalJudge:
             return Decision(UNSUPPORTED, "no evidence was retrieved", "unaligned",
                             FailureKind.ADDITION)
         if is_refusal(claim):
-            return self._refusal(question or refusal_topic(claim), evidence)
+            return self._refusal(asked_about(question) if question else refusal_topic(claim),
+                                 evidence)
         found = rules.check(claim, evidence)
         if question and not found.contradiction and found.kind != "verbatim":
             answered = self._answered(claim, evidence, question)

@@ -228,7 +228,8 @@ class Block:
 
 # In order; the first that finds a reason gives it.
 BLOCKS = (
-    Block(lambda m: _of_another(m.said, m.pairs[0][1]) if m.pairs and _says(m.claim) else None,
+    Block(lambda m: _of_another(m.said, min(j for _, j in m.pairs)) if m.pairs and _says(
+        m.claim) else None,
           False, ("traps/possessive_head_shift", "traps/relative_clause_other_entity"),
           FailureKind.ENTITY),
     Block(lambda m: _gap(m.said, [j for _, j in m.pairs], m.referents | m.dropped), False,
@@ -400,6 +401,8 @@ def same(a: Token, b: Token) -> bool:
     """Whether the claim's token ``a`` is stated by the evidence's ``b``."""
     if a.form.startswith("month:") and b.form.startswith("date:"):  # "in May" for "3 May"
         return a.form[len("month:"):] == b.form[len("date:"):].split("-")[0]
+    if a.form.startswith("time:") and b.form.startswith(a.form + ":"):  # "07:45" of "07:45:30"
+        return True
     if a.amount and b.amount:  # by what each allows (quantities)
         return a.amount.stated_by(b.amount)
     if a.form == b.form:
@@ -581,6 +584,8 @@ def _of_another(said: list[Token], low: int) -> str | tuple[str, FailureKind] | 
     scope = any(t.text.lower() in QUANTIFIERS or changes(t.text.lower()) ==
                 FailureKind.CIRCUMSTANCE for t in said[start:low])  # "all of the documents",
     # "apart from Hungary"
+    if any(t.kind == "number" for t in said[start:low]):
+        return why, FailureKind.NUMBER  # "three of the five bridges": how many of them
     return (why, FailureKind.CIRCUMSTANCE) if scope else why
 
 
@@ -592,6 +597,8 @@ def _head_before(said: list[Token], low: int) -> Token | None:
     k = low - 1
     while k >= 0 and said[k].detail:
         k -= 1
+    if k >= 2 and said[k].form.startswith("#") and said[k - 1].form == "of":
+        k -= 1  # "three of the five bridges": how many of the group there are
     if k >= 1 and said[k].form in LINKS and said[k - 1].content and not said[k - 1].aside:
         return said[k - 1]
     if said[low].text.lower().endswith("'s") and k >= 0 and said[k].content and not (

@@ -244,7 +244,7 @@ def _rising(words: Sequence[str], low: int, high: int) -> bool:
 # A time of day on a clock ("07:00", "7:30:15"), and the halves of the day after a number
 # ("7 pm", "7 p.m."): one value, minutes after midnight (``time_at``). ``TIME_WORDS`` is the
 # pattern a tokenizer keeps each of them whole with.
-_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?::\d{2})?")
+_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?")
 TIME_OF_DAY = "time of day"  # the unit of a time read whole: minutes after midnight
 _HALF_DAY = {"am": 0, "a.m": 0, "pm": 12, "p.m": 12}
 _NAMED_TIMES = {"noon": 12 * 60, "midday": 12 * 60, "midnight": 0}  # minutes after midnight
@@ -270,6 +270,12 @@ def time_at(raw: Sequence[str], i: int) -> tuple[int, int] | None:
     if hours > 24 or minutes > 59:
         return None
     return hours * 60 + minutes, 2 if half else 1
+
+
+def seconds_of(word: str) -> int:
+    """The seconds a time of day gives ("07:45:30" -> 30), 0 where it gives none."""
+    clock = _CLOCK.fullmatch(word)
+    return int(clock[3]) if clock and clock[3] else 0
 
 
 

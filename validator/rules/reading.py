@@ -345,7 +345,7 @@ def _tokens(text: str) -> list[Token]:
             tokens.append(Token(f"date:{int(iso[2])}-{int(iso[3])}", word, "number"))
             raw[i] = word = iso[1]
             if iso[4] is not None:
-                raw.insert(i + 1, f"{iso[4]}:{iso[5]}")
+                raw.insert(i + 1, f"{iso[4]}:{iso[5]}" + (f":{iso[6]}" if iso[6] else ""))
                 spans.insert(i + 1, spans[i])
         lowered = word.lower()
         if not bound_text and (ranged := _range_at(raw, i)):
@@ -362,7 +362,9 @@ def _tokens(text: str) -> list[Token]:
             continue
         if time := quantities.time_at(raw, i):  # "07:00", "7 pm", "7:30 p.m.": minutes of the day
             minutes, size = time
-            tokens.append(Token(f"time:{minutes}", " ".join(raw[i:i + size]), "number"))
+            seconds = quantities.seconds_of(word)  # "07:45:30": "07:45" says less, ":50" other
+            tokens.append(Token(f"time:{minutes}" + (f":{seconds}" if seconds else ""),
+                                " ".join(raw[i:i + size]), "number"))
             i += size
             bound_text = ""
             continue
@@ -445,7 +447,41 @@ def _tokens(text: str) -> list[Token]:
             tokens.append(token)
         article = False
         i += 1
-    return tokens
+    return _in_time_order(tokens)
+
+
+def _in_time_order(tokens: list[Token]) -> list[Token]:
+    """A day, its year and a time of day said together, in one order however they were
+    written ("at 2:30 pm on November 5, 2024", "2024-11-05T14:30"): the day, the year, the
+    time, so that two texts naming one moment align. Only those values move; the words between
+    them ("at", "on", a comma) stay where they stand."""
+    out, run = list(tokens), []  # the places of the run's values
+    for k, token in enumerate([*tokens, Token("", "", "end")]):
+        if _when_rank(token, out[run[-1]] if run else None) is not None:
+            run.append(k)
+            continue
+        if run and (token.kind == "mark" or token.form in ("at", "on", "of")) and k < len(tokens):
+            continue
+        ranks = [_when_rank(out[j], out[run[n - 1]] if n else None) for n, j in enumerate(run)]
+        if 2 in ranks and 0 in ranks:
+            values = sorted((out[j] for j in run), key=lambda t: _when_rank(t, t) or 0)
+            for j, value in zip(run, values):
+                out[j] = value
+        run = []
+    return out
+
+
+def _when_rank(token: Token, before: Token | None) -> int | None:
+    """Where ``token`` stands in a moment (``_in_time_order``): 0 for a day, 1 for the year
+    after a day, 2 for a time of day; None for anything else."""
+    if token.form.startswith(("date:", "month:")):
+        return 0
+    if token.form.startswith("time:"):
+        return 2
+    if (token.kind == "number" and re.fullmatch(r"1\d{3}|20\d{2}", token.text) and before
+            is not None and (before is token or before.form.startswith(("date:", "month:")))):
+        return 1
+    return None
 
 
 def _weekday_of_date(raw: list[str], i: int) -> bool:

@@ -126,7 +126,9 @@ def suffix(token: Token) -> str:
         if word.endswith(ending) and not word.endswith("ss") and len(word) > len(ending) + 2 \
                 and not (ending == "ed" and word.endswith("eed") and len(word) <= 5):
             return "s" if ending == "es" else ending  # not "speed", "breed" (but "agreed")
-    return "ed" if len(word) == 4 and word.endswith("ied") else ""  # "died", "tied", "lied"
+    # "died", "sued", "used", "owed", "axed", "dyed": four letters, of a verb of three
+    return "ed" if len(word) == 4 and word.endswith(("ied", "ued", "sed", "wed", "xed", "yed")) \
+        else ""
 
 
 def place(token: Token, clause: Sequence[Token]) -> int | None:

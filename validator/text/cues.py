@@ -122,7 +122,7 @@ DENY: tuple[Cue, ...] = (
         r"our|my|your|such\s+a)\s+)?(?:\w+[\s-]+)?(?:hypothetical|imagined|imaginary|fictional|"
         r"fictitious|theoretical|invented|made-up|simulated|counterfactual|what-if|worst[\s-]case|"
         r"best[\s-]case)\b|"
-        r"^(?:in|within)\s+(?:a|an|the|this|that|my|your|his|her|their|our)\s+(?:\w+\s+)?"
+        r"^(?:in|within)\s+(?:(?:a|an|the|this|that|my|your|his|her|their|our)\s+)?(?:\w+\s+)?"
         r"(?:dream|imagination|fantasy|novel|story|film|movie|simulation|"
         r"thought\s+experiment)s?\s*,",
         "In a hypothetical scenario, the levee fails and the district floods."),

@@ -32,9 +32,9 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][\w-]*$")
 # An ISO 8601 date, with its time of day and zone where it has them ("2026-05-02",
 # "2026-05-02T14:30:00Z", "2026-05-02 14:30"): one value wherever it stands, a record's field,
 # a text or a clause the rules read (``rules.reading``). Groups: year, month, day, hour, minute,
-# zone.
+# second, zone.
 ISO_DATE = re.compile(r"(?<![\w-])(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])"
-                      r"(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?"
+                      r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?"
                       r"(?![\w:-])")
 _MONTHS = ("January February March April May June July August September October November "
            "December").split()  # English whatever the locale
@@ -199,7 +199,7 @@ def spoken(value: Scalar) -> str:
     if date is not None:
         match = ISO_DATE.fullmatch(str(value).strip())
         time = "" if match is None or match[4] is None else f" {match[4]}:{match[5]}"
-        zone = " UTC" if time and match and match[6] in ("Z", "+00:00", "+0000") else ""
+        zone = " UTC" if time and match and match[7] in ("Z", "+00:00", "+0000") else ""
         return f"{_MONTHS[date.month - 1]} {date.day}, {date.year}{time}{zone}"
     if isinstance(value, bool) or value is None:
         return json.dumps(value)

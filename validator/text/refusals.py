@@ -11,7 +11,15 @@ from __future__ import annotations
 
 import re
 
-from .grammar import ARTICLES, CLAUSE_OPENERS, COORDINATORS, DEMONSTRATIVES, RELATIVES
+from .grammar import (
+    ARTICLES,
+    CLAUSE_OPENERS,
+    COORDINATORS,
+    DEMONSTRATIVES,
+    INTERROGATIVES,
+    NEGATIONS,
+    RELATIVES,
+)
 from .word_forms import TERM
 
 _REFUSAL_WORDS = re.compile(
@@ -21,7 +29,7 @@ _REFUSAL_WORDS = re.compile(
 )
 _PLACES = r"(?:documents?|sources?|passages?|context|information|references?|texts?|materials?)"
 _REFUSAL = re.compile(
-    rf"\b(?:no|none of the|neither of the|not one of the)\s+{_PLACES}\b.*\b(?:say|says|state|"
+    rf"\b(?:no|none of the|neither of the|not one of the|nothing in(?: the| any)?)\s+{_PLACES}\b.*\b(?:say|says|state|"
     r"states|mention|mentions|answer|answers|give|gives|contain|contains|provide|provides|"
     r"specif(?:y|ies)|confirm|confirms|cover|covers|support|supports)\b"
     r"|\b(?:do(?:es)?n't|do(?:es)? not|cannot|can't|could ?n[o']t|did ?n[o']t|was ?n[o']t able "
@@ -44,10 +52,20 @@ _EMPTY = CLAUSE_OPENERS | COORDINATORS | ARTICLES | DEMONSTRATIVES | RELATIVES |
     "except", "it", "here", "there"}
 
 
+# The words that only ask or deny, not what is asked about: "when", "how many", "did", "not".
+_ONLY_ASKING = INTERROGATIVES | NEGATIONS | {"many", "much", "do", "does", "did"}
+
+
 def refusal_topic(text: str) -> str:
-    """What a refusal says is not answered: "No document says how tall it is" -> "No how tall
-    it is"."""
-    return _REFUSAL_WORDS.sub(" ", text)
+    """What a refusal says is not answered: "No document says how tall it is" -> "tall it
+    is"."""
+    return asked_about(_REFUSAL_WORDS.sub(" ", text))
+
+
+def asked_about(text: str) -> str:
+    """What a question or a refusal asks about, for a passage to cover: ``text`` without the
+    words that only ask or deny ("When did the museum open?" -> "the museum open?")."""
+    return " ".join(w for w in text.split() if w.lower().strip(",.;:?!") not in _ONLY_ASKING)
 
 
 def is_refusal(text: str) -> bool:

@@ -117,6 +117,23 @@ def test_a_timestamp_in_prose_is_a_date_and_a_time_of_day(claim, kind, stamp):
     assert check(claim, [Evidence(f"The reading was taken at {stamp}.")]).kind == kind
 
 
+@pytest.mark.parametrize("claim,source,kind", [
+    # one moment, said in either order
+    ("The reading was taken at 2:30 p.m. on November 5, 2024.",
+     "The reading was taken at 2024-11-05T14:30Z.", "aligned"),
+    ("The reading was taken at 2024-11-05T14:30.",
+     "The reading was taken at 2:30 pm on 5 November 2024.", "aligned"),
+    ("The reading was taken at 3:30 p.m. on November 5, 2024.",
+     "The reading was taken at 2024-11-05T14:30Z.", "value"),
+    # seconds: a claim may leave them out, never give others
+    ("The alarm sounded at 7:45 am.", "The alarm sounded at 2024-06-01T07:45:30Z.", "aligned"),
+    ("The alarm sounded at 07:45:30.", "The alarm sounded at 2024-06-01T07:45:30Z.", "aligned"),
+    ("The alarm sounded at 07:45:50.", "The alarm sounded at 2024-06-01T07:45:30Z.", "value"),
+])
+def test_a_moment_is_its_day_year_and_time_in_any_order(claim, source, kind):
+    assert check(claim, [Evidence(source)]).kind == kind
+
+
 @pytest.mark.parametrize("claim,source,supported", [
     ("The first floor was flooded.", "Only the first floor was flooded.", True),
     ("Five people came.", "Only five people came.", True),

@@ -213,6 +213,12 @@ def test_a_restatement_passes_and_its_traps_do_not(kind):
     ("Paris is the capital.", "The city near Paris is the capital."),
     ("Acme went bankrupt.", "The company that bought Acme went bankrupt."),  # a relative
     ("Smith died.", "The man who shot Smith died."),
+    # a verb of four letters ("sued", "owed") is a verb, and the check reads it in either voice
+    ("The singer sued the label.", "The ex-husband of the singer sued the label."),
+    ("The label was sued by the singer.", "The manager of the singer sued the label."),
+    ("The tenant owed the rent.", "The son of the tenant owed the rent."),
+    # a count of the group: three of them, not the group
+    ("The bridges were closed.", "Three of the five bridges were closed."),
 ])
 def test_what_something_else_is_of_is_not_the_thing_itself(claim, source):
     found = verdict(claim, source)

@@ -58,6 +58,7 @@ def test_each_allow_row_lets_its_example_assert(cue):
     ("The panel concluded that the dam was safe.", cues.FRAMED),
     ("Both sides agreed that the deal was fair.", cues.FRAMED),
     ("The landlord guarantees that the flat is quiet.", cues.FRAMED),
+    ("In simulations, the bridge withstood the earthquake.", cues.SUPPOSITION),
 ])
 def test_a_frame_no_row_knows_asserts_nothing(sentence, kind):
     assert unasserted(sentence) == kind

@@ -30,6 +30,7 @@ def test_a_disclaimer_beside_a_claim_is_taken_off_and_the_claim_judged(sentence,
     "No document says how tall it is.", "I could not find this in the documents.",
     "No source says when it opens and closes.", "This is not in the documents.",
     "The sources are silent on the price.",
+    "Nothing in the sources says the museum was painted blue.",
 ])
 def test_a_refusal_through_and_through_stays_one(sentence):
     assert is_refusal(sentence) and claim_part(sentence) == sentence
@@ -56,3 +57,21 @@ def test_a_claim_with_a_disclaimer_fails_like_the_claim_alone(text, citations):
     [result] = report.sentences
     assert str(result.verdict.label) in ("unsupported", "contradicted")
     assert "do not answer" not in result.verdict.reason
+
+
+MUSEUM = ["The Harbour Museum opened in 1932. It has three floors and a café."]
+
+
+@pytest.mark.parametrize("text,question,passed", [
+    # what a refusal asks about is its words but those that only ask ("when", "how many"):
+    # a passage that holds them answers it, and the refusal is false
+    ("No source says when the museum opened.", None, False),
+    ("The sources do not say how many floors the museum has.", None, False),
+    ("The documents do not say.", "When did the museum open?", False),
+    ("No source says who designed the museum.", None, True),
+    ("The documents do not say.", "Who designed the museum?", True),
+])
+def test_a_refusal_is_judged_by_what_it_asks_about(text, question, passed):
+    metadata = {"sources": MUSEUM} | ({"question": question} if question else {})
+    report = ProvenanceLLM(llm_callable="local", on_fail="noop").check(text, metadata)
+    assert report.passed is passed, report.sentences[0].verdict.reason

@@ -455,7 +455,7 @@ def _in_time_order(tokens: list[Token]) -> list[Token]:
     written ("at 2:30 pm on November 5, 2024", "2024-11-05T14:30"): the day, the year, the
     time, so that two texts naming one moment align. Only those values move; the words between
     them ("at", "on", a comma) stay where they stand."""
-    out, run = list(tokens), []  # the places of the run's values
+    out, run = list(tokens), list[int]()  # the places of the run's values
     for k, token in enumerate([*tokens, Token("", "", "end")]):
         if _when_rank(token, out[run[-1]] if run else None) is not None:
             run.append(k)
@@ -465,7 +465,7 @@ def _in_time_order(tokens: list[Token]) -> list[Token]:
         ranks = [_when_rank(out[j], out[run[n - 1]] if n else None) for n, j in enumerate(run)]
         if 2 in ranks and 0 in ranks:
             values = sorted((out[j] for j in run), key=lambda t: _when_rank(t, t) or 0)
-            for j, value in zip(run, values):
+            for j, value in zip(run, values, strict=True):
                 out[j] = value
         run = []
     return out

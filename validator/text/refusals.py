@@ -29,7 +29,8 @@ _REFUSAL_WORDS = re.compile(
 )
 _PLACES = r"(?:documents?|sources?|passages?|context|information|references?|texts?|materials?)"
 _REFUSAL = re.compile(
-    rf"\b(?:no|none of the|neither of the|not one of the|nothing in(?: the| any)?)\s+{_PLACES}\b.*\b(?:say|says|state|"
+    r"\b(?:no|none of the|neither of the|not one of the|nothing in(?: the| any)?)"
+    rf"\s+{_PLACES}\b.*\b(?:say|says|state|"
     r"states|mention|mentions|answer|answers|give|gives|contain|contains|provide|provides|"
     r"specif(?:y|ies)|confirm|confirms|cover|covers|support|supports)\b"
     r"|\b(?:do(?:es)?n't|do(?:es)? not|cannot|can't|could ?n[o']t|did ?n[o']t|was ?n[o']t able "

@@ -209,7 +209,9 @@ def _framed(words: list[tuple[str, int]]) -> tuple[str | None, int]:
             continue
         after = words[n + 1][0]
         if not (after.lower() in _SUBJECT_STARTS or after[:1].isupper() or after[:1].isdigit()
-                or _noun_like(after) and _verb_follows([w for w, _ in words[n + 2:n + 6]])):
+                or _noun_like(after) and _verb_follows([w for w, _ in words[n + 2:n + 6]])
+                or after.isalpha() and n + 2 < len(words)
+                and words[n + 2][0].lower() in _VERB_LIKE):  # "that fares will be frozen"
             continue  # "that opened", "that is": a relative clause, or no clause at all
         start = n - 1
         while start > 0 and words[start - 1][0] not in ",;:()" \

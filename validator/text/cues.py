@@ -200,7 +200,8 @@ DENY: tuple[Cue, ...] = (
     Cue(FRAMED, HEAD, r"(?:hopes?|chances?|possibility|possibilities|risks?|fears?|doubts?|"
         r"prospects?|likelihood|odds|expectations?|suggestions?|assumptions?|speculation|"
         r"ideas?|claims?|myths?|rumou?rs?|beliefs?|notions?|theory|theories|hypothes[ie]s|"
-        r"allegations?|reports?|news|promises?|plans?|proposals?|worry|worries|concerns?|"
+        r"allegations?|reports?|news|promises?|pledges?|vows?|announcements?|statements?|"
+        r"assertions?|declarations?|contentions?|insistence|testimony|plans?|proposals?|worry|worries|concerns?|"
         r"dangers?|questions?|views?|impressions?|arguments?|accusations?|suspicions?|"
         r"predictions?|forecasts?|estimates?|warnings?|threats?|demands?|requests?|wish|wishes|"
         r"dreams?|guarantees?|assurances?|pretence|pretense|illusion|sense|feeling)",

@@ -59,6 +59,10 @@ def test_each_allow_row_lets_its_example_assert(cue):
     ("Both sides agreed that the deal was fair.", cues.FRAMED),
     ("The landlord guarantees that the flat is quiet.", cues.FRAMED),
     ("In simulations, the bridge withstood the earthquake.", cues.SUPPOSITION),
+    # a noun of saying before "that": the clause is what was said, not what is so
+    ("The announcement that the plant is closing shocked the town.", cues.FRAMED),
+    ("The statement that the dam is safe was issued by the utility.", cues.FRAMED),
+    ("The promise that fares will be frozen was repeated on Monday.", cues.FRAMED),
 ])
 def test_a_frame_no_row_knows_asserts_nothing(sentence, kind):
     assert unasserted(sentence) == kind
@@ -69,6 +73,7 @@ def test_a_frame_no_row_knows_asserts_nothing(sentence, kind):
     "It is true that the mine will reopen.",
     "Eiffel designed the tower that Koechlin drew.",  # a relative clause
     "The seed that the farmer planted grew.",  # a noun in -ed, not a past form
+    "The firm that sells cars will close.",  # a relative clause before a modal
     "The firm that bought Acme failed.",
     "Paris, the capital of France, is large.",  # an apposition
     "Pizza, pasta and salads are served.",  # a list

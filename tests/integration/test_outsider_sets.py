@@ -260,8 +260,9 @@ def test_the_reading_sets_hold_to_their_named_limits(name):
 # The frames set (tests/data/outsider/frames): reports against findings, timestamps in prose,
 # disclaimers with something asserted after them, claims that say less than their source.
 # Limits (docs/failure-behaviour.md): a noun the cue table does not name, before "that", read
-# as the head of a relative clause; a verb of reporting before a clause with no "that" and no past or modal verb; a
-# finding taken back elsewhere in its passage; a restriction after its head. The true cases
+# as the head of a relative clause; a verb of reporting before a clause with no "that" and no
+# past or modal verb; a finding taken back elsewhere in its passage; a restriction after its
+# head. The true cases
 # that fail closed: a relative clause or a clause under "that" left out, "UTC" for "Z", a zone
 # converted, "14.30", a timestamp between a subject and its verb, a closing place before the
 # date, a list of objects with numbers read as one.

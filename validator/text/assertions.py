@@ -208,11 +208,13 @@ def _framed(words: list[tuple[str, int]]) -> tuple[str | None, int]:
         if word.lower() != "that" or n == 0 or n + 1 >= len(words):
             continue
         after = words[n + 1][0]
+        # a subject after "that": "that the mine", "that icing on the wings contributed",
+        # "that fares will be frozen" (a word, then a modal or auxiliary that is not its own)
         if not (after.lower() in _SUBJECT_STARTS or after[:1].isupper() or after[:1].isdigit()
                 or _noun_like(after) and _verb_follows([w for w, _ in words[n + 2:n + 6]])
-                or after.isalpha() and n + 2 < len(words)
-                and words[n + 2][0].lower() in _VERB_LIKE):  # "that fares will be frozen"
-            continue  # "that opened", "that is": a relative clause, or no clause at all
+                or after.isalpha() and after.lower() not in _VERB_LIKE and n + 2 < len(words)
+                and words[n + 2][0].lower() in _VERB_LIKE):
+            continue  # "that opened", "that has been": a relative clause, or no clause at all
         start = n - 1
         while start > 0 and words[start - 1][0] not in ",;:()" \
                 and words[start - 1][0].lower() not in _MATRIX_ENDS:

@@ -201,8 +201,8 @@ DENY: tuple[Cue, ...] = (
         r"prospects?|likelihood|odds|expectations?|suggestions?|assumptions?|speculation|"
         r"ideas?|claims?|myths?|rumou?rs?|beliefs?|notions?|theory|theories|hypothes[ie]s|"
         r"allegations?|reports?|news|promises?|pledges?|vows?|announcements?|statements?|"
-        r"assertions?|declarations?|contentions?|insistence|testimony|plans?|proposals?|worry|worries|concerns?|"
-        r"dangers?|questions?|views?|impressions?|arguments?|accusations?|suspicions?|"
+        r"assertions?|declarations?|contentions?|insistence|testimony|plans?|proposals?|"
+        r"worry|worries|concerns?|dangers?|questions?|views?|impressions?|arguments?|accusations?|suspicions?|"
         r"predictions?|forecasts?|estimates?|warnings?|threats?|demands?|requests?|wish|wishes|"
         r"dreams?|guarantees?|assurances?|pretence|pretense|illusion|sense|feeling)",
         "The board clings to the hope that the mine will reopen."),

@@ -74,6 +74,7 @@ def test_a_frame_no_row_knows_asserts_nothing(sentence, kind):
     "Eiffel designed the tower that Koechlin drew.",  # a relative clause
     "The seed that the farmer planted grew.",  # a noun in -ed, not a past form
     "The firm that sells cars will close.",  # a relative clause before a modal
+    "The plan that has been approved will cut costs.",
     "The firm that bought Acme failed.",
     "Paris, the capital of France, is large.",  # an apposition
     "Pizza, pasta and salads are served.",  # a list

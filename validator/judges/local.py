@@ -21,8 +21,9 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from .. import rules
+from ..text.grammar import THIRD_PERSON
 from ..text.questions import in_its_place
-from ..text.refusals import asked_about, is_refusal, refusal_topic
+from ..text.refusals import asked_about, asks_which, is_refusal, refusal_topic
 from ..types import (
     BY_LOCAL,
     CONTRADICTED,
@@ -85,8 +86,9 @@ class LocalJudge:
             return Decision(UNSUPPORTED, "no evidence was retrieved", "unaligned",
                             FailureKind.ADDITION)
         if is_refusal(claim):
+            asking = question or claim
             return self._refusal(asked_about(question) if question else refusal_topic(claim),
-                                 evidence)
+                                 evidence, asks_which(asking))
         found = rules.check(claim, evidence)
         if question and not found.contradiction and found.kind != "verbatim":
             answered = self._answered(claim, evidence, question)
@@ -114,11 +116,16 @@ class LocalJudge:
         return Decision(SUPPORTED, f"in the question's place it says '{placed}', and {where}",
                         "answered", basis=basis, proven=True)
 
-    def _refusal(self, asked: str, evidence: Sequence[Evidence]) -> Decision:
+    def _refusal(self, asked: str, evidence: Sequence[Evidence], which: bool) -> Decision:
         """"No document says X" holds when no passage covers the words of X (or of the
-        question, when there is one)."""
+        question, when there is one), but for those that ask: "when", "how many". Where it asks
+        which ("when the museum closes"), a passage that says the opposite ("The museum opens
+        at 10 am") answers another question, and so does one that only names what a pronoun
+        of it stands for ("when it closes"); where it asks whether, the opposite answers it."""
         found = rules.check(asked, evidence)
-        if found.coverage >= REFUSAL_COVERAGE:
+        other = which and (found.kind in ("antonym", "negation") or found.kind == "mention" and any(
+            w.lower() in THIRD_PERSON for w in asked.split()))
+        if found.coverage >= REFUSAL_COVERAGE and not other:
             return Decision(UNSUPPORTED, "it says the sources do not answer, but a passage "
                             f"covers {found.coverage:.0%} of what it asks about", "refusal")
         return Decision(SUPPORTED, "it says the sources do not answer, and no passage covers "

@@ -63,6 +63,11 @@ def refusal_topic(text: str) -> str:
     return asked_about(_REFUSAL_WORDS.sub(" ", text))
 
 
+def asks_which(text: str) -> bool:
+    """Whether ``text`` asks which one ("when", "how many", "who"), not whether."""
+    return any(w.lower().strip(",.;:?!") in INTERROGATIVES for w in text.split())
+
+
 def asked_about(text: str) -> str:
     """What a question or a refusal asks about, for a passage to cover: ``text`` without the
     words that only ask or deny ("When did the museum open?" -> "the museum open?")."""

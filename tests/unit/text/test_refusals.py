@@ -59,7 +59,8 @@ def test_a_claim_with_a_disclaimer_fails_like_the_claim_alone(text, citations):
     assert "do not answer" not in result.verdict.reason
 
 
-MUSEUM = ["The Harbour Museum opened in 1932. It has three floors and a café."]
+MUSEUM = ["The Harbour Museum opened in 1932. It has three floors and a café.",
+          "The museum opens at 10 am and is open on Mondays."]
 
 
 @pytest.mark.parametrize("text,question,passed", [
@@ -70,6 +71,9 @@ MUSEUM = ["The Harbour Museum opened in 1932. It has three floors and a café."]
     ("The documents do not say.", "When did the museum open?", False),
     ("No source says who designed the museum.", None, True),
     ("The documents do not say.", "Who designed the museum?", True),
+    # the opposite answers whether, not when: opening hours say nothing of closing ones
+    ("No source says when the museum closes.", None, True),
+    ("No source says whether the museum is closed on Mondays.", None, False),
 ])
 def test_a_refusal_is_judged_by_what_it_asks_about(text, question, passed):
     metadata = {"sources": MUSEUM} | ({"question": question} if question else {})

@@ -207,8 +207,8 @@ def spoken(value: Scalar) -> str:
             value) < 1e15:
         return str(int(value))
     if isinstance(value, str):  # a date inside a text: "Slot 2026-05-14T10:00 is taken."
-        return ISO_DATE.sub(lambda m: spoken(m.group()) if date_of(m.group()) else
-                                 m.group(), value)
+        return ISO_DATE.sub(lambda m: spoken(m.group()) if date_of(m.group()) else m.group(),
+                            value)
     return str(value)
 
 

@@ -272,10 +272,11 @@ def time_at(raw: Sequence[str], i: int) -> tuple[int, int] | None:
     return hours * 60 + minutes, 2 if half else 1
 
 
-def seconds_of(word: str) -> int:
-    """The seconds a time of day gives ("07:45:30" -> 30), 0 where it gives none."""
+def seconds_of(word: str) -> int | None:
+    """The seconds a time of day gives ("07:45:30" -> 30, "07:45:00" -> 0), None where it
+    gives none ("07:45", "7 pm")."""
     clock = _CLOCK.fullmatch(word)
-    return int(clock[3]) if clock and clock[3] else 0
+    return int(clock[3]) if clock and clock[3] else None
 
 
 

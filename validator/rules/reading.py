@@ -363,7 +363,7 @@ def _tokens(text: str) -> list[Token]:
         if time := quantities.time_at(raw, i):  # "07:00", "7 pm", "7:30 p.m.": minutes of the day
             minutes, size = time
             seconds = quantities.seconds_of(word)  # "07:45:30": "07:45" says less, ":50" other
-            tokens.append(Token(f"time:{minutes}" + (f":{seconds}" if seconds else ""),
+            tokens.append(Token(f"time:{minutes}" + ("" if seconds is None else f":{seconds}"),
                                 " ".join(raw[i:i + size]), "number"))
             i += size
             bound_text = ""
@@ -460,7 +460,7 @@ def _in_time_order(tokens: list[Token]) -> list[Token]:
         if _when_rank(token, out[run[-1]] if run else None) is not None:
             run.append(k)
             continue
-        if run and (token.kind == "mark" or token.form in ("at", "on", "of")) and k < len(tokens):
+        if run and (token.text == "," or token.form in ("at", "on", "of")) and k < len(tokens):
             continue
         ranks = [_when_rank(out[j], out[run[n - 1]] if n else None) for n, j in enumerate(run)]
         if 2 in ranks and 0 in ranks:
@@ -478,8 +478,8 @@ def _when_rank(token: Token, before: Token | None) -> int | None:
         return 0
     if token.form.startswith("time:"):
         return 2
-    if (token.kind == "number" and re.fullmatch(r"1\d{3}|20\d{2}", token.text) and before
-            is not None and (before is token or before.form.startswith(("date:", "month:")))):
+    if (re.fullmatch(r"#(?:1\d{3}|20\d{2})", token.form) and before is not None
+            and (before is token or before.form.startswith(("date:", "month:")))):
         return 1
     return None
 

@@ -289,10 +289,12 @@ def _verb_follows(words: list[str]) -> bool:
 
 def _after_noun(matrix: list[str]) -> bool:
     """Whether the words before "that" end in a noun phrase an article or determiner opens,
-    with no verb between them: "the tower that", "the seed that", not "the panel concluded
-    that" (a past form after a noun is its verb)."""
-    if (matrix[-1].endswith("ed") or matrix[-1] in IRREGULAR) and len(matrix) > 1 \
-            and matrix[-2] not in _DETERMINERS:
+    with no verb between them: "the tower that", "the hospital bed that", not "the panel
+    concluded that" (a past form after a noun is its verb)."""
+    head = matrix[-1]
+    past = head in IRREGULAR or head.endswith("ed") and len(head) > 4 and not (
+        head.endswith("eed") and len(head) <= 5)  # not "bed", "shed", "seed", "creed"
+    if past and len(matrix) > 1 and matrix[-2] not in _DETERMINERS:
         return False
     for word in reversed(matrix[:-1]):
         if word in _DETERMINERS:

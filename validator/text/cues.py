@@ -122,9 +122,10 @@ DENY: tuple[Cue, ...] = (
         r"our|my|your|such\s+a)\s+)?(?:\w+[\s-]+)?(?:hypothetical|imagined|imaginary|fictional|"
         r"fictitious|theoretical|invented|made-up|simulated|counterfactual|what-if|worst[\s-]case|"
         r"best[\s-]case)\b|"
-        r"^(?:in|within)\s+(?:(?:a|an|the|this|that|my|your|his|her|their|our)\s+)?(?:\w+\s+)?"
+        r"^(?:in|within)\s+(?:a|an|the|this|that|my|your|his|her|their|our)\s+(?:\w+\s+)?"
         r"(?:dream|imagination|fantasy|novel|story|film|movie|simulation|"
-        r"thought\s+experiment)s?\s*,",
+        r"thought\s+experiment)s?\s*,|"
+        r"^(?:in|within)\s+(?:\w+\s+)?(?:dreams|simulations|thought\s+experiments)\s*,",
         "In a hypothetical scenario, the levee fails and the district floods."),
     Cue(CONDITION, SENTENCE, OPENERS + r"(?:if|unless|in\s+case|even\s+if|only\s+if)\b",
         "If the refund window is 90 days, I can still return it."),
@@ -239,17 +240,16 @@ DENY: tuple[Cue, ...] = (
 ASSERT: tuple[Cue, ...] = (
     # a word before "that" whose clause it states: "It is true that ...", "We confirm that
     # ...", "The study found that ...", "Note that ...", "the fact that ...", "so ... that".
-    # Only words that take what follows as so: one that tells of what someone said, decided or
-    # means to do ("stated", "announced", "concluded", "agreed", "ensures") reports it, as
-    # "said that" does.
+    # Only words that take what follows as so: one that tells of what someone said, conceded,
+    # decided or means to do ("stated", "announced", "observed", "admitted", "concluded",
+    # "agreed", "ensures") reports it, as "said that" does.
     Cue(ASSERTED, HEAD, r"(?:true|clear|certain|known|evident|obvious|undeniable|undisputed|"
         r"confirm|confirms|confirmed|confirming|find|finds|found|show|shows|showed|shown|prove|"
         r"proves|proved|proven|reveal|reveals|revealed|discover|discovers|discovered|know|"
         r"knows|knew|reali[sz]e|reali[sz]es|reali[sz]ed|note|notes|noted|noting|demonstrate|"
         r"demonstrates|demonstrated|establish|establishes|established|verif(?:y|ies|ied)|"
-        r"acknowledge[sd]?|admit(?:s|ted)?|means|meant|fact|given|now|except|so|"
-        r"such|remember|aware|learn(?:s|ed|t)?|see|saw|seen|notice[sd]?|observe[sd]?|"
-        r"recogni[sz]e[sd]?)",
+        r"means|meant|fact|given|now|except|so|such|remember|aware|learn(?:s|ed|t)?|see|saw|"
+        r"seen|notice[sd]?|recogni[sz]e[sd]?)",
         "We confirm that the order shipped on June 1."),
     # a first stretch before a comma that sets the scene and still states what follows: a
     # connective, a phrase of time or place, a participle, an adverb in -ly, a number or date

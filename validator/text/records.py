@@ -35,7 +35,7 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][\w-]*$")
 # second, zone.
 ISO_DATE = re.compile(r"(?<![\w-])(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])"
                       r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?"
-                      r"(?![\w:-])")
+                      r"(?!\w|[:-]\d)")
 _MONTHS = ("January February March April May June July August September October November "
            "December").split()  # English whatever the locale
 _KEY_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")

@@ -29,13 +29,14 @@ _REFUSAL_WORDS = re.compile(
 )
 _PLACES = r"(?:documents?|sources?|passages?|context|information|references?|texts?|materials?)"
 _REFUSAL = re.compile(
-    r"\b(?:no|none of the|neither of the|not one of the|nothing in(?: the| any)?)"
-    rf"\s+{_PLACES}\b.*\b(?:say|says|state|"
+    rf"\b(?:no|none of the|neither of the|not one of the)\s+{_PLACES}\b.*\b(?:say|says|state|"
     r"states|mention|mentions|answer|answers|give|gives|contain|contains|provide|provides|"
     r"specif(?:y|ies)|confirm|confirms|cover|covers|support|supports)\b"
     r"|\b(?:do(?:es)?n't|do(?:es)? not|cannot|can't|could ?n[o']t|did ?n[o']t|was ?n[o']t able "
     r"to|am not able to|unable to)\s+(?:say|state|mention|answer|specify|contain|provide|find|"
     r"verify|confirm|see|locate)\b.*\b" + _PLACES + r"\b"
+    r"|\bnothing in (?:the |any )?(?:documents?|sources?|passages?|context)\b.*\b(?:says?|"
+    r"states?|mentions?|gives?)\b"
     rf"|\b{_PLACES}\s+(?:do(?:es)? not|don't|doesn't|are silent|is silent|say nothing|"
     r"never (?:say|mention|state))\b"
     rf"|\b(?:there is|there's|i (?:have|found)|with) no (?:information|mention|data|record)\b"
@@ -53,8 +54,10 @@ _EMPTY = CLAUSE_OPENERS | COORDINATORS | ARTICLES | DEMONSTRATIVES | RELATIVES |
     "except", "it", "here", "there"}
 
 
-# The words that only ask or deny, not what is asked about: "when", "how many", "did", "not".
-_ONLY_ASKING = INTERROGATIVES | NEGATIONS | {"many", "much", "do", "does", "did"}
+# The words that only ask, not what is asked about: "when", "how many"; and before them (or
+# at the start) the refusal's own denial and do-support: "No", "do not", "did".
+_ASKING = INTERROGATIVES | {"many", "much"}
+_FRAME = NEGATIONS | {"do", "does", "did", "nothing"}
 
 
 def refusal_topic(text: str) -> str:
@@ -70,8 +73,17 @@ def asks_which(text: str) -> bool:
 
 def asked_about(text: str) -> str:
     """What a question or a refusal asks about, for a passage to cover: ``text`` without the
-    words that only ask or deny ("When did the museum open?" -> "the museum open?")."""
-    return " ".join(w for w in text.split() if w.lower().strip(",.;:?!") not in _ONLY_ASKING)
+    words that only ask ("When did the museum open?" -> "the museum open?"), nor the denial
+    and do-support before them; a negation in what is asked stays ("Who did not attend?" ->
+    "not attend?")."""
+    words = text.split()
+    bare = [w.lower().strip(",.;:?!") for w in words]
+    first = next((k for k, w in enumerate(bare) if w in _ASKING), None)
+    if first is None:  # "No   the museum was painted blue": the denial that opens it
+        first = next((k for k, w in enumerate(bare) if w and w not in _FRAME), len(words))
+    return " ".join(w for k, (w, b) in enumerate(zip(words, bare, strict=True))
+                    if b not in _ASKING and not (k < first and b in _FRAME)
+                    and not (k == first + 1 and b in ("do", "does", "did")))
 
 
 def is_refusal(text: str) -> bool:

@@ -129,6 +129,15 @@ def test_a_timestamp_in_prose_is_a_date_and_a_time_of_day(claim, kind, stamp):
     ("The alarm sounded at 7:45 am.", "The alarm sounded at 2024-06-01T07:45:30Z.", "aligned"),
     ("The alarm sounded at 07:45:30.", "The alarm sounded at 2024-06-01T07:45:30Z.", "aligned"),
     ("The alarm sounded at 07:45:50.", "The alarm sounded at 2024-06-01T07:45:30Z.", "value"),
+    ("The alarm sounded at 07:45:00.", "The alarm sounded at 2024-06-01T07:45:10Z.", "value"),
+    ("The alarm sounded at 07:45.", "The alarm sounded at 2024-06-01T07:45:00Z.", "aligned"),
+    ("The reading was taken at 14:30 on 2024-11-05.",
+     "The reading was taken at 2:30 pm on November 5, 2024.", "aligned"),
+    # a time and a date in two clauses are no moment
+    ("The match starts on May 2.", "The match starts at 15:00; on May 2 the final is played.",
+     "unaligned"),
+    ("The ferry departs at 9:00 on May 2.",
+     "The ferry departs at 9:00 on May 1; at 17:00 on May 2.", "value"),
 ])
 def test_a_moment_is_its_day_year_and_time_in_any_order(claim, source, kind):
     assert check(claim, [Evidence(source)]).kind == kind

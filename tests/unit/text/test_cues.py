@@ -57,6 +57,8 @@ def test_each_allow_row_lets_its_example_assert(cue):
     ("The ministry announced that the border would reopen.", cues.FRAMED),
     ("The panel concluded that the dam was safe.", cues.FRAMED),
     ("Both sides agreed that the deal was fair.", cues.FRAMED),
+    ("The lawyer observed that the wiring was faulty.", cues.FRAMED),
+    ("The company acknowledged that the reactor is safe.", cues.FRAMED),
     ("The landlord guarantees that the flat is quiet.", cues.FRAMED),
     ("In simulations, the bridge withstood the earthquake.", cues.SUPPOSITION),
     # a noun of saying before "that": the clause is what was said, not what is so
@@ -75,6 +77,8 @@ def test_a_frame_no_row_knows_asserts_nothing(sentence, kind):
     "The seed that the farmer planted grew.",  # a noun in -ed, not a past form
     "The firm that sells cars will close.",  # a relative clause before a modal
     "The plan that has been approved will cut costs.",
+    "The hospital bed that nurses had ordered was broken.",
+    "In recent films, the actor played a doctor.",
     "The firm that bought Acme failed.",
     "Paris, the capital of France, is large.",  # an apposition
     "Pizza, pasta and salads are served.",  # a list

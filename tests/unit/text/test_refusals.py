@@ -60,7 +60,8 @@ def test_a_claim_with_a_disclaimer_fails_like_the_claim_alone(text, citations):
 
 
 MUSEUM = ["The Harbour Museum opened in 1932. It has three floors and a café.",
-          "The museum opens at 10 am and is open on Mondays."]
+          "The museum opens at 10 am and is open on Mondays. The mayor did not attend the "
+          "opening."]
 
 
 @pytest.mark.parametrize("text,question,passed", [
@@ -74,8 +75,15 @@ MUSEUM = ["The Harbour Museum opened in 1932. It has three floors and a café.",
     # the opposite answers whether, not when: opening hours say nothing of closing ones
     ("No source says when the museum closes.", None, True),
     ("No source says whether the museum is closed on Mondays.", None, False),
+    # a negation in what is asked is kept: the passage that says it answers it
+    ("No source says who did not attend the opening.", None, False),
+    ("The documents do not say.", "Who did not attend the opening?", False),
 ])
 def test_a_refusal_is_judged_by_what_it_asks_about(text, question, passed):
     metadata = {"sources": MUSEUM} | ({"question": question} if question else {})
     report = ProvenanceLLM(llm_callable="local", on_fail="noop").check(text, metadata)
     assert report.passed is passed, report.sentences[0].verdict.reason
+
+
+def test_a_claim_about_a_text_that_opens_with_nothing_is_no_refusal():
+    assert not is_refusal("Nothing in the text of the treaty gives Spain the right to leave.")

@@ -451,10 +451,12 @@ def _tokens(text: str) -> list[Token]:
 
 
 def _in_time_order(tokens: list[Token]) -> list[Token]:
-    """A day, its year and a time of day said together, in one order however they were
-    written ("at 2:30 pm on November 5, 2024", "2024-11-05T14:30"): the day, the year, the
-    time, so that two texts naming one moment align. Only those values move; the words between
-    them ("at", "on", a comma) stay where they stand."""
+    """A time of day, a day and its year said together, in one order however they were
+    written ("at 2:30 pm on November 5, 2024", "2024-11-05T14:30"): the time, the day, the
+    year, so that two texts naming one moment align, and a claim of the time alone or of the
+    day alone leaves nothing out between its words. Only those values move; the words between
+    them ("at", "on", a comma) stay where they stand, and a mark that ends a clause (";", ":")
+    ends the run."""
     out, run = list(tokens), list[int]()  # the places of the run's values
     for k, token in enumerate([*tokens, Token("", "", "end")]):
         if _when_rank(token, out[run[-1]] if run else None) is not None:
@@ -462,8 +464,8 @@ def _in_time_order(tokens: list[Token]) -> list[Token]:
             continue
         if run and (token.text == "," or token.form in ("at", "on", "of")) and k < len(tokens):
             continue
-        ranks = [_when_rank(out[j], out[run[n - 1]] if n else None) for n, j in enumerate(run)]
-        if 2 in ranks and 0 in ranks:
+        ranks = {_when_rank(out[j], out[run[n - 1]] if n else None) for n, j in enumerate(run)}
+        if {_TIME, _DAY} <= ranks:
             values = sorted((out[j] for j in run), key=lambda t: _when_rank(t, t) or 0)
             for j, value in zip(run, values, strict=True):
                 out[j] = value
@@ -471,16 +473,19 @@ def _in_time_order(tokens: list[Token]) -> list[Token]:
     return out
 
 
+_TIME, _DAY, _YEAR = 0, 1, 2  # a moment's values, in the order ``_in_time_order`` puts them
+
+
 def _when_rank(token: Token, before: Token | None) -> int | None:
-    """Where ``token`` stands in a moment (``_in_time_order``): 0 for a day, 1 for the year
-    after a day, 2 for a time of day; None for anything else."""
-    if token.form.startswith(("date:", "month:")):
-        return 0
+    """Where ``token`` stands in a moment (``_in_time_order``): a time of day, a day, or the
+    year after a day; None for anything else."""
     if token.form.startswith("time:"):
-        return 2
+        return _TIME
+    if token.form.startswith(("date:", "month:")):
+        return _DAY
     if (re.fullmatch(r"#(?:1\d{3}|20\d{2})", token.form) and before is not None
             and (before is token or before.form.startswith(("date:", "month:")))):
-        return 1
+        return _YEAR
     return None
 
 

@@ -134,8 +134,6 @@ def in_context_each(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
-
-
 def _pronoun_read(previous: Clause, first: Clause) -> Clause | None:
     """``first``, a clause that opens with a pronoun, with the pronoun read as the subject of
     ``previous``, the clause before it (each word of that subject keeps the pronoun as its
@@ -331,7 +329,6 @@ def _shared_subject(first: Sequence[Token], rest: list[Token]) -> list[Token] | 
     return [*named, *rest] if named else None
 
 
-
 def _tokens(text: str) -> list[Token]:
     found = list(_TOKEN.finditer(text))
     raw, spans = [m.group() for m in found], [m.span() for m in found]
@@ -457,18 +454,19 @@ def _in_time_order(tokens: list[Token]) -> list[Token]:
     day alone leaves nothing out between its words. Only those values move; the words between
     them ("at", "on", a comma) stay where they stand, and a mark that ends a clause (";", ":")
     ends the run."""
-    out, run = list(tokens), list[int]()  # the places of the run's values
+    out = list(tokens)
+    run: list[tuple[int, int]] = []  # the run's values: (place, rank)
     for k, token in enumerate([*tokens, Token("", "", "end")]):
-        if _when_rank(token, out[run[-1]] if run else None) is not None:
-            run.append(k)
+        rank = _when_rank(token, tokens[run[-1][0]] if run else None)
+        if rank is not None:
+            run.append((k, rank))
             continue
         if run and (token.text == "," or token.form in ("at", "on", "of")) and k < len(tokens):
             continue
-        ranks = {_when_rank(out[j], out[run[n - 1]] if n else None) for n, j in enumerate(run)}
-        if {_TIME, _DAY} <= ranks:
-            values = sorted((out[j] for j in run), key=lambda t: _when_rank(t, t) or 0)
-            for j, value in zip(run, values, strict=True):
-                out[j] = value
+        if {_TIME, _DAY} <= {r for _, r in run}:
+            ordered = sorted(run, key=lambda value: value[1])
+            for (j, _), (i, _) in zip(run, ordered, strict=True):
+                out[j] = tokens[i]
         run = []
     return out
 
@@ -478,13 +476,13 @@ _TIME, _DAY, _YEAR = 0, 1, 2  # a moment's values, in the order ``_in_time_order
 
 def _when_rank(token: Token, before: Token | None) -> int | None:
     """Where ``token`` stands in a moment (``_in_time_order``): a time of day, a day, or the
-    year after a day; None for anything else."""
+    year after a day (``before``, the run's last value); None for anything else."""
     if token.form.startswith("time:"):
         return _TIME
     if token.form.startswith(("date:", "month:")):
         return _DAY
     if (re.fullmatch(r"#(?:1\d{3}|20\d{2})", token.form) and before is not None
-            and (before is token or before.form.startswith(("date:", "month:")))):
+            and before.form.startswith(("date:", "month:"))):
         return _YEAR
     return None
 

@@ -228,8 +228,7 @@ class Block:
 
 # In order; the first that finds a reason gives it.
 BLOCKS = (
-    Block(lambda m: _of_another(m.said, min(j for _, j in m.pairs)) if m.pairs and _says(
-        m.claim) else None,
+    Block(lambda m: _of_another(m.said, m.pairs[0][1]) if m.pairs and _says(m.claim) else None,
           False, ("traps/possessive_head_shift", "traps/relative_clause_other_entity"),
           FailureKind.ENTITY),
     Block(lambda m: _gap(m.said, [j for _, j in m.pairs], m.referents | m.dropped), False,

@@ -86,9 +86,8 @@ class LocalJudge:
             return Decision(UNSUPPORTED, "no evidence was retrieved", "unaligned",
                             FailureKind.ADDITION)
         if is_refusal(claim):
-            asking = question or claim
-            return self._refusal(asked_about(question) if question else refusal_topic(claim),
-                                 evidence, asks_which(asking))
+            asked = asked_about(question) if question else refusal_topic(claim)
+            return self._refusal(asked, evidence, asks_which(question or claim))
         found = rules.check(claim, evidence)
         if question and not found.contradiction and found.kind != "verbatim":
             answered = self._answered(claim, evidence, question)

@@ -36,7 +36,9 @@ OBJECT_PRONOUNS = frozenset(forms[1] for forms in (*PERSONAL, THING))
 
 FINITE_BE = frozenset("am is are was were".split())
 BE = FINITE_BE | frozenset(("be", "been", "being"))
-AUXILIARIES = BE | frozenset("has have had do does did".split())
+DO = frozenset(("do", "does", "did"))  # do-support: "Did it ship?", "do not say"
+HAVE = frozenset(("has", "have", "had"))
+AUXILIARIES = BE | HAVE | DO
 # Words that carry no claim of their own: the rules skip them where the evidence has them and
 # do not require them where the claim has them; a user's words are compared without them.
 # Negations, qualifiers and opposites are read apart.
@@ -49,7 +51,7 @@ MODALS = frozenset("can could will would shall should may might must".split())
 NEGATIVE_AUXILIARIES = frozenset("""isn't aren't wasn't weren't doesn't don't didn't can't
     cannot won't wouldn't couldn't shouldn't hasn't haven't hadn't mustn't""".split())
 # The verbs that open a question ("Did it ship?") or carry a clause's tense and mood.
-FINITE_AUXILIARIES = FINITE_BE | frozenset("has have had do does did".split()) | MODALS \
+FINITE_AUXILIARIES = FINITE_BE | HAVE | DO | MODALS \
     | NEGATIVE_AUXILIARIES
 
 NEGATIONS = frozenset(

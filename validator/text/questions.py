@@ -24,6 +24,7 @@ import re
 from .grammar import (
     ARTICLES,
     DEMONSTRATIVES,
+    DO,
     FINITE_AUXILIARIES,
     INTERROGATIVES,
     POSSESSIVES,
@@ -40,7 +41,6 @@ _MARKS = frozenset(",;:()")  # what ends a clause of the question
 # reason or a manner, which no bare answer is ("how many" asks for a count: ``_asks``).
 _ASKING = INTERROGATIVES - {"why", "how"}
 _TAKES_A_NOUN = frozenset(("what", "which", "whose"))  # "what city", "which band"
-_DO = frozenset(("do", "does", "did"))
 _LONGEST_ANSWER = 8  # the most words a bare answer has
 _LONGEST_NOUN = 5  # the most words after "what"/"which" read as its noun at the question's end
 
@@ -183,11 +183,11 @@ def _opening(after: list[str], answer: str, into: str, noun: bool) -> str | None
     auxiliary, rest = after[0], after[1:]
     verb = next((k for k, w in enumerate(rest) if k and _verb(w)), None)  # "... born", "located in"
     named = bool(rest) and (rest[0].lower() in ARTICLES or any(w.endswith("'s") for w in rest))
-    if not rest or not (auxiliary.lower() in _DO or into or verb is not None or named
+    if not rest or not (auxiliary.lower() in DO or into or verb is not None or named
                         or not noun and rest[0][:1].isupper()):
         return _joined([answer, *after])  # "Who was inducted into ...", "Which director is American"
     placed = [answer] if not into or rest[-1].lower() in PREPOSITIONS else [into, answer]
-    if auxiliary.lower() in _DO:  # "the brewery have to limit", "the chairman die in"
+    if auxiliary.lower() in DO:  # "the brewery have to limit", "the chairman die in"
         return _joined([*rest, *placed])
     if verb is not None:  # "was the winner born": "the winner was born in"
         return _joined([*rest[:verb], auxiliary, *rest[verb:], *placed])

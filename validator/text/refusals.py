@@ -16,6 +16,7 @@ from .grammar import (
     CLAUSE_OPENERS,
     COORDINATORS,
     DEMONSTRATIVES,
+    DO,
     INTERROGATIVES,
     NEGATIONS,
     RELATIVES,
@@ -57,7 +58,7 @@ _EMPTY = CLAUSE_OPENERS | COORDINATORS | ARTICLES | DEMONSTRATIVES | RELATIVES |
 # The words that only ask, not what is asked about: "when", "how many"; and before them (or
 # at the start) the refusal's own denial and do-support: "No", "do not", "did".
 _ASKING = INTERROGATIVES | {"many", "much"}
-_FRAME = NEGATIONS | {"do", "does", "did", "nothing"}
+_FRAME = NEGATIONS | DO | {"nothing"}
 
 
 def refusal_topic(text: str) -> str:
@@ -83,7 +84,7 @@ def asked_about(text: str) -> str:
         first = next((k for k, w in enumerate(bare) if w and w not in _FRAME), len(words))
     return " ".join(w for k, (w, b) in enumerate(zip(words, bare, strict=True))
                     if b not in _ASKING and not (k < first and b in _FRAME)
-                    and not (k == first + 1 and b in ("do", "does", "did")))
+                    and not (k == first + 1 and b in DO))
 
 
 def is_refusal(text: str) -> bool:

@@ -101,6 +101,7 @@ class Alignment:
     clause: Clause = ()  # the evidence clause's tokens
     fault: FailureKind | None = None  # what a conflict or a block finds wrong with the claim
     claim: Clause = ()  # the claim clause's tokens
+    left_out: tuple[Token, ...] = ()  # evidence tokens it may leave out (``_may_leave_out``)
 
     @property
     def aligned(self) -> bool:
@@ -143,9 +144,10 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
                   else FailureKind.NUMBER) if after_number(missing[0], claim)
                  else fault_of(rival, evidence))  # "BC" for "AD"; "°F" for "°C"
     blocked = None
+    may_leave_out: Set[int] = frozenset()
     if not missing:
-        matched_here = Matched(claim, at, said, pairs, referents,
-                               _all_left_out(claim, said, pairs), stating)
+        may_leave_out = _may_leave_out(claim, at, said, pairs)
+        matched_here = Matched(claim, at, said, pairs, referents, may_leave_out, stating)
         blocked, fault = next(((why, block.fault) if isinstance(why, str) else why
                                for block in BLOCKS if stating or not block.statements_only
                                if (why := block.check(matched_here))), (None, fault))
@@ -155,7 +157,7 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
                 else fault
     return Alignment(len(pairs), len(wanted) - len(narrower), missing, conflict, blocked, text,
                      _instead(wanted, said, matched, missing), tuple(said[j] for _, j in pairs),
-                     rival, evidence, fault, claim)
+                     rival, evidence, fault, claim, tuple(said[j] for j in sorted(may_leave_out)))
 
 
 def fault_of(token: Token, clause: Sequence[Token] = ()) -> FailureKind:
@@ -209,7 +211,7 @@ class Matched:
     said: list[Token]
     pairs: list[tuple[int, int]]
     referents: Set[int]  # evidence tokens a pronoun of the claim stands for
-    dropped: Set[int]  # evidence tokens of an aside or list the claim leaves out whole
+    dropped: Set[int]  # evidence tokens the claim may leave out (``_may_leave_out``)
     stating: bool  # the claim states something (it is not a bare mention)
 
 
@@ -235,7 +237,7 @@ BLOCKS = (
           ("traps_2/request_or_plan_read_as_fact", "traps_2/negation_hidden",
            "traps/goal_vs_outcome"),
           FailureKind.UNASSERTED),
-    Block(lambda m: _voice(m.claim, m.at, m.said, m.pairs), True,
+    Block(lambda m: _voice(m.claim, m.at, m.said, m.pairs, m.dropped), True,
           ("test_restatements: the one done to made the doer",),
           FailureKind.ROLES),
     Block(lambda m: _then_not_now(m.claim, m.said, m.pairs), True,
@@ -609,16 +611,18 @@ def _head_before(said: list[Token], low: int) -> Token | None:
     return None
 
 
-def _voice(claim: Clause, at: list[int], said: list[Token], pairs) -> str | None:
+def _voice(claim: Clause, at: list[int], said: list[Token], pairs,
+           dropped: Set[int] = frozenset()) -> str | None:
     """Why a verb matched in both is not the same statement: the one says it was done to its
     subject ("Smith was fired"), the other that its subject did it ("Smith fired his
     assistant"). A verb that reads alike in both voices ("The museum opened", "The museum was
     opened") says the same in each, unless the active has an object of its own ("The museum
-    opened a wing")."""
+    opened a wing"). A participle after the noun the claim leaves out (``_what_it_is``: "a
+    treatment approved in Europe") was done to it."""
     for i, j in pairs:
         mine, theirs = claim[at[i]], said[j]
         done_to = _done_to(claim, at[i])
-        if done_to == _done_to(said, j):
+        if done_to == (_done_to(said, j) or j - 1 in dropped and participle(theirs)):
             continue
         active, k = (said, j) if done_to else (claim, at[i])
         thing = _object(active, k)
@@ -837,6 +841,80 @@ def _attributes(said: list[Token], j: int) -> bool:
 # not state "The Spire is the tallest tower" (the rules do not read tense), so a claim must
 # keep them as it keeps a qualifier.
 BOUNDED_IN_TIME = frozenset(("until", "till"))
+
+
+def _may_leave_out(claim: Clause, at: list[int], said: list[Token], pairs) -> set[int]:
+    """The evidence tokens a claim that matched all its words may leave out, saying less than
+    the statement: its "all"s (``_all_left_out``) and what it says a thing is, before what it
+    says of it (``_what_it_is``)."""
+    return _all_left_out(claim, said, pairs) | _what_it_is(claim, at, said, pairs) | \
+        _clause_on_the_subject(claim, at, said, pairs)
+
+
+def _clause_on_the_subject(claim: Clause, at: list[int], said: list[Token], pairs) -> set[int]:
+    """The clause after the one noun a statement opens with, when what follows it is said of
+    that noun as the claim says it: "The tower that Eiffel built is 330 metres tall" says the
+    tower is 330 metres tall, "The report that the committee published runs to 200 pages" that
+    it runs to 200 pages, "The claim that it was forged was false" that the claim was false.
+    Only where the statement's verb is plainly singular ("is", "was", "has", "runs"): a
+    clause that narrows a group ("The members who joined before 2010 are exempt") is no part
+    of it to leave out; nor after anything before the noun ("The tallest tower that ...",
+    "Every seed that ...", "No seed that ...")."""
+    if len(pairs) < 2 or any(t.kind not in ("function", "mark") for t in said[:pairs[0][1]]):
+        return set()
+    (h, a), (i, b) = pairs[0], pairs[1]
+    tail = [t.text.lower() for t in claim[at[h] + 1:at[i]]]  # the claim's "is"
+    verb = b - len(tail)
+    if (verb <= a + 2 or said[a + 1].text.lower() not in RELATIVES or said[a + 1].aside
+            or [t.text.lower() for t in said[verb:b]] != tail
+            or any(t.kind == "mark" or t.aside for t in said[a + 1:verb])):
+        return set()
+    word = said[verb].text.lower()
+    if word in ("is", "was", "has", "does") or said[verb].kind == "word" and (
+            suffix(said[verb]) == "s"):
+        return set(range(a + 1, verb))
+    return set()
+
+
+def _what_it_is(claim: Clause, at: list[int], said: list[Token], pairs) -> set[int]:
+    """The words that say what a thing is, after "is" and before what the claim keeps of it:
+    "The Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars" says the tower is
+    on the Champ de Mars, "Boston College is a private research university located in Chestnut
+    Hill" that it is located there, "Fu Manchu is a rock band that formed in 1985" that it
+    formed in 1985. What follows the noun is said of the thing itself, whatever kind of thing
+    the noun makes it, so the claim may leave the noun and the words before it out. (Not the
+    words before the noun alone: "a dwarf planet" is no planet, nor "a possible treatment" a
+    treatment.) Not a word
+    that makes it another thing or does not assert it ("a proposed stadium in Leeds": it may
+    never be built), nor across "of" or "whose" ("X is the son of Y" does not make X Y, nor
+    "the band whose singer died" the band dead); what follows opens with a word the claim says
+    there too ("on", "located"), so "is near Paris" is not "is a suburb in Paris", after a
+    noun, not a verb ("a painter born in Paris" is not in Paris); a participle is the claim's
+    only with "is" ("a subsidiary owned by Acme" is owned, and owns nothing)."""
+    found: set[int] = set()
+    for (h, a), (i, b) in zip(pairs, pairs[1:], strict=False):
+        copula = next((q for q in range(a + 1, b) if not said[q].aside), b)  # "BC (BC) is"
+        if copula >= b or said[copula].text.lower() not in BE:
+            continue
+        end = next(q for q in range(copula + 1, b + 1) if q == b or not said[q].content)
+        noun = range(copula + 1, end)
+        if not noun or any(said[q].kind not in ("word", "name", "number") or said[q].aside
+                           or said[q].text.lower() in TITLE_CHANGERS
+                           or changes(*word_and_next(said, q)) is not None
+                           or _left_out(said, q) not in (FailureKind.CIRCUMSTANCE,
+                                                         FailureKind.ENTITY) for q in noun):
+            continue
+        between = {t.text.lower() for t in claim[at[h] + 1:at[i]]}  # "is located in"
+        word = said[end].text.lower()
+        last = said[end - 1]
+        if (end == b and participle(said[b]) and between & BE  # "(is) based in"
+                or word in between - BE and word not in ("of", "whose") and not (
+                    participle(last) or suffix(last) == "ing")  # "on", "located"; not "a
+                # painter born in Paris"
+                or word in RELATIVES and word != "whose" and all(  # "that (was) formed"
+                    said[q].text.lower() in AUXILIARIES for q in range(end + 1, b))):
+            found.update(noun)
+    return found
 
 
 def _all_left_out(claim: Clause, said: list[Token], pairs) -> set[int]:

@@ -162,7 +162,7 @@ def proves(claim: str, evidence: Sequence[Evidence]) -> int | None:
             for unit in _alone(sentence.text):
                 found = best_alignment(clauses[0], [unit])
                 if found is not None and found.aligned and _says_no_more(
-                        unit, found.stated, "(" in sentence.text):
+                        unit, (*found.stated, *found.left_out), "(" in sentence.text):
                     return passage
     return None
 

@@ -64,7 +64,7 @@ def reports(word: str, following: str) -> bool:
     states it ("found that", "confirmed that": the cue table's asserting heads, which the
     sentence reader reads the same way)."""
     word = word.lower()
-    return (following.lower() == "that" and (word.endswith("ed") or word in IRREGULAR)
+    return (following.lower() == "that" and (ending_of(word) == "ed" or word in IRREGULAR)
             and not ASSERTING_HEADS.fullmatch(word) and word not in FUNCTION_WORDS)
 
 
@@ -119,9 +119,11 @@ Clause = tuple[Token, ...]
 
 
 def suffix(token: Token) -> str:
-    word = token.text.lower()
-    if token.kind != "word":
-        return ""
+    return "" if token.kind != "word" else ending_of(token.text.lower())
+
+
+def ending_of(word: str) -> str:
+    """The inflection ``word`` (lower case) ends with: "ed", "ing" or "s", or ""."""
     for ending in ("ed", "ing", "es", "s"):
         if word.endswith(ending) and not word.endswith("ss") and len(word) > len(ending) + 2 \
                 and not (ending == "ed" and word.endswith("eed") and len(word) <= 5):

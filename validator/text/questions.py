@@ -52,7 +52,8 @@ def in_its_place(question: str, answer: str) -> str | None:
     answer = answer.strip().rstrip(".!").strip()
     if not answer or len(answer.split()) > _LONGEST_ANSWER or answer[-1] in "?":
         return None
-    pieces = _PIECE.findall(fold(question).strip().rstrip("?").strip())
+    pieces = _choices_cut(_PIECE.findall(fold(question).strip().rstrip("?").strip()),
+                          _PIECE.findall(fold(answer)))
     gap = _gap(pieces)
     if gap is None:
         return None
@@ -82,6 +83,26 @@ def in_its_place(question: str, answer: str) -> str | None:
         return None  # no subject or verb of its own, or a clause about another noun
     return _joined([*before, *([into] if into and before[-1].lower() not in PREPOSITIONS else []),
                     answer, *after])
+
+
+def _choices_cut(pieces: list[str], answer: list[str]) -> list[str]:
+    """``pieces`` without the choice the question ends with where ``answer`` is one of its
+    two names: "Who is older Glenn Hughes or Ross Lynch" asks "Who is older" (a comma before
+    the choice ends the clause already)."""
+    lowered = [p.lower() for p in pieces]
+    if "or" not in lowered or not answer:
+        return pieces
+    k = len(lowered) - 1 - lowered[::-1].index("or")
+    mine = [w.lower() for w in answer]
+    if lowered[k + 1:] == mine:  # the answer is the second name: the first is before "or"
+        first = k
+        while first and (pieces[first - 1][:1].isupper() or pieces[first - 1][:1].isdigit()):
+            first -= 1
+    elif lowered[k - len(mine):k] == mine and pieces[k + 1:k + 2] and pieces[k + 1][:1].isupper():
+        first = k - len(mine)
+    else:
+        return pieces
+    return pieces if first == k else pieces[:first]
 
 
 def _fits(answer: str, wh: str, noun: list[str]) -> bool:
@@ -181,7 +202,9 @@ def _opening(after: list[str], answer: str, into: str, noun: bool) -> str | None
     if not after or after[0].lower() not in FINITE_AUXILIARIES:
         return None  # "What American singer, born in 1942, ...": no verb in its clause
     auxiliary, rest = after[0], after[1:]
-    verb = next((k for k, w in enumerate(rest) if k and _verb(w)), None)  # "... born", "located in"
+    # after "was" or "is" and its subject, the verb is a participle ("... born", "located
+    # in"), not a word in "-s" ("are the plants ... called": "plants" is the subject's)
+    verb = next((k for k, w in enumerate(rest) if k and _verb(w) and not _present(w)), None)
     named = bool(rest) and (rest[0].lower() in ARTICLES or any(w.endswith("'s") for w in rest))
     if not rest or not (auxiliary.lower() in DO or into or verb is not None or named
                         or not noun and rest[0][:1].isupper()):
@@ -201,6 +224,12 @@ def _verb(word: str) -> bool:
     return lower in FINITE_AUXILIARIES or word.islower() and (
         lower in IRREGULAR or lower.endswith("ed")
         or lower.endswith("s") and not lower.endswith(("ss", "us", "is")))
+
+
+def _present(word: str) -> bool:
+    """Whether ``word`` reads as a verb only by its "-s" ("includes", "plants")."""
+    lower = word.lower()
+    return lower not in FINITE_AUXILIARIES and lower not in IRREGULAR and lower.endswith("s")
 
 
 def _joined(words: list[str]) -> str:

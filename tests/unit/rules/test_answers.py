@@ -34,6 +34,15 @@ PLACES = [
     ("In which game was Malcolm Smith named Most Valuable Player?", "Super Bowl XLVIII",
      "Malcolm Smith was named Most Valuable Player in Super Bowl XLVIII."),
     ("Where is the Acme head office?", "Delhi", "the Acme head office is in Delhi."),
+    # after "are" and its subject, the verb is the participle, not a noun in "-s"
+    ("What are the plants of the genus called?", "mums", "the plants of the genus are called mums."),
+    ("Which film is about rock groups, Nanook or The Saimaa Gesture?", "The Saimaa Gesture",
+     "The Saimaa Gesture is about rock groups."),
+    # a choice of two names the question ends with is no part of what it asks
+    ("Who is older Glenn Hughes or Ross Lynch?", "Glenn Hughes", "Glenn Hughes is older."),
+    ("Who is younger Mary Ramsey or Lee Ranaldo ?", "Lee Ranaldo", "Lee Ranaldo is younger."),
+    ("Which magazine was started first Arthur's Magazine or First for Women?",
+     "Arthur's Magazine", "Arthur's Magazine was started first."),
 ]
 
 # (question, answer): no gap this reads, so the answer is judged as written

@@ -330,3 +330,85 @@ def test_a_conflict_names_the_passage_with_the_other_value():
     found = check("The dam opened in 1961.", [Evidence("The dam opened with a ceremony."),
                                              Evidence("The dam opened in 1959.")])
     assert found.contradiction and found.basis == 1
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("The Eiffel Tower is on the Champ de Mars in Paris.",
+     "The Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris, France."),
+    ("Boston College is located in Chestnut Hill, Massachusetts.",
+     "Boston College (BC) is a private Jesuit research university located in Chestnut Hill, "
+     "Massachusetts, United States."),
+    ("Fu Manchu formed in 1985.",
+     "Fu Manchu is an American, Southern California-based stoner rock band that formed in 1985."),
+    ("The drug is approved in Europe.", "The drug is a treatment approved in Europe."),
+    ("Acme sued Brill.", "Acme is a company that sued Brill."),
+    ("Acme was sued by Brill.", "Acme is a company that was sued by Brill."),
+    ("The hall is in Leeds.", "The hall is the largest concert venue in Leeds."),
+])
+def test_what_a_thing_is_may_be_left_out_before_what_is_said_of_it(claim, source):
+    assert check(claim, [Evidence(source)]).supported
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("Tom is Anna.", "Tom is the son of Anna."),
+    ("Tom killed the guard.", "Tom is the brother of a man who killed the guard."),
+    ("Acme is based in Ohio.", "Acme is a subsidiary of a company based in Ohio."),
+    ("Acme owned Brill.", "Acme is a subsidiary owned by Brill."),
+    ("Acme is in Paris.", "Acme is a company with offices in Paris."),
+    ("Acme is near Paris.", "Acme is a suburb in Paris."),
+    ("Anna is in Paris.", "Anna is a painter born in Paris."),
+    ("The town is in Maine.", "The town is a fictional town in Maine."),
+    ("The stadium is located in Leeds.", "The stadium is a proposed arena located in Leeds."),
+    ("The stadium is in Leeds.", "The stadium is a planned arena in Leeds."),
+    ("The band formed in 1985.", "The band is a group that reportedly formed in 1985."),
+    ("The band released a single.", "The band is a group that never released a single."),
+    ("The drug is approved in Europe.", "The drug is a treatment not approved in Europe."),
+    ("The band split in 1990.", "The band is a group whose singer split in 1990."),
+    ("The band formed in 1985.", "The band is a group that will form in 1985."),
+    # the words before a noun alone are not left out: what they make of it is not read
+    ("Pluto is a planet.", "Pluto is a dwarf planet."),
+    ("The drug is a treatment.", "The drug is a possible treatment."),
+    ("Mark Lester is a film director.", "Mark Lester is an American film director."),
+])
+def test_what_a_thing_is_is_left_out_only_before_what_is_said_of_the_thing_itself(claim, source):
+    assert not check(claim, [Evidence(source)]).supported
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("The tower is 330 metres tall.", "The tower that Eiffel built is 330 metres tall."),
+    ("The report runs to 200 pages.",
+     "The report that the committee published in March runs to 200 pages."),
+    ("The breed is rare.", "The breed that the club recognised in 1990 is rare."),
+    ("The man runs the shop.", "The man who owns the car runs the shop."),
+])
+def test_a_clause_on_the_noun_a_statement_opens_with_may_be_left_out(claim, source):
+    assert check(claim, [Evidence(source)]).supported
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("The members are exempt.", "The members who joined before 2010 are exempt."),
+    ("The tallest tower is 330 metres tall.",
+     "The tallest tower that Eiffel built is 330 metres tall."),
+    ("No seed grew.", "No seed that the farmer planted grew."),
+    ("Every seed grew.", "Every seed that the farmer planted grew."),
+    ("The tower is tall.", "The tower that Eiffel built is not tall."),
+    ("The tower is tall.", "The tower that Eiffel built may be tall."),
+    ("The tower is 330 metres tall.", "The tower that Eiffel built is said to be 330 metres tall."),
+    ("The drug is safe.", "The claim that the drug is safe is false."),
+    ("Eiffel built the tower.", "The tower that Eiffel built is 330 metres tall."),
+    ("The man owns the shop.", "The man who runs the shop owns the car."),
+])
+def test_a_clause_on_a_noun_is_left_out_only_where_what_follows_is_said_of_that_one(claim,
+                                                                                    source):
+    assert not check(claim, [Evidence(source)]).supported
+
+
+@pytest.mark.parametrize("word,reporting", [
+    ("alleged", True), ("wrote", True), ("agreed", True), ("concluded", True),
+    ("found", False),  # states what follows
+    ("seed", False), ("shed", False), ("creed", False), ("breed", False), ("sled", False),
+])
+def test_a_noun_in_ed_before_that_is_no_verb_that_reports(word, reporting):
+    from provenance_guard.rules.tokens import reports
+
+    assert reports(word, "that") is reporting

@@ -40,12 +40,12 @@ from ..types import (
 CONFIDENCE = {
     "verbatim": 0.95,  # 18 of 18
     "aligned": 0.941,  # 31 of 32
-    "mention": 0.976,  # 206 of 210
+    "mention": 0.977,  # 215 of 219
     "value": 0.963,  # 25 of 25
     "antonym": 0.944,  # 16 of 16
     "negation": 0.929,  # 12 of 12
     "name": 0.75,  # 2 of 2
-    "unaligned": 0.593,  # 777 of 1,311 (an unsupported verdict; the rest were right answers)
+    "unaligned": 0.597,  # 777 of 1,302 (an unsupported verdict; the rest were right answers)
     "refusal": 0.667,  # 1 of 1
     "answered": 0.667,  # 1 of 1 (a bare answer proven in the question's place)
 }

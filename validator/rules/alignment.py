@@ -41,6 +41,7 @@ from ..text.grammar import (
     RELATIVES,
     SECOND,
     SPEAKERS,
+    TIME_ADVERBS,
 )
 from ..text.word_forms import (
     AFTER_A_DATE,
@@ -233,6 +234,9 @@ BLOCKS = (
     Block(lambda m: _of_another(m.said, m.pairs[0][1]) if m.pairs and _says(m.claim) else None,
           False, ("traps/possessive_head_shift", "traps/relative_clause_other_entity"),
           FailureKind.ENTITY),
+    Block(lambda m: _out_of_an_aside(m.said, m.pairs), True,
+          ("test_one_statement: what an aside names is not what the clause is said of",),
+          FailureKind.ENTITY),
     Block(lambda m: _gap(m.said, [j for _, j in m.pairs], m.referents | m.dropped), False,
           ("traps_2/request_or_plan_read_as_fact", "traps_2/negation_hidden",
            "traps/goal_vs_outcome"),
@@ -240,10 +244,13 @@ BLOCKS = (
     Block(lambda m: _voice(m.claim, m.at, m.said, m.pairs, m.dropped), True,
           ("test_restatements: the one done to made the doer",),
           FailureKind.ROLES),
+    Block(lambda m: _other_end(m.claim, m.at, m.said, m.pairs), True,
+          ("test_one_statement: where it goes from is not where it goes to",),
+          FailureKind.ROLES),
     Block(lambda m: _then_not_now(m.claim, m.said, m.pairs), True,
           ("traps/time_scope_dropped", "held_out_traps/tense_changed"),
           FailureKind.CIRCUMSTANCE),
-    Block(lambda m: _now_not_then(m.claim, m.said, m.pairs), True,
+    Block(lambda m: _now_not_then(m.claim, m.said, m.pairs, m.dropped), True,
           ("test_one_statement: what is done is not that it was",),
           FailureKind.CIRCUMSTANCE),
     Block(lambda m: _title_changed(m.said, m.pairs), False,
@@ -589,6 +596,24 @@ def _of_another(said: list[Token], low: int) -> str | tuple[str, FailureKind] | 
     return (why, FailureKind.CIRCUMSTANCE) if scope else why
 
 
+def _out_of_an_aside(said: list[Token], pairs) -> str | None:
+    """Why the statement is not the evidence's when its first matched word is in an aside and
+    the rest outside it: what the aside names is not what the clause is said of ("Lions,
+    unlike tigers, live in groups" does not say tigers do; "Jane Doe, the CEO of Acme, spoke"
+    does not say Acme spoke)."""
+    first = pairs[0][1] if pairs else 0
+    aside = said[first].aside if pairs else 0
+    if not aside or all(said[j].aside == aside for _, j in pairs) or not any(
+            t.aside == aside and t.text.lower() in _RELATING for t in said[:first]):
+        return None  # "The suspect, a woman, was detained": a second name of the subject
+    words = " ".join(t.text for t in said if t.aside == aside and t.text)
+    return (f"the source names {said[pairs[0][1]].text!r} in an aside ({words!r}), not as what "
+            "the rest of its clause is said of")
+
+
+_RELATING = PREPOSITIONS | {"unlike", "than"}  # "like tigers", "rather than tigers"
+
+
 def _head_before(said: list[Token], low: int) -> Token | None:
     """The noun the first matched word belongs to, when the evidence says it just before:
     "the son of the king" ("the king won" is not stated), "a film about Jones", "Paris's
@@ -638,6 +663,21 @@ def _voice(claim: Clause, at: list[int], said: list[Token], pairs,
     return None
 
 
+def _other_end(claim: Clause, at: list[int], said: list[Token], pairs) -> str | None:
+    """Why a name matched in both is not the same statement: the one says where it goes to,
+    the other where from ("sails to Dover" is not said by "sails from Dover to Calais")."""
+    for i, j in pairs:
+        mine = claim[at[i] - 1].form if at[i] else ""
+        theirs = said[j - 1].form if j else ""
+        if {mine, theirs} in _ENDS:
+            return (f"the sentence says {mine} {claim[at[i]].text!r}, the source "
+                    f"{theirs} {said[j].text!r}")
+    return None
+
+
+_ENDS = ({"from", "to"}, {"from", "into"}, {"from", "towards"}, {"from", "toward"})
+
+
 def _then_not_now(claim: Clause, said: list[Token], pairs) -> str | None:
     """Why a claim in the present is not stated by a past the source dates: "The company is
     profitable" by "The company was profitable in 2010" (it held then; whether it holds now
@@ -666,15 +706,19 @@ def _paired(said: Sequence[Token], pairs) -> bool:
         said[j].listed for _, j in pairs)
 
 
-def _now_not_then(claim: Clause, said: list[Token], pairs) -> str | None:
+def _now_not_then(claim: Clause, said: list[Token], pairs, dropped: Set[int] = frozenset()
+                  ) -> str | None:
     """Why a claim that something was so ("The pool was closed on Mondays") is not stated by
     what is so ("The pool is closed on Mondays"): only "was" or "were" against "is" or "are"
     among the words the claim matched. A passive with its agent is read in the active order,
-    its "is" gone ("Deposits are returned by bank transfer"): not caught."""
+    its "is" gone ("Deposits are returned by bank transfer"): not caught. The "is" of what a
+    thing is said to be, left out (``_what_it_is``), is not the tense of a participle after it
+    ("is a painter born in Paris" says she was born there)."""
     tenses = {t.text.lower() for t in claim}
     if tenses.isdisjoint(("was", "were")):
         return None
-    spoken = {t.text.lower() for t in _spoken(said, pairs)}
+    copulas = {id(said[k - 1]) for k in dropped if k}
+    spoken = {t.text.lower() for t in _spoken(said, pairs) if id(t) not in copulas}
     if spoken.isdisjoint(("is", "are")) or not spoken.isdisjoint(_THEN):
         return None
     return "the source says it is so, not that it was; the sentence says it was"
@@ -784,7 +828,8 @@ def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int],
     "1990" is named by "until 1990", "Sinaloa" by "a suspected drug lord of the Sinaloa
     cartel"."""
     bounds = BOUNDED_IN_TIME if stating else frozenset()
-    marks = ("qualifier", QUESTION, ALTERNATIVES)
+    # a name is named all the same under a condition ("When Mr. Burns discovers ...")
+    marks = ("qualifier", QUESTION, ALTERNATIVES) if stating else (QUESTION, ALTERNATIVES)
     mine = {t.form for t in claim if t.kind in marks or t.form in bounds}
     spoken = {id(t) for t in _spoken(said, pairs)}
     low = min((j for _, j in pairs), default=0)
@@ -869,6 +914,10 @@ def _clause_on_the_subject(claim: Clause, at: list[int], said: list[Token], pair
             or [t.text.lower() for t in said[verb:b]] != tail
             or any(t.kind == "mark" or t.aside for t in said[a + 1:verb])):
         return set()
+    rest = [t for t in said[pairs[-1][1] + 1:] if not t.aside]
+    if has_verb(rest) or any(suffix(t) == "s" for t in rest):
+        return set()  # "The bridge that engineers said was unsafe collapsed": the clause's
+        # verb comes after what the claim matched, which was the clause's own
     word = said[verb].text.lower()
     if word in ("is", "was", "has", "does") or said[verb].kind == "word" and (
             suffix(said[verb]) == "s"):
@@ -882,15 +931,17 @@ def _what_it_is(claim: Clause, at: list[int], said: list[Token], pairs) -> set[i
     on the Champ de Mars, "Boston College is a private research university located in Chestnut
     Hill" that it is located there, "Fu Manchu is a rock band that formed in 1985" that it
     formed in 1985. What follows the noun is said of the thing itself, whatever kind of thing
-    the noun makes it, so the claim may leave the noun and the words before it out. (Not the
-    words before the noun alone: "a dwarf planet" is no planet, nor "a possible treatment" a
-    treatment.) Not a word
-    that makes it another thing or does not assert it ("a proposed stadium in Leeds": it may
-    never be built), nor across "of" or "whose" ("X is the son of Y" does not make X Y, nor
-    "the band whose singer died" the band dead); what follows opens with a word the claim says
-    there too ("on", "located"), so "is near Paris" is not "is a suburb in Paris", after a
-    noun, not a verb ("a painter born in Paris" is not in Paris); a participle is the claim's
-    only with "is" ("a subsidiary owned by Acme" is owned, and owns nothing)."""
+    the noun makes it, so the claim may leave the noun and the words before it out (``_noun``).
+    (Not the words before the noun alone: "a dwarf planet" is no planet, nor "a possible
+    treatment" a treatment.) What follows opens with a word the claim says there too ("on",
+    "located": "is near Paris" is not "is a suburb in Paris"), after the same "is" or "was"
+    ("was a professor at Oxford" is not "is at Oxford"); never "of" or "whose" ("X is the son
+    of Y" does not make X Y, nor "the band whose singer died" the band dead). After "that",
+    the claim says what follows as it stands, its verb in the same tense ("is a firm that
+    employed 500" does not say it employs them); a
+    participle after the noun is the claim's only with "is" or "was" ("a subsidiary owned by
+    Acme" is owned, and owns nothing), with "was" where a date follows ("a drug approved in
+    2010" is not "is approved")."""
     found: set[int] = set()
     for (h, a), (i, b) in zip(pairs, pairs[1:], strict=False):
         copula = next((q for q in range(a + 1, b) if not said[q].aside), b)  # "BC (BC) is"
@@ -898,23 +949,39 @@ def _what_it_is(claim: Clause, at: list[int], said: list[Token], pairs) -> set[i
             continue
         end = next(q for q in range(copula + 1, b + 1) if q == b or not said[q].content)
         noun = range(copula + 1, end)
-        if not noun or any(said[q].kind not in ("word", "name", "number") or said[q].aside
-                           or said[q].text.lower() in TITLE_CHANGERS
-                           or changes(*word_and_next(said, q)) is not None
-                           or _left_out(said, q) not in (FailureKind.CIRCUMSTANCE,
-                                                         FailureKind.ENTITY) for q in noun):
+        if not noun or not all(_noun(said, q) for q in noun):
             continue
-        between = {t.text.lower() for t in claim[at[h] + 1:at[i]]}  # "is located in"
-        word = said[end].text.lower()
-        last = said[end - 1]
-        if (end == b and participle(said[b]) and between & BE  # "(is) based in"
-                or word in between - BE and word not in ("of", "whose") and not (
-                    participle(last) or suffix(last) == "ing")  # "on", "located"; not "a
-                # painter born in Paris"
-                or word in RELATIVES and word != "whose" and all(  # "that (was) formed"
-                    said[q].text.lower() in AUXILIARIES for q in range(end + 1, b))):
+        mine = [t.text.lower() for t in claim[at[h] + 1:at[i]]]  # the claim's "is located in"
+        word, last = said[end].text.lower(), said[end - 1]
+        if end == b and participle(said[b]) and not BE.isdisjoint(mine):  # "(was) founded by"
+            dated = any(is_date(t) for t in said[b + 1:])
+            held = not dated or not {"was", "were"}.isdisjoint(mine)
+        elif word in RELATIVES and word != "whose":  # "that (was) formed": its tense kept
+            between = said[end + 1:b]  # "that was sued by", "that lies on" ("is on")
+            held = all(t.kind == "function" for t in between) and suffix(
+                claim[at[i]]) == suffix(said[b]) and [t.form for t in between] == [
+                t.form for t in claim[at[h] + 1:at[i]]]
+        else:  # "is on", "is located in", after a noun, not a verb ("a painter born in")
+            held = word in mine and word not in ("of", "whose") and said[copula].text.lower() \
+                in mine and not (participle(last) or suffix(last) == "ing")
+        if held:
             found.update(noun)
     return found
+
+
+def _noun(said: list[Token], q: int) -> bool:
+    """Whether ``said[q]`` may be left out as part of what a thing is said to be: a word,
+    name or number of no aside, not one that makes the thing another or a time ("a former
+    jail", "a so-called cure", "a proposed arena"), nor an adverb, a verb in "-ing" or a
+    preposition, which belong to another phrase ("was once a jail", "is becoming a hub",
+    "a drug briefly approved", "a tower like the one on ...")."""
+    token, word = said[q], said[q].text.lower()
+    return (token.kind in ("word", "name", "number") and not token.aside
+            and word not in TITLE_CHANGERS and word not in TIME_ADVERBS
+            and word not in PREPOSITIONS and not word.endswith("ly") and suffix(token) != "ing"
+            and changes(*word_and_next(said, q)) is None
+            and _left_out(said, q) in (FailureKind.CIRCUMSTANCE, FailureKind.ENTITY,
+                                       FailureKind.NUMBER))  # "a 3-star hotel in Rome"
 
 
 def _all_left_out(claim: Clause, said: list[Token], pairs) -> set[int]:

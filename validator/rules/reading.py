@@ -335,6 +335,7 @@ def _tokens(text: str) -> list[Token]:
     tokens: list[Token] = []
     bound_text = ""  # a hedge or bound read before a number ("about", "more than")
     article = False  # the word before was an article
+    detailed: set[int] = set()  # a timestamp's year and zone: a claim may leave them out
     i = 0
     while i < len(raw):
         word = raw[i]
@@ -344,6 +345,11 @@ def _tokens(text: str) -> list[Token]:
             if iso[4] is not None:
                 raw.insert(i + 1, f"{iso[4]}:{iso[5]}" + (f":{iso[6]}" if iso[6] else ""))
                 spans.insert(i + 1, spans[i])
+                if iso[7] in _UTC:  # "Z": "14:30 UTC"
+                    raw.insert(i + 2, "UTC")
+                    spans.insert(i + 2, spans[i])
+                    detailed.add(i + 2)
+            detailed.add(i)
         lowered = word.lower()
         if not bound_text and (ranged := _range_at(raw, i)):
             size, token = ranged  # its text as written: "€20-€45", not its words
@@ -377,7 +383,9 @@ def _tokens(text: str) -> list[Token]:
                                     "number"))
                 i += 2
                 continue
-            i = _number(raw, i, bound_text, tokens, text, spans)
+            stamped, i = i in detailed, _number(raw, i, bound_text, tokens, text, spans)
+            if stamped:  # a timestamp's year: a claim of its time alone may leave it out
+                tokens[-1] = replace(tokens[-1], detail=True)
             bound_text = ""
         elif lowered in quantities.NUMBER_WORDS and i + 1 < len(raw) and \
                 raw[i + 1].lower() in quantities.UNITS:  # "two hours", a measure like "2 hours"
@@ -433,11 +441,13 @@ def _tokens(text: str) -> list[Token]:
             continue
         else:
             # a capitalised first word before another is part of a name ("South Park")
-            named = not tokens and i + 1 < len(raw) and raw[i + 1][:1].isupper()
+            # ... unless it is a word of another class ("If Fu Manchu formed ...")
+            named = not tokens and i + 1 < len(raw) and raw[i + 1][:1].isupper() and _word(
+                word, first=True).kind == "word"
             token = _word(word, first=not tokens and not named)
             if article and token.kind == "word" and named is False and _title(raw, i):
                 token = replace(token, detail=True)  # "the engineer Gustave Eiffel"
-            elif _weekday_of_date(raw, i):
+            elif _weekday_of_date(raw, i) or i in detailed:
                 token = replace(token, detail=True)  # "Monday, 6 May": the date says it
             if token.kind == "word" and i + 1 < len(raw) and reports(word, raw[i + 1]):
                 token = replace(token, form=f"{REPORTED}{token.form}", kind="qualifier")
@@ -445,6 +455,9 @@ def _tokens(text: str) -> list[Token]:
         article = False
         i += 1
     return _in_time_order(tokens)
+
+
+_UTC = frozenset(("Z", "+00:00", "+0000", "-00:00"))  # a timestamp's zone that is UTC
 
 
 def _in_time_order(tokens: list[Token]) -> list[Token]:

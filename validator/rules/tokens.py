@@ -81,7 +81,8 @@ SETTINGS = frozenset("in on at across during throughout among within".split())
 # a plain adjective may be ("the engineer Gustave Eiffel", "a lattice tower").
 TITLE_CHANGERS = frozenset("""former ex vice deputy acting interim assistant associate
     honorary co half step elect designate outgoing incoming caretaker fake false alleged counterfeit
-    imitation mock pseudo toy replica faux fictional fictitious draft proposed purported
+    imitation mock pseudo toy replica faux fictional fictitious legendary mythical draft proposed
+    purported
     proclaimed styled would-be so-called supposed potential prospective future virtual
     hypothetical simulated""".split())
 # The token a list of alternatives ends with (its form and its kind): "Anna or Ben will win"

@@ -158,11 +158,12 @@ CHANGERS = (
         arrest arrested submit submitted apply applied seek sought signal signaled signalled
         consider considered plan planned draft drafted intend intended either offer offered
         accuse accused allow allows allowed permit permits permitted call_for called_for
-        calls_for called_up came_within await awaits awaiting request requested requests""",
+        calls_for called_up came_within await awaits awaiting request requested requests
+        so_called""",
      "The House passed a bill to raise the minimum wage.",
      "The House proposed a bill to raise the minimum wage."),
     (FailureKind.CIRCUMSTANCE, """used_to formerly previously temporary temporarily permanent
-        permanently indefinitely apart except excepting excluding""",
+        permanently indefinitely apart except excepting excluding defunct""",
      "The factory employs 3,000 workers.", "The factory formerly employed 3,000 workers."),
     (FailureKind.NUMBER, "partly partially mostly largely average median mean",
      "The building was destroyed by the fire.", "The building was partly destroyed by the fire."),

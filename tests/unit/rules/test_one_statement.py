@@ -344,6 +344,9 @@ def test_a_conflict_names_the_passage_with_the_other_value():
     ("Acme sued Brill.", "Acme is a company that sued Brill."),
     ("Acme was sued by Brill.", "Acme is a company that was sued by Brill."),
     ("The hall is in Leeds.", "The hall is the largest concert venue in Leeds."),
+    ("Lyon lies on the Rhône.", "Lyon is a French city that lies on the Rhône."),
+    ("Marie Duval was born in Paris.", "Marie Duval is a painter born in Paris in 1900."),
+    ("The Aurelia is in Rome.", "The Aurelia is a 3-star hotel in Rome."),
 ])
 def test_what_a_thing_is_may_be_left_out_before_what_is_said_of_it(claim, source):
     assert check(claim, [Evidence(source)]).supported
@@ -369,6 +372,21 @@ def test_what_a_thing_is_may_be_left_out_before_what_is_said_of_it(claim, source
     ("Pluto is a planet.", "Pluto is a dwarf planet."),
     ("The drug is a treatment.", "The drug is a possible treatment."),
     ("Mark Lester is a film director.", "Mark Lester is an American film director."),
+    # what makes the thing another, or a time, or belongs to another phrase
+    ("The pill reverses ageing.", "The pill is a so-called cure that reverses ageing."),
+    ("The sword cuts stone.", "The sword is a legendary blade that cuts stone."),
+    ("The port connects Asia and Europe.", "The port is becoming a hub that connects Asia and "
+                                          "Europe."),
+    ("The building holds 500 inmates.", "The building was once a jail that held 500 inmates."),
+    ("Calmex is approved in Europe.", "Calmex is a drug conditionally approved in Europe."),
+    ("The replica is on the Champ de Mars.",
+     "The replica is a tower like the one on the Champ de Mars."),
+    # the tense of what is said of it
+    ("Calmex is approved in Europe.",
+     "Calmex is a treatment approved in Europe in 2010 and withdrawn in 2015."),
+    ("Ann Price is at Oxford.", "Ann Price was a professor at Oxford."),
+    ("Acme employs 500 people.", "Acme is a company that employed 500 people in 2010."),
+    ("Fu Manchu formed in 1985.", "Fu Manchu is a rock band that has formed in 1985."),
 ])
 def test_what_a_thing_is_is_left_out_only_before_what_is_said_of_the_thing_itself(claim, source):
     assert not check(claim, [Evidence(source)]).supported
@@ -397,6 +415,8 @@ def test_a_clause_on_the_noun_a_statement_opens_with_may_be_left_out(claim, sour
     ("The drug is safe.", "The claim that the drug is safe is false."),
     ("Eiffel built the tower.", "The tower that Eiffel built is 330 metres tall."),
     ("The man owns the shop.", "The man who runs the shop owns the car."),
+    ("The bridge was unsafe.", "The bridge that engineers said was unsafe collapsed in 2020."),
+    ("The man runs the shop.", "The man who Anna says runs the shop owns the car."),
 ])
 def test_a_clause_on_a_noun_is_left_out_only_where_what_follows_is_said_of_that_one(claim,
                                                                                     source):
@@ -412,3 +432,59 @@ def test_a_noun_in_ed_before_that_is_no_verb_that_reports(word, reporting):
     from provenance_guard.rules.tokens import reports
 
     assert reports(word, "that") is reporting
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("Tigers live in groups.", "Lions, unlike tigers, live in groups."),
+    ("Tigers live in groups.", "Lions are cats that, unlike tigers, live in groups."),
+    ("Tigers live in groups.", "Lions, rather than tigers, live in groups."),
+    ("Calmex is approved in Europe.", "Zarex is a drug that, unlike Calmex, is approved in Europe."),
+    ("Acme spoke.", "Jane Doe, the CEO of Acme, spoke."),
+])
+def test_what_an_aside_names_is_not_what_the_clause_is_said_of(claim, source):
+    found = check(claim, [Evidence(source)])
+    assert not found.supported and found.kind != "verbatim", found
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("BC is located in Chestnut Hill.", "Boston College (BC) is located in Chestnut Hill."),
+    ("A woman was detained on Monday.", "The suspect, a 40-year-old woman, was detained on "
+                                        "Monday."),
+])
+def test_a_second_name_in_an_aside_is_the_subjects(claim, source):
+    assert check(claim, [Evidence(source)]).supported
+
+
+@pytest.mark.parametrize("opening", ["If", "Unless"])
+def test_a_condition_that_opens_a_sentence_before_a_name_is_no_part_of_the_name(opening):
+    source = f"{opening} Fu Manchu formed in 1985, it is older than Kyuss."
+    assert not check("Fu Manchu formed in 1985.", [Evidence(source)]).supported
+
+
+@pytest.mark.parametrize("claim,source,supported", [
+    ("The reading was taken at 14:30 UTC.", "The reading was taken at 2024-11-05T14:30Z.", True),
+    ("At 14:30 UTC the sensor recorded 30 alerts.",
+     "At 2024-11-05T14:30:00+00:00 the sensor recorded 30 alerts.", True),
+    ("At 14:30 the sensor recorded 30 alerts.", "At 2024-11-05T14:30Z the sensor recorded 30 "
+                                                "alerts.", True),
+    ("The log entry shows 7 failed logins.",
+     "The log entry 2024-11-05T14:30:00Z shows 7 failed logins.", True),
+    ("The reading was taken at 14:30 UTC.", "The reading was taken at 2024-11-05T14:30+02:00.",
+     False),  # the zone is not read as a conversion
+    ("The reading was taken at 14:30 GMT.", "The reading was taken at 2024-11-05T14:30Z.", False),
+    ("In 2023 the sensor recorded 30 alerts.", "At 2024-11-05T14:30Z the sensor recorded 30 "
+                                               "alerts.", False),
+])
+def test_a_timestamps_zone_and_year_may_be_left_out_never_changed(claim, source, supported):
+    assert check(claim, [Evidence(source)]).supported is supported
+
+
+@pytest.mark.parametrize("claim,source,supported", [
+    ("The ferry sails to Dover.", "The ferry sails from Dover to Calais.", False),
+    ("The ferry sails from Calais.", "The ferry sails from Dover to Calais.", False),
+    ("The Spirit of Kent sails to Dover.",
+     "The Spirit of Kent is a ferry that sails from Dover to Calais.", False),
+    ("The ferry sails from Dover.", "The ferry sails from Dover to Calais.", True),
+])
+def test_where_it_goes_from_is_not_where_it_goes_to(claim, source, supported):
+    assert check(claim, [Evidence(source)]).supported is supported

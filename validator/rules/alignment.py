@@ -41,7 +41,6 @@ from ..text.grammar import (
     RELATIVES,
     SECOND,
     SPEAKERS,
-    TIME_ADVERBS,
 )
 from ..text.word_forms import (
     AFTER_A_DATE,
@@ -55,7 +54,7 @@ from ..text.word_forms import (
 from ..types import FailureKind
 from . import quantities
 from .reading import bare, read
-from .restatements import range_ends, turned
+from .restatements import of_what_it_is, range_ends, turned
 from .tokens import (
     ALTERNATIVES,
     CONDITIONS,
@@ -961,27 +960,21 @@ def _what_it_is(claim: Clause, at: list[int], said: list[Token], pairs) -> set[i
             held = all(t.kind == "function" for t in between) and suffix(
                 claim[at[i]]) == suffix(said[b]) and [t.form for t in between] == [
                 t.form for t in claim[at[h] + 1:at[i]]]
-        else:  # "is on", "is located in", after a noun, not a verb ("a painter born in")
-            held = word in mine and word not in ("of", "whose") and said[copula].text.lower() \
-                in mine and not (participle(last) or suffix(last) == "ing")
+        else:  # "is on", "is located in", "is near", after a noun, not a verb ("a painter
+            # born in")
+            held = (word in mine or end == b and word in LINKS) and word not in ("of", "whose") \
+                and said[copula].text.lower() in mine and not (
+                    participle(last) or suffix(last) == "ing")
         if held:
             found.update(noun)
     return found
 
 
 def _noun(said: list[Token], q: int) -> bool:
-    """Whether ``said[q]`` may be left out as part of what a thing is said to be: a word,
-    name or number of no aside, not one that makes the thing another or a time ("a former
-    jail", "a so-called cure", "a proposed arena"), nor an adverb, a verb in "-ing" or a
-    preposition, which belong to another phrase ("was once a jail", "is becoming a hub",
-    "a drug briefly approved", "a tower like the one on ...")."""
-    token, word = said[q], said[q].text.lower()
-    return (token.kind in ("word", "name", "number") and not token.aside
-            and word not in TITLE_CHANGERS and word not in TIME_ADVERBS
-            and word not in PREPOSITIONS and not word.endswith("ly") and suffix(token) != "ing"
-            and changes(*word_and_next(said, q)) is None
-            and _left_out(said, q) in (FailureKind.CIRCUMSTANCE, FailureKind.ENTITY,
-                                       FailureKind.NUMBER))  # "a 3-star hotel in Rome"
+    """Whether ``said[q]`` may be left out as part of what a thing is said to be
+    (``restatements.of_what_it_is``), what it tells of the thing only narrowing it."""
+    return of_what_it_is(said, q) and _left_out(said, q) in (
+        FailureKind.CIRCUMSTANCE, FailureKind.ENTITY, FailureKind.NUMBER)  # "a 3-star hotel"
 
 
 def _all_left_out(claim: Clause, said: list[Token], pairs) -> set[int]:

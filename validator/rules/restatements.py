@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..text.grammar import AUXILIARIES, BE, POSSESSIVES, TIME_ADVERBS
+from ..text.grammar import AUXILIARIES, BE, POSSESSIVES, PREPOSITIONS, TIME_ADVERBS
 from ..text.word_forms import IRREGULAR
 from . import quantities
 from .tokens import (
@@ -24,6 +24,7 @@ from .tokens import (
     PASSIVE,
     PRONOUNS,
     SETTINGS,
+    TITLE_CHANGERS,
     UNASSERTING,
     Clause,
     Token,
@@ -31,7 +32,9 @@ from .tokens import (
     is_date,
     participle,
     suffix,
+    word_and_next,
 )
+from .word_lists import changes
 
 # Words that open an event a date ends: "until the Chrysler Building was finished in 1930".
 _EVENT_WORDS = frozenset(("until", "till", "before", "after", "since"))
@@ -349,10 +352,26 @@ def mark_events(tokens: list[Token]) -> list[Token]:
 def passive(tokens: list[Token]) -> list[Token]:
     """"P was V-ed by A ..." read as "A V-ed P ...": both voices give the same order. The verb
     may be a list ("designed and built by"), the agent a phrase ("the company of the engineer
-    Gustave Eiffel")."""
+    Gustave Eiffel"). So may a participle after what P is said to be ("P is a software company
+    founded by A in 2001": "A founded P in 2001 is a software company"), where those words are
+    of what it is
+    (``of_what_it_is``)."""
     for i, token in enumerate(tokens):
         if token.form not in BE or i + 2 >= len(tokens):
             continue
+        noun = i + 1
+        while noun < len(tokens) and of_what_it_is(tokens, noun) and not participle(tokens[noun]):
+            noun += 1
+        if noun > i + 1:  # "is a software company founded by A"
+            by = _participles_end(tokens, noun - 1)
+            if by is None or by >= len(tokens) or tokens[by].form != "by":
+                continue
+            agent_end = _agent_end(tokens, by + 1)
+            agent = tokens[by + 1:agent_end]
+            if not agent:
+                continue
+            return [*_active_order(tokens, noun - 1, by, agent), *tokens[agent_end:], token,
+                    *tokens[i + 1:noun]]
         by = _participles_end(tokens, i)
         if by is None:
             continue
@@ -366,6 +385,19 @@ def passive(tokens: list[Token]) -> list[Token]:
             continue
         return [*_active_order(tokens, i, by, agent), *tokens[agent_end:]]
     return tokens
+
+
+def of_what_it_is(tokens: Sequence[Token], q: int) -> bool:
+    """Whether ``tokens[q]`` may be a word of what a thing is said to be ("is an American rock
+    band"): a word, name or number of no aside, not one that makes the thing another or a time
+    ("a so-called cure", "a former jail", "once"), nor an adverb, a verb in "-ing" or a
+    preposition, which belong to another phrase ("is becoming a hub", "a drug briefly
+    approved", "a tower like the one on ...")."""
+    token, word = tokens[q], tokens[q].text.lower()
+    return (token.kind in ("word", "name", "number") and not token.aside
+            and word not in TITLE_CHANGERS and word not in TIME_ADVERBS
+            and word not in PREPOSITIONS and not word.endswith("ly") and suffix(token) != "ing"
+            and changes(*word_and_next(tokens, q)) is None)
 
 
 def _participles_end(tokens: Sequence[Token], i: int) -> int | None:

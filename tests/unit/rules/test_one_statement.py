@@ -347,6 +347,9 @@ def test_a_conflict_names_the_passage_with_the_other_value():
     ("Lyon lies on the Rhône.", "Lyon is a French city that lies on the Rhône."),
     ("Marie Duval was born in Paris.", "Marie Duval is a painter born in Paris in 1900."),
     ("The Aurelia is in Rome.", "The Aurelia is a 3-star hotel in Rome."),
+    ("Nantry is near Paris.", "Nantry is a suburb near Paris."),
+    ("The Cardo Café is opposite the station.", "The Cardo Café is a small bar opposite the "
+                                                "station."),
 ])
 def test_what_a_thing_is_may_be_left_out_before_what_is_said_of_it(claim, source):
     assert check(claim, [Evidence(source)]).supported
@@ -354,6 +357,8 @@ def test_what_a_thing_is_may_be_left_out_before_what_is_said_of_it(claim, source
 
 @pytest.mark.parametrize("claim,source", [
     ("Tom is Anna.", "Tom is the son of Anna."),
+    ("Nantry is Paris.", "Nantry is a suburb near Paris."),
+    ("Nantry is near Paris.", "Nantry is a suburb of a city near Paris."),
     ("Tom killed the guard.", "Tom is the brother of a man who killed the guard."),
     ("Acme is based in Ohio.", "Acme is a subsidiary of a company based in Ohio."),
     ("Acme owned Brill.", "Acme is a subsidiary owned by Brill."),

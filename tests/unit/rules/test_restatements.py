@@ -26,6 +26,16 @@ KINDS = {
          "The tower is on the Champ de Mars in Paris in 1889.",
          "The Eiffel Tower is a steel tower on the Champ de Mars."],
     ),
+    "the passive with its agent, after what the thing is said to be": (
+        "Brightwell Ltd is a software company founded by Ann Lee. Nestwise is a company "
+        "acquired by Google in 2014.",
+        ["Ann Lee founded Brightwell Ltd.", "Brightwell Ltd was founded by Ann Lee.",
+         "Brightwell Ltd is a software company.", "Google acquired Nestwise in 2014.",
+         "Nestwise was acquired by Google in 2014."],
+        ["Brightwell Ltd founded Ann Lee.", "Ann Lee founded a software company.",
+         "Google acquired Nestwise in 2015.", "Nestwise acquired Google in 2014.",
+         "Brightwell Ltd was founded by Google."],
+    ),
     "a month, stated by a date in it": (
         "Order 5521 shipped on 3 May 2024 from the Leeds warehouse. Prices may rise in June.",
         ["Order 5521 shipped in May.", "Order 5521 shipped in May 2024.",
@@ -381,3 +391,13 @@ def test_the_ends_of_a_range_and_nothing_else_have_the_role_of_one(text, roles):
     from provenance_guard.rules import read_facts
 
     assert [q.role for q in read_facts(text).quantities] == roles
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("Y founded X.", "X is a subsidiary of a company founded by Y."),
+    ("Y founded X.", "X is a so-called company founded by Y."),
+    ("Y killed X.", "X is the daughter of a man killed by Y."),
+    ("Google acquired Nestwise.", "Nestwise is a company formerly owned by Google."),
+])
+def test_a_passive_after_another_noun_or_a_word_that_changes_it_is_not_turned(claim, source):
+    assert verdict(claim, source).label != SUPPORTED

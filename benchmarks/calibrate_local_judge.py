@@ -8,8 +8,8 @@ set is cut in two: the *tuning* half sets the table, the *held-out* half reports
 (``--half tune`` / ``--half report``).
 
 An answer's local decision: failed when a sentence is contradicted (the conflict's kind), passed
-when every sentence is supported (its weakest kind: "mention", "aligned", "answered" or
-"verbatim"), else unsupported ("unaligned").
+when every sentence is supported (its weakest kind: "mention", "aligned", "answered",
+"compared" or "verbatim"), else unsupported ("unaligned").
 A kind is right when the decision agrees with the label. Cheap first is then simulated with a
 perfect LLM behind the local judge: a sentence whose verdict the first judge is sure of
 (proven, or ``confidence >= SURE``) is decided locally, the rest are sent on. Reported per data
@@ -37,7 +37,6 @@ from provenance_guard.deciding.cheap_first import SURE, FirstJudge
 from provenance_guard.deciding.decider import claimed
 from provenance_guard.evaluation.suite import load_cases
 from provenance_guard.judges.local import LocalJudge, verdict_of
-from provenance_guard.rules import CONFLICTS
 from provenance_guard.text.sentences import split_sentences
 from provenance_guard.types import CONTRADICTED, SUPPORTED, Evidence, ReadSentence
 
@@ -75,7 +74,7 @@ def decision(decided) -> str:
             return d.kind
     if all(d.label == SUPPORTED for d in decided):
         kinds = {d.kind for d in decided}
-        for weakest in ("refusal", "mention", "aligned", "answered"):
+        for weakest in ("refusal", "mention", "aligned", "answered", "compared"):
             if weakest in kinds:
                 return weakest
         return "verbatim"
@@ -98,7 +97,7 @@ def main(argv=None) -> int:
         decided = [judge.decide(sentence, evidence, question) for sentence in sentences]
         verdicts = [verdict_of(d) for d in decided]
         kind = decision(decided)
-        failing = kind in CONFLICTS or kind == "unaligned"
+        failing = any(d.label != SUPPORTED for d in decided)
         kinds[kind][("right" if failing != should_pass else "wrong", name)] += 1
         answers[name]["answers"] += 1
         sure = [v for v in verdicts if first.sure(v)]

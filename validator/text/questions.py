@@ -85,6 +85,23 @@ def in_its_place(question: str, answer: str) -> str | None:
                     answer, *after])
 
 
+def choice(question: str) -> tuple[str, str] | None:
+    """The two names a question ends with a choice of ("Who was born first, Pablo Trapero or
+    Aleksander Ford?": "Pablo Trapero", "Aleksander Ford"); None where it ends otherwise."""
+    pieces = _PIECE.findall(fold(question).strip().rstrip("?").strip())
+    lowered = [p.lower() for p in pieces]
+    if "or" not in lowered:
+        return None
+    k = len(lowered) - 1 - lowered[::-1].index("or")
+    first = k
+    while first and (pieces[first - 1][:1].isupper() or pieces[first - 1][:1].isdigit()):
+        first -= 1
+    second = pieces[k + 1:]
+    if first == k or not second or not all(p[:1].isupper() for p in (second[0], second[-1])):
+        return None
+    return " ".join(pieces[first:k]), " ".join(second)
+
+
 def _choices_cut(pieces: list[str], answer: list[str]) -> list[str]:
     """``pieces`` without the choice the question ends with where ``answer`` is one of its
     two names: "Who is older Glenn Hughes or Ross Lynch" asks "Who is older" (a comma before

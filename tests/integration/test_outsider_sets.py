@@ -288,14 +288,6 @@ FRAMES_FALSE_ALARMS = {
 }
 
 
-def test_the_frames_set_holds_to_its_named_limits():
-    from provenance_guard import ProvenanceLLM
-
-    validator = ProvenanceLLM(llm_callable="local", on_fail="noop")
-    _held_to_its_limits("frames", 330, lambda case: validator.check(
-        case["text"], case["metadata"]).passed, FRAMES_LIMITS, FRAMES_FALSE_ALARMS)
-
-
 # The set of claims that say less than their source (tests/data/outsider/saying_less), written
 # blind from the docs once a claim could leave out what a thing is said to be. Limits
 # (docs/failure-behaviour.md): a finding taken back in a later sentence. True cases that fail
@@ -315,12 +307,17 @@ SAYING_LESS_FALSE_ALARMS = {
 }
 
 
-def test_the_saying_less_set_holds_to_its_named_limits():
+@pytest.mark.parametrize("name,least,limits,false_alarms", [
+    ("frames", 330, FRAMES_LIMITS, FRAMES_FALSE_ALARMS),
+    ("saying_less", 300, SAYING_LESS_LIMITS, SAYING_LESS_FALSE_ALARMS),
+])
+def test_the_sets_of_texts_and_sources_hold_to_their_named_limits(name, least, limits,
+                                                                 false_alarms):
     from provenance_guard import ProvenanceLLM
 
     validator = ProvenanceLLM(llm_callable="local", on_fail="noop")
-    _held_to_its_limits("saying_less", 300, lambda case: validator.check(
-        case["text"], case["metadata"]).passed, SAYING_LESS_LIMITS, SAYING_LESS_FALSE_ALARMS)
+    _held_to_its_limits(name, least, lambda case: validator.check(
+        case["text"], case["metadata"]).passed, limits, false_alarms)
 
 
 # The pronoun set (tests/data/outsider/pronouns), written blind from the docs after a pronoun

@@ -25,11 +25,12 @@ from typing import NamedTuple
 from ..text.questions import choice
 from ..text.word_forms import MONTH_OF, fold
 from ..types import Evidence
+from .quantities import HEDGES
+from .word_lists import concepts
 
-# what the question asks, by its words: who was born before the other, or after
-_EARLIER = frozenset(("first", "earlier", "older", "oldest"))
-_LATER = frozenset(("younger", "youngest", "later", "last"))
-_APPROXIMATE = frozenset(("c", "ca", "circa", "about", "around", "approximately"))
+# the concepts whose first pole is "born before": "first"/"last", "earlier"/"later",
+# "older"/"younger" (``word_lists.concepts``)
+_ORDERS = ("~first", "~before", "~older")
 
 
 class Compared(NamedTuple):
@@ -79,10 +80,11 @@ def _asked(question: str) -> str | None:
     """"earlier" or "later": whom the question asks for, by birth; None where it asks
     something else."""
     words = set(re.findall(r"[a-z]+", fold(question).lower()))
-    born = "born" in words or bool(words & {"older", "oldest", "younger", "youngest"})
+    poles = {(key, pole) for w in words for key, pole in concepts(w) if key in _ORDERS}
+    born = "born" in words or any(key == "~older" for key, _ in poles)
     if not born or "not" in words:
         return None
-    earlier, later = bool(words & _EARLIER), bool(words & _LATER)
+    earlier, later = any(not pole for _, pole in poles), any(pole for _, pole in poles)
     return None if earlier == later else "earlier" if earlier else "later"
 
 
@@ -118,11 +120,8 @@ def _only_picks(answer: str, name: str) -> bool:
     rest = re.sub(r'"[^"]*"', " ", fold(answer)).lower()  # a nickname in quotes
     for part in _parts(name):
         rest = rest.replace(part.lower(), " ", 1)
-    return all(w in _SAYS_ONLY_THE_ORDER for w in re.findall(r"[a-z]+", rest))
-
-
-# the words an answer may add to the name: the order the question asks for, said again
-_SAYS_ONLY_THE_ORDER = _EARLIER | _LATER | {"was", "is", "born"}
+    return all(w in ("was", "is", "born") or any(key in _ORDERS for key, _ in concepts(w))
+               for w in re.findall(r"[a-z]+", rest))
 
 
 def _born(name: str, evidence: Sequence[Evidence]) -> _Born | None:
@@ -157,7 +156,7 @@ def _first_date(text: str) -> tuple[int, int | None, int | None] | None:
     for k in range(start, len(words)):
         if not re.fullmatch(r"1\d{3}|20\d{2}", words[k]):
             continue
-        if any(w in _APPROXIMATE for w in lowered[max(start, k - 3):k]):
+        if any(w in HEDGES or w == "c" for w in lowered[max(start, k - 3):k]):
             return None  # "ca. 1959"
         month = day = None
         for j in (k - 1, k - 2):

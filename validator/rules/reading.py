@@ -345,7 +345,7 @@ def _tokens(text: str) -> list[Token]:
             if iso[4] is not None:
                 raw.insert(i + 1, f"{iso[4]}:{iso[5]}" + (f":{iso[6]}" if iso[6] else ""))
                 spans.insert(i + 1, spans[i])
-                if iso[7] in _UTC:  # "Z": "14:30 UTC"
+                if iso[7] and _utc(iso[7]):  # "Z", "+00:00": "14:30 UTC"
                     raw.insert(i + 2, "UTC")
                     spans.insert(i + 2, spans[i])
                     detailed.add(i + 2)
@@ -457,7 +457,9 @@ def _tokens(text: str) -> list[Token]:
     return _in_time_order(tokens)
 
 
-_UTC = frozenset(("Z", "+00:00", "+0000", "-00:00"))  # a timestamp's zone that is UTC
+def _utc(zone: str) -> bool:
+    """Whether a timestamp's zone ("Z", "+00:00", "+02:00") is UTC."""
+    return zone == "Z" or not any(digit != "0" for digit in zone if digit.isdigit())
 
 
 def _in_time_order(tokens: list[Token]) -> list[Token]:

@@ -307,9 +307,21 @@ SAYING_LESS_FALSE_ALARMS = {
 }
 
 
+# The set on which of two people was born first (tests/data/outsider/born_first). Limits:
+# a span after a name that is no lifespan but reads as one, and a source that says the
+# opposite in prose beside the brackets (both arguable). True cases that fail closed: a year
+# BC, "Sir" before a name, a nickname in quotation marks (no proof stands in a quoted
+# passage), "the elder", an answer that says more than the name.
+BORN_FIRST_LIMITS = {"bf089": "a term of office read as a lifespan (arguable)",
+                     "bf155": "a prose statement beside the brackets is not read (arguable)"}
+BORN_FIRST_FALSE_ALARMS = {"bf009", "bf023", "bf029", "bf030", "bf033", "bf036", "bf044",
+                           "bf045"}
+
+
 @pytest.mark.parametrize("name,least,limits,false_alarms", [
     ("frames", 330, FRAMES_LIMITS, FRAMES_FALSE_ALARMS),
     ("saying_less", 300, SAYING_LESS_LIMITS, SAYING_LESS_FALSE_ALARMS),
+    ("born_first", 160, BORN_FIRST_LIMITS, BORN_FIRST_FALSE_ALARMS),
 ])
 def test_the_sets_of_texts_and_sources_hold_to_their_named_limits(name, least, limits,
                                                                  false_alarms):

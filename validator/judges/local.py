@@ -23,7 +23,7 @@ from typing import NamedTuple
 from .. import rules
 from ..rules.comparisons import compare
 from ..text.grammar import THIRD_PERSON
-from ..text.questions import in_its_place
+from ..text.questions import choice, in_its_place
 from ..text.refusals import asked_about, asks_which, is_refusal, refusal_topic
 from ..types import (
     BY_LOCAL,
@@ -41,15 +41,15 @@ from ..types import (
 CONFIDENCE = {
     "verbatim": 0.95,  # 18 of 18
     "aligned": 0.941,  # 31 of 32
-    "mention": 0.977,  # 211 of 215
+    "mention": 0.975,  # 194 of 198
     "value": 0.963,  # 25 of 25
     "antonym": 0.944,  # 16 of 16
     "negation": 0.929,  # 12 of 12
     "name": 0.75,  # 2 of 2
-    "unaligned": 0.597,  # 776 of 1,300 (an unsupported verdict; the rest were right answers)
+    "unaligned": 0.588,  # 776 of 1,319 (an unsupported verdict; the rest were right answers)
     "refusal": 0.667,  # 1 of 1
     "answered": 0.667,  # 1 of 1 (a bare answer proven in the question's place)
-    "compared": 0.875,  # 6 of 6 (which of two names was born first, by one statement of each)
+    "compared": 0.833,  # 4 of 4 (which of two names was born first, by one statement of each)
 }
 
 REFUSAL_COVERAGE = 0.75  # share of what a refusal asks about that a passage must not cover
@@ -102,6 +102,10 @@ class LocalJudge:
                 return answered
         if found.contradiction:
             return Decision(CONTRADICTED, found.reason, found.kind, found.fault, found.basis)
+        if found.kind == "mention" and question and choice(question) is not None:
+            return Decision(UNSUPPORTED, "the question offers a choice the sources name either "
+                            "way; no statement of theirs says which it asks for", "unaligned",
+                            basis=found.basis)  # "Who died first, A or B?" "A."
         if found.supported:
             proven = found.kind != "mention" and rules.proves(claim, evidence) is not None
             return Decision(SUPPORTED, found.reason, found.kind, basis=found.basis, proven=proven)

@@ -149,22 +149,31 @@ def proves(claim: str, evidence: Sequence[Evidence]) -> int | None:
     if len(clauses) != 1 or is_mention(clauses[0]) or _unread_pronoun(clauses[0]):
         return None  # a bare name proves nothing, nor "It is 330 m tall" that names nothing
     mine = assertions.standing(claim)[0]  # "X wrote Y" reads as a report, as its source does
+    for passage, sentence in plain_sentences(evidence, mine):
+        for unit in _alone(sentence):
+            found = best_alignment(clauses[0], [unit])
+            if found is not None and found.aligned and _says_no_more(
+                    unit, (*found.stated, *found.left_out), "(" in sentence):
+                return passage
+    return None
+
+
+def plain_sentences(evidence: Sequence[Evidence], standing: str | None = None
+                    ) -> Iterator[tuple[int, str]]:
+    """(passage, sentence) for each sentence a proof may stand on (``proves``): in a passage in
+    plain prose, opening plainly, neither it nor a sentence beside it framed otherwise than
+    ``standing`` (None: asserted)."""
     for passage, e in enumerate(evidence):
         text = MARKER.sub(" ", e.text)
         if _marked_up(text):
             continue
         sentences = split_sentences(text)
         unasserted = {said: kind for said, _, _, kind in _standings(text)}
-        framed = {k for k, s in enumerate(sentences) if unasserted.get(s.text, mine) != mine}
+        framed = {k for k, s in enumerate(sentences)
+                  if unasserted.get(s.text, standing) != standing}
         for k, sentence in enumerate(sentences):
-            if framed & {k - 1, k, k + 1} or not _opens_plainly(sentence.text):
-                continue
-            for unit in _alone(sentence.text):
-                found = best_alignment(clauses[0], [unit])
-                if found is not None and found.aligned and _says_no_more(
-                        unit, (*found.stated, *found.left_out), "(" in sentence.text):
-                    return passage
-    return None
+            if not framed & {k - 1, k, k + 1} and _opens_plainly(sentence.text):
+                yield passage, sentence.text
 
 
 def _marked_up(text: str) -> bool:

@@ -25,7 +25,7 @@ from typing import NamedTuple
 from ..text.questions import choice
 from ..text.word_forms import MONTH_OF, fold
 from ..types import Evidence
-from .quantities import HEDGES
+from .checker import plain_sentences
 from .word_lists import concepts
 
 # the concepts whose first pole is "born before": "first"/"last", "earlier"/"later",
@@ -111,7 +111,8 @@ def _names(text: str, name: str) -> bool:
     first, last = re.escape(parts[0]), re.escape(parts[-1])
     between = rf"(?:\s+\S+){{0,{len(parts)}}}\s+"  # a middle name or a nickname
     pattern = first if len(parts) == 1 else first + between + last
-    return re.search(r"(?<![\w-])" + pattern + r"(?![\w-])", _plain(text)) is not None
+    return re.search(r"(?<![\w-])" + pattern + r"(?![\w-])", _plain(text), re.IGNORECASE) \
+        is not None
 
 
 def _only_picks(answer: str, name: str) -> bool:
@@ -125,49 +126,76 @@ def _only_picks(answer: str, name: str) -> bool:
 
 
 def _born(name: str, evidence: Sequence[Evidence]) -> _Born | None:
-    """The date of birth the sources give in the brackets after ``name``; None where none, or
-    more than one, is read plainly."""
+    """The date of birth the sources give in the brackets after ``name``, in a sentence a proof
+    may stand on (``checker.plain_sentences``: not quoted, framed or under a heading); None
+    where none, or more than one, is read plainly (``_date_of_birth``)."""
     parts = _parts(name)
     if not parts:
         return None
     first, last = re.escape(parts[0]), re.escape(parts[-1])
     between = rf"(?:\s+\S+){{0,{len(parts)}}}?\s+{last}" if len(parts) > 1 else ""
-    named = re.compile(rf"(?<![\w-]){first}{between}\s*\(([^()]*)\)")
+    # the name opens where no capitalised word stands before it ("Maria Anna Berg" is not
+    # "Anna Berg")
+    named = re.compile(rf"(?<![\w-]){first}{between}\s*\(([^()]*)\)", re.IGNORECASE)
     found = []
-    for passage, e in enumerate(evidence):
-        for match in named.finditer(_plain(e.text)):
-            inside = match[1]
-            words = re.findall(r"\w+", inside.lower())
-            if "born" not in words and not re.search(r"\d{3,4}\s*[–-]", inside):
-                continue
-            when = _first_date(inside)
+    for passage, sentence in plain_sentences(evidence):
+        text = _plain(sentence)
+        for match in named.finditer(text):
+            before = text[:match.start()].split()
+            if before and before[-1][:1].isupper():
+                continue  # "Maria Anna Berg" is not "Anna Berg"
+            when = _date_of_birth(match[1])
             if when is not None:
-                found.append(_Born(when, inside.strip(), passage))
+                found.append(_Born(when, match[1].strip(), passage))
     dates = {b.when for b in found}
     return found[0] if len(dates) == 1 else None
 
 
+def _date_of_birth(brackets: str) -> tuple[int, int | None, int | None] | None:
+    """The date of birth that ``brackets`` give plainly: one part of them (between ";") that is
+    "born" and a date, or a span of two dates, each with a place after it or none ("born 24
+    November 1908 in Kiev – 4 April 1980", "1587–1659"); any other part "died" and a date, a
+    name at birth or
+    words with no number and no word of a date ("Greek: ...", "born Mosze Lifszyc"). None for
+    anything else: a span that is no lifespan ("reigned 1509–1547"), a date that is unsure
+    ("born 1901 or 1902", "born c. 1900", "born 1900?"), a birth date said to be disputed, a
+    date of someone else ("mother of Erik, born 1980"), a year before Christ."""
+    dated = []
+    for part in brackets.split(";"):
+        part = part.strip().replace("–", "-").replace("—", "-")
+        if found := _LIFE.fullmatch(part):
+            if not found["died"]:  # "died 2020": when the life ended
+                dated.append(found)
+        elif re.search(r"\d", part) or (set(re.findall(r"[a-z]+", part.lower()))
+                                        & {"birth", "date", "died", "death"}) or (
+                "born" in part.lower() and not re.fullmatch(r"born(?:\s+[A-Z]\S*)+", part)):
+            return None
+    if len(dated) != 1:
+        return None
+    return _first_date(dated[0]["birth"] or dated[0]["span"])
+
+
 def _first_date(text: str) -> tuple[int, int | None, int | None] | None:
-    """The first date in ``text`` after "born", if it says "born", else the first: its year,
-    and its month and day where they stand beside it; None where it is approximate."""
+    """The year of a date of ``_DATE``'s forms, and its month and day where it gives them."""
+    if iso := re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", text):
+        return int(iso[1]), int(iso[2]), int(iso[3])
     words = re.findall(r"[^\W_]+", text)
-    lowered = [w.lower() for w in words]
-    start = lowered.index("born") + 1 if "born" in lowered else 0
-    for k in range(start, len(words)):
-        if not re.fullmatch(r"1\d{3}|20\d{2}", words[k]):
-            continue
-        if any(w in HEDGES or w == "c" for w in lowered[max(start, k - 3):k]):
-            return None  # "ca. 1959"
-        month = day = None
-        for j in (k - 1, k - 2):
-            if j >= start and lowered[j] in MONTH_OF:
-                month = MONTH_OF[lowered[j]]
-                near = [words[i] for i in (j - 1, j + 1) if start <= i < k and i != j]
-                days = [int(w) for w in near if w.isdigit() and 1 <= int(w) <= 31]
-                day = days[0] if days else None
-                break
-        return int(words[k]), month, day
-    return None
+    month = next((MONTH_OF[w.lower()] for w in words if w.lower() in MONTH_OF), None)
+    numbers = [int(w) for w in words if w.isdigit()]
+    return numbers[-1], month, numbers[0] if len(numbers) == 2 else None
+
+
+_MONTH = "|".join(sorted((m for m in MONTH_OF if m.isalpha() and len(m) > 2), key=len,
+                         reverse=True))
+_DATE = (rf"\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}\s+(?:{_MONTH})\.?\s+\d{{3,4}}"
+         rf"|(?:{_MONTH})\.?\s+\d{{1,2}},?\s+\d{{3,4}}|(?:{_MONTH})\.?\s+\d{{3,4}}|\d{{3,4}}")
+_PLACE = r"(?:,?\s+in\s+[^\d;-]+?)?"
+# "born DATE [in PLACE] [- DATE [in PLACE]]", "DATE [in PLACE] - DATE [in PLACE]", or a part
+# that says when the life ended, "died DATE [in PLACE]"
+_LIFE = re.compile(rf"(?:born\s+(?P<birth>{_DATE}){_PLACE}(?:\s*-\s*(?:{_DATE}){_PLACE})?"
+                   rf"|(?P<span>{_DATE}){_PLACE}\s*-\s*(?:{_DATE}){_PLACE}"
+                   rf"|(?P<died>died)\s+(?:{_DATE}){_PLACE})",
+                   re.IGNORECASE)
 
 
 def _before(a: tuple[int, int | None, int | None], b: tuple[int, int | None, int | None]

@@ -97,9 +97,12 @@ def choice(question: str) -> tuple[str, str] | None:
     while first and (pieces[first - 1][:1].isupper() or pieces[first - 1][:1].isdigit()):
         first -= 1
     second = pieces[k + 1:]
-    if first == k or not second or not all(p[:1].isupper() for p in (second[0], second[-1])):
-        return None
-    return " ".join(pieces[first:k]), " ".join(second)
+    named = first < k and bool(second) and all(p[:1].isupper() for p in (second[0], second[-1]))
+    if not named and "," in pieces[:k] and second and "," not in second:
+        # "who was born first, mara lindqvist or tobias renner": after the comma
+        first = k - pieces[:k][::-1].index(",")
+        named = first < k
+    return (" ".join(pieces[first:k]), " ".join(second)) if named else None
 
 
 def _choices_cut(pieces: list[str], answer: list[str]) -> list[str]:

@@ -29,8 +29,12 @@ def test_the_answer_is_held_by_the_two_dates_of_birth(answer, question, holds):
 
 
 @pytest.mark.parametrize("source", [
-    "Sir Francis Nethersole (1587–1659) was an English diplomat. Elizabeth Stuart (19 August "
+    "Francis Nethersole (1587–1659) was an English diplomat. Elizabeth Stuart (19 August "
     "1596 – 13 February 1662) was Electress of the Palatinate.",
+    "Francis Nethersole (born 1587 in Kent – 1659) was an English diplomat. Elizabeth Stuart "
+    "(born 19 August 1596 in Falkland) was Electress of the Palatinate.",
+    "Francis Nethersole (1587-11-05 – 1659) was an English diplomat. Elizabeth Stuart (born "
+    "1596-08-19) was Electress of the Palatinate.",
     "Francis Nethersole (born 1587) was an English diplomat. Elizabeth Stuart (born 1596) was "
     "Electress of the Palatinate.",
 ])
@@ -51,6 +55,33 @@ def test_a_span_of_years_or_born_gives_the_date(source):
     ("Joe Manganiello", "Who was born first, Joe Manganiello or Kirk Kerkorian?",
      "Joseph Manganiello (born December 28, 1976) is an actor. Kirk Kerkorian (June 6, 1917 – "
      "June 15, 2015) was a businessman."),
+    # brackets that give no plain date of birth: a span that is no lifespan, an unsure date,
+    # a date of someone else, a date said to be disputed, a year before Christ
+    ("Anna Berg", "Who was born first, Anna Berg or Tove Renner?",
+     "Anna Berg (reigned 1509–1547) was a queen. Tove Renner (born 1500) was a poet."),
+    ("Anna Berg", "Who was born first, Anna Berg or Tove Renner?",
+     "Anna Berg (born 1490 or 1491) was a queen. Tove Renner (born 1500) was a poet."),
+    ("Anna Berg", "Who was born first, Anna Berg or Tove Renner?",
+     "Anna Berg (born 1490?) was a queen. Tove Renner (born 1500) was a poet."),
+    ("Anna Berg", "Who was born first, Anna Berg or Tove Renner?",
+     "Anna Berg (birth date disputed; born 1490) was a queen. Tove Renner (born 1500) was a "
+     "poet."),
+    ("Anna Berg", "Who was born first, Anna Berg or Tove Renner?",
+     "Anna Berg (mother of Erik, born 1520) was a queen. Tove Renner (born 1500) was a poet."),
+    ("Anna Berg", "Who was born first, Anna Berg or Tove Renner?",
+     "Anna Berg (not to be confused with the singer born 1520) was a queen. Tove Renner (born "
+     "1500) was a poet."),
+    ("Anna Berg", "Who was born first, Anna Berg or Tove Renner?",
+     "Anna Berg (born 384 BC) was a queen. Tove Renner (born 356 BC) was a poet."),
+    # a name that is the end of another, or a source that is not plain prose
+    ("Tove Renner", "Who was born first, Anna Berg or Tove Renner?",
+     "Maria Anna Berg (born 1520) was a queen. Tove Renner (born 1500) was a poet."),
+    ("Tove Renner", "Who was born first, Anna Berg or Tove Renner?",
+     "A blog claims that Anna Berg (born 1520) was a queen. Tove Renner (born 1500) was a poet."),
+    ("Tove Renner", "Who was born first, Anna Berg or Tove Renner?",
+     "A reader wrote: Anna Berg (born 1520) was a queen. Tove Renner (born 1500) was a poet."),
+    ("Tove Renner", "Who was born first, Anna Berg or Tove Renner?",
+     "Anna Berg (born 1520) was a queen. (This is false.) Tove Renner (born 1500) was a poet."),
     # two dates for one name
     ("Aleksander Ford", BORN_FIRST,
      SOURCE + " Aleksander Ford (born 1 May 1975) is a Canadian chef."),
@@ -75,6 +106,29 @@ def test_the_local_judge_proves_a_right_answer_and_contradicts_the_other():
     assert right.label == SUPPORTED and right.proven
     assert wrong.label == CONTRADICTED and not wrong.proven
     assert "Aleksander Ford was born before Pablo Trapero" in wrong.reason
+
+
+@pytest.mark.parametrize("answer,question", [
+    ("ALEKSANDER FORD.", BORN_FIRST), ("aleksander ford", BORN_FIRST),
+    ("Aleksander Ford", BORN_FIRST.lower()),
+])
+def test_the_names_are_read_in_any_case(answer, question):
+    assert compare(answer, [Evidence(SOURCE)], question).holds
+
+
+def test_a_date_of_death_beside_the_date_of_birth_is_not_read_as_it():
+    source = ("Mara Lindqvist (born 3 March 1950; died 2020) is a painter. Tobias Renner (born "
+              "4 March 1950) is an architect.")
+    question = "Who was born first, Mara Lindqvist or Tobias Renner?"
+    assert compare("Mara Lindqvist", [Evidence(source)], question).holds
+
+
+def test_a_bare_name_the_sources_only_name_does_not_answer_a_choice():
+    source = "Mara Lindqvist (born 1940) is a painter. Tove Renner (born 1950) is a poet."
+    judge = LocalJudge()
+    for answer, question in [("Lindqvist.", "Who was born first, Mara Lindqvist or Tove Renner?"),
+                             ("Tove Renner.", "Who died first, Mara Lindqvist or Tove Renner?")]:
+        assert judge.judge(answer, [Evidence(source)], question).label != SUPPORTED
 
 
 def test_a_hostile_name_and_source_end_in_time():

@@ -948,8 +948,8 @@ def _what_it_is(claim: Clause, at: list[int], said: list[Token], pairs) -> set[i
             continue
         end = next(q for q in range(copula + 1, b + 1) if q == b or not said[q].content)
         noun = range(copula + 1, end)
-        if not noun or not all(_noun(said, q) for q in noun):
-            continue
+        if not noun or said[end - 1].kind == "number" or not all(_noun(said, q) for q in noun):
+            continue  # ends in its noun: "was 60 percent contained" is a measure of it
         mine = [t.text.lower() for t in claim[at[h] + 1:at[i]]]  # the claim's "is located in"
         word, last = said[end].text.lower(), said[end - 1]
         if end == b and participle(said[b]) and not BE.isdisjoint(mine):  # "(was) founded by"

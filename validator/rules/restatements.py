@@ -360,7 +360,8 @@ def passive(tokens: list[Token]) -> list[Token]:
         if token.form not in BE or i + 2 >= len(tokens):
             continue
         noun = i + 1
-        while noun < len(tokens) and of_what_it_is(tokens, noun) and not participle(tokens[noun]):
+        while noun < len(tokens) and of_what_it_is(tokens, noun) and not participle(
+                tokens[noun]) and tokens[noun].kind != "number":  # not "was 60 percent contained"
             noun += 1
         if noun > i + 1:  # "is a software company founded by A"
             by = _participles_end(tokens, noun - 1)

@@ -392,6 +392,10 @@ def test_what_a_thing_is_may_be_left_out_before_what_is_said_of_it(claim, source
     ("Ann Price is at Oxford.", "Ann Price was a professor at Oxford."),
     ("Acme employs 500 people.", "Acme is a company that employed 500 people in 2010."),
     ("Fu Manchu formed in 1985.", "Fu Manchu is a rock band that has formed in 1985."),
+    # a measure of it is not what it is
+    ("The fire was contained by Thursday evening.",
+     "The fire was 60 percent contained by Thursday evening."),
+    ("The fire was contained.", "The fire was 60 percent contained."),
 ])
 def test_what_a_thing_is_is_left_out_only_before_what_is_said_of_the_thing_itself(claim, source):
     assert not check(claim, [Evidence(source)]).supported

@@ -101,7 +101,7 @@ class Alignment:
     clause: Clause = ()  # the evidence clause's tokens
     fault: FailureKind | None = None  # what a conflict or a block finds wrong with the claim
     claim: Clause = ()  # the claim clause's tokens
-    left_out: tuple[Token, ...] = ()  # evidence tokens it may leave out (``_may_leave_out``)
+    left_out: tuple[Token, ...] = ()  # evidence tokens it may leave out (``Matched.dropped``)
 
     @property
     def aligned(self) -> bool:
@@ -146,13 +146,16 @@ def align(claim: Clause, evidence: Clause, known: Set[str] = frozenset()) -> Ali
     blocked = None
     may_leave_out: Set[int] = frozenset()
     if not missing:
-        may_leave_out = _may_leave_out(claim, at, said, pairs)
-        matched_here = Matched(claim, at, said, pairs, referents, may_leave_out, stating)
+        described = _what_it_is(claim, at, said, pairs)
+        may_leave_out = _all_left_out(claim, said, pairs) | described | \
+            _clause_on_the_subject(claim, at, said, pairs)
+        matched_here = Matched(claim, at, said, pairs, referents, may_leave_out, stating,
+                               described)
         blocked, fault = next(((why, block.fault) if isinstance(why, str) else why
                                for block in BLOCKS if stating or not block.statements_only
                                if (why := block.check(matched_here))), (None, fault))
         if blocked is None and stating:
-            conflict = _polarity(claim, evidence, pairs, wanted)
+            conflict = _polarity(claim, evidence, pairs, wanted, may_leave_out)
             fault = (_of_a_date(claim, wanted, said, pairs) or FailureKind.OPPOSITE) if conflict \
                 else fault
     return Alignment(len(pairs), len(wanted) - len(narrower), missing, conflict, blocked, text,
@@ -211,8 +214,11 @@ class Matched:
     said: list[Token]
     pairs: list[tuple[int, int]]
     referents: Set[int]  # evidence tokens a pronoun of the claim stands for
-    dropped: Set[int]  # evidence tokens the claim may leave out (``_may_leave_out``)
+    # evidence tokens the claim may leave out: the "all"s (``_all_left_out``), what a thing is
+    # said to be (``_what_it_is``) and a clause on the subject (``_clause_on_the_subject``)
+    dropped: Set[int]
     stating: bool  # the claim states something (it is not a bare mention)
+    described: Set[int] = frozenset()  # of them, what a thing is said to be (``_what_it_is``)
 
 
 @dataclass(frozen=True)
@@ -240,7 +246,7 @@ BLOCKS = (
           ("traps_2/request_or_plan_read_as_fact", "traps_2/negation_hidden",
            "traps/goal_vs_outcome"),
           FailureKind.UNASSERTED),
-    Block(lambda m: _voice(m.claim, m.at, m.said, m.pairs, m.dropped), True,
+    Block(lambda m: _voice(m.claim, m.at, m.said, m.pairs, m.described), True,
           ("test_restatements: the one done to made the doer",),
           FailureKind.ROLES),
     Block(lambda m: _other_end(m.claim, m.at, m.said, m.pairs), True,
@@ -249,7 +255,7 @@ BLOCKS = (
     Block(lambda m: _then_not_now(m.claim, m.said, m.pairs), True,
           ("traps/time_scope_dropped", "held_out_traps/tense_changed"),
           FailureKind.CIRCUMSTANCE),
-    Block(lambda m: _now_not_then(m.claim, m.said, m.pairs, m.dropped), True,
+    Block(lambda m: _now_not_then(m.claim, m.said, m.pairs, m.described), True,
           ("test_one_statement: what is done is not that it was",),
           FailureKind.CIRCUMSTANCE),
     Block(lambda m: _title_changed(m.said, m.pairs), False,
@@ -623,9 +629,14 @@ def _head_before(said: list[Token], low: int) -> Token | None:
         k -= 1
     if k >= 2 and said[k].form.startswith("#") and said[k - 1].form == "of":
         k -= 1  # "three of the five bridges": how many of the group there are
-    if k >= 1 and said[k].form in LINKS and said[k - 1].content and not said[k - 1].aside:
+    if k >= 1 and (said[k].form in LINKS or said[k].text.lower() in LINKS) and said[
+            k - 1].content and not said[k - 1].aside:
         return said[k - 1]
-    if said[low].text.lower().endswith("'s") and k >= 0 and said[k].content and not (
+    owner = low  # "rival Ann Lee's" (read from "Ann Lee's rival"): the name's last word owns
+    while not said[owner].text.lower().endswith("'s") and owner + 1 < len(said) and (
+            said[owner].kind == said[owner + 1].kind == "name"):
+        owner += 1
+    if said[owner].text.lower().endswith("'s") and k >= 0 and said[k].content and not (
             said[k].aside):
         return said[k]
     # "the company that bought Acme": a relative word, its verb, then the matched word
@@ -887,14 +898,6 @@ def _attributes(said: list[Token], j: int) -> bool:
 BOUNDED_IN_TIME = frozenset(("until", "till"))
 
 
-def _may_leave_out(claim: Clause, at: list[int], said: list[Token], pairs) -> set[int]:
-    """The evidence tokens a claim that matched all its words may leave out, saying less than
-    the statement: its "all"s (``_all_left_out``) and what it says a thing is, before what it
-    says of it (``_what_it_is``)."""
-    return _all_left_out(claim, said, pairs) | _what_it_is(claim, at, said, pairs) | \
-        _clause_on_the_subject(claim, at, said, pairs)
-
-
 def _clause_on_the_subject(claim: Clause, at: list[int], said: list[Token], pairs) -> set[int]:
     """The clause after the one noun a statement opens with, when what follows it is said of
     that noun as the claim says it: "The tower that Eiffel built is 330 metres tall" says the
@@ -903,7 +906,8 @@ def _clause_on_the_subject(claim: Clause, at: list[int], said: list[Token], pair
     Only where the statement's verb is plainly singular ("is", "was", "has", "runs"): a
     clause that narrows a group ("The members who joined before 2010 are exempt") is no part
     of it to leave out; nor after anything before the noun ("The tallest tower that ...",
-    "Every seed that ...", "No seed that ...")."""
+    "Every seed that ...", "No seed that ..."); nor a clause of belief, hope or report ("The
+    suspect who police believe is guilty")."""
     if len(pairs) < 2 or any(t.kind not in ("function", "mark") for t in said[:pairs[0][1]]):
         return set()
     (h, a), (i, b) = pairs[0], pairs[1]
@@ -914,6 +918,9 @@ def _clause_on_the_subject(claim: Clause, at: list[int], said: list[Token], pair
             or any(t.kind == "mark" or t.aside for t in said[a + 1:verb])):
         return set()
     rest = [t for t in said[pairs[-1][1] + 1:] if not t.aside]
+    if any(t.kind == "qualifier" or IRREGULAR.get(t.text.lower(), t.text.lower()) in UNASSERTING
+           for t in said[a + 1:verb]):
+        return set()  # "The suspect who police believe is guilty": what follows is believed
     if has_verb(rest) or any(suffix(t) == "s" for t in rest):
         return set()  # "The bridge that engineers said was unsafe collapsed": the clause's
         # verb comes after what the claim matched, which was the clause's own
@@ -1010,15 +1017,19 @@ def _of_a_date(claim: Clause, wanted: list[Token], said: Sequence[Token], pairs
     return None
 
 
-def _polarity(claim: Clause, evidence: Clause, pairs, wanted) -> tuple[str, str] | None:
+def _polarity(claim: Clause, evidence: Clause, pairs, wanted, dropped: Set[int] = frozenset()
+              ) -> tuple[str, str] | None:
     """A negation or an opposite that turns the aligned statement round: the claim's and the
     evidence's negations, plus the matched words named by the other pole ("smaller" for
     "larger"), come out odd. A pole the evidence also names the claim's way, in a word no
     other claim word matched, is no flip ("the northern wing ... the southern wing"); the two
-    poles swapped are two flips ("the southern wing is larger than the northern wing")."""
+    poles swapped are two flips ("the southern wing is larger than the northern wing"). What
+    the claim may leave out is not the statement's ("The tower that Eiffel never finished is
+    330 metres tall")."""
     if len(pairs) < 2:
         return None  # a word alone ("true") is no statement to turn round
-    said = _spoken(evidence, pairs)
+    left_out = {id(evidence[k]) for k in dropped}
+    said = [t for t in _spoken(evidence, pairs) if id(t) not in left_out]
     used = {j for _, j in pairs}
     free = [t for k, t in enumerate(evidence) if k not in used and any(t is u for u in said)]
     flipped = [(wanted[i], evidence[j]) for i, j in pairs

@@ -513,7 +513,7 @@ def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) 
     # words are apart in the text, but a currency sign and its number may touch ("$30"); a
     # mark that ends a clause or aside is between them only where the claim has one too
     # ("Lions, unlike tigers, live in groups" does not hold "Tigers live in groups")
-    apart = r"[\W_]+" if any(mark in claim for mark in ",;:()") else r"(?:[^\w,;:()]|_)+"
+    apart = r"[\W_]+" if any(mark in claim for mark in ",;:()–—") else r"(?:[^\w,;:()–—]|_)+"
     joined = "".join(("" if not n else r"[\W_]*" if {words[n - 1][:1], word[:1]} & SIGNS
                       else apart) + re.escape(word) for n, word in enumerate(words))
     span = re.compile(r"(?<![^\W_])" + joined + r"(?![^\W_])", re.IGNORECASE)

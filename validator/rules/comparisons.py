@@ -51,12 +51,12 @@ def compare(answer: str, evidence: Sequence[Evidence], question: str) -> Compare
     """Whether ``answer`` names the one of the question's two names it asks for by birth
     (see the module's docstring); None where the question asks no such thing, the answer
     names neither or both, or a date is not read plainly."""
-    asked = _asked(question)
     names = choice(question)
+    asked = _asked(question, names)
     if asked is None or names is None:
         return None
-    picked = [n for n in names if _names(answer, n)]
-    if len(picked) != 1 or not _only_picks(answer, picked[0]):
+    picked = [n for n in names if _named(n).search(_plain(answer))]
+    if len(picked) != 1 or not _only_picks(answer, picked[0], asked):
         return None
     mine, other = picked[0], names[1] if picked[0] == names[0] else names[0]
     born = [_born(name, evidence) for name in (mine, other)]
@@ -76,16 +76,27 @@ def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit].rstrip() + "..."
 
 
-def _asked(question: str) -> str | None:
+def _asked(question: str, names: tuple[str, str] | None) -> str | None:
     """"earlier" or "later": whom the question asks for, by birth; None where it asks
-    something else."""
-    words = set(re.findall(r"[a-z]+", fold(question).lower()))
-    poles = {(key, pole) for w in words for key, pole in concepts(w) if key in _ORDERS}
-    born = "born" in words or any(key == "~older" for key, _ in poles)
-    if not born or "not" in words:
+    something else. The question before its choice says only that: a wh-word (and the noun
+    after "which"), "is" or "was", "born", "the", and one word of order ("first", "earlier",
+    "older", "younger", "later"): "Whose mother was born first", "Who was first born in
+    Canada" and "Who wasn't born first" ask something else."""
+    if names is None:
         return None
-    earlier, later = any(not pole for _, pole in poles), any(pole for _, pole in poles)
-    return None if earlier == later else "earlier" if earlier else "later"
+    asking = fold(question).lower().split(names[0].lower())[0]
+    words = re.findall(r"[a-z']+", asking)
+    if words[:1] == ["which"] and len(words) > 1:
+        words = words[:1] + words[2:]  # "which director"
+    poles = [pole for w in words for key, pole in concepts(w) if key in _ORDERS]
+    if len(poles) != 1 or not ("born" in words or words.count("older") + words.count(
+            "younger") == 1) or any(w not in _ASKING and not any(
+                key in _ORDERS for key, _ in concepts(w)) for w in words):
+        return None
+    return "later" if poles[0] else "earlier"
+
+
+_ASKING = frozenset(("who", "which", "is", "was", "born", "the"))  # words of the question
 
 
 def _plain(text: str) -> str:
@@ -102,27 +113,33 @@ def _parts(name: str) -> list[str]:
 _LONGEST_NAME = 6  # words
 
 
-def _names(text: str, name: str) -> bool:
-    """Whether ``text`` names ``name``: its first and last words, in order, with at most a
-    middle name or a nickname between."""
+def _named(name: str, brackets: bool = False) -> re.Pattern[str]:
+    """A pattern for ``name`` as a text writes it: its first and last words, in any case, with
+    up to two capitalised words between (a middle name, a nickname out of its quotes: "Ross
+    Shor Lynch", "Kerkor Kirk Kerkorian"), not lower-case ones ("Paul praised Adam Smith" does
+    not name Paul Smith); with ``brackets``, and the brackets after it, their text a group.
+    Matches nothing for no name."""
     parts = _parts(name)
     if not parts:
-        return False
+        return re.compile(r"(?!)")
     first, last = re.escape(parts[0]), re.escape(parts[-1])
-    between = rf"(?:\s+\S+){{0,{len(parts)}}}\s+"  # a middle name or a nickname
-    pattern = first if len(parts) == 1 else first + between + last
-    return re.search(r"(?<![\w-])" + pattern + r"(?![\w-])", _plain(text), re.IGNORECASE) \
-        is not None
+    between = rf"(?:\s+(?-i:[A-Z])[\w.'-]*){{0,2}}?\s+{last}" if len(parts) > 1 else ""
+    after = r"\s*\(([^()]*)\)" if brackets else r"(?![\w-])"
+    return re.compile(rf"(?<![\w-]){first}{between}{after}", re.IGNORECASE)
 
 
-def _only_picks(answer: str, name: str) -> bool:
+def _only_picks(answer: str, name: str, asked: str) -> bool:
     """Whether ``answer`` is the name alone or says of it only what the question asks ("X was
-    born first.", "X is older."): no other words that could say something else."""
+    born first.", "X is older."): no other words, nor the order the other way round ("X is
+    younger" to "Who is older")."""
     rest = re.sub(r'"[^"]*"', " ", fold(answer)).lower()  # a nickname in quotes
     for part in _parts(name):
         rest = rest.replace(part.lower(), " ", 1)
-    return all(w in ("was", "is", "born") or any(key in _ORDERS for key, _ in concepts(w))
-               for w in re.findall(r"[a-z]+", rest))
+    for word in re.findall(r"[a-z]+", rest):
+        poles = [pole for key, pole in concepts(word) if key in _ORDERS]
+        if word not in ("was", "is", "born") and poles != [asked == "later"]:
+            return False
+    return True
 
 
 def _born(name: str, evidence: Sequence[Evidence]) -> _Born | None:
@@ -132,18 +149,14 @@ def _born(name: str, evidence: Sequence[Evidence]) -> _Born | None:
     parts = _parts(name)
     if not parts:
         return None
-    first, last = re.escape(parts[0]), re.escape(parts[-1])
-    between = rf"(?:\s+\S+){{0,{len(parts)}}}?\s+{last}" if len(parts) > 1 else ""
-    # the name opens where no capitalised word stands before it ("Maria Anna Berg" is not
-    # "Anna Berg")
-    named = re.compile(rf"(?<![\w-]){first}{between}\s*\(([^()]*)\)", re.IGNORECASE)
+    named = _named(name, brackets=True)
     found = []
     for passage, sentence in plain_sentences(evidence):
         text = _plain(sentence)
         for match in named.finditer(text):
             before = text[:match.start()].split()
             if before and before[-1][:1].isupper():
-                continue  # "Maria Anna Berg" is not "Anna Berg"
+                continue  # the name opens there: "Maria Anna Berg" is not "Anna Berg"
             when = _date_of_birth(match[1])
             if when is not None:
                 found.append(_Born(when, match[1].strip(), passage))

@@ -50,6 +50,7 @@ from .tokens import (
     ALTERNATIVES,
     BOUNDARIES,
     CONDITION_PHRASES,
+    CONDITIONS,
     FUNCTION_WORDS,
     PRONOUNS,
     QUALIFIERS,
@@ -335,7 +336,7 @@ def _tokens(text: str) -> list[Token]:
     tokens: list[Token] = []
     bound_text = ""  # a hedge or bound read before a number ("about", "more than")
     article = False  # the word before was an article
-    detailed: set[int] = set()  # a timestamp's year and zone: a claim may leave them out
+    detailed: set[int] = set()  # an ISO date's year, a timestamp's zone: may be left out
     i = 0
     while i < len(raw):
         word = raw[i]
@@ -441,9 +442,9 @@ def _tokens(text: str) -> list[Token]:
             continue
         else:
             # a capitalised first word before another is part of a name ("South Park")
-            # ... unless it is a word of another class ("If Fu Manchu formed ...")
-            named = not tokens and i + 1 < len(raw) and raw[i + 1][:1].isupper() and _word(
-                word, first=True).kind == "word"
+            # ... unless it is a condition ("If Fu Manchu formed ...", not "Will Smith")
+            named = not tokens and i + 1 < len(raw) and raw[i + 1][:1].isupper() and (
+                lowered not in CONDITIONS)
             token = _word(word, first=not tokens and not named)
             if article and token.kind == "word" and named is False and _title(raw, i):
                 token = replace(token, detail=True)  # "the engineer Gustave Eiffel"

@@ -369,9 +369,10 @@ def passive(tokens: list[Token]) -> list[Token]:
                 continue
             agent_end = _agent_end(tokens, by + 1)
             agent = tokens[by + 1:agent_end]
-            if not agent:
-                continue
-            return [*_active_order(tokens, noun - 1, by, agent), *tokens[agent_end:], token,
+            if not agent or any(t.kind in ("qualifier", "negation") for t in tokens[:i]):
+                continue  # "P may be a firm founded by A": the passive as it stands
+            active = [replace(t, form=t.form.removesuffix(PASSIVE)) for t in tokens[noun:by]]
+            return [*agent, *active, *tokens[:i], *tokens[agent_end:], token,
                     *tokens[i + 1:noun]]
         by = _participles_end(tokens, i)
         if by is None:

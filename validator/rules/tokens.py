@@ -70,7 +70,7 @@ def reports(word: str, following: str) -> bool:
 
 # Words that tie a noun phrase to the one before it ("the son of the king", "a film about
 # Jones", "the film directed by Jones", "the city near Paris").
-LINKS = frozenset("""of about near by for with without from against like behind beside
+LINKS = frozenset("""of about near by for with without from against like unlike behind beside
     in at on under into inside outside around across past through along beyond toward towards
     opposite""".split())
 # Prepositions that open a phrase of place, time or group ("in patients", "across Europe",
@@ -81,8 +81,8 @@ SETTINGS = frozenset("in on at across during throughout among within".split())
 # a plain adjective may be ("the engineer Gustave Eiffel", "a lattice tower").
 TITLE_CHANGERS = frozenset("""former ex vice deputy acting interim assistant associate
     honorary co half step elect designate outgoing incoming caretaker fake false alleged counterfeit
-    imitation mock pseudo toy replica faux fictional fictitious legendary mythical draft proposed
-    purported
+    imitation mock pseudo toy replica faux fictional fictitious legendary mythical legend myth
+    hoax draft proposed purported
     proclaimed styled would-be so-called supposed potential prospective future virtual
     hypothetical simulated""".split())
 # The token a list of alternatives ends with (its form and its kind): "Anna or Ben will win"

@@ -89,6 +89,18 @@ def choice(question: str) -> tuple[str, str] | None:
     """The two names a question ends with a choice of ("Who was born first, Pablo Trapero or
     Aleksander Ford?": "Pablo Trapero", "Aleksander Ford"); None where it ends otherwise."""
     pieces = _PIECE.findall(fold(question).strip().rstrip("?").strip())
+    found = _choice_at(pieces)
+    if found is None:
+        return None
+    first, k = found
+    return " ".join(pieces[first:k]), " ".join(pieces[k + 1:])
+
+
+def _choice_at(pieces: list[str]) -> tuple[int, int] | None:
+    """Where the choice ``pieces`` end with begins, and its "or": the capitalised words
+    before the last "or" and after it ("... older Glenn Hughes or Ross Lynch"), or, in lower
+    case, the words from the comma before it ("who was born first, mara lindqvist or tobias
+    renner"); None where they end otherwise."""
     lowered = [p.lower() for p in pieces]
     if "or" not in lowered:
         return None
@@ -97,32 +109,24 @@ def choice(question: str) -> tuple[str, str] | None:
     while first and (pieces[first - 1][:1].isupper() or pieces[first - 1][:1].isdigit()):
         first -= 1
     second = pieces[k + 1:]
-    named = first < k and bool(second) and all(p[:1].isupper() for p in (second[0], second[-1]))
-    if not named and "," in pieces[:k] and second and "," not in second:
-        # "who was born first, mara lindqvist or tobias renner": after the comma
+    if first < k and second and all(p[:1].isupper() for p in (second[0], second[-1])):
+        return first, k
+    if "," in pieces[:k] and second and "," not in second:
         first = k - pieces[:k][::-1].index(",")
-        named = first < k
-    return (" ".join(pieces[first:k]), " ".join(second)) if named else None
+        return (first, k) if first < k else None
+    return None
 
 
 def _choices_cut(pieces: list[str], answer: list[str]) -> list[str]:
     """``pieces`` without the choice the question ends with where ``answer`` is one of its
     two names: "Who is older Glenn Hughes or Ross Lynch" asks "Who is older" (a comma before
     the choice ends the clause already)."""
-    lowered = [p.lower() for p in pieces]
-    if "or" not in lowered or not answer:
-        return pieces
-    k = len(lowered) - 1 - lowered[::-1].index("or")
+    found = _choice_at(pieces)
     mine = [w.lower() for w in answer]
-    if lowered[k + 1:] == mine:  # the answer is the second name: the first is before "or"
-        first = k
-        while first and (pieces[first - 1][:1].isupper() or pieces[first - 1][:1].isdigit()):
-            first -= 1
-    elif lowered[k - len(mine):k] == mine and pieces[k + 1:k + 2] and pieces[k + 1][:1].isupper():
-        first = k - len(mine)
-    else:
+    if found is None or mine not in ([p.lower() for p in pieces[found[0]:found[1]]],
+                                     [p.lower() for p in pieces[found[1] + 1:]]):
         return pieces
-    return pieces if first == k else pieces[:first]
+    return pieces[:found[0]]
 
 
 def _fits(answer: str, wh: str, noun: list[str]) -> bool:

@@ -135,3 +135,38 @@ def test_a_hostile_name_and_source_end_in_time():
     name = "A " * 2000 + "B"
     source = ("A " * 5000 + "(born 1 May 1900) ") * 3
     assert compare(name, [Evidence(source)], f"Who was born first, {name} or C D?") is None
+
+
+HUGHES = ("Glenn Hughes (born 21 August 1951) is an English bassist. Ross Lynch (born December "
+          "29, 1995) is an American singer.")
+
+
+@pytest.mark.parametrize("answer,question", [
+    # the order said the other way round
+    ("Glenn Hughes is younger.", "Who is older, Glenn Hughes or Ross Lynch?"),
+    ("Glenn Hughes was born last.", "Who was born first, Glenn Hughes or Ross Lynch?"),
+    # a question that asks something else of the two
+    ("Glenn Hughes", "Whose mother was born first, Glenn Hughes or Ross Lynch?"),
+    ("Glenn Hughes", "Who has the older brother, Glenn Hughes or Ross Lynch?"),
+    ("Glenn Hughes", "Who was first born in Canada, Glenn Hughes or Ross Lynch?"),
+    ("Glenn Hughes", "Who was born first in his family, Glenn Hughes or Ross Lynch?"),
+    ("Glenn Hughes", "Who was born first, the father of Glenn Hughes or Ross Lynch?"),
+    ("Ross Lynch", "Who wasn't born first, Glenn Hughes or Ross Lynch?"),
+])
+def test_no_decision_where_the_question_or_the_answer_says_more_than_the_order(answer,
+                                                                               question):
+    assert compare(answer, [Evidence(HUGHES)], question) is None
+
+
+@pytest.mark.parametrize("source,answer", [
+    ("Paul praised Adam Smith (1723–1790). Ross Lynch (born 1995) sings.", "Paul Smith"),
+    ("In 1990 Glenn met Ann Hughes (born 1930). Ross Lynch (born 1995) sings.", "Glenn Hughes"),
+])
+def test_words_between_a_first_and_a_last_name_are_names_too(source, answer):
+    question = f"Who was born first, {answer} or Ross Lynch?"
+    assert compare(answer, [Evidence(source)], question) is None
+
+
+def test_which_and_its_noun_ask_who():
+    question = "Which bassist was born first, Glenn Hughes or Ross Lynch?"
+    assert compare("Glenn Hughes", [Evidence(HUGHES)], question).holds

@@ -497,3 +497,33 @@ def test_a_timestamps_zone_and_year_may_be_left_out_never_changed(claim, source,
 ])
 def test_where_it_goes_from_is_not_where_it_goes_to(claim, source, supported):
     assert check(claim, [Evidence(source)]).supported is supported
+
+
+@pytest.mark.parametrize("claim,source,supported", [
+    # what is left out is not the statement's tense, voice or polarity
+    ("The rooms were closed on Mondays.", "The rooms are all closed on Mondays.", False),
+    ("The critics were praised.", "The critics all praised the film.", False),
+    ("The managers fired their assistants.", "The managers all fired their assistants.", True),
+    ("The tower is 330 metres tall.", "The tower that Eiffel never finished is 330 metres tall.",
+     True),
+    ("The tower is not 330 metres tall.",
+     "The tower that Eiffel never finished is 330 metres tall.", False),
+    # a clause of belief or report is no clause to leave out
+    ("The suspect is guilty.", "The suspect who police believe is guilty.", False),
+    ("The patient has cancer.", "The patient who the doctor thought has cancer.", False),
+    ("The company is profitable.", "The company that analysts expected is profitable.", False),
+    # a noun that makes the thing another
+    ("Bigfoot began in the 1950s.", "Bigfoot is a legend that began in the 1950s.", False),
+    # a passive's agent that is someone's someone
+    ("Ann Lee founded Brightwell.", "Brightwell was founded by Ann Lee's rival.", False),
+    ("Ann Lee founded Brightwell.", "Brightwell is a company founded by Ann Lee's son.", False),
+    ("Ann Lee founded Brightwell in 2001.",
+     "Brightwell is a software company founded by Ann Lee in 2001.", True),
+])
+def test_what_the_claim_leaves_out_keeps_the_statement_as_it_stands(claim, source, supported):
+    assert check(claim, [Evidence(source)]).supported is supported
+
+
+def test_a_first_name_that_reads_as_a_modal_is_still_a_name():
+    found = check("Jaden Smith won the award.", [Evidence("Will Smith won the award.")])
+    assert found.contradiction

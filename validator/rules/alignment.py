@@ -612,7 +612,7 @@ def _out_of_an_aside(said: list[Token], pairs) -> str | None:
             t.aside == aside and t.text.lower() in _RELATING for t in said[:first]):
         return None  # "The suspect, a woman, was detained": a second name of the subject
     words = " ".join(t.text for t in said if t.aside == aside and t.text)
-    return (f"the source names {said[pairs[0][1]].text!r} in an aside ({words!r}), not as what "
+    return (f"the source names {said[first].text!r} in an aside ({words!r}), not as what "
             "the rest of its clause is said of")
 
 
@@ -944,10 +944,9 @@ def _what_it_is(claim: Clause, at: list[int], said: list[Token], pairs) -> set[i
     ("was a professor at Oxford" is not "is at Oxford"); never "of" or "whose" ("X is the son
     of Y" does not make X Y, nor "the band whose singer died" the band dead). After "that",
     the claim says what follows as it stands, its verb in the same tense ("is a firm that
-    employed 500" does not say it employs them); a
-    participle after the noun is the claim's only with "is" or "was" ("a subsidiary owned by
-    Acme" is owned, and owns nothing), with "was" where a date follows ("a drug approved in
-    2010" is not "is approved")."""
+    employed 500" does not say it employs them); a participle after the noun is the claim's
+    only with "is" or "was" ("a subsidiary owned by Acme" is owned, and owns nothing), with
+    "was" where a date follows ("a drug approved in 2010" is not "is approved")."""
     found: set[int] = set()
     for (h, a), (i, b) in zip(pairs, pairs[1:], strict=False):
         copula = next((q for q in range(a + 1, b) if not said[q].aside), b)  # "BC (BC) is"

@@ -5,15 +5,16 @@ Pablo Trapero or Aleksander Ford?", "Who is older, Glenn Hughes or Ross Lynch?")
 statement holds the answer: it is a comparison of two values of one kind, each held by one
 statement, the date of birth a source gives in the brackets after the name ("Aleksander Ford
 (born Mosze Lifszyc; 24 November 1908 in Kiev – 4 April 1980 ...)", "Glenn Hughes (born 21
-August 1951)", "Sir Francis Nethersole (1587–1659)"). ``compare`` reads both dates and says
+August 1951)", "Francis Nethersole (1587–1659)"). ``compare`` reads both dates and says
 whether the answer's name is the one the question asks for.
 
-It decides only where both dates are read plainly: a name written as the question writes it
-(a middle name or a nickname in quotes between may be added, "Ross Shor Lynch", "Kerkor
-"Kirk" Kerkorian"), brackets right after it with "born" or a span of years, a year in each,
-and no "c.", "ca." or "circa" before one. Two dates of one year decide only with their months
-(and days, where the months are one). Anything else is no decision: the answer is judged as it
-is written.
+It decides only where the question asks only that (``_asked``), the answer says only the name
+and that order (``_only_picks``), and both dates are read plainly: a name written as the
+question writes it, no capitalised word before it, up to two capitalised words between its
+first and last ("Ross Shor Lynch", "Kerkor "Kirk" Kerkorian"; ``_named``), in a sentence a
+proof may stand on, its brackets giving a date of birth in one of a few plain forms
+(``_date_of_birth``). Two dates of one year decide only with their months (and days, where the
+months are one). Anything else is no decision: the answer is judged as it is written.
 """
 
 from __future__ import annotations
@@ -146,10 +147,7 @@ def _born(name: str, evidence: Sequence[Evidence]) -> _Born | None:
     """The date of birth the sources give in the brackets after ``name``, in a sentence a proof
     may stand on (``checker.plain_sentences``: not quoted, framed or under a heading); None
     where none, or more than one, is read plainly (``_date_of_birth``)."""
-    parts = _parts(name)
-    if not parts:
-        return None
-    named = _named(name, brackets=True)
+    named = _named(name, brackets=True)  # matches nothing for no name
     found = []
     for passage, sentence in plain_sentences(evidence):
         text = _plain(sentence)
@@ -168,8 +166,8 @@ def _date_of_birth(brackets: str) -> tuple[int, int | None, int | None] | None:
     """The date of birth that ``brackets`` give plainly: one part of them (between ";") that is
     "born" and a date, or a span of two dates, each with a place after it or none ("born 24
     November 1908 in Kiev – 4 April 1980", "1587–1659"); any other part "died" and a date, a
-    name at birth or
-    words with no number and no word of a date ("Greek: ...", "born Mosze Lifszyc"). None for
+    name at birth or words with no number and no word of a date ("Greek: ...", "born Mosze
+    Lifszyc"). None for
     anything else: a span that is no lifespan ("reigned 1509–1547"), a date that is unsure
     ("born 1901 or 1902", "born c. 1900", "born 1900?"), a birth date said to be disputed, a
     date of someone else ("mother of Erik, born 1980"), a year before Christ."""
@@ -188,7 +186,7 @@ def _date_of_birth(brackets: str) -> tuple[int, int | None, int | None] | None:
     return _first_date(dated[0]["birth"] or dated[0]["span"])
 
 
-def _first_date(text: str) -> tuple[int, int | None, int | None] | None:
+def _first_date(text: str) -> tuple[int, int | None, int | None]:
     """The year of a date of ``_DATE``'s forms, and its month and day where it gives them."""
     if iso := re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", text):
         return int(iso[1]), int(iso[2]), int(iso[3])

@@ -259,7 +259,7 @@ def _agent_left_out(claim: Clause) -> Clause | None:
         if end is None or not any(t.content for t in claim[:i]) or (
                 end < len(claim) and claim[end].form == "by"):
             return None
-        return (*_active_order(claim, i, end, ()), *claim[end:])
+        return (*_active_order(claim[:i], claim[i + 1:end], ()), *claim[end:])
     return None
 
 
@@ -354,8 +354,7 @@ def passive(tokens: list[Token]) -> list[Token]:
     may be a list ("designed and built by"), the agent a phrase ("the company of the engineer
     Gustave Eiffel"). So may a participle after what P is said to be ("P is a software company
     founded by A in 2001": "A founded P in 2001 is a software company"), where those words are
-    of what it is
-    (``of_what_it_is``)."""
+    of what it is (``of_what_it_is``)."""
     for i, token in enumerate(tokens):
         if token.form not in BE or i + 2 >= len(tokens):
             continue
@@ -365,28 +364,32 @@ def passive(tokens: list[Token]) -> list[Token]:
             noun += 1
         if noun > i + 1:  # "is a software company founded by A"
             by = _participles_end(tokens, noun - 1)
-            if by is None or by >= len(tokens) or tokens[by].form != "by":
-                continue
-            agent_end = _agent_end(tokens, by + 1)
-            agent = tokens[by + 1:agent_end]
-            if not agent or any(t.kind in ("qualifier", "negation") for t in tokens[:i]):
+            found = None if by is None else _agent(tokens, by)
+            if found is None or any(t.kind in ("qualifier", "negation") for t in tokens[:i]):
                 continue  # "P may be a firm founded by A": the passive as it stands
-            active = [replace(t, form=t.form.removesuffix(PASSIVE)) for t in tokens[noun:by]]
-            return [*agent, *active, *tokens[:i], *tokens[agent_end:], token,
-                    *tokens[i + 1:noun]]
+            agent, agent_end = found
+            return [*_active_order(tokens[:i], tokens[noun:by], agent), *tokens[agent_end:],
+                    token, *tokens[i + 1:noun]]
         by = _participles_end(tokens, i)
         if by is None:
             continue
         if by < len(tokens) and tokens[by].text.lower() in _PARTICLES:
             by += 1  # "sent off by the referee": the referee sent off
-        if by >= len(tokens) or tokens[by].form != "by":
+        found = _agent(tokens, by)
+        if found is None:
             continue
-        agent_end = _agent_end(tokens, by + 1)
-        agent = tokens[by + 1:agent_end]
-        if not agent:
-            continue
-        return [*_active_order(tokens, i, by, agent), *tokens[agent_end:]]
+        agent, agent_end = found
+        return [*_active_order(tokens[:i], tokens[i + 1:by], agent), *tokens[agent_end:]]
     return tokens
+
+
+def _agent(tokens: list[Token], by: int) -> tuple[list[Token], int] | None:
+    """The agent after "by" at ``tokens[by]`` and where it ends; None where ``tokens[by]`` is
+    no "by" or nothing follows it."""
+    if by >= len(tokens) or tokens[by].form != "by":
+        return None
+    end = _agent_end(tokens, by + 1)
+    return (tokens[by + 1:end], end) if end > by + 1 else None
 
 
 def of_what_it_is(tokens: Sequence[Token], q: int) -> bool:
@@ -416,17 +419,16 @@ def _participles_end(tokens: Sequence[Token], i: int) -> int | None:
     return end if verbs and all(participle(v) for v in verbs) else None
 
 
-def _active_order(tokens: Sequence[Token], i: int, end: int, agent: Sequence[Token]
+def _active_order(subject: Sequence[Token], verbs: Sequence[Token], agent: Sequence[Token]
                   ) -> list[Token]:
-    """The passive "P [modal] be V-ed" at ``tokens[:end]`` (its "be" at ``i``) in the active
-    order after ``agent`` (none when the passive leaves it out): "A [modal] V-ed P". A modal
-    goes with the verb ("must be given by the tenant": "the tenant must give"); a participle
-    loses its passive mark."""
-    subject = tokens[:i]
+    """The passive "P [modal] be V-ed" (``subject``: P and its modal; ``verbs``: the
+    participles) in the active order after ``agent`` (none when the passive leaves it out): "A
+    [modal] V-ed P". A modal goes with the verb ("must be given by the tenant": "the tenant
+    must give"); a participle loses its passive mark."""
     modal = len(subject)
     while modal and subject[modal - 1].kind in ("qualifier", "negation"):
         modal -= 1
-    active = [replace(t, form=t.form.removesuffix(PASSIVE)) for t in tokens[i + 1:end]]
+    active = [replace(t, form=t.form.removesuffix(PASSIVE)) for t in verbs]
     return [*agent, *subject[modal:], *active, *subject[:modal]]
 
 

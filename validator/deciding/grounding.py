@@ -28,7 +28,7 @@ from ..text.conversation import ASSERTED_CHARS
 from ..text.grammar import FUNCTION_WORDS
 from ..text.said import NEAREST, nearest, quoted, unframed
 from ..text.sentences import split_sentences
-from ..text.word_forms import fold, snowball, with_digits
+from ..text.word_forms import WORD_PATTERN, fold, snowball, with_digits
 from ..types import SUPPORTED, UNSUPPORTED, Claim, Evidence
 from .decider import Decided, Decider
 
@@ -166,7 +166,7 @@ _SHARE, _SHARED_WORDS = 0.5, 2  # of the claim's words, what a sentence speaking
 # A record's code: letters then digits ("LN-4471", "QX7P2", "HP-30921"), a name and its number
 # ("CarePlus 771", "Order 6613"), or a number of four or more digits that is no year.
 _CODE = re.compile(r"\b[A-Za-z]{1,8}-?\d[\w-]*|\b[A-Z][A-Za-z]+ \d{3,}\b|\b\d{4,}\b", re.ASCII)
-_TERM = re.compile(r"[0-9]+(?:[.,][0-9]+)*|[^\W\d_]+(?:'[^\W\d_]+)?")  # a number whole, or a word
+_TERM = re.compile(rf"[0-9]+(?:[.,][0-9]+)*|{WORD_PATTERN}")  # a number whole, or a word
 
 
 class _Read:

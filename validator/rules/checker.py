@@ -40,7 +40,7 @@ from ..text.grammar import (
     TIME_NOUNS,
 )
 from ..text.sentences import safe_text, split_sentences
-from ..text.word_forms import AFTER_A_DATE, MONTH_OF, PAST_ONLY, content_words
+from ..text.word_forms import AFTER_A_DATE, MONTH_OF, PAST_ONLY, content_words, fold
 from ..types import Evidence, FailureKind
 from . import quantities, values
 from .alignment import (
@@ -388,7 +388,7 @@ _FAILURE = re.compile(r"\b(?:not|no|never|cannot|can't|couldn't|wasn't|isn't|did
 
 
 def _tells_of_failure(claim: str) -> bool:
-    return bool(_FAILURE.search(claim.replace("’", "'")))
+    return bool(_FAILURE.search(fold(claim)))
 
 
 def _prose(claim: str, evidence: Sequence[Evidence]) -> Findings:
@@ -520,7 +520,7 @@ def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) 
     amounts = read_facts(claim).quantities
     for passage, sentences in enumerate(passages):
         for said in sentences:
-            said = said.replace("’", "'")
+            said = fold(said)
             said_words = normalise(said).split()
             if said_words and said_words[0] in _INVERTED and "," in said:
                 continue  # "Should the talks fail, the union will strike": a condition

@@ -21,8 +21,13 @@ from ..text.citations import MARKER
 from ..text.word_forms import (
     DASHES,
     MONTH_OF,
+    NUMBER,
+    NUMBER_PATTERN,
     STOPWORDS,
+    TERM,
+    WORD_PATTERN,
     content_words,
+    fold,
     month_at,
     stem,
     with_digits,
@@ -41,9 +46,7 @@ from .quantities import (
 )
 
 _TOKEN = re.compile(rf"[A-Za-z]{{0,3}}{SIGN_CLASS}|{TIME_WORDS}"
-                    rf"|\d+(?:,\d{{3}})*(?:\.\d+)?(?:st|nd|rd|th)?"
-                    r"|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?|%|\S")
-_NUMERIC = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?$")
+                    rf"|{NUMBER_PATTERN}(?:st|nd|rd|th)?|{WORD_PATTERN}|%|\S")
 _RANGE_WORDS = DASHES | {"to", "and"}
 
 
@@ -64,12 +67,12 @@ class Facts:
 def normalise(text: str) -> str:
     """Lower case, citation markers dropped, runs of anything but letters and digits one space;
     a number stays whole ("3.5", "35,000": never "3" and "5")."""
-    text = MARKER.sub(" ", text).lower().replace("’", "'")
+    text = fold(MARKER.sub(" ", text).lower())
     return " ".join(_NORMAL_WORD.findall(text))
 
 
 # a currency sign is a word of its own: "$30" and "£30" are not the same words
-_NORMAL_WORD = re.compile(rf"\d+(?:[.,]\d+)*[^\W_]*|[^\W_]+(?:'[^\W_]+)?|{SIGN_CLASS}")
+_NORMAL_WORD = re.compile(rf"\d+(?:[.,]\d+)*[^\W_]*|{TERM.pattern}|{SIGN_CLASS}")
 
 
 @memoize(8192, 16 * MiB, bytes_per_char=24)
@@ -136,7 +139,7 @@ def _quantities_and_dates(text: str, matches: list[re.Match]):
         if number is None:
             continue
         value = number.amount.value
-        if (_NUMERIC.match(token) and "," not in token and number.last == i
+        if (NUMBER.fullmatch(token) and "," not in token and number.last == i
                 and number.first == i and value == int(value) and 1000 <= value <= 2100):
             years.add(int(value))
             continue

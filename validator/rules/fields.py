@@ -28,7 +28,7 @@ from ..text import records as structured
 from ..text.conversation import ROLES
 from ..text.grammar import NEGATIONS
 from ..text.sentences import split_sentences
-from ..text.word_forms import LETTERS, content_words, snowball, stem
+from ..text.word_forms import LETTERS, content_words, fold, snowball, stem
 from ..types import Field
 from . import money
 from .facts import Facts, read_facts
@@ -234,4 +234,4 @@ def shown_value(field: Field) -> str:
 
 
 def plain_words(text: str) -> list[str]:
-    return re.findall(r"[a-z]+", text.lower().replace("’", "'").replace("n't", " not"))
+    return LETTERS.findall(fold(text).lower().replace("n't", " not"))

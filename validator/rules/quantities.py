@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..text.grammar import PREPOSITIONS as GRAMMAR_PREPOSITIONS
-from ..text.word_forms import DASHES
+from ..text.word_forms import DASHES, NUMBER_PATTERN
 from . import money
 
 ROUNDING = 0.005  # an exact number written rounded ("2.1 million") is at most this far off
@@ -106,7 +106,7 @@ UNITS = {  # a word after a number -> its unit; _BASE says which convert (a curr
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "hundred": 100,
                 "dozen": 12}  # what text2num leaves written out ("with_digits")
-_NUMERAL = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)(?:st|nd|rd|th)?$")
+_NUMERAL = re.compile(rf"({NUMBER_PATTERN})(?:st|nd|rd|th)?$")
 
 
 def value_of(word: str) -> float | None:

@@ -30,8 +30,11 @@ from ..text.sentences import split_sentences
 from ..text.word_forms import (
     IRREGULAR,
     MONTH_OF,
+    NUMBER_PATTERN,
     SAME_PARTICIPLES,
     WEEKDAYS,
+    WORD_PATTERN,
+    fold,
     month_at,
     snowball,
     with_digits,
@@ -78,8 +81,7 @@ _PLACE = frozenset(("in", "on", "at"))
 _RANGE_OPENERS = {"between": ("and",), "from": ("to", "until", "till", "through")}
 _CONTRACTED = {"cannot": "can", "can't": "can", "won't": "will", "shan't": "shall"}
 _TOKEN = re.compile(rf"[A-Za-z]{{1,3}}{money.SIGN_CLASS}|{quantities.TIME_WORDS}|{ISO_DATE.pattern}"
-                    rf"|\d+(?:,\d{{3}})*(?:\.\d+)?"
-                    rf"|[^\W\d_][^\W_]*(?:['’][^\W\d_]+)*|[%;:,()]|{money.SIGN_CLASS}")
+                    rf"|{NUMBER_PATTERN}|{WORD_PATTERN}|[%;:,()]|{money.SIGN_CLASS}")
 
 
 @memoize(4096, 16 * MiB, bytes_per_char=48)
@@ -210,7 +212,7 @@ def _restated(clause: Clause) -> Clause:
 
 @memoize(4096, 16 * MiB, bytes_per_char=48)
 def _clauses(sentence: str) -> tuple[Clause, ...]:
-    tokens = _tokens(with_digits(sentence).replace("’", "'"))
+    tokens = _tokens(fold(with_digits(sentence)))
     pieces: list[list[Token]] = []
     current: list[Token] = []
     for k, token in enumerate(tokens):

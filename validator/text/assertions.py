@@ -69,13 +69,12 @@ from .grammar import (
     SUBORDINATORS,
     TIME_NOUNS,
 )
-from .word_forms import IRREGULAR, PAST_ONLY, fold, words
+from .word_forms import IRREGULAR, PAST_ONLY, TOKEN, fold, words
 
 # Question marks: ASCII, full-width, small, Arabic, interrobang, Spanish opening, reversed,
 # Greek (U+037E), Armenian, Ethiopic, and the Chinese/Japanese full-width one above.
 _QUESTION_MARKS = re.compile("[?？﹖؟‽¿⸮\u037e\u055e\u1367]")
 
-_TOKENS = re.compile(r"[^\W_]+(?:'[^\W\d_]+)?|[,;:()]")
 
 # What a sentence that only takes back or questions the one before it may hold besides
 # function words: "That is a myth.", "That's not true!", "Is that correct?", "Right?".
@@ -129,7 +128,7 @@ def _frame(text: str) -> tuple[str | None, int]:
     """What frames ``text`` where no deny row did: an opening no allow row knows (``OPENED``),
     an imperative (``IMPERATIVE``), or a "that ..." under a head no allow row knows
     (``FRAMED``), with where the frame's clause starts; (None, 0) for a plain statement."""
-    tokens = [(m.group(), m.start()) for m in _TOKENS.finditer(text)]
+    tokens = [(m.group(), m.start()) for m in TOKEN.finditer(text)]
     lead = _OPENERS.match(text)
     skip = lead.end() if lead else 0
     words = [(w, at) for w, at in tokens if at >= skip]

@@ -21,7 +21,7 @@ from ..types import Evidence, Said, Tool
 from .assertions import CUT, RETRACTS, unasserted_each
 from .grammar import CLAUSE_OPENERS, COORDINATORS, SUBORDINATORS
 from .sentences import split_sentences
-from .word_forms import WORD
+from .word_forms import WORD, fold
 
 USER, ASSISTANT, SYSTEM = "user", "assistant", "system"
 ROLES = (USER, ASSISTANT, SYSTEM, "developer", "tool")
@@ -211,7 +211,7 @@ def asserted(turns: Sequence[Turn]) -> list[Evidence]:
         kinds = unasserted_each([s.text for s in sentences])
         if skipped and kinds:
             kinds[0] = CUT
-        if sentences and RETRACTS.search(sentences[0].text.replace("’", "'")):
+        if sentences and RETRACTS.search(fold(sentences[0].text)):
             # a turn that opens by taking back ("Sorry, I meant the 14th.", "Correction: ...")
             # takes back what the user's turn before it asserted
             before = max((e.said.turn for e in found if e.said is not None), default=None)
@@ -248,7 +248,7 @@ def said_back(text: str) -> str:
     out, last, previous = [], 0, ""
     for match in WORD.finditer(text):
         word = match.group()
-        key = word.lower().replace("’", "'")
+        key = fold(word.lower())
         new = _SHIFT.get(key)
         if key in _AFTER_I and previous != "i":
             new = None

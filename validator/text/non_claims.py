@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .word_forms import fold
+
 GREETING = "greeting"
 THANKS = "thanks"
 OFFER = "offer of help"
@@ -99,7 +101,7 @@ def form_of(sentence: str, question: str | None = None) -> str | None:
     text = sentence.strip()
     if len(text) > 200 or _CAPITAL_OR_DIGIT.search(text):
         return None
-    text = _EMOTICON.sub("", text.replace("’", "'"))
+    text = _EMOTICON.sub("", fold(text))
     text = _strip_symbols(text).strip(_EDGE + " ")
     asks = text.endswith("?")
     text = text.rstrip("!?.…").strip(_EDGE + " ")

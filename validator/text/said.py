@@ -43,7 +43,7 @@ _FRAMING = re.compile(
 
 def unframed(claim: str) -> str:
     """``claim`` without the reply's framing at its start ("I'm sorry", "As you said,")."""
-    cut = _FRAMING.sub("", claim.replace("’", "'"), count=1)
+    cut = _FRAMING.sub("", fold(claim), count=1)
     return cut[:1].upper() + cut[1:] if cut and cut != claim else claim
 
 

@@ -102,11 +102,18 @@ def fold(text: str) -> str:
     return text.translate(_FOLDED)
 
 
+# What a word and a number are, for every reader of the package: each builds its tokens
+# from these two (the rules add money, times and dates around them; a question reader and a
+# judge's reply reader take them as they are).
+WORD_PATTERN = r"[^\W\d_][^\W_]*(?:['’][^\W\d_]+)*"  # "X200", "don't", "rock'n'roll"
+NUMBER_PATTERN = r"\d+(?:,\d{3})*(?:\.\d+)?"  # "1887", "35,000", "3.5": never "3" and "5"
+WORD = re.compile(WORD_PATTERN)
+NUMBER = re.compile(NUMBER_PATTERN)
 LETTERS = re.compile(r"[^\W\d_]+")  # a run of letters
+TERM = re.compile(r"[^\W_]+(?:'[^\W_]+)?")  # a word or a number ("1887", "don't"), folded text
+TOKEN = re.compile(rf"{TERM.pattern}|[,;:()]")  # a term, or a mark that divides a clause
 # Prefixes that turn a word round ("insoluble", "unpaid", "non-smoking").
 NEGATIVE_PREFIXES = ("un", "in", "im", "ir", "il", "dis", "non")
-WORD = re.compile(r"[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?")  # "X200" is one word
-TERM = re.compile(r"[^\W_]+(?:'[^\W_]+)?")  # a word or a number ("1887", "don't"), folded text
 
 
 def words(text: str) -> list[str]:
@@ -120,7 +127,7 @@ def stem(word: str) -> str:
     ("Definite" and "Definitive", which Snowball makes one stem). It serves the fact reading
     of claim extraction and citations; the rule checker's alignment uses Snowball for words
     and compares names as written (docs/design/libraries.md)."""
-    word = word.lower().replace("’", "'")
+    word = fold(word.lower())
     for suffix in ("'s", "ies", "es", "s", "ing", "ed"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)]

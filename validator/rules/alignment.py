@@ -32,6 +32,7 @@ from ..text.grammar import (
     DEMONSTRATIVES,
     FIRST_PLURAL,
     FIRST_SINGULAR,
+    HAVE,
     MODALS,
     PERSON_OF,
     POSSESSIVE,
@@ -941,39 +942,92 @@ def _what_it_is(claim: Clause, at: list[int], said: list[Token], pairs) -> set[i
     (Not the words before the noun alone: "a dwarf planet" is no planet, nor "a possible
     treatment" a treatment.) What follows opens with a word the claim says there too ("on",
     "located": "is near Paris" is not "is a suburb in Paris"), after the same "is" or "was"
-    ("was a professor at Oxford" is not "is at Oxford"); never "of" or "whose" ("X is the son
-    of Y" does not make X Y, nor "the band whose singer died" the band dead). After "that",
-    the claim says what follows as it stands, its verb in the same tense ("is a firm that
-    employed 500" does not say it employs them); a participle after the noun is the claim's
-    only with "is" or "was" ("a subsidiary owned by Acme" is owned, and owns nothing), with
-    "was" where a date follows ("a drug approved in 2010" is not "is approved")."""
+    ("was a professor at Oxford" is not "is at Oxford"; "has been" only as "has been"), or is
+    a measure the claim says after its "is" ("a hotel 3 km from Rome"); never "of" or "whose"
+    ("X is the son of Y" does not make X Y, nor "the band whose singer died" the band dead).
+    After "that", the claim says what follows as it stands, its verb in the same tense ("is a
+    firm that employed 500" does not say it employs them); a place's name may stand between
+    the noun and "that", which can only be the noun's ("a rock band from California that
+    formed"), and "one of" the noun's group before it ("one of two bridges that cross the
+    Tyne": the bridge crosses it). A participle after the noun is the claim's only with "is"
+    or "was" ("a subsidiary owned by Acme" is owned, and owns nothing), with "was" where a
+    date follows ("a drug approved in 2010" is not "is approved"; "held in Bath since 1948"
+    still is)."""
     found: set[int] = set()
     for (h, a), (i, b) in zip(pairs, pairs[1:], strict=False):
         copula = next((q for q in range(a + 1, b) if not said[q].aside), b)  # "BC (BC) is"
+        linking = [copula]
+        if copula + 1 < b and said[copula].form in HAVE and said[copula + 1].form == "been":
+            copula += 1  # "has been a museum open to the public": "has been open"
+            linking.append(copula)
         if copula >= b or said[copula].text.lower() not in BE:
             continue
-        end = next(q for q in range(copula + 1, b + 1) if q == b or not said[q].content)
+        start = copula + 1
+        one_of = start + 1 < b and said[start].text.lower() == "one" and said[start + 1].form == (
+            "of")  # "one of the few species that survived": it survived
+        start += 2 * one_of
+        if one_of and said[start].text.lower() in QUANTIFIERS:
+            start += 1  # "one of the few", "one of many"
+        end = next(q for q in range(start, b + 1) if q == b or not said[q].content)
         noun = range(copula + 1, end)
-        if not noun or said[end - 1].kind == "number" or not all(_noun(said, q) for q in noun):
+        if end == start or said[end - 1].kind == "number" or not all(
+                of_what_it_is(said, q) if one_of else _noun(said, q) for q in range(start, end)):
             continue  # ends in its noun: "was 60 percent contained" is a measure of it
+        end = _past_a_named_place(said, end, b)
+        noun = range(copula + 1, end)
         mine = [t.text.lower() for t in claim[at[h] + 1:at[i]]]  # the claim's "is located in"
         word, last = said[end].text.lower(), said[end - 1]
         if end == b and participle(said[b]) and not BE.isdisjoint(mine):  # "(was) founded by"
-            dated = any(is_date(t) for t in said[b + 1:])
+            dated = any(is_date(t) and said[k - 1].text.lower() != "since"
+                        for k, t in enumerate(said[b + 1:], b + 1))
             held = not dated or not {"was", "were"}.isdisjoint(mine)
         elif word in RELATIVES and word != "whose":  # "that (was) formed": its tense kept
             between = said[end + 1:b]  # "that was sued by", "that lies on" ("is on")
-            held = all(t.kind == "function" for t in between) and suffix(
-                claim[at[i]]) == suffix(said[b]) and [t.form for t in between] == [
+            theirs, ours = suffix(said[b]), suffix(claim[at[i]])
+            held = all(t.kind == "function" for t in between) and (
+                theirs == ours or one_of and (theirs, ours) == ("", "s")) and [
+                _SINGULAR.get(t.form, t.form) if one_of else t.form for t in between] == [
                 t.form for t in claim[at[h] + 1:at[i]]]
         else:  # "is on", "is located in", "is near", after a noun, not a verb ("a painter
             # born in")
-            held = (word in mine or end == b and word in LINKS) and word not in ("of", "whose") \
-                and said[copula].text.lower() in mine and not (
-                    participle(last) or suffix(last) == "ing")
+            held = (word in mine or end == b and (word in LINKS or _said_after(said, b) and (
+                mine == [said[q].text.lower() for q in linking]))) and word not in (
+                "of", "whose") and said[copula].text.lower() in mine and not (
+                    participle(last) or suffix(last) == "ing") and (
+                    said[copula - 1].form in mine or said[copula].form != "been")
         if held:
             found.update(noun)
     return found
+
+
+def _said_after(said: list[Token], b: int) -> bool:
+    """Whether ``said[b]``, after the noun of what a thing is, says something of the thing
+    itself with what follows it: a measure ("a hotel 3 km from Rome": it is 3 km from Rome) or
+    a word with an opposite before a preposition ("a museum open to the public": it is open to
+    the public). Never a noun ("a dwarf planet in the solar system" is no planet in it)."""
+    token, after = said[b], said[b + 1] if b + 1 < len(said) else None
+    if token.amount is not None:
+        return bool(token.amount.unit)
+    return token.form.startswith("~") and token.text.lower() not in PREPOSITIONS and after is not None \
+        and after.text.lower() in PREPOSITIONS
+
+
+# A plural verb after "one of" the group: the singular the claim says of one of them.
+_SINGULAR = {"are": "is", "were": "was", "have": "has", "do": "does"}
+
+
+def _past_a_named_place(said: list[Token], end: int, b: int) -> int:
+    """Where "that" stands after a place's name that follows the noun of what a thing is ("a
+    rock band from California that formed", "an art museum in Ghent that opened"): a name
+    takes no "that" of its own, so the clause is the noun's. ``end`` as it was where no such
+    name stands ("a house near the bridge that collapsed" may say the bridge collapsed)."""
+    if end + 2 >= b or said[end].text.lower() not in ("in", "from", "at", "on"):
+        return end
+    k = end + 1
+    while k < b and said[k].kind == "name" and not said[k].aside:
+        k += 1
+    word = said[k].text.lower()
+    return k if k > end + 1 and word in RELATIVES and word != "whose" else end
 
 
 def _noun(said: list[Token], q: int) -> bool:

@@ -289,6 +289,11 @@ def _own_clause(first: Sequence[Token], rest: Sequence[Token]) -> bool:
         verb = token.form in AUXILIARIES or token.kind == "qualifier" or _past(token) or (
             token.kind == "word" and suffix(token) in ("s", "ed"))
         if verb:
+            if any(t.text.lower() in RELATIVES for t in rest[:k]):
+                # "a singer and actress who was born in Lagos": the verb is the relative
+                # clause's; a clause of its own has another ("... and the city that hosts
+                # the Games is Rome")
+                return any(t.form in AUXILIARIES for t in rest[k + 1:])
             return k > 0 and any(t.content for t in rest[:k]) and all(
                 t.kind in ("name", "word", "number", "function") and not t.listed
                 for t in rest[:k])

@@ -44,12 +44,18 @@ def voiced(tokens: list[Token]) -> list[Token]:
     """A participle after a form of "be" with an object of its own marked passive ("the
     tenant must be given notice" is not "the tenant must give notice"; "it was opened in
     1889" is left as "it opened in 1889"); the passive with its agent is read as active
-    later, and loses the mark."""
+    later, and loses the mark. A participle after what a thing is said to be is read as after
+    "is" ("Rex is a dog named after a king": Rex is named after a king)."""
     out = list(tokens)
     for k, token in enumerate(out):
         before = k - 1
         while before >= 0 and out[before].kind == "negation":
             before -= 1
+        noun = before
+        while noun > 0 and out[noun].form not in BE and of_what_it_is(out, noun):
+            noun -= 1  # "is a dog named": the participle of what it is
+        if noun < before and noun >= 0 and out[noun].form in BE:
+            before = noun
         retained = k + 1 < len(out) and out[k + 1].content  # "given notice", "charged a fee"
         if before >= 0 and out[before].form in BE and participle(token) and retained:
             out[k] = replace(token, form=f"{token.form}{PASSIVE}")

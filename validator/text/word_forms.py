@@ -90,7 +90,7 @@ IRREGULAR = {form: verb for verb, forms in _IRREGULAR for form in forms.split()}
 PAST_ONLY = frozenset(forms.split()[0] for _, forms in _IRREGULAR if len(forms.split()) > 1)
 # Participles that are not "-ed" and not in the table above (read as themselves).
 SAME_PARTICIPLES = frozenset("cut shut set put hit let hurt cost lost left won sold bought "
-                             "held spent sent built lent bent".split())
+                             "held spent sent built lent bent run".split())
 
 DASHES = frozenset("-‐‑–—")  # a hyphen and the dashes ``fold`` makes one
 _FOLDED = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", **dict.fromkeys(DASHES - {"-"}, "-")})

@@ -42,11 +42,13 @@ from ..text.grammar import (
     RELATIVES,
     SECOND,
     SPEAKERS,
+    TIME_ADVERBS,
 )
 from ..text.word_forms import (
     AFTER_A_DATE,
     IRREGULAR,
     MONTH_OF,
+    PLURALS,
     SAME_PARTICIPLES,
     TIMES,
     WEEKDAYS,
@@ -69,6 +71,7 @@ from .tokens import (
     UNASSERTING,
     Clause,
     Token,
+    ending_of,
     has_verb,
     is_date,
     is_mention,
@@ -904,9 +907,10 @@ def _clause_on_the_subject(claim: Clause, at: list[int], said: list[Token], pair
     that noun as the claim says it: "The tower that Eiffel built is 330 metres tall" says the
     tower is 330 metres tall, "The report that the committee published runs to 200 pages" that
     it runs to 200 pages, "The claim that it was forged was false" that the claim was false.
-    Only where the statement's verb is plainly singular ("is", "was", "has", "runs"): a
-    clause that narrows a group ("The members who joined before 2010 are exempt") is no part
-    of it to leave out; nor after anything before the noun ("The tallest tower that ...",
+    Only where the statement's verb is plainly singular ("is", "was", "has", "runs"), or in
+    the past after a noun that is ("The seed that the farmer planted grew"): a clause that
+    narrows a group ("The members who joined before 2010 are exempt", "The children who stayed
+    passed") is no part of it to leave out; nor after anything before the noun ("The tallest tower that ...",
     "Every seed that ...", "No seed that ..."); nor a clause of belief, hope or report ("The
     suspect who police believe is guilty")."""
     if len(pairs) < 2 or any(t.kind not in ("function", "mark") for t in said[:pairs[0][1]]):
@@ -925,9 +929,13 @@ def _clause_on_the_subject(claim: Clause, at: list[int], said: list[Token], pair
     if has_verb(rest) or any(suffix(t) == "s" for t in rest):
         return set()  # "The bridge that engineers said was unsafe collapsed": the clause's
         # verb comes after what the claim matched, which was the clause's own
-    word = said[verb].text.lower()
-    if word in ("is", "was", "has", "does") or said[verb].kind == "word" and (
-            suffix(said[verb]) == "s"):
+    main = verb
+    while main < len(said) - 1 and said[main].text.lower() in TIME_ADVERBS:
+        main += 1  # "The creed that the founders wrote still guides the school"
+    word, noun = said[main].text.lower(), said[a].text.lower()
+    one = said[main].kind == "word" and ending_of(noun) != "s" and noun not in PLURALS
+    if word in ("is", "was", "has", "does") or said[main].kind == "word" and (
+            suffix(said[main]) == "s") or one and (suffix(said[main]) == "ed" or word in IRREGULAR):
         return set(range(a + 1, verb))
     return set()
 

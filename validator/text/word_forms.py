@@ -92,6 +92,11 @@ PAST_ONLY = frozenset(forms.split()[0] for _, forms in _IRREGULAR if len(forms.s
 SAME_PARTICIPLES = frozenset("cut shut set put hit let hurt cost lost left won sold bought "
                              "held spent sent built lent bent run".split())
 
+# Plurals that do not end in "s", and nouns that take a plural verb: "The children who stayed
+# passed" says nothing of every child, as "The members who stayed passed" does not.
+PLURALS = frozenset("""people children men women mice geese feet teeth police staff cattle
+    data media criteria""".split())
+
 DASHES = frozenset("-‐‑–—")  # a hyphen and the dashes ``fold`` makes one
 _FOLDED = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", **dict.fromkeys(DASHES - {"-"}, "-")})
 

@@ -571,6 +571,16 @@ def test_what_the_claim_leaves_out_keeps_the_statement_as_it_stands(claim, sourc
      True),
     ("Paris hosts the Games.", "Paris is the capital of France and the city that hosts the "
                                "Games is Rome.", False),
+    # the clause on a subject before a past verb, where the subject is one thing
+    ("The seed grew into a tall tree.", "The seed that the farmer planted grew into a tall "
+                                        "tree.", True),
+    ("The sled won the race.", "The sled that the children built won the race.", True),
+    ("The creed still guides the school.", "The creed that the founders wrote still guides the "
+                                           "school.", True),
+    ("The children passed.", "The children who stayed late passed.", False),
+    ("The members passed.", "The members who stayed late passed.", False),
+    ("The seed grew.", "Every seed that the farmer planted grew.", False),
+    ("The bridge collapsed.", "The bridge that engineers feared was unsafe collapsed.", False),
 ])
 def test_what_a_thing_is_said_to_be_may_be_left_out_in_more_shapes(claim, source, supported):
     assert check(claim, [Evidence(source)]).supported is supported

@@ -933,11 +933,23 @@ def _clause_on_the_subject(claim: Clause, at: list[int], said: list[Token], pair
     while main < len(said) - 1 and said[main].text.lower() in TIME_ADVERBS:
         main += 1  # "The creed that the founders wrote still guides the school"
     word, noun = said[main].text.lower(), said[a].text.lower()
-    one = said[main].kind == "word" and ending_of(noun) != "s" and noun not in PLURALS
+    one = said[main].kind == "word" and ending_of(noun) != "s" and noun not in PLURALS and (
+        _ends_in_its_verb(said[a + 2:verb]))
     if word in ("is", "was", "has", "does") or said[main].kind == "word" and (
             suffix(said[main]) == "s") or one and (suffix(said[main]) == "ed" or word in IRREGULAR):
         return set(range(a + 1, verb))
     return set()
+
+
+def _ends_in_its_verb(clause: Sequence[Token]) -> bool:
+    """Whether a relative clause (after its "that") ends in its verb, or in a phrase of a
+    preposition or a number after it ("the farmer planted", "the builder erected in 2010"), so
+    a past verb after it is the statement's: not "that replaced the one destroyed in 1989",
+    where "destroyed" may say what the one was."""
+    verb = next((k for k, t in enumerate(clause) if participle(t) or suffix(t) == "ed"
+                 or t.kind == "word" and t.text.lower() in IRREGULAR), None)
+    return verb is not None and not any(t.kind in ("word", "name") and not (
+        k and clause[k - 1].form in PREPOSITIONS) for k, t in enumerate(clause) if k > verb)
 
 
 def _what_it_is(claim: Clause, at: list[int], said: list[Token], pairs) -> set[int]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..text.grammar import AUXILIARIES, BE, POSSESSIVES, PREPOSITIONS, TIME_ADVERBS
+from ..text.grammar import AUXILIARIES, BE, POSSESSIVES, PREPOSITIONS, RELATIVES, TIME_ADVERBS
 from ..text.word_forms import IRREGULAR
 from . import quantities
 from .tokens import (
@@ -52,10 +52,12 @@ def voiced(tokens: list[Token]) -> list[Token]:
         while before >= 0 and out[before].kind == "negation":
             before -= 1
         noun = before
-        while noun > 0 and out[noun].form not in BE and of_what_it_is(out, noun):
+        while noun > 0 and out[noun].form not in BE and of_what_it_is(out, noun) and not (
+                participle(out[noun]) or out[noun].kind == "number"):
             noun -= 1  # "is a dog named": the participle of what it is
-        if noun < before and noun >= 0 and out[noun].form in BE:
-            before = noun
+        if noun < before and out[noun].form in BE and k + 1 < len(out) and (
+                out[k + 1].kind == "name" or out[k + 1].text.lower() in PREPOSITIONS):
+            before = noun  # not before a noun: "was the tallest man-made structure"
         retained = k + 1 < len(out) and out[k + 1].content  # "given notice", "charged a fee"
         if before >= 0 and out[before].form in BE and participle(token) and retained:
             out[k] = replace(token, form=f"{token.form}{PASSIVE}")
@@ -391,10 +393,13 @@ def passive(tokens: list[Token]) -> list[Token]:
 
 def _agent(tokens: list[Token], by: int) -> tuple[list[Token], int] | None:
     """The agent after "by" at ``tokens[by]`` and where it ends; None where ``tokens[by]`` is
-    no "by" or nothing follows it."""
+    no "by", nothing follows it, or a clause of its own does ("owned by a man who founded
+    Oxfam": turned round, the clause would follow what was owned)."""
     if by >= len(tokens) or tokens[by].form != "by":
         return None
     end = _agent_end(tokens, by + 1)
+    if end < len(tokens) and tokens[end].text.lower() in RELATIVES:
+        return None
     return (tokens[by + 1:end], end) if end > by + 1 else None
 
 

@@ -581,6 +581,11 @@ def test_what_the_claim_leaves_out_keeps_the_statement_as_it_stands(claim, sourc
     ("The members passed.", "The members who stayed late passed.", False),
     ("The seed grew.", "Every seed that the farmer planted grew.", False),
     ("The bridge collapsed.", "The bridge that engineers feared was unsafe collapsed.", False),
+    # a passive's agent with a clause of its own: the clause stays the agent's
+    ("The Lark Fund founded Oxfam.", "The Lark Fund was owned by a man who founded Oxfam.",
+     False),
+    ("The Lark Fund founded Oxfam.", "The Lark Fund is a charity run by a man who founded "
+                                     "Oxfam.", False),
 ])
 def test_what_a_thing_is_said_to_be_may_be_left_out_in_more_shapes(claim, source, supported):
     assert check(claim, [Evidence(source)]).supported is supported

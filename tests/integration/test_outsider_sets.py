@@ -282,9 +282,8 @@ FRAMES_LIMITS = {
     "ot046": "'temporary' left out (arguable)", "ot048": "'prototype' left out (arguable)",
 }
 FRAMES_FALSE_ALARMS = {
-    "rf076", "rf077", "rf079", "rf081", "rf082", "rf083", "rf084", "rf085", "rf086", "rf088",
-    "rf089", "rf093", "rf097", "ts031", "ts036", "ts043", "ts057", "dc021", "dc037", "ot011",
-    "ot038",
+    "rf076", "rf077", "rf079", "rf081", "rf082", "rf083", "rf089", "rf093", "rf097", "ts031",
+    "ts036", "ts043", "ts057", "dc021", "dc037", "ot011", "ot038",
 }
 
 
@@ -292,20 +291,39 @@ FRAMES_FALSE_ALARMS = {
 # blind from the docs once a claim could leave out what a thing is said to be. Limits
 # (docs/failure-behaviour.md): a finding taken back in a later sentence. True cases that fail
 # closed: a participle with an adverb before its agent ("wholly owned by"), a linking verb
-# other than "is" and "was" ("remains", "became"), the words before a noun left out without
-# the noun, a noun the claim's words do not follow at once ("a singer and actress who", "an art
-# museum in Ghent that"), a word that makes the thing another though what follows holds ("a
-# former senator who lives in Boston"), a distance ("3 km from"), "one of", a source sentence
-# that opens with a pronoun.
+# other than "is", "was" and "has been" ("remains", "became"), the words before a noun left out
+# without the noun, a word that makes the thing another though what follows holds ("a former
+# senator who lives in Boston"), a noun read as a changer ("an office block"), an ordinal of a
+# group ("the second of three ships that"), a common noun before "that", one of several verbs
+# after "that", a source sentence that opens with a pronoun.
 SAYING_LESS_LIMITS = {"sl248": _TAKEN_BACK}
 SAYING_LESS_FALSE_ALARMS = {
-    "sl012", "sl016", "sl019", "sl023", "sl024", "sl025", "sl027", "sl044", "sl045", "sl046",
-    "sl047", "sl048", "sl049", "sl076", "sl078", "sl101", "sl103", "sl113", "sl119", "sl132",
-    "sl150", "sl177", "sl188", "sl189", "sl190", "sl194", "sl196", "sl197", "sl198", "sl201",
-    "sl207", "sl209", "sl210", "sl217", "sl223", "sl224", "sl235", "sl263", "sl268", "sl302",
-    "sl303",
+    "sl023", "sl024", "sl027", "sl044", "sl045", "sl046", "sl047", "sl048", "sl049", "sl076",
+    "sl078", "sl101", "sl103", "sl119", "sl132", "sl150", "sl177", "sl188", "sl189", "sl190",
+    "sl194", "sl201", "sl207", "sl217", "sl223", "sl235", "sl263", "sl268",
 }
 
+
+# The second set of claims that say less (tests/data/outsider/saying_less_2), written blind
+# from the docs once the shapes after the noun were widened (a participle, "one of", a place's
+# name before "that", a measure). Limits (docs/failure-behaviour.md): a passive in the clause
+# after the noun is read in the active order, its tense lost, as a plain past read as the
+# present is; the rest are arguable (a restriction after the statement left out, a true claim
+# the docs say fails closed). True cases that fail closed: a word the concept table gives no
+# opposite after the noun ("rich in", "popular with"), a noun in "-ing" or "-ly" before a
+# participle ("a reading room", "family-run"), a clause of belief or want on the subject, an
+# object relative read as a passive, "whose", a month with "late" or "each", an aside.
+_RELATIVE_PASSIVE = "a passive after 'that' is read in the active order, its tense lost"
+SAYING_LESS_2_LIMITS = {
+    "ls186": _RELATIVE_PASSIVE, "ls529": _RELATIVE_PASSIVE, "ls530": _RELATIVE_PASSIVE,
+    **dict.fromkeys(("ls184", "ls211", "ls214", "ls250", "ls375", "ls414", "ls422", "ls444",
+                     "ls535", "ls543"), "arguable"),
+}
+SAYING_LESS_2_FALSE_ALARMS = {
+    "ls297", "ls298", "ls299", "ls300", "ls301", "ls303", "ls304", "ls305", "ls415", "ls433",
+    "ls439", "ls447", "ls448", "ls452", "ls466", "ls476", "ls477", "ls483", "ls509", "ls514",
+    "ls547", "ls561",
+}
 
 # The set on which of two people was born first (tests/data/outsider/born_first). Limits:
 # a span after a name that is no lifespan but reads as one, and a source that says the
@@ -321,6 +339,7 @@ BORN_FIRST_FALSE_ALARMS = {"bf009", "bf023", "bf029", "bf030", "bf033", "bf036",
 @pytest.mark.parametrize("name,least,limits,false_alarms", [
     ("frames", 330, FRAMES_LIMITS, FRAMES_FALSE_ALARMS),
     ("saying_less", 300, SAYING_LESS_LIMITS, SAYING_LESS_FALSE_ALARMS),
+    ("saying_less_2", 570, SAYING_LESS_2_LIMITS, SAYING_LESS_2_FALSE_ALARMS),
     ("born_first", 160, BORN_FIRST_LIMITS, BORN_FIRST_FALSE_ALARMS),
 ])
 def test_the_sets_of_texts_and_sources_hold_to_their_named_limits(name, least, limits,

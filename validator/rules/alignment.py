@@ -695,13 +695,18 @@ _ENDS = ({"from", "to"}, {"from", "into"}, {"from", "towards"}, {"from", "toward
 def _then_not_now(claim: Clause, said: list[Token], pairs) -> str | None:
     """Why a claim in the present is not stated by a past the source dates: "The company is
     profitable" by "The company was profitable in 2010" (it held then; whether it holds now
-    the source does not say). Only "is", "are", "has", "have" against "was", "were", "had"
-    and a date or year the claim leaves out: the rules read no other tense."""
+    the source does not say), nor "Rovers win the league" by "Rovers won the league in 1961".
+    "is", "are", "has", "have" against "was", "were", "had", or a verb of the claim with no
+    past ending against the same verb in the past, with no "have" or "be" before it, and a
+    date or year the claim leaves out."""
     tenses = {t.text.lower() for t in claim}
-    if tenses.isdisjoint(_NOW) or not tenses.isdisjoint(_THEN):
-        return None
     spoken = _spoken(said, pairs)
-    past = next((t for t in spoken if t.text.lower() in _THEN), None)
+    if not tenses.isdisjoint(_NOW) and tenses.isdisjoint(_THEN):
+        past = next((t for t in spoken if t.text.lower() in _THEN), None)
+    else:
+        past = next((said[j] for i, j in pairs if _tense(said[j]) == "ed" != _tense(claim[i])
+                     and claim[i].kind == "word" and not participle(claim[i]) and not (
+                         j and said[j - 1].form in AUXILIARIES)), None)
     if past is None:
         return None
     matched = {id(said[j]) for _, j in pairs}
@@ -998,12 +1003,10 @@ def _what_it_is(claim: Clause, at: list[int], said: list[Token], pairs) -> set[i
         mine = [t.text.lower() for t in claim[at[h] + 1:at[i]]]  # the claim's "is located in"
         word, last = said[end].text.lower(), said[end - 1]
         if end == b and participle(said[b]) and not BE.isdisjoint(mine):  # "(was) founded by"
-            dated = any(is_date(t) and said[k - 1].text.lower() != "since"
-                        for k, t in enumerate(said[b + 1:], b + 1))
-            held = not dated or not {"was", "were"}.isdisjoint(mine)
+            held = not _dated(said[b + 1:]) or not {"was", "were"}.isdisjoint(mine)
         elif word in RELATIVES and word != "whose":  # "that (was) formed": its tense kept
             between = said[end + 1:b]  # "that was sued by", "that lies on" ("is on")
-            theirs, ours = suffix(said[b]), suffix(claim[at[i]])
+            theirs, ours = _tense(said[b]), _tense(claim[at[i]])
             held = all(t.kind == "function" for t in between) and (
                 theirs == ours or one_of and (theirs, ours) == ("", "s")) and [
                 _SINGULAR.get(t.form, t.form) if one_of else t.form for t in between] == [
@@ -1030,6 +1033,20 @@ def _said_after(said: list[Token], b: int) -> bool:
         return bool(token.amount.unit)
     return token.form.startswith("~") and token.text.lower() not in PREPOSITIONS and after is not None \
         and after.text.lower() in PREPOSITIONS
+
+
+def _dated(after: Sequence[Token]) -> bool:
+    """Whether what follows a participle dates it to a time that may be over: a year, a date, a
+    range or decade ("in 1948", "from 1972 to 1990", "during the 1970s"), or "last" or "ago"
+    ("last year"), but not a period that runs to now ("since 1948")."""
+    return any((is_date(t) or t.form.startswith("range:") or t.text.lower() in ("last", "ago"))
+               and not (k and after[k - 1].text.lower() == "since") for k, t in enumerate(after))
+
+
+def _tense(token: Token) -> str:
+    """A verb's ending as its tense: "ed" for a past, regular or not ("formed", "won"), else
+    its ending ("s", "", "ing")."""
+    return "ed" if token.kind == "word" and token.text.lower() in IRREGULAR else suffix(token)
 
 
 # A plural verb after "one of" the group: the singular the claim says of one of them.

@@ -19,6 +19,7 @@ from ..text.grammar import (
     BE,
     NEGATIONS,
     OBJECT_PRONOUNS,
+    PARTICLES,
     QUANTIFIERS,
     RELATIVES,
     SUBJECT_PRONOUNS,
@@ -340,6 +341,11 @@ def _shared_subject(first: Sequence[Token], rest: list[Token]) -> list[Token] | 
 def _tokens(text: str) -> list[Token]:
     found = list(_TOKEN.finditer(text))
     raw, spans = [m.group() for m in found], [m.span() for m in found]
+    for k in range(len(raw) - 1, 0, -1):  # "a start-up", "a spin-off": one noun
+        if raw[k].lower() in PARTICLES and raw[k - 1].isalpha() and spans[k][0] == (
+                spans[k - 1][1] + 1) and text[spans[k - 1][1]] == "-":
+            raw[k - 1:k + 1] = [f"{raw[k - 1]}-{raw[k]}"]
+            spans[k - 1:k + 1] = [(spans[k - 1][0], spans[k][1])]
     tokens: list[Token] = []
     bound_text = ""  # a hedge or bound read before a number ("about", "more than")
     article = False  # the word before was an article
@@ -561,10 +567,11 @@ def _not_yet_at(raw: list[str], i: int, tokens: list[Token]) -> int:
 
 def _used_to(raw: list[str], i: int, tokens: list[Token]) -> bool:
     """Whether ``raw[i]`` opens "used to" before a verb, a past that no longer holds ("He used
-    to live in Paris" does not state "He lives in Paris"): a qualifier. Not after "be" ("is
-    used to cut", "was used to it")."""
-    return (raw[i].lower() == "used" and i + 2 < len(raw) and raw[i + 1].lower() == "to"
-            and raw[i + 2].isalpha() and raw[i + 2].lower() not in FUNCTION_WORDS
+    to live in Paris" does not state "He lives in Paris", nor "used to be owned by" that it is
+    owned): a qualifier. Not after "be" ("is used to cut", "was used to it")."""
+    after = raw[i + 2].lower() if i + 2 < len(raw) else ""
+    return (raw[i].lower() == "used" and raw[i + 1].lower() == "to" and after.isalpha()
+            and (after not in FUNCTION_WORDS or after in ("be", "have"))
             and not (tokens and tokens[-1].form in BE))
 
 
@@ -760,6 +767,9 @@ def _mark_lists(tokens: list[Token]) -> list[Token]:
             n += 1
             continue
         start = n - 1
+        if out[n + 1].kind == "number" != out[start].kind and start and out[start - 1].kind == (
+                "number"):
+            start -= 1  # "12 metres wide and 20 metres tall": the first item has its measure
         while start >= 2 and out[start - 1].text == "," and out[start - 2].content:
             start -= 2
             while start > 0 and out[start - 1].content and out[start - 1].text != "," and (

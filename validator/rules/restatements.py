@@ -14,7 +14,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..text.grammar import AUXILIARIES, BE, POSSESSIVES, PREPOSITIONS, RELATIVES, TIME_ADVERBS
+from ..text.grammar import (
+    AUXILIARIES,
+    BE,
+    PARTICLES,
+    POSSESSIVES,
+    PREPOSITIONS,
+    RELATIVES,
+    TIME_ADVERBS,
+)
 from ..text.word_forms import IRREGULAR
 from . import quantities
 from .tokens import (
@@ -381,7 +389,7 @@ def passive(tokens: list[Token]) -> list[Token]:
         by = _participles_end(tokens, i)
         if by is None:
             continue
-        if by < len(tokens) and tokens[by].text.lower() in _PARTICLES:
+        if by < len(tokens) and tokens[by].text.lower() in PARTICLES:
             by += 1  # "sent off by the referee": the referee sent off
         found = _agent(tokens, by)
         if found is None:
@@ -412,8 +420,19 @@ def of_what_it_is(tokens: Sequence[Token], q: int) -> bool:
     token, word = tokens[q], tokens[q].text.lower()
     return (token.kind in ("word", "name", "number") and not token.aside
             and word not in TITLE_CHANGERS and word not in TIME_ADVERBS
-            and word not in PREPOSITIONS and not word.endswith("ly") and suffix(token) != "ing"
+            and word not in PREPOSITIONS and suffix(token) != "ing"
+            and not (word.endswith("ly") and not _before_its_noun(tokens, q))
             and changes(*word_and_next(tokens, q)) is None)
+
+
+def _before_its_noun(tokens: Sequence[Token], q: int) -> bool:
+    """Whether the word in "-ly" at ``tokens[q]`` stands before a word of the noun, not a
+    participle, so it is part of the noun ("a weekly newspaper", "a stately home", "a highly
+    toxic plant") and no adverb of what follows ("a drug briefly approved", "a company wholly
+    owned by")."""
+    after = tokens[q + 1] if q + 1 < len(tokens) else None
+    return after is not None and after.kind == "word" and not participle(after) and suffix(
+        after) != "ing" and after.text.lower() not in PREPOSITIONS
 
 
 def _participles_end(tokens: Sequence[Token], i: int) -> int | None:
@@ -461,7 +480,6 @@ def _agent_end(tokens: list[Token], start: int) -> int:
     return end
 
 
-_PARTICLES = frozenset("off out up down away back over".split())  # "sent off", "struck down"
 
 
 def possessive(tokens: list[Token]) -> list[Token]:

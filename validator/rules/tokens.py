@@ -84,7 +84,8 @@ TITLE_CHANGERS = frozenset("""former ex vice deputy acting interim assistant ass
     imitation mock pseudo toy replica faux fictional fictitious legendary mythical legend myth
     hoax draft proposed purported
     proclaimed styled would-be so-called supposed potential prospective future virtual
-    hypothetical simulated""".split())
+    hypothetical simulated bogus sham quack fraudulent debunked spurious theoretical unbuilt
+    forged experimental possible part majority minority""".split())
 # The token a list of alternatives ends with (its form and its kind): "Anna or Ben will win"
 # does not state "Anna will win", nor "Anna and Ben will win"; it states itself.
 ALTERNATIVES = "or:"

@@ -159,7 +159,7 @@ CHANGERS = (
         consider considered plan planned draft drafted intend intended either offer offered
         accuse accused allow allows allowed permit permits permitted call_for called_for
         calls_for called_up came_within await awaits awaiting request requested requests
-        so_called""",
+        so_called called""",
      "The House passed a bill to raise the minimum wage.",
      "The House proposed a bill to raise the minimum wage."),
     (FailureKind.CIRCUMSTANCE, """used_to formerly previously temporary temporarily permanent

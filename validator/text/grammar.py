@@ -77,6 +77,9 @@ INTERROGATIVES = frozenset("what which who whom whose when where why how".split(
 CLAUSE_OPENERS = frozenset("but whereas while although though however yet because".split())
 # The words that join two words or clauses of one rank ("Anna and Ben", "..., so it closed").
 COORDINATORS = frozenset("and or nor but yet so".split())
+# The particles of a phrasal verb ("sent off", "struck down"), which also end a noun made of one
+# ("a start-up", "a spin-off").
+PARTICLES = frozenset("off out up down away back over".split())
 
 # Adverbs of time, which may stand before a verb ("She later moved") or open a sentence
 # ("Overnight, the river rose") without being its subject.
@@ -93,5 +96,5 @@ TIME_NOUNS = frozenset("""year years month months week weeks quarter quarters da
 # The prepositions: a sentence that opens with one opens with a phrase, not with its subject.
 PREPOSITIONS = frozenset("""about above across after against along amid among around as at
     before behind below beneath beside besides between beyond by despite down during except
-    for from in inside into like near of off on onto out outside over past per since through
+    for from in inside into like near of off on onto opposite out outside over past per since through
     throughout till to toward towards under until up upon via with within without""".split())

@@ -591,6 +591,53 @@ def test_what_a_thing_is_said_to_be_may_be_left_out_in_more_shapes(claim, source
     assert check(claim, [Evidence(source)]).supported is supported
 
 
+@pytest.mark.parametrize("claim,source,supported", [
+    # a word that makes the thing another, in the noun or the participle
+    ("Brakka cures migraines.", "Brakka is a sham remedy that cures migraines.", False),
+    ("Brakka cures migraines.", "Brakka is a debunked remedy that cures migraines.", False),
+    ("The engine runs on seawater.", "The engine is a theoretical engine that runs on "
+                                     "seawater.", False),
+    ("Juna is owned by Veltro.", "Juna is a mobile network part-owned by Veltro.", False),
+    ("The Fenwick Gallery is open to the public.", "The Fenwick Gallery is called a gallery "
+                                                   "open to the public.", False),
+    ("The Corran Museum closed in 2003.", "The Corran Museum is a gallery opposite a cinema "
+                                          "that closed in 2003.", False),
+    # a participle dated to a time that may be over, however the time is said
+    ("The Moth Festival is held in Ely.", "The Moth Festival is a music festival held in Ely "
+                                          "from 1972 to 1990.", False),
+    ("The Moth Festival is held in Ely.", "The Moth Festival is a music festival held in Ely "
+                                          "during the 1970s.", False),
+    ("The Moth Festival is held in Ely.", "The Moth Festival is a music festival held in Ely "
+                                          "last year.", False),
+    ("The Moth Festival was held in Ely.", "The Moth Festival is a music festival held in Ely "
+                                           "from 1972 to 1990.", True),
+    # a past, regular or not, is not the present: after "that", after "one of", or dated
+    ("Ada Birk wins the Lenz Prize.", "Ada Birk was one of three poets who won the Lenz "
+                                      "Prize.", False),
+    ("Ada Birk won the Lenz Prize.", "Ada Birk was one of three poets who won the Lenz Prize.",
+     True),
+    ("Hesketh Rovers win the league.", "Hesketh Rovers are a club that won the league in "
+                                       "1961.", False),
+    ("Hesketh Rovers win the league.", "Hesketh Rovers won the league in 1961.", False),
+    ("Barrow Lodge is owned by the Crown.", "Barrow Lodge used to be owned by the Crown.",
+     False),
+    # two measures of one thing: each keeps its own dimension
+    ("The Broch is 12 metres tall.", "The Broch is 12 metres wide and 20 metres tall.", False),
+    ("The Broch is 20 metres tall.", "The Broch is a stone tower 12 metres wide and 20 metres "
+                                     "tall.", True),
+    ("The Broch is 20 metres tall and 12 metres wide.", "The Broch is 12 metres wide and 20 "
+                                                        "metres tall.", True),
+    # a noun in "-ly" or with a particle is a noun
+    ("The Gazette publishes on Sundays.", "The Gazette is a weekly newspaper that publishes "
+                                          "on Sundays.", True),
+    ("Tiber Labs employs 40 scientists.", "Tiber Labs is a start-up that employs 40 "
+                                          "scientists.", True),
+    ("Kelvo Ltd is owned by Acme.", "Kelvo Ltd is a company wholly owned by Acme.", False),
+])
+def test_what_a_probe_of_saying_less_found(claim, source, supported):
+    assert check(claim, [Evidence(source)]).supported is supported
+
+
 def test_a_first_name_that_reads_as_a_modal_is_still_a_name():
     found = check("Jaden Smith won the award.", [Evidence("Will Smith won the award.")])
     assert found.contradiction

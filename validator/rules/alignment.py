@@ -256,7 +256,7 @@ BLOCKS = (
     Block(lambda m: _other_end(m.claim, m.at, m.said, m.pairs), True,
           ("test_one_statement: where it goes from is not where it goes to",),
           FailureKind.ROLES),
-    Block(lambda m: _then_not_now(m.claim, m.said, m.pairs), True,
+    Block(lambda m: _then_not_now(m.claim, m.said, m.pairs, m.at), True,
           ("traps/time_scope_dropped", "held_out_traps/tense_changed"),
           FailureKind.CIRCUMSTANCE),
     Block(lambda m: _now_not_then(m.claim, m.said, m.pairs, m.described), True,
@@ -692,21 +692,21 @@ def _other_end(claim: Clause, at: list[int], said: list[Token], pairs) -> str | 
 _ENDS = ({"from", "to"}, {"from", "into"}, {"from", "towards"}, {"from", "toward"})
 
 
-def _then_not_now(claim: Clause, said: list[Token], pairs) -> str | None:
+def _then_not_now(claim: Clause, said: list[Token], pairs, at: Sequence[int]) -> str | None:
     """Why a claim in the present is not stated by a past the source dates: "The company is
     profitable" by "The company was profitable in 2010" (it held then; whether it holds now
     the source does not say), nor "Rovers win the league" by "Rovers won the league in 1961".
-    "is", "are", "has", "have" against "was", "were", "had", or a verb of the claim with no
-    past ending against the same verb in the past, with no "have" or "be" before it, and a
-    date or year the claim leaves out."""
+    "is", "are", "has", "have" against "was", "were", "had", or a verb of the claim in the
+    present ("wins", or "win" after a plural) against the same verb in the past with no
+    auxiliary before it, and a date or year the claim leaves out."""
     tenses = {t.text.lower() for t in claim}
     spoken = _spoken(said, pairs)
     if not tenses.isdisjoint(_NOW) and tenses.isdisjoint(_THEN):
         past = next((t for t in spoken if t.text.lower() in _THEN), None)
     else:
-        past = next((said[j] for i, j in pairs if _tense(said[j]) == "ed" != _tense(claim[i])
-                     and claim[i].kind == "word" and not participle(claim[i]) and not (
-                         j and said[j - 1].form in AUXILIARIES)), None)
+        past = next((said[j] for i, j in pairs if _tense(said[j]) == "ed"
+                     and _present(claim, at[i]) and not (j and said[j - 1].form in AUXILIARIES)),
+                    None)
     if past is None:
         return None
     matched = {id(said[j]) for _, j in pairs}
@@ -1041,6 +1041,18 @@ def _dated(after: Sequence[Token]) -> bool:
     ("last year"), but not a period that runs to now ("since 1948")."""
     return any((is_date(t) or t.form.startswith("range:") or t.text.lower() in ("last", "ago"))
                and not (k and after[k - 1].text.lower() == "since") for k, t in enumerate(after))
+
+
+def _present(claim: Clause, k: int) -> bool:
+    """Whether ``claim[k]`` is a verb in the present: in "-s" ("wins"), or bare after a plural
+    ("Rovers win", "people win"), not after an auxiliary ("did win", "will win")."""
+    token = claim[k]
+    if token.kind != "word" or participle(token) or k and claim[k - 1].form in AUXILIARIES:
+        return False
+    if _tense(token) == "s":
+        return True
+    before = claim[k - 1].text.lower() if k else ""
+    return _tense(token) == "" and (ending_of(before) == "s" or before in PLURALS)
 
 
 def _tense(token: Token) -> str:

@@ -168,7 +168,7 @@ CHANGERS = (
     (FailureKind.NUMBER, "partly partially mostly largely average median mean",
      "The building was destroyed by the fire.", "The building was partly destroyed by the fire."),
     (FailureKind.ENTITY, """candidate candidates nominee nominees finalist finalists emeritus
-        runner came_second finished_second""",
+        runner runner-up came_second finished_second""",
      "Carla Diaz, the attorney general, toured the prison.",
      "Carla Diaz, the nominee for attorney general, toured the prison."),
 )

@@ -43,15 +43,16 @@ from ..text.grammar import (
     SECOND,
     SPEAKERS,
     TIME_ADVERBS,
+    TIME_NOUNS,
 )
 from ..text.word_forms import (
     AFTER_A_DATE,
     IRREGULAR,
     MONTH_OF,
-    PLURALS,
     SAME_PARTICIPLES,
     TIMES,
     WEEKDAYS,
+    plural,
     snowball,
 )
 from ..types import FailureKind
@@ -71,7 +72,6 @@ from .tokens import (
     UNASSERTING,
     Clause,
     Token,
-    ending_of,
     has_verb,
     is_date,
     is_mention,
@@ -703,15 +703,14 @@ def _then_not_now(claim: Clause, said: list[Token], pairs, at: Sequence[int]) ->
     spoken = _spoken(said, pairs)
     if not tenses.isdisjoint(_NOW) and tenses.isdisjoint(_THEN):
         past = next((t for t in spoken if t.text.lower() in _THEN), None)
-    else:
-        past = next((said[j] for i, j in pairs if _tense(said[j]) == "ed"
-                     and _present(claim, at[i]) and not (j and said[j - 1].form in AUXILIARIES)),
-                    None)
+    else:  # "won", "had won"; "set" where the claim says "sets"
+        past = next((said[j] for i, j in pairs if _present(claim, at[i]) and (
+            _tense(said[j]) == "ed" or _tense(said[j]) == "" != _tense(claim[at[i]]))
+            and not (j and said[j - 1].form in AUXILIARIES - HAVE)), None)
     if past is None:
         return None
     matched = {id(said[j]) for _, j in pairs}
-    dated = next((t for t in spoken if (is_date(t) or t.form.startswith("range:"))
-                  and id(t) not in matched), None)
+    dated = _dated([t for t in spoken if id(t) not in matched])
     if dated is None:
         return None
     return (f"the source puts it in the past ({past.text!r}, {dated.text}); the sentence says "
@@ -938,8 +937,7 @@ def _clause_on_the_subject(claim: Clause, at: list[int], said: list[Token], pair
     while main < len(said) - 1 and said[main].text.lower() in TIME_ADVERBS:
         main += 1  # "The creed that the founders wrote still guides the school"
     word, noun = said[main].text.lower(), said[a].text.lower()
-    one = said[main].kind == "word" and ending_of(noun) != "s" and noun not in PLURALS and (
-        _ends_in_its_verb(said[a + 2:verb]))
+    one = said[main].kind == "word" and not plural(noun) and _ends_in_its_verb(said[a + 2:verb])
     if word in ("is", "was", "has", "does") or said[main].kind == "word" and (
             suffix(said[main]) == "s") or one and (suffix(said[main]) == "ed" or word in IRREGULAR):
         return set(range(a + 1, verb))
@@ -971,13 +969,12 @@ def _what_it_is(claim: Clause, at: list[int], said: list[Token], pairs) -> set[i
     a measure the claim says after its "is" ("a hotel 3 km from Rome"); never "of" or "whose"
     ("X is the son of Y" does not make X Y, nor "the band whose singer died" the band dead).
     After "that", the claim says what follows as it stands, its verb in the same tense ("is a
-    firm that employed 500" does not say it employs them); a place's name may stand between
-    the noun and "that", which can only be the noun's ("a rock band from California that
-    formed"), and "one of" the noun's group before it ("one of two bridges that cross the
-    Tyne": the bridge crosses it). A participle after the noun is the claim's only with "is"
-    or "was" ("a subsidiary owned by Acme" is owned, and owns nothing), with "was" where a
-    date follows ("a drug approved in 2010" is not "is approved"; "held in Bath since 1948"
-    still is)."""
+    firm that employed 500" does not say it employs them), and "one of" the noun's group may
+    stand before it ("one of two bridges that cross the Tyne": the bridge crosses it; "was one
+    of the firms that cut jobs" says nothing of now). A participle after the noun is the
+    claim's only with "is" or "was" ("a subsidiary owned by Acme" is owned, and owns
+    nothing), with "was" where a date follows ("a drug approved in 2010" is not "is
+    approved"; "held in Bath since 1948" still is)."""
     found: set[int] = set()
     for (h, a), (i, b) in zip(pairs, pairs[1:], strict=False):
         copula = next((q for q in range(a + 1, b) if not said[q].aside), b)  # "BC (BC) is"
@@ -991,24 +988,27 @@ def _what_it_is(claim: Clause, at: list[int], said: list[Token], pairs) -> set[i
         one_of = start + 1 < b and said[start].text.lower() == "one" and said[start + 1].form == (
             "of")  # "one of the few species that survived": it survived
         start += 2 * one_of
-        if one_of and said[start].text.lower() in QUANTIFIERS:
+        if one_of and start < b and said[start].text.lower() in QUANTIFIERS:
             start += 1  # "one of the few", "one of many"
-        end = next(q for q in range(start, b + 1) if q == b or not said[q].content)
+        end = next((q for q in range(start, b + 1) if q == b or not said[q].content), start)
         noun = range(copula + 1, end)
-        if end == start or said[end - 1].kind == "number" or not all(
+        if end >= b and start >= b or end == start or said[end - 1].kind == "number" or not all(
                 of_what_it_is(said, q) if one_of else _noun(said, q) for q in range(start, end)):
             continue  # ends in its noun: "was 60 percent contained" is a measure of it
-        end = _past_a_named_place(said, end, b)
-        noun = range(copula + 1, end)
         mine = [t.text.lower() for t in claim[at[h] + 1:at[i]]]  # the claim's "is located in"
         word, last = said[end].text.lower(), said[end - 1]
+        said_as = all(said[q].text.lower() in mine for q in linking)  # "has been" as it is
+        if len(linking) > 1 and word not in RELATIVES and not said_as:
+            continue  # "had been a charity run by volunteers" is not "is run by"
         if end == b and participle(said[b]) and not BE.isdisjoint(mine):  # "(was) founded by"
             held = not _dated(said[b + 1:]) or not {"was", "were"}.isdisjoint(mine)
         elif word in RELATIVES and word != "whose":  # "that (was) formed": its tense kept
             between = said[end + 1:b]  # "that was sued by", "that lies on" ("is on")
             theirs, ours = _tense(said[b]), _tense(claim[at[i]])
             held = all(t.kind == "function" for t in between) and (
-                theirs == ours or one_of and (theirs, ours) == ("", "s")) and [
+                theirs == ours or one_of and (theirs, ours) == ("", "s") and said[copula].form in (
+                    "is", "are") and said[b].text.lower() not in SAME_PARTICIPLES and not _dated(
+                    said[b + 1:])) and [
                 _SINGULAR.get(t.form, t.form) if one_of else t.form for t in between] == [
                 t.form for t in claim[at[h] + 1:at[i]]]
         else:  # "is on", "is located in", "is near", after a noun, not a verb ("a painter
@@ -1035,24 +1035,32 @@ def _said_after(said: list[Token], b: int) -> bool:
         and after.text.lower() in PREPOSITIONS
 
 
-def _dated(after: Sequence[Token]) -> bool:
-    """Whether what follows a participle dates it to a time that may be over: a year, a date, a
-    range or decade ("in 1948", "from 1972 to 1990", "during the 1970s"), or "last" or "ago"
-    ("last year"), but not a period that runs to now ("since 1948")."""
-    return any((is_date(t) or t.form.startswith("range:") or t.text.lower() in ("last", "ago"))
-               and not (k and after[k - 1].text.lower() == "since") for k, t in enumerate(after))
+def _dated(after: Sequence[Token]) -> Token | None:
+    """What in ``after`` dates a statement to a time that may be over: a year, a date, a range
+    or decade ("in 1948", "from 1972 to 1990", "during the 1970s"), "last" before a word of
+    time or "ago" ("last year", "two years ago"); never a period that runs to now ("since
+    1948", "since June 1948"). None if nothing does."""
+    since = False
+    for k, t in enumerate(after):
+        word = t.text.lower()
+        since = word == "since" or since and t.kind == "number"
+        following = after[k + 1].text.lower() if k + 1 < len(after) else ""
+        if not since and (is_date(t) or t.form.startswith("range:") or word == "ago" or (
+                word == "last" and following in TIME_NOUNS)):
+            return t
+    return None
 
 
 def _present(claim: Clause, k: int) -> bool:
     """Whether ``claim[k]`` is a verb in the present: in "-s" ("wins"), or bare after a plural
     ("Rovers win", "people win"), not after an auxiliary ("did win", "will win")."""
     token = claim[k]
-    if token.kind != "word" or participle(token) or k and claim[k - 1].form in AUXILIARIES:
+    if token.kind != "word" or k and claim[k - 1].form in AUXILIARIES:
         return False
     if _tense(token) == "s":
         return True
     before = claim[k - 1].text.lower() if k else ""
-    return _tense(token) == "" and (ending_of(before) == "s" or before in PLURALS)
+    return _tense(token) == "" and plural(before)
 
 
 def _tense(token: Token) -> str:
@@ -1063,20 +1071,6 @@ def _tense(token: Token) -> str:
 
 # A plural verb after "one of" the group: the singular the claim says of one of them.
 _SINGULAR = {"are": "is", "were": "was", "have": "has", "do": "does"}
-
-
-def _past_a_named_place(said: list[Token], end: int, b: int) -> int:
-    """Where "that" stands after a place's name that follows the noun of what a thing is ("a
-    rock band from California that formed", "an art museum in Ghent that opened"): a name
-    takes no "that" of its own, so the clause is the noun's. ``end`` as it was where no such
-    name stands ("a house near the bridge that collapsed" may say the bridge collapsed)."""
-    if end + 2 >= b or said[end].text.lower() not in ("in", "from", "at", "on"):
-        return end
-    k = end + 1
-    while k < b and said[k].kind == "name" and not said[k].aside:
-        k += 1
-    word = said[k].text.lower()
-    return k if k > end + 1 and word in RELATIVES and word != "whose" else end
 
 
 def _noun(said: list[Token], q: int) -> bool:

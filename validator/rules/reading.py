@@ -251,6 +251,8 @@ def _coordinated(tokens: list[Token]) -> list[list[Token]]:
             continue
         if tokens[n - 1].kind == tokens[n + 1].kind == "number":
             continue  # "every 6 and 10 minutes": two values of one clause
+        if measures := _measures(tokens, n):
+            return measures
         if n >= 3 and tokens[n - 2].text == "," and tokens[n - 1].kind == tokens[n - 3].kind == (
                 "word"):
             continue  # "pizza, pasta and salads", "a saw, pliers and a hammer": a list's last
@@ -275,6 +277,26 @@ def _coordinated(tokens: list[Token]) -> list[list[Token]]:
     return [tokens]
 
 
+def _measures(tokens: list[Token], n: int) -> list[list[Token]] | None:
+    """"The Broch is 12 metres wide, 30 metres long and 20 metres tall" as one statement for
+    each measure, each with what comes before the first ("The Broch is 12 metres wide", ...):
+    a number of one item is never another item's ("30 cars and 12 trucks"). None unless each
+    item around the "and" at ``tokens[n]``, and before it after commas, is a number and one
+    word."""
+    if not (n >= 2 and n + 2 < len(tokens) and tokens[n - 2].kind == tokens[n + 1].kind == (
+            "number") and tokens[n - 1].kind == tokens[n + 2].kind == "word"):
+        return None
+    first = n - 2
+    while first >= 3 and tokens[first - 1].text == "," and tokens[first - 3].kind == (
+            "number") and tokens[first - 2].kind == "word":
+        first -= 3
+    head = tokens[:first]
+    if not any(t.content for t in head):
+        return None
+    items = [tokens[k:k + 2] for k in range(first, n, 3)]
+    return [[*head, *item] for item in items] + _coordinated([*head, *tokens[n + 1:]])
+
+
 def _own_clause(first: Sequence[Token], rest: Sequence[Token]) -> bool:
     """Whether ``rest``, after "and", is a clause with a subject and a verb of its own, and
     ``first`` one with its verb: two statements ("Paris is the capital of France and Rome is
@@ -293,8 +315,11 @@ def _own_clause(first: Sequence[Token], rest: Sequence[Token]) -> bool:
             if any(t.text.lower() in RELATIVES for t in rest[:k]):
                 # "a singer and actress who was born in Lagos": the verb is the relative
                 # clause's; a clause of its own has another ("... and the city that hosts
-                # the Games is Rome")
-                return any(t.form in AUXILIARIES for t in rest[k + 1:])
+                # the Games is Rome", "... and the team that won the cup plays in Lyon")
+                skip = k + 1 + (token.form in AUXILIARIES and k + 1 < len(rest)
+                                and participle(rest[k + 1]))
+                return any(t.form in AUXILIARIES or t.kind == "qualifier" or _past(t) or (
+                    t.kind == "word" and suffix(t) in ("s", "ed")) for t in rest[skip:])
             return k > 0 and any(t.content for t in rest[:k]) and all(
                 t.kind in ("name", "word", "number", "function") and not t.listed
                 for t in rest[:k])
@@ -570,7 +595,7 @@ def _used_to(raw: list[str], i: int, tokens: list[Token]) -> bool:
     to live in Paris" does not state "He lives in Paris", nor "used to be owned by" that it is
     owned): a qualifier. Not after "be" ("is used to cut", "was used to it")."""
     after = raw[i + 2].lower() if i + 2 < len(raw) else ""
-    return (raw[i].lower() == "used" and raw[i + 1].lower() == "to" and after.isalpha()
+    return (raw[i].lower() == "used" and bool(after) and raw[i + 1].lower() == "to" and after.isalpha()
             and (after not in FUNCTION_WORDS or after in ("be", "have"))
             and not (tokens and tokens[-1].form in BE))
 
@@ -767,9 +792,6 @@ def _mark_lists(tokens: list[Token]) -> list[Token]:
             n += 1
             continue
         start = n - 1
-        if out[n + 1].kind == "number" != out[start].kind and start and out[start - 1].kind == (
-                "number"):
-            start -= 1  # "12 metres wide and 20 metres tall": the first item has its measure
         while start >= 2 and out[start - 1].text == "," and out[start - 2].content:
             start -= 2
             while start > 0 and out[start - 1].content and out[start - 1].text != "," and (

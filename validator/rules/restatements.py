@@ -60,8 +60,8 @@ def voiced(tokens: list[Token]) -> list[Token]:
         while before >= 0 and out[before].kind == "negation":
             before -= 1
         noun = before
-        while noun > 0 and out[noun].form not in BE and of_what_it_is(out, noun) and not (
-                participle(out[noun]) or out[noun].kind == "number"):
+        while noun > 0 and out[noun].form not in BE and of_what_it_is(out, noun) and (
+                out[noun].kind == "word" and not participle(out[noun])):
             noun -= 1  # "is a dog named": the participle of what it is
         if noun < before and out[noun].form in BE and k + 1 < len(out) and (
                 out[k + 1].kind == "name" or out[k + 1].text.lower() in PREPOSITIONS):
@@ -406,7 +406,7 @@ def _agent(tokens: list[Token], by: int) -> tuple[list[Token], int] | None:
     if by >= len(tokens) or tokens[by].form != "by":
         return None
     end = _agent_end(tokens, by + 1)
-    if end < len(tokens) and tokens[end].text.lower() in RELATIVES:
+    if end < len(tokens) and tokens[end].text.lower() in RELATIVES and not tokens[end].aside:
         return None
     return (tokens[by + 1:end], end) if end > by + 1 else None
 

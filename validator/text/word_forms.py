@@ -92,10 +92,19 @@ PAST_ONLY = frozenset(forms.split()[0] for _, forms in _IRREGULAR if len(forms.s
 SAME_PARTICIPLES = frozenset("cut shut set put hit let hurt cost lost left won sold bought "
                              "held spent sent built lent bent run".split())
 
-# Plurals that do not end in "s", and nouns that take a plural verb: "The children who stayed
-# passed" says nothing of every child, as "The members who stayed passed" does not.
-PLURALS = frozenset("""people children men women mice geese feet teeth police staff cattle
-    data media criteria""".split())
+# Nouns that take a plural verb though they do not end in "s" ("The police who stayed
+# passed"), beside the endings of the plurals that do not ("men", "children", "bacteria").
+_PLURALS = frozenset("police staff cattle personnel clergy sheep deer fish offspring".split())
+_PLURAL_ENDINGS = ("s", "men", "children", "people", "folk", "i", "ae", "ia", "eet", "eeth",
+                   "ice", "oxen")
+
+
+def plural(noun: str) -> bool:
+    """Whether ``noun`` (lower case) may be a plural: it ends as plurals do ("members",
+    "firemen", "schoolchildren", "alumni", "bacteria", "mice") or is one of the nouns that
+    take a plural verb ("police", "sheep"). A singular that ends the same way ("bus", "taxi",
+    "price") is read as one too: what is said of it then fails closed."""
+    return noun in _PLURALS or noun.endswith(_PLURAL_ENDINGS)
 
 DASHES = frozenset("-‐‑–—")  # a hyphen and the dashes ``fold`` makes one
 _FOLDED = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", **dict.fromkeys(DASHES - {"-"}, "-")})

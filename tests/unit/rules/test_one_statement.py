@@ -541,11 +541,10 @@ def test_what_the_claim_leaves_out_keeps_the_statement_as_it_stands(claim, sourc
      "The Old Mill has been a museum open to the public since 1990.", True),
     ("The Old Mill had been open to the public.",
      "The Old Mill has been a museum open to the public since 1990.", False),
-    # a place's name between the noun and "that" takes no "that" of its own; a common noun may
+    # a phrase between the noun and "that" may be what the clause is said of, a name too
     ("The Velmor Museum opened in 1932.", "The Velmor Museum is an art museum in Ghent that "
-                                          "opened in 1932.", True),
-    ("Fu Manchu formed in 1985.", "Fu Manchu is a rock band from California that formed in "
-                                  "1985.", True),
+                                          "opened in 1932.", False),
+    ("Bo won the cup.", "Bo is a player from Leeds United that won the cup.", False),
     ("The house collapsed in 1990.", "The house is a cottage near the bridge that collapsed in "
                                      "1990.", False),
     # one of a group: what the group does, in the singular
@@ -635,6 +634,37 @@ def test_what_a_thing_is_said_to_be_may_be_left_out_in_more_shapes(claim, source
     ("Kelvo Ltd is owned by Acme.", "Kelvo Ltd is a company wholly owned by Acme.", False),
 ])
 def test_what_a_probe_of_saying_less_found(claim, source, supported):
+    assert check(claim, [Evidence(source)]).supported is supported
+
+
+@pytest.mark.parametrize("claim,source,supported", [
+    ("Ann Lee founded Acme in 1990.", "Ann Lee founded Acme in 1990. Cash is rarely used.", True),
+    ("Lagos is many things.", "Lagos is one of many things.", False),
+    ("Ann Lee won the prize.", "Ann Lee is a writer and the poet who won the prize lives in "
+                               "Leeds.", False),
+    ("The Broch is 20 metres wide.", "The Broch is 12 metres wide and 20 metres tall.", False),
+    ("The Broch is 12 metres long.", "The Broch is 12 metres wide, 30 metres long and 20 metres "
+                                     "tall.", False),
+    ("The Broch is 30 metres long.", "The Broch is 12 metres wide, 30 metres long and 20 metres "
+                                     "tall.", True),
+    ("The firm employs 12 designers.", "The firm employs 30 engineers and 12 designers.", True),
+    ("The firm employs 12 engineers.", "The firm employs 30 engineers and 12 designers.", False),
+    ("Kelvo Bank is based in Ohio.", "Kelvo Bank had been one of the largest banks based in "
+                                     "Ohio.", False),
+    ("Acme cuts jobs.", "Acme is one of the firms that cut jobs in 2009.", False),
+    ("Ada hits the target.", "Ada was one of the archers that hit the target in 1990.", False),
+    ("The firemen died.", "The firemen who stayed died.", False),
+    ("Volunteers run the trust.", "Volunteers ran the trust in 1990.", False),
+    ("Ann Lee sets the record.", "Ann Lee set the record in 1990.", False),
+    ("Rovers win the league.", "Rovers had won the league in 1961.", False),
+    ("Rovers win the league.", "Rovers won the league two years ago.", False),
+    ("Rovers have won the league.", "Rovers won the league in 1961.", True),
+    ("Zeta was acquired by Acme.", "The big change was Acme acquired Zeta.", True),
+    ("Ann Lee founded the firm.", "The firm was founded by Ann Lee, who died in 2001.", True),
+    ("The Moth Festival is held in Ely.", "The Moth Festival is a music festival held in Ely "
+                                          "since June 1948.", True),
+])
+def test_what_a_review_of_saying_less_found(claim, source, supported):
     assert check(claim, [Evidence(source)]).supported is supported
 
 

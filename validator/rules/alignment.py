@@ -995,13 +995,16 @@ def _what_it_is(claim: Clause, at: list[int], said: list[Token], pairs) -> set[i
         if end >= b and start >= b or end == start or said[end - 1].kind == "number" or not all(
                 of_what_it_is(said, q) if one_of else _noun(said, q) for q in range(start, end)):
             continue  # ends in its noun: "was 60 percent contained" is a measure of it
+        end = _past_a_place(said, end, b)
+        noun = range(copula + 1, end)
         mine = [t.text.lower() for t in claim[at[h] + 1:at[i]]]  # the claim's "is located in"
         word, last = said[end].text.lower(), said[end - 1]
         said_as = all(said[q].text.lower() in mine for q in linking)  # "has been" as it is
         if len(linking) > 1 and word not in RELATIVES and not said_as:
             continue  # "had been a charity run by volunteers" is not "is run by"
         if end == b and participle(said[b]) and not BE.isdisjoint(mine):  # "(was) founded by"
-            held = not _dated(said[b + 1:]) or not {"was", "were"}.isdisjoint(mine)
+            then = not {"was", "were"}.isdisjoint(mine)  # "was a show held in Bath" is past
+            held = then or not _dated(said[b + 1:]) and said[copula].form not in ("was", "were")
         elif word in RELATIVES and word != "whose":  # "that (was) formed": its tense kept
             between = said[end + 1:b]  # "that was sued by", "that lies on" ("is on")
             theirs, ours = _tense(said[b]), _tense(claim[at[i]])
@@ -1067,6 +1070,24 @@ def _tense(token: Token) -> str:
     """A verb's ending as its tense: "ed" for a past, regular or not ("formed", "won"), else
     its ending ("s", "", "ing")."""
     return "ed" if token.kind == "word" and token.text.lower() in IRREGULAR else suffix(token)
+
+
+def _past_a_place(said: list[Token], end: int, b: int) -> int:
+    """Where a relative clause stands after a place the noun of what a thing is has, when the
+    clause can only be the noun's: after "in" and one name ("an art museum in Ghent that
+    opened"), or after names and "who" ("a singer from Lagos who won"), which no place is;
+    else ``end`` ("a player from Leeds United that won the cup", "a cottage near the bridge
+    that collapsed": what follows may be said of the place)."""
+    opener = said[end].text.lower() if end < b else ""
+    k = end + 1
+    while k < b and said[k].kind == "name" and not said[k].aside:
+        k += 1
+    if k >= b or k == end + 1 or opener not in ("in", "from", "at", "on"):
+        return end
+    word = said[k].text.lower()
+    if word == "who" or word in ("that", "which") and opener == "in" and k == end + 2:
+        return k
+    return end
 
 
 # A plural verb after "one of" the group: the singular the claim says of one of them.

@@ -541,10 +541,15 @@ def test_what_the_claim_leaves_out_keeps_the_statement_as_it_stands(claim, sourc
      "The Old Mill has been a museum open to the public since 1990.", True),
     ("The Old Mill had been open to the public.",
      "The Old Mill has been a museum open to the public since 1990.", False),
-    # a phrase between the noun and "that" may be what the clause is said of, a name too
+    # a place between the noun and "that" may be what the clause is said of, save "in" and one
+    # name, or names and "who", which no place is
     ("The Velmor Museum opened in 1932.", "The Velmor Museum is an art museum in Ghent that "
-                                          "opened in 1932.", False),
+                                          "opened in 1932.", True),
+    ("Ada won a Grammy.", "Ada is a singer from Lagos who won a Grammy.", True),
     ("Bo won the cup.", "Bo is a player from Leeds United that won the cup.", False),
+    ("Bo won the World Cup.", "Bo is a player from Brazil that won the World Cup.", False),
+    ("The Plaza opened in 1858.", "The Plaza is a hotel on Central Park that opened in 1858.",
+     False),
     ("The house collapsed in 1990.", "The house is a cottage near the bridge that collapsed in "
                                      "1990.", False),
     # one of a group: what the group does, in the singular
@@ -663,6 +668,8 @@ def test_what_a_probe_of_saying_less_found(claim, source, supported):
     ("Ann Lee founded the firm.", "The firm was founded by Ann Lee, who died in 2001.", True),
     ("The Moth Festival is held in Ely.", "The Moth Festival is a music festival held in Ely "
                                           "since June 1948.", True),
+    ("The Orchid Fair is held in Bath.", "The Orchid Fair was a flower show held in Bath since "
+                                         "1951.", False),
 ])
 def test_what_a_review_of_saying_less_found(claim, source, supported):
     assert check(claim, [Evidence(source)]).supported is supported

@@ -701,8 +701,10 @@ def _then_not_now(claim: Clause, said: list[Token], pairs, at: Sequence[int]) ->
     auxiliary before it, and a date or year the claim leaves out."""
     tenses = {t.text.lower() for t in claim}
     spoken = _spoken(said, pairs)
-    if not tenses.isdisjoint(_NOW) and tenses.isdisjoint(_THEN):
-        past = next((t for t in spoken if t.text.lower() in _THEN), None)
+    if not tenses.isdisjoint(_NOW) and tenses.isdisjoint(_THEN):  # among the matched words,
+        # not another clause's ("The hotel, which has 300 rooms, was sold last month")
+        low, high = min(j for _, j in pairs), max(j for _, j in pairs)
+        past = next((t for t in said[low:high] if t.text.lower() in _THEN), None)
     else:  # "won", "had won"; "set" where the claim says "sets"
         past = next((said[j] for i, j in pairs if _present(claim, at[i]) and (
             _tense(said[j]) == "ed" or _tense(said[j]) == "" != _tense(claim[at[i]]))

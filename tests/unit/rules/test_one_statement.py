@@ -670,6 +670,8 @@ def test_what_a_probe_of_saying_less_found(claim, source, supported):
                                           "since June 1948.", True),
     ("The Orchid Fair is held in Bath.", "The Orchid Fair was a flower show held in Bath since "
                                          "1951.", False),
+    ("The hotel has 300 rooms.", "The hotel, which has 300 rooms, was sold to a fund last "
+                                 "month.", True),
 ])
 def test_what_a_review_of_saying_less_found(claim, source, supported):
     assert check(claim, [Evidence(source)]).supported is supported

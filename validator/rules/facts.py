@@ -21,7 +21,6 @@ from ..text.citations import MARKER
 from ..text.word_forms import (
     DASHES,
     MONTH_OF,
-    NUMBER,
     NUMBER_PATTERN,
     STOPWORDS,
     TERM,
@@ -139,7 +138,7 @@ def _quantities_and_dates(text: str, matches: list[re.Match]):
         if number is None:
             continue
         value = number.amount.value
-        if (NUMBER.fullmatch(token) and "," not in token and number.last == i
+        if (re.fullmatch(NUMBER_PATTERN, token) and "," not in token and number.last == i
                 and number.first == i and value == int(value) and 1000 <= value <= 2100):
             years.add(int(value))
             continue

@@ -92,11 +92,10 @@ PAST_ONLY = frozenset(forms.split()[0] for _, forms in _IRREGULAR if len(forms.s
 SAME_PARTICIPLES = frozenset("cut shut set put hit let hurt cost lost left won sold bought "
                              "held spent sent built lent bent run".split())
 
-# Nouns that take a plural verb though they do not end in "s" ("The police who stayed
-# passed"), beside the endings of the plurals that do not ("men", "children", "bacteria").
-_PLURALS = frozenset("police staff cattle personnel clergy sheep deer fish offspring".split())
-_PLURAL_ENDINGS = ("s", "men", "children", "people", "folk", "i", "ae", "ia", "eet", "eeth",
-                   "ice", "oxen")
+# How a plural ends ("members", "firemen", "alumni", "bacteria", "mice"), and the nouns that
+# take a plural verb though they end otherwise ("The police who stayed passed").
+_PLURAL_ENDINGS = tuple("""s men children people folk i ae ia eet eeth ice oxen police staff
+    cattle personnel clergy sheep deer fish offspring""".split())
 
 
 def plural(noun: str) -> bool:
@@ -104,7 +103,7 @@ def plural(noun: str) -> bool:
     "firemen", "schoolchildren", "alumni", "bacteria", "mice") or is one of the nouns that
     take a plural verb ("police", "sheep"). A singular that ends the same way ("bus", "taxi",
     "price") is read as one too: what is said of it then fails closed."""
-    return noun in _PLURALS or noun.endswith(_PLURAL_ENDINGS)
+    return noun.endswith(_PLURAL_ENDINGS)
 
 DASHES = frozenset("-‐‑–—")  # a hyphen and the dashes ``fold`` makes one
 _FOLDED = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", **dict.fromkeys(DASHES - {"-"}, "-")})
@@ -122,7 +121,6 @@ def fold(text: str) -> str:
 WORD_PATTERN = r"[^\W\d_][^\W_]*(?:['’][^\W\d_]+)*"  # "X200", "don't", "rock'n'roll"
 NUMBER_PATTERN = r"\d+(?:,\d{3})*(?:\.\d+)?"  # "1887", "35,000", "3.5": never "3" and "5"
 WORD = re.compile(WORD_PATTERN)
-NUMBER = re.compile(NUMBER_PATTERN)
 LETTERS = re.compile(r"[^\W\d_]+")  # a run of letters
 TERM = re.compile(r"[^\W_]+(?:'[^\W_]+)?")  # a word or a number ("1887", "don't"), folded text
 TOKEN = re.compile(rf"{TERM.pattern}|[,;:()]")  # a term, or a mark that divides a clause

@@ -932,6 +932,9 @@ def _clause_on_the_subject(claim: Clause, at: list[int], said: list[Token], pair
     if any(t.kind == "qualifier" or IRREGULAR.get(t.text.lower(), t.text.lower()) in UNASSERTING
            for t in said[a + 1:verb]):
         return set()  # "The suspect who police believe is guilty": what follows is believed
+    if said[verb - 1].kind in ("negation", "qualifier"):
+        return set()  # "The ship that the navy sold never sank": the main verb's, not the
+        # clause's
     if has_verb(rest) or any(suffix(t) == "s" for t in rest):
         return set()  # "The bridge that engineers said was unsafe collapsed": the clause's
         # verb comes after what the claim matched, which was the clause's own
@@ -1058,14 +1061,16 @@ def _dated(after: Sequence[Token]) -> Token | None:
 
 def _present(claim: Clause, k: int) -> bool:
     """Whether ``claim[k]`` is a verb in the present: in "-s" ("wins"), or bare after a plural
-    ("Rovers win", "people win"), not after an auxiliary ("did win", "will win")."""
+    or a name ("Rovers win", "people win", "Dunmore United win"), not after an auxiliary
+    ("did win", "will win")."""
     token = claim[k]
     if token.kind != "word" or k and claim[k - 1].form in AUXILIARIES:
         return False
     if _tense(token) == "s":
         return True
-    before = claim[k - 1].text.lower() if k else ""
-    return _tense(token) == "" and plural(before)
+    before = claim[k - 1] if k else None
+    return _tense(token) == "" and before is not None and (
+        before.kind == "name" or plural(before.text.lower()))
 
 
 def _tense(token: Token) -> str:

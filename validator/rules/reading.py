@@ -267,11 +267,15 @@ def _coordinated(tokens: list[Token]) -> list[list[Token]]:
                    and participle(tokens[start + 1]))  # "... and was named player of the match"
         past = _past(verb) and has_verb(tokens[:n])  # "grew by 10% and fell by 4%"
         after_pronoun = start == n + 2 and verb.form in AUXILIARIES  # "..., and it is 12 km"
-        if not passive and not past and not after_pronoun and (
+        copula = start == n + 1 and verb.form in ("is", "are", "was", "were") and any(
+            _verb_shaped(t) for t in tokens[1:n])  # "weighs 2 tonnes and is 1.5 metres tall"
+        if not passive and not past and not after_pronoun and not copula and (
                 verb.kind != "word" or not suffix(verb) or suffix(before) == suffix(verb)
                 and start == n + 1):
             continue
         second = _shared_subject(tokens[:n], tokens[start:])
+        if copula and not second and (named := subject_of(tuple(tokens[:n]))):
+            second = [*named, *tokens[start:]]
         if second:
             return [tokens[:n], *_coordinated(second)]
     return [tokens]
@@ -280,21 +284,41 @@ def _coordinated(tokens: list[Token]) -> list[list[Token]]:
 def _measures(tokens: list[Token], n: int) -> list[list[Token]] | None:
     """"The Broch is 12 metres wide, 30 metres long and 20 metres tall" as one statement for
     each measure, each with what comes before the first ("The Broch is 12 metres wide", ...):
-    a number of one item is never another item's ("30 cars and 12 trucks"). None unless each
-    item around the "and" at ``tokens[n]``, and before it after commas, is a number and one
-    word."""
-    if not (n >= 2 and n + 2 < len(tokens) and tokens[n - 2].kind == tokens[n + 1].kind == (
-            "number") and tokens[n - 1].kind == tokens[n + 2].kind == "word"):
+    a number of one item is never another item's ("30 engineers and 12 designers"). None
+    unless each item around the "and" at ``tokens[n]`` (a comma before it or not), and before
+    it after commas, is a number or range and up to three words ("30 software engineers")."""
+    if not (n + 2 < len(tokens) and tokens[n + 1].kind == "number"
+            and _item_word(tokens[n + 2])):
         return None
-    first = n - 2
-    while first >= 3 and tokens[first - 1].text == "," and tokens[first - 3].kind == (
-            "number") and tokens[first - 2].kind == "word":
-        first -= 3
-    head = tokens[:first]
-    if not any(t.content for t in head):
+    end = n - 1 if tokens[n - 1].text == "," else n
+    last = _item_start(tokens, end)
+    if last is None:
         return None
-    items = [tokens[k:k + 2] for k in range(first, n, 3)]
-    return [[*head, *item] for item in items] + _coordinated([*head, *tokens[n + 1:]])
+    starts = [last]
+    while starts[0] >= 2 and tokens[starts[0] - 1].text == ",":
+        before = _item_start(tokens, starts[0] - 1)
+        if before is None:
+            break
+        starts.insert(0, before)
+    if not any(t.content for t in tokens[:starts[0]]):
+        return None
+    head = tokens[:starts[0]]
+    ends = [s - 1 for s in starts[1:]] + [end]
+    return [[*head, *tokens[s:e]] for s, e in zip(starts, ends, strict=True)] + _coordinated(
+        [*head, *tokens[n + 1:]])
+
+
+def _item_word(token: Token) -> bool:
+    return token.kind == "word" and not has_verb([token])
+
+
+def _item_start(tokens: list[Token], end: int) -> int | None:
+    """Where the item of a list of measures that ends at ``tokens[end]`` (exclusive) starts:
+    its number, before one to three words; None if it is no such item."""
+    k = end
+    while k > 0 and end - k < 3 and _item_word(tokens[k - 1]):
+        k -= 1
+    return k - 1 if k < end and k > 0 and tokens[k - 1].kind == "number" else None
 
 
 def _own_clause(first: Sequence[Token], rest: Sequence[Token]) -> bool:

@@ -66,7 +66,9 @@ def voiced(tokens: list[Token]) -> list[Token]:
         if noun < before and out[noun].form in BE and k + 1 < len(out) and (
                 out[k + 1].kind == "name" or out[k + 1].text.lower() in PREPOSITIONS):
             before = noun  # not before a noun: "was the tallest man-made structure"
-        retained = k + 1 < len(out) and out[k + 1].content  # "given notice", "charged a fee"
+        retained = k + 1 < len(out) and out[k + 1].content and not (
+            is_date(out[k + 1]) or out[k + 1].form.startswith("range:"))  # "given notice",
+        # "charged a fee", not "dug between 1820 and 1825"
         if before >= 0 and out[before].form in BE and participle(token) and retained:
             out[k] = replace(token, form=f"{token.form}{PASSIVE}")
     return out

@@ -235,6 +235,9 @@ def _opening(after: list[str], answer: str, into: str, noun: bool) -> str | None
         return _joined([answer, *after])  # "Who was inducted into ...", "Which director is American"
     placed = [answer] if not into or rest[-1].lower() in PREPOSITIONS else [into, answer]
     if auxiliary.lower() in DO:  # "the brewery have to limit", "the chairman die in"
+        name_end = next((k for k, w in enumerate(rest) if not w[:1].isupper()), len(rest))
+        if auxiliary.lower() == "did" and 0 < name_end < len(rest):
+            rest = [*rest[:name_end], "did", *rest[name_end:]]  # "Acme did hire": past, not "hire"
         return _joined([*rest, *placed])
     if verb is not None:  # "was the winner born": "the winner was born in"
         return _joined([*rest[:verb], auxiliary, *rest[verb:], *placed])

@@ -82,7 +82,9 @@ _IRREGULAR = (
     ("come", "came"), ("become", "became"),
     ("leave", "left"), ("run", "ran"), ("flee", "fled"), ("overtake", "overtook overtaken"),
     ("have", "had"), ("do", "did done"), ("bear", "bore born borne"),
-    ("sink", "sank sunk"),
+    ("sink", "sank sunk"), ("dig", "dug"), ("spin", "spun"), ("swing", "swung"),
+    ("cling", "clung"), ("sting", "stung"), ("wind", "wound"), ("feed", "fed"),
+    ("bleed", "bled"), ("breed", "bred"), ("deal", "dealt"), ("dwell", "dwelt"),
 )
 IRREGULAR = {form: verb for verb, forms in _IRREGULAR for form in forms.split()}
 # The irregular forms that are only a past tense, never a participle ("began", "fled", not
@@ -90,7 +92,8 @@ IRREGULAR = {form: verb for verb, forms in _IRREGULAR for form in forms.split()}
 PAST_ONLY = frozenset(forms.split()[0] for _, forms in _IRREGULAR if len(forms.split()) > 1)
 # Participles that are not "-ed" and not in the table above (read as themselves).
 SAME_PARTICIPLES = frozenset("cut shut set put hit let hurt cost lost left won sold bought "
-                             "held spent sent built lent bent run".split())
+                             "held spent sent built lent bent run cast split spread "
+                             "shed".split())
 
 # How a plural ends ("members", "firemen", "alumni", "bacteria", "mice"), and the nouns that
 # take a plural verb though they end otherwise ("The police who stayed passed").

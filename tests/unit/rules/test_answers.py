@@ -25,7 +25,7 @@ PLACES = [
      "David Lee Roth was inducted into the Hall of Fame."),
     ("Which director is American, Mark Lester or Ken Loach?", "Mark Lester",
      "Mark Lester is American."),
-    ("How many people did Acme hire?", "300", "Acme hire 300 people."),
+    ("How many people did Acme hire?", "300", "Acme did hire 300 people."),
     # ... or the question is inverted, and the inversion is undone
     ("What is the capital of Peru?", "Lima", "the capital of Peru is Lima."),
     ("What year did the chairman of the commission die?", "2003",

@@ -253,6 +253,8 @@ BLOCKS = (
     Block(lambda m: _voice(m.claim, m.at, m.said, m.pairs, m.described), True,
           ("test_restatements: the one done to made the doer",),
           FailureKind.ROLES),
+    Block(lambda m: _whose_value(m.said, m.pairs), True,
+          ("test_one_statement: two lists are not read as paired",), FailureKind.ROLES),
     Block(lambda m: _other_end(m.claim, m.at, m.said, m.pairs), True,
           ("test_one_statement: where it goes from is not where it goes to",),
           FailureKind.ROLES),
@@ -717,6 +719,16 @@ def _then_not_now(claim: Clause, said: list[Token], pairs, at: Sequence[int]) ->
         return None
     return (f"the source puts it in the past ({past.text!r}, {dated.text}); the sentence says "
             f"it holds now")
+
+
+def _whose_value(said: Sequence[Token], pairs) -> str | None:
+    """Why a claim that draws on two lists of one clause, one of them of values ("Ardle and
+    Brisk have 12 and 30 schools"), is not stated: which value is whose, the rules do not
+    read, with "respectively" or without it."""
+    drawn = {said[j].listed for _, j in pairs if said[j].listed}
+    if len(drawn) > 1 and any(t.listed in drawn and t.kind == "number" for t in said):
+        return "the source gives two lists side by side; which value is whose is not read"
+    return None
 
 
 def _paired(said: Sequence[Token], pairs) -> bool:

@@ -677,6 +677,27 @@ def test_what_a_review_of_saying_less_found(claim, source, supported):
     assert check(claim, [Evidence(source)]).supported is supported
 
 
+@pytest.mark.parametrize("claim,source,supported", [
+    ("The ship sank.", "The ship that the navy sold never sank.", False),
+    ("Dunmore United win the cup.", "Dunmore United won the cup in 1950.", False),
+    ("The lake is 60 m deep.", "The lake is 4 km long, 900 m wide, and 60 m deep.", True),
+    ("The lake is 60 m wide.", "The lake is 4 km long, 900 m wide, and 60 m deep.", False),
+    ("The firm employs 12 designers.", "The firm employs 30 software engineers and 12 "
+                                       "designers.", True),
+    ("The firm employs 12 software engineers.", "The firm employs 30 software engineers and 12 "
+                                                "designers.", False),
+    ("The farm has 20 pear trees.", "The farm has 50 to 60 apple trees and 20 pear trees.", True),
+    ("The bell cracked.", "The bell that the monk cast cracked.", True),
+    ("The statue is 1.5 metres tall.", "The statue weighs 2 tonnes and is 1.5 metres tall.", True),
+    ("The statue is 2 metres tall.", "The statue weighs 2 tonnes and is 1.5 metres tall.", False),
+    ("Ardle has 12 schools.", "Ardle and Brisk have 12 and 30 schools.", False),
+    ("Ardle has 30 schools.", "Ardle and Brisk have 12 and 30 schools.", False),
+    ("The canal was dug in 1820.", "The canal was dug between 1820 and 1825.", False),
+])
+def test_what_a_second_probe_of_saying_less_found(claim, source, supported):
+    assert check(claim, [Evidence(source)]).supported is supported
+
+
 def test_a_first_name_that_reads_as_a_modal_is_still_a_name():
     found = check("Jaden Smith won the award.", [Evidence("Will Smith won the award.")])
     assert found.contradiction

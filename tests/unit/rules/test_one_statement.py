@@ -693,8 +693,20 @@ def test_what_a_review_of_saying_less_found(claim, source, supported):
     ("Ardle has 12 schools.", "Ardle and Brisk have 12 and 30 schools.", False),
     ("Ardle has 30 schools.", "Ardle and Brisk have 12 and 30 schools.", False),
     ("The canal was dug in 1820.", "The canal was dug between 1820 and 1825.", False),
+    ("The hall is 40 metres tall.", "The hall is 20 metres wide and the tower 40 metres tall.",
+     False),
 ])
 def test_what_a_second_probe_of_saying_less_found(claim, source, supported):
+    assert check(claim, [Evidence(source)]).supported is supported
+
+
+@pytest.mark.parametrize("claim,source,supported", [
+    ("The Sorrel is run by Ann Lee.", "The Sorrel is run by Ann Lee's cousin.", False),
+    ("The Sorrel is run by Ann Lee.", "The Sorrel is an inn run by Ann Lee's cousin.", False),
+    ("Ann Lee's cousin runs the Sorrel.", "The Sorrel is run by Ann Lee's cousin.", True),
+    ("The population of Paris is 2 million.", "Paris's population is 2 million.", True),
+])
+def test_an_owner_is_not_the_owned(claim, source, supported):
     assert check(claim, [Evidence(source)]).supported is supported
 
 

@@ -1060,7 +1060,8 @@ def _what_it_is(claim: Clause, at: list[int], said: list[Token], pairs) -> set[i
                 t.form for t in claim[at[h] + 1:at[i]]]
         else:  # "is on", "is located in", "is near", after a noun, not a verb ("a painter
             # born in")
-            held = (word in mine or end == b and (word in LINKS or _said_after(said, b) and (
+            held = (word in mine or end == b and (word in LINKS or _said_after(said, b) and all(
+                said[q].kind != "number" for q in noun) and (
                 mine == [said[q].text.lower() for q in linking]))) and word not in (
                 "of", "whose") and said[copula].text.lower() in mine and not (
                     participle(last) or suffix(last) == "ing") and (

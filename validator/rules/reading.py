@@ -833,9 +833,10 @@ def _mark_lists(tokens: list[Token]) -> list[Token]:
             else:
                 current.append(token)
         items.append(current)
-        numbered = [any(t.kind == "number" for t in item) for item in items]
+        numbered = any(t.kind == "number" for item in items for t in item)
         if not all(items) or not all(t.content for item in items for t in item) or (
-                out[n].form == "and" and any(numbered) and not all(numbered)):  # "20 metres wide and the tower 40
+                out[n].form == "and" and numbered and not all(
+                    item[0].kind == "number" for item in items)):  # "20 metres wide and the tower 40
             # metres tall": a clause with its verb left out, no list
             n += 1
             continue

@@ -403,13 +403,15 @@ def passive(tokens: list[Token]) -> list[Token]:
 
 def _agent(tokens: list[Token], by: int) -> tuple[list[Token], int] | None:
     """The agent after "by" at ``tokens[by]`` and where it ends; None where ``tokens[by]`` is
-    no "by", nothing follows it, or a clause of its own does ("owned by a man who founded
-    Oxfam": turned round, the clause would follow what was owned)."""
+    no "by", nothing follows it, or a clause or a measure of its own does ("owned by a man who
+    founded Oxfam", "run by a firm 5 km from Siena": turned round, it would follow what was
+    owned)."""
     if by >= len(tokens) or tokens[by].form != "by":
         return None
     end = _agent_end(tokens, by + 1)
-    if end < len(tokens) and tokens[end].text.lower() in RELATIVES and not tokens[end].aside:
-        return None
+    if end < len(tokens) and (tokens[end].text.lower() in RELATIVES and not tokens[end].aside
+                              or tokens[end].amount is not None and tokens[end].amount.unit):
+        return None  # nor a measure ("run by a firm 5 km from Siena")
     return (tokens[by + 1:end], end) if end > by + 1 else None
 
 

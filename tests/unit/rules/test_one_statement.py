@@ -695,6 +695,11 @@ def test_what_a_review_of_saying_less_found(claim, source, supported):
     ("The canal was dug in 1820.", "The canal was dug between 1820 and 1825.", False),
     ("The hall is 40 metres tall.", "The hall is 20 metres wide and the tower 40 metres tall.",
      False),
+    ("The hall is 40 metres tall.", "The hall is 20 metres wide, the tower 40 metres tall and "
+                                    "the moat 5 metres deep.", False),
+    ("The repair cost £2,100.", "The repair cost £400 and the new boiler £2,100.", False),
+    ("Villa Corda is 5 km from Siena.", "Villa Corda is a hotel run by a firm 5 km from Siena.",
+     False),
 ])
 def test_what_a_second_probe_of_saying_less_found(claim, source, supported):
     assert check(claim, [Evidence(source)]).supported is supported

@@ -736,9 +736,7 @@ def _someone_elses(claim: Clause, at: list[int], said: Sequence[Token], pairs) -
         if not said[j].text.endswith("'s") or claim[at[i]].text.endswith("'s"):
             continue
         start = j
-        while start and said[start - 1].kind == "name" and start - 1 not in matched - {j}:
-            start -= 1
-        while start and said[start - 1].kind == "name":
+        while start and said[start - 1].kind == "name":  # the owner's name: "Ann Lee's"
             start -= 1
         owned = start - 1
         if owned >= 0 and owned not in matched and said[owned].content:
@@ -955,9 +953,9 @@ def _clause_on_the_subject(claim: Clause, at: list[int], said: list[Token], pair
     Only where the statement's verb is plainly singular ("is", "was", "has", "runs"), or in
     the past after a noun that is ("The seed that the farmer planted grew"): a clause that
     narrows a group ("The members who joined before 2010 are exempt", "The children who stayed
-    passed") is no part of it to leave out; nor after anything before the noun ("The tallest tower that ...",
-    "Every seed that ...", "No seed that ..."); nor a clause of belief, hope or report ("The
-    suspect who police believe is guilty")."""
+    passed") is no part of it to leave out; nor after anything before the noun ("The tallest
+    tower that ...", "Every seed that ...", "No seed that ..."); nor a clause of belief, hope
+    or report ("The suspect who police believe is guilty")."""
     if len(pairs) < 2 or any(t.kind not in ("function", "mark") for t in said[:pairs[0][1]]):
         return set()
     (h, a), (i, b) = pairs[0], pairs[1]
@@ -1036,7 +1034,7 @@ def _what_it_is(claim: Clause, at: list[int], said: list[Token], pairs) -> set[i
             start += 1  # "one of the few", "one of many"
         end = next((q for q in range(start, b + 1) if q == b or not said[q].content), start)
         noun = range(copula + 1, end)
-        if end >= b and start >= b or end == start or said[end - 1].kind == "number" or not all(
+        if end == start or said[end - 1].kind == "number" or not all(
                 of_what_it_is(said, q) if one_of else _noun(said, q) for q in range(start, end)):
             continue  # ends in its noun: "was 60 percent contained" is a measure of it
         end = _past_a_place(said, end, b)

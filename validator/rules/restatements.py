@@ -409,8 +409,9 @@ def _agent(tokens: list[Token], by: int) -> tuple[list[Token], int] | None:
     if by >= len(tokens) or tokens[by].form != "by":
         return None
     end = _agent_end(tokens, by + 1)
-    if end < len(tokens) and (tokens[end].text.lower() in RELATIVES and not tokens[end].aside
-                              or tokens[end].amount is not None and tokens[end].amount.unit):
+    after = tokens[end] if end < len(tokens) else None
+    if after is not None and (after.text.lower() in RELATIVES and not after.aside
+                              or after.amount is not None and after.amount.unit is not None):
         return None  # nor a measure ("run by a firm 5 km from Siena")
     return (tokens[by + 1:end], end) if end > by + 1 else None
 

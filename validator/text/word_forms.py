@@ -83,7 +83,7 @@ _IRREGULAR = (
     ("leave", "left"), ("run", "ran"), ("flee", "fled"), ("overtake", "overtook overtaken"),
     ("have", "had"), ("do", "did done"), ("bear", "bore born borne"),
     ("sink", "sank sunk"), ("dig", "dug"), ("spin", "spun"), ("swing", "swung"),
-    ("cling", "clung"), ("sting", "stung"), ("wind", "wound"), ("feed", "fed"),
+    ("cling", "clung"), ("sting", "stung"), ("feed", "fed"),
     ("bleed", "bled"), ("breed", "bred"), ("deal", "dealt"), ("dwell", "dwelt"),
 )
 IRREGULAR = {form: verb for verb, forms in _IRREGULAR for form in forms.split()}
@@ -92,8 +92,7 @@ IRREGULAR = {form: verb for verb, forms in _IRREGULAR for form in forms.split()}
 PAST_ONLY = frozenset(forms.split()[0] for _, forms in _IRREGULAR if len(forms.split()) > 1)
 # Participles that are not "-ed" and not in the table above (read as themselves).
 SAME_PARTICIPLES = frozenset("cut shut set put hit let hurt cost lost left won sold bought "
-                             "held spent sent built lent bent run cast split spread "
-                             "shed".split())
+                             "held spent sent built lent bent run cast".split())
 
 # How a plural ends ("members", "firemen", "alumni", "bacteria", "mice"), and the nouns that
 # take a plural verb though they end otherwise ("The police who stayed passed").
@@ -118,9 +117,9 @@ def fold(text: str) -> str:
     return text.translate(_FOLDED)
 
 
-# What a word and a number are, for every reader of the package: each builds its tokens
-# from these two (the rules add money, times and dates around them; a question reader and a
-# judge's reply reader take them as they are).
+# What a word and a number are, for the readers of the package that tokenise: the rules, the
+# facts, grounding and the ordinals build their tokens from these two (the rules add money,
+# times and dates around them).
 WORD_PATTERN = r"[^\W\d_][^\W_]*(?:['’][^\W\d_]+)*"  # "X200", "don't", "rock'n'roll"
 NUMBER_PATTERN = r"\d+(?:,\d{3})*(?:\.\d+)?"  # "1887", "35,000", "3.5": never "3" and "5"
 WORD = re.compile(WORD_PATTERN)

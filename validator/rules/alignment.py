@@ -78,6 +78,7 @@ from .tokens import (
     participle,
     place,
     suffix,
+    tense,
     word_and_next,
 )
 from .word_lists import BOTH_VOICES, changes, synonyms
@@ -713,7 +714,7 @@ def _then_not_now(claim: Clause, said: list[Token], pairs, at: Sequence[int]) ->
         past = next((t for t in said[low:high] if t.text.lower() in _THEN), None)
     else:  # "won", "had won"; "set" where the claim says "sets"
         past = next((said[j] for i, j in pairs if _present(claim, at[i]) and (
-            _tense(said[j]) == "ed" or _tense(said[j]) == "" != _tense(claim[at[i]]))
+            tense(said[j]) == "ed" or tense(said[j]) == "" != tense(claim[at[i]]))
             and not (j and said[j - 1].form in AUXILIARIES - HAVE)), None)
     if past is None:
         return None
@@ -981,7 +982,7 @@ def _clause_on_the_subject(claim: Clause, at: list[int], said: list[Token], pair
     word, noun = said[main].text.lower(), said[a].text.lower()
     one = said[main].kind == "word" and not plural(noun) and _ends_in_its_verb(said[a + 2:verb])
     if word in ("is", "was", "has", "does") or said[main].kind == "word" and (
-            suffix(said[main]) == "s") or one and (suffix(said[main]) == "ed" or word in IRREGULAR):
+            suffix(said[main]) == "s") or one and tense(said[main]) == "ed":
         return set(range(a + 1, verb))
     return set()
 
@@ -991,8 +992,7 @@ def _ends_in_its_verb(clause: Sequence[Token]) -> bool:
     preposition or a number after it ("the farmer planted", "the builder erected in 2010"), so
     a past verb after it is the statement's: not "that replaced the one destroyed in 1989",
     where "destroyed" may say what the one was."""
-    verb = next((k for k, t in enumerate(clause) if participle(t) or suffix(t) == "ed"
-                 or t.kind == "word" and t.text.lower() in IRREGULAR), None)
+    verb = next((k for k, t in enumerate(clause) if participle(t)), None)
     return verb is not None and not any(t.kind in ("word", "name") and not (
         k and clause[k - 1].form in PREPOSITIONS) for k, t in enumerate(clause) if k > verb)
 
@@ -1049,7 +1049,7 @@ def _what_it_is(claim: Clause, at: list[int], said: list[Token], pairs) -> set[i
             held = then or not _dated(said[b + 1:]) and said[copula].form not in ("was", "were")
         elif word in RELATIVES and word != "whose":  # "that (was) formed": its tense kept
             between = said[end + 1:b]  # "that was sued by", "that lies on" ("is on")
-            theirs, ours = _tense(said[b]), _tense(claim[at[i]])
+            theirs, ours = tense(said[b]), tense(claim[at[i]])
             held = all(t.kind == "function" for t in between) and (
                 theirs == ours or one_of and (theirs, ours) == ("", "s") and said[copula].form in (
                     "is", "are") and said[b].text.lower() not in SAME_PARTICIPLES and not _dated(
@@ -1104,17 +1104,11 @@ def _present(claim: Clause, k: int) -> bool:
     token = claim[k]
     if token.kind != "word" or k and claim[k - 1].form in AUXILIARIES:
         return False
-    if _tense(token) == "s":
+    if tense(token) == "s":
         return True
     before = claim[k - 1] if k else None
-    return _tense(token) == "" and before is not None and (
+    return tense(token) == "" and before is not None and (
         before.kind == "name" or plural(before.text.lower()))
-
-
-def _tense(token: Token) -> str:
-    """A verb's ending as its tense: "ed" for a past, regular or not ("formed", "won"), else
-    its ending ("s", "", "ing")."""
-    return "ed" if token.kind == "word" and token.text.lower() in IRREGULAR else suffix(token)
 
 
 def _past_a_place(said: list[Token], end: int, b: int) -> int:

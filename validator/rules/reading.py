@@ -70,6 +70,8 @@ from .tokens import (
     reports,
     suffix,
 )
+from .tokens import past as past_form
+from .tokens import tense as tense_of
 from .word_lists import concepts
 
 # Qualifiers that say the same: of each member; a chance; a possibility.
@@ -202,7 +204,7 @@ def subject_of(clause: Clause) -> list[Token] | None:
 def _verb_shaped(token: Token) -> bool:
     """Whether ``token`` can be a clause's verb: a form of "be", "have" or "do", a modal, a
     past the suffixes miss, or a word in -s, -ed or -ing."""
-    return token.form in AUXILIARIES or token.kind == "qualifier" or _past(token) or bool(
+    return token.form in AUXILIARIES or token.kind == "qualifier" or past_form(token) or bool(
         suffix(token))
 
 
@@ -265,7 +267,7 @@ def _coordinated(tokens: list[Token]) -> list[list[Token]]:
         verb, before = tokens[start], tokens[n - 1]
         passive = (verb.form in AUXILIARIES and start + 1 < len(tokens)
                    and participle(tokens[start + 1]))  # "... and was named player of the match"
-        past = _past(verb) and has_verb(tokens[:n])  # "grew by 10% and fell by 4%"
+        past = past_form(verb) and has_verb(tokens[:n])  # "grew by 10% and fell by 4%"
         after_pronoun = start == n + 2 and verb.form in AUXILIARIES  # "..., and it is 12 km"
         copula = start == n + 1 and verb.form in ("is", "are", "was", "were") and any(
             _verb_shaped(t) for t in tokens[1:n])  # "weighs 2 tonnes and is 1.5 metres tall"
@@ -333,7 +335,7 @@ def _own_clause(first: Sequence[Token], rest: Sequence[Token]) -> bool:
     if not has_verb(first):
         return False
     for k, token in enumerate(rest[:_SUBJECT_WORDS + 1]):
-        verb = token.form in AUXILIARIES or token.kind == "qualifier" or _past(token) or (
+        verb = token.form in AUXILIARIES or token.kind == "qualifier" or past_form(token) or (
             token.kind == "word" and suffix(token) in ("s", "ed"))
         if verb:
             if any(t.text.lower() in RELATIVES for t in rest[:k]):
@@ -342,7 +344,7 @@ def _own_clause(first: Sequence[Token], rest: Sequence[Token]) -> bool:
                 # the Games is Rome", "... and the team that won the cup plays in Lyon")
                 skip = k + 1 + (token.form in AUXILIARIES and k + 1 < len(rest)
                                 and participle(rest[k + 1]))
-                return any(t.form in AUXILIARIES or t.kind == "qualifier" or _past(t) or (
+                return any(t.form in AUXILIARIES or t.kind == "qualifier" or past_form(t) or (
                     t.kind == "word" and suffix(t) in ("s", "ed")) for t in rest[skip:])
             return k > 0 and any(t.content for t in rest[:k]) and all(
                 t.kind in ("name", "word", "number", "function") and not t.listed
@@ -351,12 +353,6 @@ def _own_clause(first: Sequence[Token], rest: Sequence[Token]) -> bool:
 
 
 _SUBJECT_WORDS = 4  # the longest subject a clause after "and" is read with
-
-
-def _past(token: Token) -> bool:
-    """A verb in a past form the suffixes miss ("fell", "grew", "won")."""
-    word = token.text.lower()
-    return token.kind == "word" and word in IRREGULAR
 
 
 def _shared_subject(first: Sequence[Token], rest: list[Token]) -> list[Token] | None:
@@ -369,7 +365,7 @@ def _shared_subject(first: Sequence[Token], rest: list[Token]) -> list[Token] | 
         lead += 1
     verb = rest[lead]
     auxiliary = verb.form in AUXILIARIES or verb.kind in ("qualifier", "negation")
-    tense = "ed" if _past(verb) else suffix(verb)  # "fell" is a past as "opened" is
+    tense = tense_of(verb)  # "fell" is a past as "opened" is
     if not auxiliary and (verb.kind != "word" or not tense):
         return None
     for k, token in enumerate(first):

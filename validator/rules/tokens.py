@@ -199,6 +199,17 @@ def is_date(token: Token) -> bool:
                 and found.value == int(found.value) and 1000 <= found.value <= 2100)
 
 
+def past(token: Token) -> bool:
+    """A verb in a past form the suffixes miss ("fell", "grew", "won")."""
+    return token.kind == "word" and token.text.lower() in IRREGULAR
+
+
+def tense(token: Token) -> str:
+    """A verb's ending as its tense: "ed" for a past, regular or not ("formed", "won"), else
+    its ending ("s", "", "ing")."""
+    return "ed" if past(token) else suffix(token)
+
+
 def participle(token: Token) -> bool:
     word = token.text.lower()
     return token.kind == "word" and (word.endswith("ed") or word in IRREGULAR

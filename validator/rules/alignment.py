@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Sequence, Set
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+from ..text.cues import ASSERTING_HEADS
 from ..text.grammar import (
     AUXILIARIES,
     BE,
@@ -43,7 +44,6 @@ from ..text.grammar import (
     SECOND,
     SPEAKERS,
     TIME_ADVERBS,
-    TIME_NOUNS,
 )
 from ..text.word_forms import (
     AFTER_A_DATE,
@@ -72,6 +72,7 @@ from .tokens import (
     UNASSERTING,
     Clause,
     Token,
+    dated,
     has_verb,
     is_date,
     is_mention,
@@ -700,30 +701,46 @@ _ENDS = ({"from", "to"}, {"from", "into"}, {"from", "towards"}, {"from", "toward
 
 
 def _then_not_now(claim: Clause, said: list[Token], pairs, at: Sequence[int]) -> str | None:
-    """Why a claim in the present is not stated by a past the source dates: "The company is
-    profitable" by "The company was profitable in 2010" (it held then; whether it holds now
-    the source does not say), nor "Rovers win the league" by "Rovers won the league in 1961".
-    "is", "are", "has", "have" against "was", "were", "had", or a verb of the claim in the
-    present ("wins", or "win" after a plural) against the same verb in the past with no
-    auxiliary before it, and a date or year the claim leaves out."""
+    """Why a claim in the present is not stated by a source in the past: "The company is
+    profitable" by "The company was profitable" (it held then; whether it holds now the source
+    does not say), nor "Rovers win the league" by "Rovers won the league in 1961". "is",
+    "are", "has", "have" against "was", "were", "had", or a verb of the claim in the present
+    ("wins", or "win" after a plural) against the same verb in the past. Where the source
+    dates it, a bare form counts as its past ("set" against "sets") and so does "has" before
+    it ("has won the league in 1961"); where it does not, only a past as written, alone or
+    after "had", counts ("has owned the pier" may still hold, "they set prices" is present),
+    and never a verb that states what follows it ("found that": a finding is reported in
+    either tense). A claim that keeps the source's date says when itself."""
+    if dated([said[j] for _, j in pairs]) is not None:
+        return None  # the claim says when itself: "The Berlin Wall falls in 1989"
     tenses = {t.text.lower() for t in claim}
     spoken = _spoken(said, pairs)
+    matched = {id(said[j]) for _, j in pairs}
+    when = dated([t for t in spoken if id(t) not in matched])
     if not tenses.isdisjoint(_NOW) and tenses.isdisjoint(_THEN):  # among the matched words,
         # not another clause's ("The hotel, which has 300 rooms, was sold last month")
         low, high = min(j for _, j in pairs), max(j for _, j in pairs)
-        past = next((t for t in said[low:high] if t.text.lower() in _THEN), None)
+        bearing = {id(t) for t in spoken}  # not an aside's ("The vaccine, which was made
+        # at Oxford, is given in two doses")
+        past = next((t for t in said[low:high] if t.text.lower() in _THEN and id(t) in bearing),
+                    None)
     else:  # "won", "had won"; "set" where the claim says "sets"
         past = next((said[j] for i, j in pairs if _present(claim, at[i]) and (
-            tense(said[j]) == "ed" or tense(said[j]) == "" != tense(claim[at[i]]))
-            and not (j and said[j - 1].form in AUXILIARIES - HAVE)), None)
+            _past_as_written(said, j) or when is not None and (
+                tense(said[j]) == "" != tense(claim[at[i]])
+                and not (j and said[j - 1].form in AUXILIARIES - HAVE)))), None)
     if past is None:
         return None
-    matched = {id(said[j]) for _, j in pairs}
-    dated = _dated([t for t in spoken if id(t) not in matched])
-    if dated is None:
-        return None
-    return (f"the source puts it in the past ({past.text!r}, {dated.text}); the sentence says "
-            f"it holds now")
+    date = "" if when is None else f", {when.text}"
+    return f"the source puts it in the past ({past.text!r}{date}); the sentence says it holds now"
+
+
+def _past_as_written(said: Sequence[Token], j: int) -> bool:
+    """Whether ``said[j]`` is a verb in the past as written ("won", "had won"; a participle
+    turned from "was owned by"), not one that states the clause after it ("found that")."""
+    before = said[j - 1].form if j else ""
+    return tense(said[j]) == "ed" and (before == "had" or before not in AUXILIARIES) \
+        and not ASSERTING_HEADS.fullmatch(said[j].text.lower())
 
 
 def _someone_elses(claim: Clause, at: list[int], said: Sequence[Token], pairs) -> str | None:
@@ -1046,13 +1063,13 @@ def _what_it_is(claim: Clause, at: list[int], said: list[Token], pairs) -> set[i
             continue  # "had been a charity run by volunteers" is not "is run by"
         if end == b and participle(said[b]) and not BE.isdisjoint(mine):  # "(was) founded by"
             then = not {"was", "were"}.isdisjoint(mine)  # "was a show held in Bath" is past
-            held = then or not _dated(said[b + 1:]) and said[copula].form not in ("was", "were")
+            held = then or not dated(said[b + 1:]) and said[copula].form not in ("was", "were")
         elif word in RELATIVES and word != "whose":  # "that (was) formed": its tense kept
             between = said[end + 1:b]  # "that was sued by", "that lies on" ("is on")
             theirs, ours = tense(said[b]), tense(claim[at[i]])
             held = all(t.kind == "function" for t in between) and (
                 theirs == ours or one_of and (theirs, ours) == ("", "s") and said[copula].form in (
-                    "is", "are") and said[b].text.lower() not in SAME_PARTICIPLES and not _dated(
+                    "is", "are") and said[b].text.lower() not in SAME_PARTICIPLES and not dated(
                     said[b + 1:])) and [
                 _SINGULAR.get(t.form, t.form) if one_of else t.form for t in between] == [
                 t.form for t in claim[at[h] + 1:at[i]]]
@@ -1079,22 +1096,6 @@ def _said_after(said: list[Token], b: int) -> bool:
         return bool(token.amount.unit)
     return token.form.startswith("~") and token.text.lower() not in PREPOSITIONS and after is not None \
         and after.text.lower() in PREPOSITIONS
-
-
-def _dated(after: Sequence[Token]) -> Token | None:
-    """What in ``after`` dates a statement to a time that may be over: a year, a date, a range
-    or decade ("in 1948", "from 1972 to 1990", "during the 1970s"), "last" before a word of
-    time or "ago" ("last year", "two years ago"); never a period that runs to now ("since
-    1948", "since June 1948"). None if nothing does."""
-    since = False
-    for k, t in enumerate(after):
-        word = t.text.lower()
-        since = word == "since" or since and t.kind == "number"
-        following = after[k + 1].text.lower() if k + 1 < len(after) else ""
-        if not since and (is_date(t) or t.form.startswith("range:") or word == "ago" or (
-                word == "last" and following in TIME_NOUNS)):
-            return t
-    return None
 
 
 def _present(claim: Clause, k: int) -> bool:

@@ -36,6 +36,7 @@ from .tokens import (
     UNASSERTING,
     Clause,
     Token,
+    dated,
     has_verb,
     is_date,
     participle,
@@ -277,7 +278,8 @@ def _agent_left_out(claim: Clause) -> Clause | None:
         if end is None or not any(t.content for t in claim[:i]) or (
                 end < len(claim) and claim[end].form == "by"):
             return None
-        return (*_active_order(claim[:i], claim[i + 1:end], ()), *claim[end:])
+        return (*_active_order(claim[:i], claim[i + 1:end], (), _tense_of(token)),
+                *claim[end:])
     return None
 
 
@@ -386,7 +388,10 @@ def passive(tokens: list[Token]) -> list[Token]:
             if found is None or any(t.kind in ("qualifier", "negation") for t in tokens[:i]):
                 continue  # "P may be a firm founded by A": the passive as it stands
             agent, agent_end = found
-            return [*_active_order(tokens[:i], tokens[noun:by], agent), *tokens[agent_end:],
+            when = "ed" if dated(tokens[agent_end:]) else _tense_of(token)  # "an inn run by
+            # two sisters in the 1990s" is run by them no more
+            return [*_active_order(tokens[:i], tokens[noun:by], agent, when),
+                    *tokens[agent_end:],
                     token, *tokens[i + 1:noun]]
         by = _participles_end(tokens, i)
         if by is None:
@@ -397,7 +402,8 @@ def passive(tokens: list[Token]) -> list[Token]:
         if found is None:
             continue
         agent, agent_end = found
-        return [*_active_order(tokens[:i], tokens[i + 1:by], agent), *tokens[agent_end:]]
+        return [*_active_order(tokens[:i], tokens[i + 1:by], agent, _tense_of(token)),
+                *tokens[agent_end:]]
     return tokens
 
 
@@ -454,16 +460,27 @@ def _participles_end(tokens: Sequence[Token], i: int) -> int | None:
     return end if verbs and all(participle(v) for v in verbs) else None
 
 
-def _active_order(subject: Sequence[Token], verbs: Sequence[Token], agent: Sequence[Token]
-                  ) -> list[Token]:
+_BE_TENSES = {"is": "s", "are": "s", "am": "s", "was": "ed", "were": "ed"}
+
+
+def _tense_of(be: Token) -> str:
+    """The tense a form of "be" gives the participle after it: "s" for "is", "ed" for "was",
+    "" for "be" and "been" (the verb's own)."""
+    return _BE_TENSES.get(be.text.lower(), "")
+
+
+def _active_order(subject: Sequence[Token], verbs: Sequence[Token], agent: Sequence[Token],
+                  tensed: str) -> list[Token]:
     """The passive "P [modal] be V-ed" (``subject``: P and its modal; ``verbs``: the
     participles) in the active order after ``agent`` (none when the passive leaves it out): "A
     [modal] V-ed P". A modal goes with the verb ("must be given by the tenant": "the tenant
-    must give"); a participle loses its passive mark."""
+    must give"); a participle loses its passive mark and takes the tense ``tensed`` its "be"
+    gives it ("is owned by Acme" says Acme owns it now, "was owned by" that it did)."""
     modal = len(subject)
     while modal and subject[modal - 1].kind in ("qualifier", "negation"):
         modal -= 1
-    active = [replace(t, form=t.form.removesuffix(PASSIVE)) for t in verbs]
+    active = [replace(t, form=t.form.removesuffix(PASSIVE),
+                      tensed=tensed if participle(t) else t.tensed) for t in verbs]
     return [*agent, *subject[modal:], *active, *subject[:modal]]
 
 

@@ -10,7 +10,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..text.cues import ASSERTING_HEADS
-from ..text.grammar import ARTICLES, AUXILIARIES, CLAUSE_OPENERS, FUNCTION_WORDS, SPEAKERS
+from ..text.grammar import (
+    ARTICLES,
+    AUXILIARIES,
+    CLAUSE_OPENERS,
+    FUNCTION_WORDS,
+    PREPOSITIONS,
+    SPEAKERS,
+    TIME_NOUNS,
+)
 from ..text.word_forms import IRREGULAR, SAME_PARTICIPLES
 from .quantities import Amount
 
@@ -113,6 +121,7 @@ class Token:
     detail: bool = False  # a title before a name ("the engineer Gustave Eiffel"): may be left out
     scope: bool = False  # in a fronted phrase that restricts the clause ("Among men, ..."): kept
     referent: str = ""  # the pronoun it was read for ("It"): a subject from the sentence before
+    tensed: str = ""  # a participle turned from the passive: the tense of its "be" ("s", "ed")
 
     @property
     def content(self) -> bool:
@@ -206,8 +215,25 @@ def past(token: Token) -> bool:
 
 def tense(token: Token) -> str:
     """A verb's ending as its tense: "ed" for a past, regular or not ("formed", "won"), else
-    its ending ("s", "", "ing")."""
-    return "ed" if past(token) else suffix(token)
+    its ending ("s", "", "ing"); a participle turned from the passive in the tense of its
+    "be" ("is owned by": "s", "was owned by": "ed")."""
+    return token.tensed or ("ed" if past(token) else suffix(token))
+
+
+def dated(after: Sequence[Token]) -> Token | None:
+    """What in ``after`` dates a statement to a time that may be over: a year, a date, a range,
+    decade or century ("in 1948", "from 1972 to 1990", "during the 1970s", "in the 19th
+    century"), "last" before a word of time or "ago" ("last year", "two years ago"); never a
+    period that runs to now ("since 1948", "since the 19th century"). None if nothing does."""
+    since = False
+    for k, t in enumerate(after):
+        word = t.text.lower()
+        since = word == "since" or since and word not in PREPOSITIONS and word not in ",;and"
+        following = after[k + 1].text.lower() if k + 1 < len(after) else ""
+        if not since and (is_date(t) or t.form.startswith("range:") or word == "ago" or (
+                word == "last" and following in TIME_NOUNS) or word in ("century", "centuries")):
+            return t
+    return None
 
 
 def participle(token: Token) -> bool:

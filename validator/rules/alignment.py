@@ -267,6 +267,9 @@ BLOCKS = (
     Block(lambda m: _then_not_now(m.claim, m.said, m.pairs, m.at), True,
           ("traps/time_scope_dropped", "held_out_traps/tense_changed"),
           FailureKind.CIRCUMSTANCE),
+    Block(lambda m: _asked_for(m.claim, m.at, m.said, m.pairs), True,
+          ("test_one_statement: a verb with no subject asks for it to be done",),
+          FailureKind.UNASSERTED),
     Block(lambda m: _now_not_then(m.claim, m.said, m.pairs, m.described), True,
           ("test_one_statement: what is done is not that it was",),
           FailureKind.CIRCUMSTANCE),
@@ -733,6 +736,23 @@ def _then_not_now(claim: Clause, said: list[Token], pairs, at: Sequence[int]) ->
         return None
     date = "" if when is None else f", {when.text}"
     return f"the source puts it in the past ({past.text!r}{date}); the sentence says it holds now"
+
+
+def _asked_for(claim: Clause, at: Sequence[int], said: Sequence[Token], pairs) -> str | None:
+    """Why a claim that something was done ("300 boxes were moved to the depot") is not stated
+    by a sentence that opens with that verb in its bare form and has no other ("Move 300 boxes
+    to the depot"): with no subject before its verb, the sentence asks for it to be done. (The
+    sentence reader knows an imperative by the object after its first word; a number in digits
+    is no sign of one, "Apollo 11 landed", but a claim that reads the word as its verb is.)"""
+    for i, j in pairs:
+        token = said[j]
+        if j or token.kind != "word" or not token.text[:1].isupper() or tense(token) != "" \
+                or tense(claim[at[i]]) != "ed":
+            continue
+        if any(t.form in AUXILIARIES or tense(t) == "ed" for t in said[1:]):
+            return None  # "Rain fell all day": the word was a noun, its verb comes after
+        return f"the source asks for it to be done ({token.text!r}); it does not say it was"
+    return None
 
 
 def _past_as_written(said: Sequence[Token], j: int) -> bool:
@@ -1263,8 +1283,10 @@ def best_alignment(claim: Clause, units: Iterable[Clause]) -> Alignment | None:
     for unit in units:
         for as_said, found in ((True, align(claim, unit, known)),
                                *(((False, align(other, unit, known)),) if other else ())):
-            # the claim as said gives the reason, unless the other side aligns or conflicts
-            key = (found.aligned, found.conflict is not None, as_said, found.matched)
+            # the claim as said gives the reason, unless the other side aligns, conflicts or
+            # is matched in full where the source does not assert it ("Move 300 boxes")
+            asked = found.blocked is not None and found.fault == FailureKind.UNASSERTED
+            key = (found.aligned, found.conflict is not None, asked, as_said, found.matched)
             if best is None or key > best[0]:
                 best = (key, found)
     return None if best is None else best[1]

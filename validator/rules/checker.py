@@ -65,6 +65,7 @@ from .tokens import (
     LINKS,
     PASSIVE,
     QUALIFIERS,
+    QUOTED_NAME,
     SETTINGS,
     TITLE_CHANGERS,
     UNASSERTING,
@@ -530,11 +531,17 @@ def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) 
             if not all(any(q.stated_by(v) for v in theirs) for q in amounts):
                 continue  # the same digits, another value: "-€35", "3 percentage points"
             if said.rstrip().endswith("?") or _held_back(said_words, mine) or any(
-                    t.scope and t.text.lower() not in mine for c in read(said) for t in c):
-                continue  # the alignment reads it ("Among men, ...": only of them)
+                    (t.scope or t.kind == "qualifier") and t.text.lower() not in mine
+                    for c in read(said) for t in c):
+                continue  # the alignment reads it ("Among men, ...": only of them; "from
+                # next Monday": not yet)
+            titles = [] if QUOTED_NAME.search(claim) else [
+                t.span() for t in QUOTED_NAME.finditer(said)]
             for found in span.finditer(said):
                 if _name_goes_on(claim, said, found):
                     continue  # "Acme" in "Acme Labs", "Korea" in "North Korea": another name
+                if any(a < found.end() and found.start() < b for a, b in titles):
+                    continue  # in a title: "the novel 'The Keeper Drowned'" states no drowning
                 clause = _CLAUSE_START.split(said[:found.start()])[-1]
                 before = normalise(clause).split()[-_PREFIX:]
                 head = [w for w in before if w not in ARTICLES]  # "a film about (the) ..."
@@ -574,8 +581,8 @@ def _held_back(words: list[str], mine: set[str]) -> bool:
     critics claim"; "Prosecutors alleged that ..."), alternatives ("Anna or Ben")."""
     text = f" {' '.join(words)} "
     return any((w in _CONDITIONS or w in UNASSERTING or w in _ALTERNATIVES) and w not in mine
-               for w in words) or any(reports(w, after) and w not in mine
-                                      for w, after in zip(words, words[1:], strict=False)) or any(
+               for w in words) or any(reports(w, after, before) and w not in mine for before, w, after in zip(
+                                          ["", *words], words, words[1:], strict=False)) or any(
         f" {' '.join(phrase)} " in text for phrase in CONDITION_PHRASES)
 
 
@@ -646,6 +653,10 @@ def _why_not(alignment: Alignment, units, evidence: Sequence[Evidence]
             faults.append(changed)
         elif any(same(_active(token), _active(t)) for u in units for t in u):
             elsewhere.setdefault(_sentence_with(token.text, evidence), []).append(token.text)
+        elif title := _in_a_title(token, units):
+            reasons.append(f"the source says {token.text!r} only in the name {title!r}, which "
+                           "states nothing")
+            faults.append(FailureKind.UNASSERTED)
         else:
             reasons.append(f"{token.text!r} is not in the source")
             faults.append(_added(token, alignment.claim, alignment.clause,
@@ -661,6 +672,14 @@ def _why_not(alignment: Alignment, units, evidence: Sequence[Evidence]
 # The modals that suppose what follows rather than state it ("a bill that would ban"); "can",
 # "will" and "must" say what is able, due or bound to happen, which a claim may say too.
 _SUPPOSING = MODALS - {"can", "will", "must", "shall"}
+
+
+def _in_a_title(token: Token, units) -> str | None:
+    """The quoted name of the evidence (a title: "'The Keeper Drowned'") that holds ``token``'s
+    word, or None."""
+    word = token.text.lower()
+    return next((t.text for u in units for t in u if t.form.startswith("title:")
+                 and word in t.text.lower().split()), None)
 
 
 def _tells_more(kind: FailureKind, than: FailureKind | None) -> bool:

@@ -39,6 +39,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from ..text.grammar import NUMBER_WORDS
 from ..text.grammar import PREPOSITIONS as GRAMMAR_PREPOSITIONS
 from ..text.word_forms import DASHES, NUMBER_PATTERN
 from . import money
@@ -103,9 +104,7 @@ UNITS = {  # a word after a number -> its unit; _BASE says which convert (a curr
     **{w: "visitor" for w in ("visitor", "visitors")},
     **{w: "employee" for w in ("employee", "employees")},
 }
-NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "hundred": 100,
-                "dozen": 12}  # what text2num leaves written out ("with_digits")
+
 _NUMERAL = re.compile(rf"({NUMBER_PATTERN})(?:st|nd|rd|th)?$")
 
 

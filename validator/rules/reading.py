@@ -25,6 +25,7 @@ from ..text.grammar import (
     SUBJECT_PRONOUNS,
     THIRD_PERSON,
     TIME_ADVERBS,
+    TIME_NOUNS,
 )
 from ..text.records import ISO_DATE
 from ..text.sentences import split_sentences
@@ -59,6 +60,7 @@ from .tokens import (
     PRONOUNS,
     QUALIFIERS,
     QUESTION,
+    QUOTED_NAME,
     REPORTED,
     TITLE_CHANGERS,
     UNASSERTING,
@@ -391,6 +393,14 @@ def _tokens(text: str) -> list[Token]:
                 spans[k - 1][1] + 1) and text[spans[k - 1][1]] == "-":
             raw[k - 1:k + 1] = [f"{raw[k - 1]}-{raw[k]}"]
             spans[k - 1:k + 1] = [(spans[k - 1][0], spans[k][1])]
+    quoted = set()  # a title in quotation marks: one name ("the film 'Harbour Bank Collapsed'")
+    for title in reversed(list(QUOTED_NAME.finditer(text))):
+        inside = [k for k, (a, b) in enumerate(spans) if title.start() < a and b < title.end()]
+        if inside:
+            first, last = inside[0], inside[-1]
+            raw[first:last + 1] = [text[title.start() + 1:title.end() - 1]]
+            spans[first:last + 1] = [title.span()]
+            quoted.add(title.span())
     tokens: list[Token] = []
     bound_text = ""  # a hedge or bound read before a number ("about", "more than")
     article = False  # the word before was an article
@@ -410,6 +420,11 @@ def _tokens(text: str) -> list[Token]:
                     detailed.add(i + 2)
             detailed.add(i)
         lowered = word.lower()
+        if spans[i] in quoted:
+            tokens.append(Token(f"title:{fold(lowered)}", word, "name"))
+            i += 1
+            article = False
+            continue
         if not bound_text and (ranged := _range_at(raw, i)):
             size, token = ranged  # its text as written: "€20-€45", not its words
             tokens.append(replace(token, text=text[spans[i][0]:spans[i + size - 1][1]]))
@@ -459,6 +474,10 @@ def _tokens(text: str) -> list[Token]:
             tokens.append(Token(f"month:{month}", word, "number"))
         elif word in ",();:":
             tokens.append(Token(word, word, "mark"))
+        elif lowered == "next" and i + 1 < len(raw) and (
+                raw[i + 1].lower() in TIME_NOUNS | WEEKDAYS or month_at(raw, i + 1)):
+            tokens.append(Token("next", word, "word", scope=True))  # "from next Monday": a
+            # time to come, which the claim keeps (the word after it too, below)
         elif size := _bound_at(raw, i):
             bound_text = " ".join(raw[i:i + size])
             i += size
@@ -508,11 +527,15 @@ def _tokens(text: str) -> list[Token]:
                 token = replace(token, detail=True)  # "the engineer Gustave Eiffel"
             elif _weekday_of_date(raw, i) or i in detailed:
                 token = replace(token, detail=True)  # "Monday, 6 May": the date says it
-            if token.kind == "word" and i + 1 < len(raw) and reports(word, raw[i + 1]):
+            if token.kind == "word" and i + 1 < len(raw) and reports(word, raw[i + 1],
+                                                                   raw[i - 1] if i else ""):
                 token = replace(token, form=f"{REPORTED}{token.form}", kind="qualifier")
             tokens.append(token)
         article = False
         i += 1
+    for k in range(1, len(tokens)):
+        if tokens[k - 1].form == "next" and tokens[k - 1].scope:
+            tokens[k] = replace(tokens[k], scope=True)
     return _in_time_order(tokens)
 
 

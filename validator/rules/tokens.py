@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..text.cues import ASSERTING_HEADS
+from ..text.cues import ASSERTING_HEADS, FRAMING_HEADS
 from ..text.grammar import (
     ARTICLES,
     AUXILIARIES,
@@ -66,14 +66,20 @@ UNASSERTING = frozenset("""claim claims claimed claiming allege alleges alleging
 REPORTED = "that:"  # the form prefix of a verb that reports the clause after it ("alleged that")
 
 
-def reports(word: str, following: str) -> bool:
+def reports(word: str, following: str, before: str = "") -> bool:
     """Whether ``word`` before ``following`` is a past verb that reports the clause after
     "that" without asserting it ("alleged that", "reported that", "wrote that"), not one that
     states it ("found that", "confirmed that": the cue table's asserting heads, which the
-    sentence reader reads the same way)."""
-    word = word.lower()
-    return (following.lower() == "that" and (ending_of(word) == "ed" or word in IRREGULAR)
-            and not ASSERTING_HEADS.fullmatch(word) and word not in FUNCTION_WORDS)
+    sentence reader reads the same way), or a noun that puts it forward after a past verb
+    ``before`` it ("rejected reports that", "dismissed claims that": the cue table's framing
+    heads; not "the report that the committee published", a relative clause)."""
+    word, before = word.lower(), before.lower()
+    if following.lower() != "that" or word in FUNCTION_WORDS:
+        return False
+    if ending_of(word) == "ed" or word in IRREGULAR:
+        return not ASSERTING_HEADS.fullmatch(word)
+    return bool(FRAMING_HEADS.fullmatch(word)) and (
+        ending_of(before) == "ed" or before in IRREGULAR) and not ASSERTING_HEADS.fullmatch(before)
 
 
 # Words that tie a noun phrase to the one before it ("the son of the king", "a film about
@@ -107,6 +113,11 @@ PASSIVE = "/passive"  # the mark of a participle in the passive voice
 CONTENT_PREPOSITIONS = frozenset("between until till dure sinc ~before ~after through across within "
                           "against among toward towards".split())
 PRONOUNS = frozenset("it they he she this".split())
+# A name in quotation marks: a title ("the novel 'The Keeper Drowned'", the film "Harbour Bank
+# Collapsed") or a term, with no mark of a sentence or a clause inside it (not quoted speech:
+# '"We will reopen," she said'). Read as one name: its words state nothing.
+QUOTED_NAME = re.compile(r"[\"“]([^\"“”.!?;:,\n]{1,120})[\"”]"
+                         r"|(?<![^\W_])['‘](?=[^\W_])([^'‘’.!?;:,\n]{0,120}[^\W_])['’](?![^\W_])")
 
 
 @dataclass(frozen=True)

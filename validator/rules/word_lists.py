@@ -163,7 +163,8 @@ CHANGERS = (
      "The House passed a bill to raise the minimum wage.",
      "The House proposed a bill to raise the minimum wage."),
     (FailureKind.CIRCUMSTANCE, """used_to formerly previously temporary temporarily permanent
-        permanently indefinitely apart except excepting excluding defunct""",
+        permanently indefinitely apart except excepting excluding defunct sometimes occasionally
+        usually seldom typically""",
      "The factory employs 3,000 workers.", "The factory formerly employed 3,000 workers."),
     (FailureKind.NUMBER, "partly partially mostly largely average median mean",
      "The building was destroyed by the fire.", "The building was partly destroyed by the fire."),

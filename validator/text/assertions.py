@@ -58,9 +58,11 @@ from .grammar import (
     AUXILIARIES,
     CLAUSE_OPENERS,
     DEMONSTRATIVES,
+    HONORIFICS,
     MODALS,
     NEGATIONS,
     NEGATIVE_AUXILIARIES,
+    NUMBER_WORDS,
     OBJECT_PRONOUNS,
     POSSESSIVES,
     PREPOSITIONS,
@@ -151,9 +153,14 @@ def _opened(words: list[tuple[str, int]]) -> bool:
         return False  # a clause of its own, not an opener
     rest = [w for w, _ in words[comma + 1:]]
     between = rest[:rest.index(",")] if "," in rest else []
+    after = rest[len(between) + 1:]
+    after = after[:after.index(",")] if "," in after else after
     # what stands between two commas is an apposition ("Paris, the capital, is ..."), but not,
-    # after one word ("Oh great, ..."), a clause with its subject and verb
-    apposition = bool(between) and (len(stretch) > 1 or not _a_clause(between))
+    # after one word ("Oh great, ..."), a clause with its subject and verb, nor where such a
+    # clause follows it ("Yeah, right, the council fixed ...": the stretch was no subject)
+    apposition = bool(between) and (len(stretch) > 1 or not _a_clause(between)) and not (
+        after and (after[0].lower() in _SUBJECT_STARTS or after[0][:1].isupper())
+        and _a_clause(after))
     if apposition or any(w.lower() in ("and", "or") for w in rest[:2]):
         return False  # an apposition or a list: the stretch is its subject or first item
         # ("Paris, the capital, is ..."; not "Oh great, my package arrived late, as always")
@@ -184,12 +191,15 @@ def _imperative(words: list[str]) -> bool:
     if len(words) < 2 or not words[0].replace("'", "").isalpha():
         return False
     first, second = words[0].lower(), words[1].lower()
-    if words[1] != second:
+    if words[1] != second and second not in HONORIFICS:
         return False  # "Order A-5521 shipped": a name or code after it, no object
     if first in ("don't", "let's") or first == "let" and second in ("me", "us"):
         return True
+    counted = second in NUMBER_WORDS and not first.endswith("ty") and first not in NUMBER_WORDS
+    objected = second in _OBJECTS or counted or second in HONORIFICS  # "Reserve two seats",
+    # "Call Dr Holt"; not "Forty-eight volunteers"
     if (first in _SUBJECT_STARTS or first in _VERB_LIKE or first.endswith(("s", "ed", "ing", "ly"))
-            or second not in _OBJECTS or any(row.search(first) for row in PLAIN_OPENINGS)):
+            or not objected or any(row.search(first) for row in PLAIN_OPENINGS)):
         return False  # a subject, or an opener ("After the war, ...")
     named = len(words) > 3 and words[2][:1].isupper() and words[3].lower() in _VERB_LIKE
     timed = (second == "this" and len(words) > 3 and words[2].lower() in TIME_NOUNS

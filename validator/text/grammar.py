@@ -93,6 +93,14 @@ TIME_NOUNS = frozenset("""year years month months week weeks quarter quarters da
     seasons time morning afternoon evening night weekend summer winter spring autumn fall decade
     century term semester""".split())
 
+# Numbers written out that text2num leaves so ("with_digits"), with their values.
+NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "hundred": 100,
+                "dozen": 12}
+
+# Titles before a person's name ("Dr Ines Holt"): the word before one is no part of the name.
+HONORIFICS = frozenset("mr mrs ms mx dr prof sir dame".split())
+
 # The prepositions: a sentence that opens with one opens with a phrase, not with its subject.
 PREPOSITIONS = frozenset("""about above across after against along amid among around as at
     before behind below beneath beside besides between beyond by despite down during except

@@ -758,6 +758,52 @@ def test_a_past_the_source_does_not_date_is_no_present(claim, source, supported)
         assert "in the past" in found.reason
 
 
+@pytest.mark.parametrize("claim,source,supported", [
+    # two words before a comma and a clause with its own subject: no apposition, an opener
+    ("The council fixed every pothole.", "Yeah, right, the council fixed every pothole.", False),
+    ("The ferry always leaves on time.", "Sure, sure, the ferry always leaves on time.", False),
+    ("Paris is the capital.", "Paris, the capital, is large.", True),
+    ("The museum closed.", "Sadly, however, the museum closed.", True),
+    # a noun that puts forward what follows "that", after a verb that rejects it
+    ("Pilots will strike in July.", "The airline rejected reports that pilots will strike in "
+     "July.", False),
+    # a title in quotation marks states nothing; a claim that names it as a title is stated
+    ("The lighthouse keeper drowned in 1998.", "Brenna Oduya wrote the novel 'The Lighthouse "
+     "Keeper Drowned' in 1998.", False),
+    ("Harbour Bank collapsed.", 'The film "Harbour Bank Collapsed" opened in 2004.', False),
+    ("The mayor resigned in shame.", "Her memoir is called 'The Mayor Resigned in Shame'.",
+     False),
+    ("Brenna Oduya wrote 'The Lighthouse Keeper Drowned'.", "Brenna Oduya wrote the novel 'The "
+     "Lighthouse Keeper Drowned' in 1998.", True),
+    ("The students' union opened in 1990.", "The students' union opened in 1990 and the "
+     "teachers' room in 1995.", True),
+    # a time to come
+    ("The shop closes at 6 pm.", "From next Monday, the shop closes at 6 pm.", False),
+    ("The shop closes at 6 pm.", "The shop closes at 6 pm from next Monday.", False),
+    ("The museum reopens next year.", "The museum reopens next year.", True),
+    # an imperative: a number, a title or a verb the claim reads as one after its first word
+    ("Two seats on the coach are reserved.", "Reserve two seats on the coach.", False),
+    ("Dr. Ines Holt was called before Friday.", "Call Dr. Ines Holt before Friday.", False),
+    ("300 boxes were moved to the depot by noon.", "Move 300 boxes to the depot by noon.",
+     False),
+    ("Apollo 11 landed on the moon in 1969.", "Apollo 11 landed on the moon in 1969.", True),
+])
+def test_what_a_probe_of_the_one_reading_found(claim, source, supported):
+    assert check(claim, [Evidence(source)]).supported is supported
+
+
+def test_a_word_in_a_title_is_named_as_one_in_the_reason():
+    found = check("The lighthouse keeper drowned.", [Evidence(
+        "She wrote the novel 'The Lighthouse Keeper Drowned' in 1998.")])
+    assert "only in the name 'The Lighthouse Keeper Drowned'" in found.reason
+
+
+def test_a_verb_with_no_subject_asks_for_it_to_be_done():
+    found = check("300 boxes were moved to the depot.", [Evidence(
+        "Move 300 boxes to the depot.")])
+    assert found.reason == "the source asks for it to be done ('Move'); it does not say it was"
+
+
 def test_a_first_name_that_reads_as_a_modal_is_still_a_name():
     found = check("Jaden Smith won the award.", [Evidence("Will Smith won the award.")])
     assert found.contradiction

@@ -58,7 +58,7 @@ from ..text.word_forms import (
 from ..types import FailureKind
 from . import quantities
 from .reading import bare, read
-from .restatements import of_what_it_is, range_ends, turned
+from .restatements import ing_noun, of_what_it_is, range_ends, turned
 from .tokens import (
     ALTERNATIVES,
     CONDITIONS,
@@ -77,6 +77,7 @@ from .tokens import (
     is_date,
     is_mention,
     participle,
+    past,
     place,
     suffix,
     tense,
@@ -601,13 +602,17 @@ def _of_another(said: list[Token], low: int) -> str | tuple[str, FailureKind] | 
     the king won" does not say "the king won"; "a film about Jones won", "the city near
     Paris is", "the film directed by Jones"), or what a relative clause says of it ("the
     company that bought Acme went bankrupt" does not say "Acme went bankrupt")."""
-    head = _head_before(said, low)
-    if head is None:
+    found = _head_before(said, low)
+    if found is None:
         return None
+    head, owner = found
     start = place(head, said)
-    phrase = " ".join(t.text for t in said[start:low + 1] if t.text)
-    why = (f"the source speaks of {phrase!r}, not of {said[low].text!r} itself, which the "
-           f"sentence leaves out")
+    phrase = " ".join(t.text for t in said[start:low + 1] if t.text) if owner is None else \
+        " ".join(t.text for t in (*said[low:owner + 1], head))  # "Orchard club's members"
+    named = said[low].text if owner is None else " ".join(
+        t.text for t in said[low:owner + 1]).removesuffix("'s")  # "Orchard club"
+    why = f"the source speaks of {phrase!r}, not of {named!r} itself, which the sentence " \
+          "leaves out"
     scope = any(t.text.lower() in QUANTIFIERS or changes(t.text.lower()) ==
                 FailureKind.CIRCUMSTANCE for t in said[start:low])  # "all of the documents",
     # "apart from Hungary"
@@ -634,11 +639,12 @@ def _out_of_an_aside(said: list[Token], pairs) -> str | None:
 _RELATING = PREPOSITIONS | {"unlike", "than"}  # "like tigers", "rather than tigers"
 
 
-def _head_before(said: list[Token], low: int) -> Token | None:
+def _head_before(said: list[Token], low: int) -> tuple[Token, int | None] | None:
     """The noun the first matched word belongs to, when the evidence says it just before:
     "the son of the king" ("the king won" is not stated), "a film about Jones", "Paris's
-    population" (read as "population Paris's"), "the company that bought Acme". Titles
-    before a name are skipped ("the company of the engineer Gustave Eiffel")."""
+    population" (read as "population Paris's"), "the company that bought Acme"; and, for a
+    possessive, where its owner ends. Titles before a name are skipped ("the company of the
+    engineer Gustave Eiffel")."""
     k = low - 1
     while k >= 0 and said[k].detail:
         k -= 1
@@ -646,18 +652,20 @@ def _head_before(said: list[Token], low: int) -> Token | None:
         k -= 1  # "three of the five bridges": how many of the group there are
     if k >= 1 and (said[k].form in LINKS or said[k].text.lower() in LINKS) and said[
             k - 1].content and not said[k - 1].aside:
-        return said[k - 1]
-    owner = low  # "rival Ann Lee's" (read from "Ann Lee's rival"): the name's last word owns
-    while not said[owner].text.lower().endswith("'s") and owner + 1 < len(said) and (
-            said[owner].kind == said[owner + 1].kind == "name"):
+        return said[k - 1], None
+    owner = low  # "rival Ann Lee's" (read from "Ann Lee's rival"), "members Orchard club's":
+    # the owner's last word owns
+    while not said[owner].text.lower().endswith("'s") and owner + 1 < len(said) and all(
+            t.kind == "name" or t.kind == "word" and (t.text.lower().endswith("'s") or not (
+                suffix(t) or past(t))) for t in said[owner:owner + 2]):
         owner += 1
     if said[owner].text.lower().endswith("'s") and k >= 0 and said[k].content and not (
             said[k].aside):
-        return said[k]
+        return said[k], owner
     # "the company that bought Acme": a relative word, its verb, then the matched word
     if (k >= 2 and said[k].kind == "word" and said[k - 1].form in RELATIVES
             and said[k - 2].content):
-        return said[k - 2]
+        return said[k - 2], None
     return None
 
 
@@ -823,7 +831,8 @@ def _scope_left_out(said: list[Token], pairs) -> str | None:
     """Why a statement the source restricts with a fronted phrase ("Among men, smoking rates
     fell by a third"; ``restatements.fronted``) is not stated without it."""
     matched = {j for _, j in pairs}
-    left = [t for j, t in enumerate(said) if t.scope and t.content and j not in matched]
+    left = [t for j, t in enumerate(said) if t.scope and t.content and not t.detail
+            and j not in matched]  # not "Monday" of "On Monday, 3 June 2024": the date says it
     if not left:
         return None
     phrase = " ".join(t.text for t in said if t.scope)
@@ -944,6 +953,9 @@ def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int],
             continue  # the noun a clause opens with: "The suspect (, a man,) was arrested"
         if unasserting and not (stating and (j < low or _attributes(said, j))):
             continue  # "the group that claimed responsibility": not said of the statement
+        if token.form in bounds and dated(said[j + 1:j + 3]) is not None and any(
+                t.text.lower() in _THEN or tense(t) == "ed" for t in claim):
+            continue  # "was the principal until 2019": she was; a past claim keeps no bound
         if token.form == "respectively" and not _paired(said, pairs):
             continue  # the claim draws on no item of the lists it pairs
         if not unasserting and id(token) not in spoken and token.form != "respectively" and not (
@@ -1099,7 +1111,7 @@ def _what_it_is(claim: Clause, at: list[int], said: list[Token], pairs) -> set[i
                 said[q].kind != "number" for q in noun) and (
                 mine == [said[q].text.lower() for q in linking]))) and word not in (
                 "of", "whose") and said[copula].text.lower() in mine and not (
-                    participle(last) or suffix(last) == "ing") and (
+                    participle(last) or suffix(last) == "ing" and not ing_noun(said, end - 1)) and (
                     said[copula - 1].form in mine or said[copula].form != "been")
         if held:
             found.update(noun)

@@ -47,9 +47,11 @@ from .restatements import (
     comparative,
     fronted,
     mark_events,
+    name_first,
     passive,
     possessive,
     voiced,
+    weekday_comma,
 )
 from .tokens import (
     ALTERNATIVES,
@@ -233,7 +235,7 @@ def _clauses(sentence: str) -> tuple[Clause, ...]:
         pieces.append(current)
     clauses: list[list[Token]] = []
     for n, piece in enumerate(pieces):
-        piece = _mark_asides(fronted(attributed(piece)))
+        piece = _mark_asides(name_first(fronted(attributed(piece))))
         if n and clauses and piece and piece[0].form in BOUNDARIES:
             piece = piece[1:]
         if n and clauses and piece:
@@ -523,6 +525,8 @@ def _tokens(text: str) -> list[Token]:
             named = not tokens and i + 1 < len(raw) and raw[i + 1][:1].isupper() and (
                 lowered not in CONDITIONS)
             token = _word(word, first=not tokens and not named)
+            if i + 1 < len(raw) and raw[i + 1].lower() == "than":
+                token = _compared(token)
             if article and token.kind == "word" and named is False and _title(raw, i):
                 token = replace(token, detail=True)  # "the engineer Gustave Eiffel"
             elif _weekday_of_date(raw, i) or i in detailed:
@@ -764,6 +768,18 @@ def _word(word: str, first: bool) -> Token:
     return Token(snowball(IRREGULAR.get(form, form)), word, "word")
 
 
+def _compared(token: Token) -> Token:
+    """``token`` before "than" read on the concept of its adjective where it has another as a
+    verb ("lower than" on "high" and "low", as "lowest" is, not on "increase" and "lower")."""
+    lowered = token.text.lower()
+    named = concepts(lowered)
+    if len(named) < 2 or not lowered.endswith("er"):
+        return token
+    adjective = next((c for c in named if c in concepts(f"{lowered[:-2]}est")), None)
+    return token if adjective is None else replace(token, form=adjective[0],
+                                                    pole=int(adjective[1]))
+
+
 def bare(text: str) -> str:
     return re.sub(r"'s$", "", text.lower())
 
@@ -792,6 +808,8 @@ def _mark_asides(tokens: list[Token]) -> list[Token]:
             depth = max(0, depth - 1)
             aside = 0 if not depth else aside
             continue
+        if weekday_comma(tokens, i):
+            continue  # "Monday, 3 June 2024": the weekday of the date, no aside
         if token.text == "," and not depth:
             closing = next((j for j in range(i + 1, len(tokens)) if tokens[j].text == ","), None)
             if aside:  # a comma ends an aside opened by a comma

@@ -40,6 +40,7 @@ from .tokens import (
     has_verb,
     is_date,
     participle,
+    past,
     suffix,
     word_and_next,
 )
@@ -85,11 +86,13 @@ def fronted(tokens: list[Token]) -> list[Token]:
     "during", or an adverb before a comma, and only before a clause of its own."""
     if len(tokens) < 4:
         return tokens
-    comma = next((k for k, t in enumerate(tokens) if t.text == ","), None)
+    comma = next((k for k, t in enumerate(tokens) if t.text == "," and not weekday_comma(
+        tokens, k)), None)  # "On Monday, 3 June 2024, ...": to the date's end
     opener = tokens[0].text.lower()
     if (opener in _FRONTED or opener in _FRONTED_PLACE_OR_TIME) and comma and comma > 1:
         # "When the lid is open, the pump stops": to the end of the clause it conditions
-        condition, rest = tokens[:comma], tokens[comma + 1:]
+        condition = [t for t in tokens[:comma] if t.text != ","]
+        rest = tokens[comma + 1:]
         end = next((k for k, t in enumerate(rest) if t.text == ","), len(rest))
         if not _says_something(rest[:end]):
             return tokens
@@ -106,6 +109,39 @@ def fronted(tokens: list[Token]) -> list[Token]:
     if not _says_something(rest) or any(t.text == "," for t in rest[:2]):
         return tokens
     return rest + [t for t in tokens[:size] if t.text != ","]
+
+
+def weekday_comma(tokens: Sequence[Token], k: int) -> bool:
+    """Whether the comma at ``tokens[k]`` stands between a weekday and its date ("Monday, 3
+    June 2024"): no clause or aside ends there."""
+    return 0 < k < len(tokens) - 1 and tokens[k].text == "," and tokens[k - 1].detail and (
+        tokens[k - 1].kind == "name") and tokens[k + 1].form.startswith("date:")
+
+
+def name_first(tokens: list[Token]) -> list[Token]:
+    """A description before the name it stands for, in commas, read name first: "sued her
+    employer, Talbot Freight, in 2021" as "sued Talbot Freight, her employer, in 2021", the
+    order in which a claim may leave the description out. Only a word before the comma and
+    names after it up to the next comma or the clause's end ("In the north, Scotland has
+    ..." is no apposition)."""
+    for k in range(1, len(tokens) - 1):
+        if tokens[k].text != "," or tokens[k - 1].kind != "word" or suffix(tokens[k - 1]) in (
+                "ed", "ing") or tokens[k + 1].kind != "name":
+            continue
+        end = k + 1
+        while end < len(tokens) and tokens[end].kind == "name":
+            end += 1
+        if end < len(tokens) and tokens[end].text != ",":
+            continue
+        start = k - 1
+        while start and tokens[start - 1].kind == "word" and not has_verb(tokens[start - 1:start]):
+            start -= 1  # "her former employer": the words of the description
+        while start and tokens[start - 1].kind == "function" and tokens[start - 1].text.lower() in (
+                POSSESSIVES):
+            start -= 1
+        return [*tokens[:start], *tokens[k + 1:end], tokens[k], *tokens[start:k],
+                *([tokens[k]] if end == len(tokens) else []), *tokens[end:]]
+    return tokens
 
 
 def attributed(tokens: list[Token]) -> list[Token]:
@@ -183,7 +219,7 @@ def _restricts(phrase: list[Token], clause: list[Token]) -> bool:
     said = " ".join(t.text.lower() for t in phrase)
     content = [t for t in phrase if t.content]
     return (bool(content) and not said.startswith(_DISCOURSE)  # "In addition to that ruling,"
-            and not all(is_date(t) for t in content)
+            and not all(is_date(t) or t.detail for t in content)  # "On Monday, 3 June 2024,"
             and not (phrase[0].text.lower() in _TIME and _past(clause))
             and not any(t.text.lower() in UNASSERTING for t in clause))
 
@@ -431,9 +467,23 @@ def of_what_it_is(tokens: Sequence[Token], q: int) -> bool:
     token, word = tokens[q], tokens[q].text.lower()
     return (token.kind in ("word", "name", "number") and not token.aside
             and word not in TITLE_CHANGERS and word not in TIME_ADVERBS
-            and word not in PREPOSITIONS and suffix(token) != "ing"
+            and word not in PREPOSITIONS and (suffix(token) != "ing" or ing_noun(tokens, q))
             and not (word.endswith("ly") and not _before_its_noun(tokens, q))
             and changes(*word_and_next(tokens, q)) is None)
+
+
+def ing_noun(tokens: Sequence[Token], q: int) -> bool:
+    """Whether the word in "-ing" at ``tokens[q]`` ends a noun phrase after another of its
+    words, before a preposition or the clause's end ("a small brick building on Mill
+    Street"), so it is a noun: not the verb of "is becoming a hub" (straight after "be"), of
+    "a mural depicting a battle" (an object after it), nor one after an adverb ("a town
+    quickly growing")."""
+    before = tokens[q - 1] if q else None
+    after = tokens[q + 1] if q + 1 < len(tokens) else None
+    return before is not None and before.kind in ("word", "name", "number") and (
+        after is None or after.kind == "function") and (
+        before.form not in BE and not before.text.lower().endswith("ly")
+        and suffix(before) != "ing" and not participle(before))
 
 
 def _before_its_noun(tokens: Sequence[Token], q: int) -> bool:
@@ -496,7 +546,8 @@ def _agent_end(tokens: list[Token], start: int) -> int:
         joins = after is not None and (token.form == "of" and after.content or (
             token.form in ("at", "from") and after.kind == "name"))
         if token.form in CONTENT_PREPOSITIONS or token.form in LINKS and not joins or not (
-                token.kind in ("name", "word") or token.detail or joins):
+                token.kind in ("name", "word") or token.detail or joins
+                or end == start and token.text.lower() in POSSESSIVES):  # "by our driver"
             break  # "by the police near the station": the police
         end += 1
     return end
@@ -511,9 +562,10 @@ def possessive(tokens: list[Token]) -> list[Token]:
     for i, token in enumerate(out):
         if token.text.lower().endswith("'s") and i + 1 < len(out) and out[i + 1].content:
             start = i
-            while start > 0 and out[start - 1].kind == "name" and (
-                    out[start - 1].aside == token.aside):  # not across an aside's edge
-                start -= 1
+            while start > 0 and (out[start - 1].kind == "name" or start == 1 and out[0].text[
+                    :1].isupper() and out[0].kind == "word") and (  # "The Orchard club's":
+                    out[start - 1].aside == token.aside):  # a name, its first word read as a
+                start -= 1  # word; not across an aside's edge
             if start > 0 and out[start - 1].text.lower() in POSSESSIVES:
                 start -= 1  # "your neighbour's dog": the dog of your neighbour, not yours
             end = _noun_phrase_end(out, i + 1)
@@ -530,7 +582,7 @@ def _noun_phrase_end(tokens: list[Token], start: int) -> int:
     grew", "Eiffel's company built it")."""
     end = start + 1
     while (end < len(tokens) and tokens[end].kind == "word" and not suffix(tokens[end])
-           and tokens[end].form not in CONTENT_PREPOSITIONS):
+           and not past(tokens[end]) and tokens[end].form not in CONTENT_PREPOSITIONS):
         end += 1
     if end == len(tokens) and not any(participle(t) for t in tokens[start + 1:end]):
         return end  # "the men's 3000 metres steeplechase", not "Lyon's population grew"

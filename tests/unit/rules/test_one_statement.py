@@ -787,6 +787,36 @@ def test_a_past_the_source_does_not_date_is_no_present(claim, source, supported)
     ("300 boxes were moved to the depot by noon.", "Move 300 boxes to the depot by noon.",
      False),
     ("Apollo 11 landed on the moon in 1969.", "Apollo 11 landed on the moon in 1969.", True),
+    ("48 volunteers cleaned the beach.", "Forty-eight volunteers cleaned the beach.", True),
+    # true text it failed: a noun in "-ing" that ends what a thing is, a possessive of a
+    # phrase, "our" before an agent, a past left out before a date, a description before its
+    # name, a weekday before its date, "lower than" from the other side
+    ("The Harlan museum is on Mill Street.", "The Harlan museum is a small brick building on "
+     "Mill Street.", True),
+    ("Agincourt Wall was fought in 1415.", "Agincourt Wall is a mural depicting a battle "
+     "fought in 1415.", False),
+    ("Members of the Orchard club voted.", "The Orchard club's members voted.", True),
+    ("The Orchard club's members voted.", "Members of the Orchard club voted.", True),
+    ("The Orchard club voted.", "The Orchard club's members voted.", False),
+    ("Our driver delivered the parcel.", "The parcel was delivered by our driver.", True),
+    ("You delivered the parcel.", "The parcel was delivered by our driver.", False),
+    ("The contest was won by Kofi's daughter.", "Kofi's daughter won the contest.", True),
+    ("The contest was won by Kofi.", "Kofi's daughter won the contest.", False),
+    ("Rhea Lund was the principal of Kelby School.", "Rhea Lund was the principal of Kelby "
+     "School until 2019.", True),
+    ("Rhea Lund is the principal of Kelby School.", "Rhea Lund was the principal of Kelby "
+     "School until 2019.", False),
+    ("The ticket is valid.", "The ticket is valid until 2019.", False),
+    ("Ines Garro sued Talbot Freight in 2021.", "Ines Garro sued her employer, Talbot "
+     "Freight, in 2021.", True),
+    ("The library reopened on 3 June 2024.", "On Monday, 3 June 2024, the library reopened.",
+     True),
+    ("The library reopened on 4 June 2024.", "On Monday, 3 June 2024, the library reopened.",
+     False),
+    ("The Birch tower is lower than the Alder tower.", "The Alder tower is higher than the "
+     "Birch tower.", True),
+    ("The Birch tower is higher than the Alder tower.", "The Alder tower is higher than the "
+     "Birch tower.", False),
 ])
 def test_what_a_probe_of_the_one_reading_found(claim, source, supported):
     assert check(claim, [Evidence(source)]).supported is supported
@@ -796,6 +826,11 @@ def test_a_word_in_a_title_is_named_as_one_in_the_reason():
     found = check("The lighthouse keeper drowned.", [Evidence(
         "She wrote the novel 'The Lighthouse Keeper Drowned' in 1998.")])
     assert "only in the name 'The Lighthouse Keeper Drowned'" in found.reason
+
+
+def test_an_owner_of_several_words_is_named_as_written():
+    found = check("The Orchard club voted.", [Evidence("The Orchard club's members voted.")])
+    assert "\"Orchard club's members\", not of 'Orchard club' itself" in found.reason
 
 
 def test_a_verb_with_no_subject_asks_for_it_to_be_done():

@@ -81,8 +81,8 @@ class Cascade:
             return Verdict(CONTRADICTED, f"rule check: {found.reason}", 0.0, BY_LOCAL,
                            kind=found.fault, basis=found.basis)
         if self.verbatim and found.kind == "verbatim":
-            return Verdict(SUPPORTED, "rule check: a passage states it word for word", 1.0,
-                           BY_LOCAL, basis=found.basis)
+            return Verdict(SUPPORTED, f"rule check: {found.reason}", 1.0, BY_LOCAL,
+                           basis=found.basis)
         return None
 
 

@@ -121,7 +121,7 @@ class LocalJudge:
         if placed is None or basis is None:
             return None
         held = rules.check(placed, evidence)
-        where = ("a passage states it word for word" if held.kind == "verbatim"
+        where = (held.reason if held.kind == "verbatim"
                  else "the source states it: " + "; ".join(map(repr, held.quotes)))
         return Decision(SUPPORTED, f"in the question's place it says '{placed}', and {where}",
                         "answered", basis=basis, proven=True)

@@ -274,6 +274,10 @@ BLOCKS = (
     Block(lambda m: _now_not_then(m.claim, m.said, m.pairs, m.described), True,
           ("test_one_statement: what is done is not that it was",),
           FailureKind.CIRCUMSTANCE),
+    Block(lambda m: _person(m.claim, m.said) or _doer(m.claim, m.said, m.pairs), True,
+          ("test_rules: who did it is kept",),
+          FailureKind.OTHER_PERSON),  # before a title: "You fixed it" from "The
+    # caretaker fixed it" names someone else, whatever "caretaker" may make a title
     Block(lambda m: _title_changed(m.said, m.pairs), False,
           ("traps_2/title_or_role_changed", "held_out_traps/title_changed"),
           FailureKind.ENTITY),
@@ -286,9 +290,6 @@ BLOCKS = (
     Block(lambda m: _qualifier(m.claim, m.said, m.pairs, m.dropped, m.stating), False,
           ("traps_2/condition_dropped", "traps_2/attribution_dropped", "traps/conditional"),
           FailureKind.UNASSERTED),
-    Block(lambda m: _person(m.claim, m.said) or _doer(m.claim, m.said, m.pairs), True,
-          ("test_rules: who did it is kept",),
-          FailureKind.OTHER_PERSON),
     Block(lambda m: _one_of(m.claim, m.said, m.pairs), False,
           ("test_one_statement: what holds of a kind says nobody is one",),
           FailureKind.OTHER_PERSON),

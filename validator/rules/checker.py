@@ -432,11 +432,12 @@ def _check(claim: str, evidence: Sequence[Evidence]) -> Findings:
     coverage = _coverage(clauses, units)
     word_for_word = _verbatim(claim, evidence, statement=any(has_verb(c) for c in clauses))
     if word_for_word is not None:
+        passage, sentence = word_for_word  # as read: "[The Harbour Inn] was renovated ..."
         if all(is_mention(c) for c in clauses):
-            return Findings("mention", "a passage names it word for word", coverage,
-                            basis=word_for_word)
-        return Findings("verbatim", "a passage states it word for word", coverage,
-                        basis=word_for_word)
+            return Findings("mention", f"a passage names it word for word: {sentence!r}",
+                            coverage, basis=passage)
+        return Findings("verbatim", f"a passage states it word for word: {sentence!r}",
+                        coverage, basis=passage)
     if not clauses:
         return Findings("unaligned", "it states nothing the rules can compare", coverage)
     found = [a for a in (best_alignment(clause, units) for clause in clauses) if a is not None]
@@ -496,13 +497,15 @@ def _standings(text: str) -> tuple[tuple[str, int, int, str], ...]:
                  if kind is not None)
 
 
-def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) -> int | None:
+def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True
+              ) -> tuple[int, str] | None:
     """Which passage of the evidence (its index) has a sentence that holds ``claim`` word for
-    word, with nothing before it in its clause that turns it round or qualifies it ("not all
-    of ...", "about ...", "may ..."), no condition in its sentence the claim leaves out ("if",
-    "when", "unless") and not as what something else is of ("the son of the king won") or, for
-    a ``statement``, about, near or by ("a film about Jones won", "the firm that bought Acme
-    failed"): those are read by the alignment. None where none does."""
+    word, and that sentence as read (a pronoun read in brackets): with nothing before it in
+    its clause that turns it round or qualifies it ("not all of ...", "about ...", "may ..."),
+    no condition in its sentence the claim leaves out ("if", "when", "unless") and not as
+    what something else is of ("the son of the king won") or, for a ``statement``, about,
+    near or by ("a film about Jones won", "the firm that bought Acme failed"): those are read
+    by the alignment. None where none does."""
     target = normalise(claim)
     words = target.split()
     if len(words) < VERBATIM_MIN_WORDS:
@@ -550,7 +553,7 @@ def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True) 
                         head[-1] in LINKS or len(head) > 1 and head[-2] in RELATIVES))
                 # "a film about Jones", "the firm that bought Acme": a name is named all the same
                 if not of_another and not any(_turns(w) and w not in mine for w in before):
-                    return passage
+                    return passage, said
     return None
 
 

@@ -206,7 +206,8 @@ def test_a_record_gives_the_kind_of_its_field():
     assert judged("The parcel is insured.", *order).kind == FailureKind.OPPOSITE
     assert judged("The carrier is UPS.", *order).kind == FailureKind.ENTITY
     # the record says it is not done: a word no field says is not done either
-    assert judged("Your refund RF-2201 was paid.", *order).kind == FailureKind.UNASSERTED
+    paid = judged("Your refund RF-2201 was paid.", *order)
+    assert paid.kind == FailureKind.UNASSERTED and "`status` is pending" in paid.reason, paid
     done = [Evidence(records.shown(r.fields), fields=r.fields) for r in records.records(
         {"order": "A-991", "status": "shipped", "carrier": "DHL"})]
     assert judged("Your order A-991 includes a free gift.", *done).kind == FailureKind.ADDITION

@@ -842,3 +842,15 @@ def test_a_verb_with_no_subject_asks_for_it_to_be_done():
 def test_a_first_name_that_reads_as_a_modal_is_still_a_name():
     found = check("Jaden Smith won the award.", [Evidence("Will Smith won the award.")])
     assert found.contradiction
+
+
+@pytest.mark.parametrize("claim,source,named", [
+    # someone else did it, whatever word names the doer
+    ("You fixed the heater.", "The caretaker fixed the heater.",
+     "the source says 'caretaker' did it, the claim 'You': someone else"),
+    # word for word, the sentence as read: a pronoun's subject in brackets
+    ("The Harbour Inn was renovated in 2012.", "The Harbour Inn has 40 rooms. It was "
+     "renovated in 2012.", "'[The Harbour Inn] was renovated in 2012.'"),
+])
+def test_the_reason_names_what_decided(claim, source, named):
+    assert named in check(claim, [Evidence(source)]).reason

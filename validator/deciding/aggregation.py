@@ -53,7 +53,7 @@ def fix_value(value: str, remove: list[Sentence],
             pieces.append(value[position:line_end])
             line = "".join(pieces)
             body = line.rstrip("\r\n")
-            emptied = not _WORD.search(body) or _ONLY_MARKS.fullmatch(body)
+            emptied = not any(c.isalnum() or c == "_" for c in body) or _ONLY_MARKS.fullmatch(body)
             body = _BLANK_BEFORE_CLOSING.sub(r"\1", body.rstrip(" \t"))
             line = "" if emptied else body + line[len(line.rstrip("\r\n")):]
         kept.append(line)
@@ -61,7 +61,6 @@ def fix_value(value: str, remove: list[Sentence],
     return re.sub(r"\n{3,}", "\n\n", "".join(kept)).strip()
 
 
-_WORD = re.compile(r"\w")
 # "**One. **" once "Two." is gone: the closing mark goes back against the text.
 _BLANK_BEFORE_CLOSING = re.compile(r"(?<=\S)[ \t]+((?:\*\*|__|~~|\*|_)+)$")
 # What a line holds when its sentences are gone: a list, quote or heading marker, emphasis.

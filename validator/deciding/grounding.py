@@ -207,15 +207,12 @@ def _code(found: str) -> str:
 def _value(term: str) -> float | None:
     """A term's value: a numeral's (a version number such as "4.2.1" is none), or a number
     word's; None for anything else."""
-    if term[:1] in _DIGITS:
+    if term[:1].isdigit():
         try:
             return float(term.replace(",", ""))
         except ValueError:
             return None
     return value_of(term) if term in NUMBER_WORDS else None
-
-
-_DIGITS = frozenset("0123456789")
 
 
 def _other_value(claim: str, passages: Sequence[Evidence]) -> bool:

@@ -389,9 +389,6 @@ class Amount:
         return self.phrase == source.phrase and self.phrase in PREPOSITIONS
 
 
-_DIGITS = re.compile(r"\d+(?:,\d{3})*(?:\.(\d+))?")
-
-
 _SHARES = frozenset(("%", "percentage point"))
 
 
@@ -399,8 +396,8 @@ def amount(number: str, value: float, *, scale: float = 1.0, unit: str | None = 
            phrase: str = "", text: str | None = None, role: str = "") -> Amount:
     """The amount of ``number`` (its digits as written, "48,000" or "2.1") times ``scale``,
     hedged or bounded by ``phrase`` (a key of BOUND_WORDS, or "")."""
-    digits = _DIGITS.match(number)
-    decimals = digits.group(1) if digits else None
+    digits = re.match(NUMBER_PATTERN, number)  # "48,000", "2.1"
+    decimals = digits.group().partition(".")[2] if digits else None
     if decimals:
         step = 10.0 ** -len(decimals)
     elif not digits:  # a number word ("three"): a count

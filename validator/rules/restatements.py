@@ -510,13 +510,11 @@ def _participles_end(tokens: Sequence[Token], i: int) -> int | None:
     return end if verbs and all(participle(v) for v in verbs) else None
 
 
-_BE_TENSES = {"is": "s", "are": "s", "am": "s", "was": "ed", "were": "ed"}
-
-
 def _tense_of(be: Token) -> str:
     """The tense a form of "be" gives the participle after it: "s" for "is", "ed" for "was",
     "" for "be" and "been" (the verb's own)."""
-    return _BE_TENSES.get(be.text.lower(), "")
+    word = be.text.lower()
+    return "ed" if word in ("was", "were") else "s" if word in ("is", "are", "am") else ""
 
 
 def _active_order(subject: Sequence[Token], verbs: Sequence[Token], agent: Sequence[Token],

@@ -365,7 +365,28 @@ ONE_READING_FALSE_ALARMS = {
 }
 
 
+# The set that checked the fourth probe's fixes by class (tests/data/outsider/
+# saying_it_again), written blind from the docs. Limits: an allowed opener before an adverb in
+# "-ly" ("Oh, totally, ..." reads as "Sadly, ..." does); a noun of saying the cue table does not
+# name ("spread the story that"); the rest arguable. True cases that fail closed: comparisons
+# the concept table has no pair for ("deeper", "shallower", "dearer") or in another shape
+# ("Rents in X are higher than in Y"), "until" before an event, a finding whose clause is in
+# the past, "used to be" for "was", two fronted phrases, a framing noun before a relative
+# clause ("the rumour that spread"), a time to come moved, "will", "timber-framed", an active
+# source for a passive claim with no agent.
+SAYING_IT_AGAIN_LIMITS = {
+    "hp269": "an allowed opener before an adverb in '-ly' ('Oh, totally,')",
+    "hp135": "a noun of saying the cue table does not name ('the story that')",
+    **dict.fromkeys(("hp097", "hp178", "hp255"), "arguable"),
+}
+SAYING_IT_AGAIN_FALSE_ALARMS = {
+    "hp033", "hp040", "hp052", "hp119", "hp139", "hp140", "hp186", "hp188", "hp189", "hp195",
+    "hp226", "hp227", "hp230", "hp260", "hp282",
+}
+
+
 @pytest.mark.parametrize("name,least,limits,false_alarms", [
+    ("saying_it_again", 280, SAYING_IT_AGAIN_LIMITS, SAYING_IT_AGAIN_FALSE_ALARMS),
     ("one_reading", 370, ONE_READING_LIMITS, ONE_READING_FALSE_ALARMS),
     ("frames", 330, FRAMES_LIMITS, FRAMES_FALSE_ALARMS),
     ("saying_less", 300, SAYING_LESS_LIMITS, SAYING_LESS_FALSE_ALARMS),

@@ -590,11 +590,12 @@ _OWNERS = POSSESSIVES - {forms[POSSESSIVE] for forms in (FIRST_SINGULAR, SECOND,
 
 def _says(claim: Clause) -> bool:
     """Whether ``claim`` is a statement with a verb, not a noun phrase ("flowering plants"):
-    a verb ``has_verb`` knows, or a word in "-s" between two content words ("The mayor owns
-    the company")."""
+    a verb ``has_verb`` knows, or a word in "-s", or one whose past is the same ("cut",
+    "set"), between two content words ("The mayor owns the company", "The council cut the
+    budget")."""
     return has_verb(claim) or any(
-        suffix(t) == "s" and 0 < k < len(claim) - 1 and claim[k - 1].content
-        and claim[k + 1].content for k, t in enumerate(claim))
+        (suffix(t) == "s" or t.text.lower() in SAME_PARTICIPLES) and 0 < k < len(claim) - 1
+        and claim[k - 1].content and claim[k + 1].content for k, t in enumerate(claim))
 
 
 def _of_another(said: list[Token], low: int) -> str | tuple[str, FailureKind] | None:
@@ -658,8 +659,8 @@ def _head_before(said: list[Token], low: int) -> tuple[Token, int | None] | None
     # the owner's last word owns
     while not said[owner].text.lower().endswith("'s") and owner + 1 < len(said) and all(
             t.kind == "name" or t.kind == "word" and (t.text.lower().endswith("'s") or not (
-                suffix(t) or past(t))) for t in said[owner:owner + 2]):
-        owner += 1
+                suffix(t) == "ed" or past(t))) for t in said[owner:owner + 2]):
+        owner += 1  # "members bowls club's", "members Harbour rowing club's"
     if said[owner].text.lower().endswith("'s") and k >= 0 and said[k].content and not (
             said[k].aside):
         return said[k], owner
@@ -722,10 +723,13 @@ def _then_not_now(claim: Clause, said: list[Token], pairs, at: Sequence[int]) ->
     it ("has won the league in 1961"); where it does not, only a past as written, alone or
     after "had", counts ("has owned the pier" may still hold, "they set prices" is present),
     and never a verb that states what follows it ("found that": a finding is reported in
-    either tense). A claim that keeps the source's date says when itself."""
-    if dated([said[j] for _, j in pairs]) is not None:
-        return None  # the claim says when itself: "The Berlin Wall falls in 1989"
-    tenses = {t.text.lower() for t in claim}
+    either tense). A bare verb that keeps the source's date is a question's answer ("When
+    did the Berlin Wall fall?" read as "the Berlin Wall fall in 1989"), no present."""
+    if dated([said[j] for _, j in pairs]) is not None and not any(
+            _tense_word(t) in _NOW - {"have"} or tense(t) == "s" for t in claim):
+        return None  # a bare verb with the source's date, as a question's "did" leaves it:
+        # "When did the Berlin Wall fall?" "1989." ("opens in April" is still the present)
+    tenses = {_tense_word(t) for t in claim}
     spoken = _spoken(said, pairs)
     matched = {id(said[j]) for _, j in pairs}
     when = dated([t for t in spoken if id(t) not in matched])
@@ -734,7 +738,7 @@ def _then_not_now(claim: Clause, said: list[Token], pairs, at: Sequence[int]) ->
         low, high = min(j for _, j in pairs), max(j for _, j in pairs)
         bearing = {id(t) for t in spoken}  # not an aside's ("The vaccine, which was made
         # at Oxford, is given in two doses")
-        past = next((t for t in said[low:high] if t.text.lower() in _THEN and id(t) in bearing),
+        past = next((t for t in said[low:high] if _tense_word(t) in _THEN and id(t) in bearing),
                     None)
     else:  # "won", "had won"; "set" where the claim says "sets"
         past = next((said[j] for i, j in pairs if _present(claim, at[i]) and (
@@ -754,14 +758,21 @@ def _asked_for(claim: Clause, at: Sequence[int], said: Sequence[Token], pairs) -
     sentence reader knows an imperative by the object after its first word; a number in digits
     is no sign of one, "Apollo 11 landed", but a claim that reads the word as its verb is.)"""
     for i, j in pairs:
-        token = said[j]
-        if j or token.kind != "word" or not token.text[:1].isupper() or tense(token) != "" \
-                or tense(claim[at[i]]) != "ed":
-            continue
+        token, mine = said[j], claim[at[i]]
+        if j or token.kind not in ("word", "name") or not token.text[:1].isupper() or (
+                tense(token) != "" or tense(mine) != "ed" and not mine.tensed):
+            continue  # "Call Commander Kwan": a first word read as a name is a verb all the
+            # same where the claim reads it as one done ("was called", "are stacked")
         if any(t.form in AUXILIARIES or tense(t) == "ed" for t in said[1:]):
             return None  # "Rain fell all day": the word was a noun, its verb comes after
         return f"the source asks for it to be done ({token.text!r}); it does not say it was"
     return None
+
+
+def _tense_word(token: Token) -> str:
+    """The word a token's tense is read by: a function word's form ("took place" reads as
+    "was"), any other word as written, lower case."""
+    return token.form if token.kind == "function" else token.text.lower()
 
 
 def _past_as_written(said: Sequence[Token], j: int) -> bool:

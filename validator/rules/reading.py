@@ -499,7 +499,8 @@ def _tokens(text: str) -> list[Token]:
             else:
                 tokens.append(Token("not", word, "negation"))
         elif size := _says_is_at(raw, i):  # "lies in" says "is in", "took place on" "was on"
-            tokens.append(Token("is", " ".join(raw[i:i + size]), "function"))
+            said_as = "was" if lowered in ("took", "lay", "sat", "stood") else "is"
+            tokens.append(Token(said_as, " ".join(raw[i:i + size]), "function"))
             i += size
             article = False
             continue
@@ -534,7 +535,7 @@ def _tokens(text: str) -> list[Token]:
             if token.kind == "word" and i + 1 < len(raw) and reports(word, raw[i + 1],
                                                                    raw[i - 1] if i else ""):
                 token = replace(token, form=f"{REPORTED}{token.form}", kind="qualifier")
-            tokens.append(token)
+            tokens.append(replace(token, opened=True) if article else token)
         article = False
         i += 1
     for k in range(1, len(tokens)):

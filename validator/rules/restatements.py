@@ -100,7 +100,10 @@ def fronted(tokens: list[Token]) -> list[Token]:
             condition = [replace(t, scope=True) if t.content else t for t in condition]
         return [*rest[:end], *condition, *rest[end:]]
     if tokens[0].text.lower() in ("in", "on", "during") and is_date(tokens[1]):
-        size = 3 if tokens[2].text == "," else 2
+        size = 2
+        while size < len(tokens) - 1 and is_date(tokens[size]):
+            size += 1  # "On 9 June 2022 the pool reopened": the date with its year
+        size += tokens[size].text == ","
     elif tokens[1].text == "," and _adverb(tokens[0]):
         size = 2
     else:
@@ -481,7 +484,7 @@ def ing_noun(tokens: Sequence[Token], q: int) -> bool:
     before = tokens[q - 1] if q else None
     after = tokens[q + 1] if q + 1 < len(tokens) else None
     return before is not None and before.kind in ("word", "name", "number") and (
-        after is None or after.kind == "function") and (
+        after is None or after.kind == "function" or after.text.lower() in PREPOSITIONS) and (
         before.form not in BE and not before.text.lower().endswith("ly")
         and suffix(before) != "ing" and not participle(before))
 
@@ -564,6 +567,12 @@ def possessive(tokens: list[Token]) -> list[Token]:
                     :1].isupper() and out[0].kind == "word") and (  # "The Orchard club's":
                     out[start - 1].aside == token.aside):  # a name, its first word read as a
                 start -= 1  # word; not across an aside's edge
+            opening = next((k for k in range(start - 1, max(-1, start - 4), -1)
+                            if out[k].opened), None)  # "the bowls club's": back to "the"
+            if token.kind == "word" and not out[start].opened and opening is not None and all(
+                    t.kind in ("word", "name") and t.aside == token.aside and not past(t)
+                    and suffix(t) != "ed" for t in out[opening:start]):  # a common noun's
+                start = opening  # phrase, no verb: not "the judge lowered Knight's"
             if start > 0 and out[start - 1].text.lower() in POSSESSIVES:
                 start -= 1  # "your neighbour's dog": the dog of your neighbour, not yours
             end = _noun_phrase_end(out, i + 1)

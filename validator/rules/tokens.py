@@ -15,6 +15,7 @@ from ..text.grammar import (
     AUXILIARIES,
     CLAUSE_OPENERS,
     FUNCTION_WORDS,
+    PARTICLES,
     PREPOSITIONS,
     SPEAKERS,
     TIME_NOUNS,
@@ -70,16 +71,19 @@ def reports(word: str, following: str, before: str = "") -> bool:
     """Whether ``word`` before ``following`` is a past verb that reports the clause after
     "that" without asserting it ("alleged that", "reported that", "wrote that"), not one that
     states it ("found that", "confirmed that": the cue table's asserting heads, which the
-    sentence reader reads the same way), or a noun that puts it forward after a past verb
-    ``before`` it ("rejected reports that", "dismissed claims that": the cue table's framing
-    heads; not "the report that the committee published", a relative clause)."""
+    sentence reader reads the same way), or a noun that puts it forward after a past verb, a
+    particle or a preposition ``before`` it ("rejected reports that", "played down claims
+    that": the cue table's framing heads; not "the report that the committee published", a
+    relative clause)."""
     word, before = word.lower(), before.lower()
     if following.lower() != "that" or word in FUNCTION_WORDS:
         return False
     if ending_of(word) == "ed" or word in IRREGULAR:
         return not ASSERTING_HEADS.fullmatch(word)
     return bool(FRAMING_HEADS.fullmatch(word)) and (
-        ending_of(before) == "ed" or before in IRREGULAR) and not ASSERTING_HEADS.fullmatch(before)
+        ending_of(before) == "ed" or before in IRREGULAR or before in PARTICLES
+        or before in PREPOSITIONS) and not ASSERTING_HEADS.fullmatch(before)  # "laughed off
+    # reports that", "scoffed at claims that": a noun after a particle or preposition
 
 
 # Words that tie a noun phrase to the one before it ("the son of the king", "a film about
@@ -133,6 +137,7 @@ class Token:
     scope: bool = False  # in a fronted phrase that restricts the clause ("Among men, ..."): kept
     referent: str = ""  # the pronoun it was read for ("It"): a subject from the sentence before
     tensed: str = ""  # a participle turned from the passive: the tense of its "be" ("s", "ed")
+    opened: bool = False  # after an article: it opens a noun phrase ("the bowls club's")
 
     @property
     def content(self) -> bool:

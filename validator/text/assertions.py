@@ -154,13 +154,16 @@ def _opened(words: list[tuple[str, int]]) -> bool:
     rest = [w for w, _ in words[comma + 1:]]
     between = rest[:rest.index(",")] if "," in rest else []
     after = rest[len(between) + 1:]
+    last = "," not in after  # it runs to the sentence's end
     after = after[:after.index(",")] if "," in after else after
     # what stands between two commas is an apposition ("Paris, the capital, is ..."), but not,
     # after one word ("Oh great, ..."), a clause with its subject and verb, nor where such a
-    # clause follows it ("Yeah, right, the council fixed ...": the stretch was no subject)
+    # clause follows it ("Yeah, right, the council fixed ...", "Yeah, of course, we kept it":
+    # the stretch was no subject), which a subject and two words more to the end are
     apposition = bool(between) and (len(stretch) > 1 or not _a_clause(between)) and not (
         after and (after[0].lower() in _SUBJECT_STARTS or after[0][:1].isupper())
-        and _a_clause(after))
+        and not any(w.lower() in ("and", "or") for w in after)  # a list's last items
+        and (_a_clause(after) or last and len(after) >= 3))
     if apposition or any(w.lower() in ("and", "or") for w in rest[:2]):
         return False  # an apposition or a list: the stretch is its subject or first item
         # ("Paris, the capital, is ..."; not "Oh great, my package arrived late, as always")

@@ -749,7 +749,11 @@ def test_an_owner_is_not_the_owned(claim, source, supported):
     ("The company was profitable.", "The company was profitable.", True),
     ("The vaccine is given in two doses.", "The vaccine, which was developed at Oxford, is "
      "given in two doses.", True),
-    ("The Berlin Wall falls in 1989.", "The Berlin Wall fell in 1989.", True),  # says when
+    ("The Berlin Wall falls in 1989.", "The Berlin Wall fell in 1989.", False),
+    ("The garden opens in April.", "The garden opened in April.", False),
+    ("The regatta takes place in June.", "The regatta took place in June.", False),
+    # a question's "did" leaves a bare verb with the date: its answer is no present
+    ("The Berlin Wall fall in 1989.", "The Berlin Wall fell in 1989.", True),
 ])
 def test_a_past_the_source_does_not_date_is_no_present(claim, source, supported):
     found = check(claim, [Evidence(source)])
@@ -788,6 +792,27 @@ def test_a_past_the_source_does_not_date_is_no_present(claim, source, supported)
      False),
     ("Apollo 11 landed on the moon in 1969.", "Apollo 11 landed on the moon in 1969.", True),
     ("48 volunteers cleaned the beach.", "Forty-eight volunteers cleaned the beach.", True),
+    # a fifth probe, the same classes in other words
+    ("The mayor kept her promise.", "Yeah, of course, the mayor kept her promise.", False),
+    ("We found the keys.", "Yeah, right, we found the keys.", False),
+    ("Acme and the bank merged.", "Acme, the retailer, the bank and the insurer merged.",
+     True),
+    ("Paris and Bern joined.", "Paris, Rome, Oslo and Bern joined.", True),
+    ("The ferry sank.", "The captain played down reports that the ferry sank.", False),
+    ("60 chairs are stacked in the hall.", "Stack 60 chairs in the hall.", False),
+    ("Commander Ada Kwan was called.", "Call Commander Ada Kwan.", False),
+    ("Lab 5 was sealed.", "Seal Lab 5.", False),
+    ("Route 66 runs from Chicago.", "Route 66 runs from Chicago.", True),
+    ("The chapel is near the harbour.", "The chapel is a small stone building near the "
+     "harbour.", True),
+    ("The pool reopened on 9 June 2022.", "On 9 June 2022 the pool reopened.", True),
+    ("The pool reopened on 9 June 2021.", "On 9 June 2022 the pool reopened.", False),
+    ("The members of the bowls club voted.", "The bowls club's members voted.", True),
+    ("The members of the Harbour rowing club voted.", "The Harbour rowing club's members "
+     "voted.", True),
+    ("The bowls club voted.", "The bowls club's members voted.", False),
+    ("The Harbour rowing club voted.", "The Harbour rowing club's members voted.", False),
+    ("His bail was lowered.", "The judge lowered Knight's bail.", True),
     # true text it failed: a noun in "-ing" that ends what a thing is, a possessive of a
     # phrase, "our" before an agent, a past left out before a date, a description before its
     # name, a weekday before its date, "lower than" from the other side

@@ -725,14 +725,10 @@ def _then_not_now(claim: Clause, said: list[Token], pairs, at: Sequence[int]) ->
     and never a verb that states what follows it ("found that": a finding is reported in
     either tense). A bare verb that keeps the source's date is a question's answer ("When
     did the Berlin Wall fall?" read as "the Berlin Wall fall in 1989"), no present."""
-    if dated([said[j] for _, j in pairs]) is not None and not any(
-            _tense_word(t) in _NOW - {"have"} or tense(t) == "s" for t in claim):
-        return None  # a bare verb with the source's date, as a question's "did" leaves it:
-        # "When did the Berlin Wall fall?" "1989." ("opens in April" is still the present)
     tenses = {_tense_word(t) for t in claim}
     spoken = _spoken(said, pairs)
     matched = {id(said[j]) for _, j in pairs}
-    when = dated([t for t in spoken if id(t) not in matched])
+    unmatched = [t for t in spoken if id(t) not in matched]
     if not tenses.isdisjoint(_NOW) and tenses.isdisjoint(_THEN):  # among the matched words,
         # not another clause's ("The hotel, which has 300 rooms, was sold last month")
         low, high = min(j for _, j in pairs), max(j for _, j in pairs)
@@ -742,11 +738,14 @@ def _then_not_now(claim: Clause, said: list[Token], pairs, at: Sequence[int]) ->
                     None)
     else:  # "won", "had won"; "set" where the claim says "sets"
         past = next((said[j] for i, j in pairs if _present(claim, at[i]) and (
-            _past_as_written(said, j) or when is not None and (
-                tense(said[j]) == "" != tense(claim[at[i]])
-                and not (j and said[j - 1].form in AUXILIARIES - HAVE)))), None)
-    if past is None:
-        return None
+            _past_as_written(said, j) or tense(said[j]) == "" != tense(claim[at[i]])
+            and not (j and said[j - 1].form in AUXILIARIES - HAVE)
+            and dated(unmatched) is not None)), None)
+    if past is None or dated([said[j] for _, j in pairs]) is not None and not any(
+            _tense_word(t) in _NOW - {"have"} or tense(t) == "s" for t in claim):
+        return None  # a bare verb with the source's date, as a question's "did" leaves it:
+        # "When did the Berlin Wall fall?" "1989." ("opens in April" is still the present)
+    when = dated(unmatched)
     date = "" if when is None else f", {when.text}"
     return f"the source puts it in the past ({past.text!r}{date}); the sentence says it holds now"
 

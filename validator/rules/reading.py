@@ -535,11 +535,11 @@ def _tokens(text: str) -> list[Token]:
             if token.kind == "word" and i + 1 < len(raw) and reports(word, raw[i + 1],
                                                                    raw[i - 1] if i else ""):
                 token = replace(token, form=f"{REPORTED}{token.form}", kind="qualifier")
-            tokens.append(replace(token, opened=True) if article else token)
+            tokens.append(replace(token, opened=True) if article and token.content else token)
         article = False
         i += 1
     for k in range(1, len(tokens)):
-        if tokens[k - 1].form == "next" and tokens[k - 1].scope:
+        if tokens[k - 1].scope and tokens[k - 1].form == "next":
             tokens[k] = replace(tokens[k], scope=True)
     return _in_time_order(tokens)
 
@@ -809,7 +809,7 @@ def _mark_asides(tokens: list[Token]) -> list[Token]:
             depth = max(0, depth - 1)
             aside = 0 if not depth else aside
             continue
-        if weekday_comma(tokens, i):
+        if token.text == "," and weekday_comma(tokens, i):
             continue  # "Monday, 3 June 2024": the weekday of the date, no aside
         if token.text == "," and not depth:
             closing = next((j for j in range(i + 1, len(tokens)) if tokens[j].text == ","), None)

@@ -522,6 +522,7 @@ def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True
                       else apart) + re.escape(word) for n, word in enumerate(words))
     span = re.compile(r"(?<![^\W_])" + joined + r"(?![^\W_])", re.IGNORECASE)
     amounts = read_facts(claim).quantities
+    claim_titled = QUOTED_NAME.search(claim) is not None  # a claim that names a title in quotes
     for passage, sentences in enumerate(passages):
         for said in sentences:
             said = fold(said)
@@ -538,8 +539,7 @@ def _verbatim(claim: str, evidence: Sequence[Evidence], statement: bool = True
                     for c in read(said) for t in c):
                 continue  # the alignment reads it ("Among men, ...": only of them; "from
                 # next Monday": not yet)
-            titles = [] if QUOTED_NAME.search(claim) else [
-                t.span() for t in QUOTED_NAME.finditer(said)]
+            titles = [] if claim_titled else [t.span() for t in QUOTED_NAME.finditer(said)]
             for found in span.finditer(said):
                 if _name_goes_on(claim, said, found):
                     continue  # "Acme" in "Acme Labs", "Korea" in "North Korea": another name
@@ -584,8 +584,9 @@ def _held_back(words: list[str], mine: set[str]) -> bool:
     critics claim"; "Prosecutors alleged that ..."), alternatives ("Anna or Ben")."""
     text = f" {' '.join(words)} "
     return any((w in _CONDITIONS or w in UNASSERTING or w in _ALTERNATIVES) and w not in mine
-               for w in words) or any(reports(w, after, before) and w not in mine for before, w, after in zip(
-                                          ["", *words], words, words[1:], strict=False)) or any(
+               for w in words) or any(
+        reports(w, after, before) and w not in mine
+        for before, w, after in zip(["", *words], words, words[1:], strict=False)) or any(
         f" {' '.join(phrase)} " in text for phrase in CONDITION_PHRASES)
 
 

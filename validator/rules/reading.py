@@ -499,7 +499,7 @@ def _tokens(text: str) -> list[Token]:
             else:
                 tokens.append(Token("not", word, "negation"))
         elif size := _says_is_at(raw, i):  # "lies in" says "is in", "took place on" "was on"
-            said_as = "was" if lowered in ("took", "lay", "sat", "stood") else "is"
+            said_as = "was" if lowered == "took" else "is"  # the one past _PLACE_VERBS holds
             tokens.append(Token(said_as, " ".join(raw[i:i + size]), "function"))
             i += size
             article = False

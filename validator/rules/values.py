@@ -182,15 +182,14 @@ def state(claim: str, fields: Sequence[Field], extra: str = "") -> Outcome:
         return replace(named, coverage=share, anchored=True, held=held, value_missing=True)
     missing = sorted(w for w in said.facts.words - known - set(said.facts.names)
                      if not _synonym_of(w, said, read))
-    if missing:
-        # a record that says it is not done says nothing done, whatever the word: its status
-        # is what decided, and the reason names it
-        if (standing := _standing(said, read)) is not None:
-            return replace(standing, coverage=share, anchored=True, held=held)
+    standing = _standing(said, read)
+    if missing and standing is None:
         return Outcome("unsupported", "no field says " + ", ".join(repr(w) for w in missing[:3]),
                        coverage=share, anchored=True, held=held, fault=FailureKind.ADDITION)
-    qualified = (_standing(said, read) or _qualified(said, read) or _misattributed(said, read)
-                 or _done_by(said, read))
+    # a record that says it is not done says nothing done, whatever the word: its status is
+    # what decided, and the reason names it
+    qualified = standing or _qualified(said, read) or _misattributed(said, read) or _done_by(
+        said, read)
     if qualified is not None:
         return replace(qualified, coverage=share, anchored=True, held=held)
     if isinstance(polarity, Outcome):

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from ..storage import LRU, MiB, memoize
-from ..text import assertions
+from ..text import assertions, records
 from ..text.citations import MARKER
 from ..text.grammar import (
     ARTICLES,
@@ -248,7 +248,7 @@ def _decide(claim: str, evidence: Sequence[Evidence]) -> Findings:
     if (borrowed := BORROWED.match(claim)) is not None:
         return _borrowed(claim, borrowed, evidence)
     claim = safe_text(claim)  # a lone surrogate is no text the readers take
-    if _tells_of_failure(claim):
+    if records.tells_of_failure(claim):
         return _decide_on(claim, evidence)
     kept = [n for n, e in enumerate(evidence) if e.tool is None or not e.tool.error]  # an
     # error result is evidence of the error alone
@@ -351,12 +351,12 @@ def _mapped(found: Findings, places: Sequence[int]) -> Findings:
 
 
 def _decide_on(claim: str, evidence: Sequence[Evidence]) -> Findings:
-    records = [n for n, e in enumerate(evidence) if e.fields]
-    if not records:
+    held = [n for n, e in enumerate(evidence) if e.fields]
+    if not held:
         return _prose(claim, evidence)
     prose = [n for n, e in enumerate(evidence) if not e.fields]
-    outcome = values.best(claim, [evidence[n] for n in records])
-    by_values = _mapped(_findings(outcome), records)
+    outcome = values.best(claim, [evidence[n] for n in held])
+    by_values = _mapped(_findings(outcome), held)
     if not prose:
         return by_values
     both = (by_values, _mapped(_prose(claim, [evidence[n] for n in prose]), prose))
@@ -380,16 +380,6 @@ def _findings(outcome: values.Outcome) -> Findings:
     decided = outcome.kind != "unsupported" or outcome.fault == FailureKind.UNASSERTED
     return Findings(kind, outcome.reason, outcome.coverage, outcome.quotes,
                     fault=outcome.fault, basis=outcome.record if decided else None)
-
-
-# Words of a claim that tell of a failure or a refusal: an error result may state it.
-_FAILURE = re.compile(r"\b(?:not|no|never|cannot|can't|couldn't|wasn't|isn't|didn't|won't|"
-                      r"unable|fail(?:s|ed|ure)?|error|declined|denied|rejected|refused|"
-                      r"unsuccessful|invalid|already|unavailable)\b", re.IGNORECASE)
-
-
-def _tells_of_failure(claim: str) -> bool:
-    return bool(_FAILURE.search(fold(claim)))
 
 
 def _prose(claim: str, evidence: Sequence[Evidence]) -> Findings:

@@ -33,9 +33,11 @@ from collections.abc import Sequence
 
 from .cues import (  # noqa: F401  (the kinds are read from here by every caller)
     ASSERTING_HEADS,
+    BACK_WORDS,
     CONDITION,
     CUT,
     DENIAL,
+    DENIED_BACK,
     FRAMED,
     FRAMING_HEADS,
     HEDGE,
@@ -77,18 +79,6 @@ from .word_forms import IRREGULAR, PAST_ONLY, TOKEN, fold, words
 # Greek (U+037E), Armenian, Ethiopic, and the Chinese/Japanese full-width one above.
 _QUESTION_MARKS = re.compile("[?？﹖؟‽¿⸮\u037e\u055e\u1367]")
 
-
-# What a sentence that only takes back or questions the one before it may hold besides
-# function words: "That is a myth.", "That's not true!", "Is that correct?", "Right?".
-_BACK_WORDS = frozenset("""that that's this it it's is was are were not isn't wasn't true
-    false untrue correct incorrect right wrong accurate inaccurate a an the myth lie hoax rumour
-    rumor fake nonsense so really or actually sure case confirm verify check can you could please
-    am i i'm did do does no nope yes yeah well just though at all of course totally completely
-    entirely doesn't don't didn't aren't weren't outdated obsolete information statement claim
-    old stale anymore longer""".split())
-_DENIED_BACK = frozenset("not false untrue incorrect wrong myth lie hoax rumour rumor fake "
-                         "nonsense inaccurate nope no isn't wasn't doesn't don't didn't aren't "
-                         "weren't outdated obsolete".split())
 
 # The grammar the frame reader needs (no wording of standing: that is in ``cues``).
 _DETERMINERS = ARTICLES | DEMONSTRATIVES | POSSESSIVES | frozenset("each every any some".split())
@@ -341,12 +331,12 @@ def standing_each(sentences: Sequence[str]) -> list[tuple[str | None, int]]:
 
 def _back(sentence: str) -> str | None:
     """TAKEN_BACK or QUESTIONED when ``sentence`` takes back (``RETRACTS``) or only questions
-    the one before it: then all of its words are of ``_BACK_WORDS``."""
+    the one before it: then all of its words are of the cue table's ``BACK`` rows."""
     if RETRACTS.search(fold(sentence)):
         return TAKEN_BACK
     said = words(sentence)
-    if not said or not all(w in _BACK_WORDS for w in said):
+    if not said or not all(BACK_WORDS.fullmatch(w) for w in said):
         return None
     if _QUESTION_MARKS.search(sentence):
         return QUESTIONED
-    return TAKEN_BACK if any(w in _DENIED_BACK for w in said) else None
+    return TAKEN_BACK if any(DENIED_BACK.fullmatch(w) for w in said) else None

@@ -44,11 +44,16 @@ OPENED = "opened by words that do not state it"
 FRAMED = "under a frame that does not assert it"
 ASSERTED = "asserted"  # the standing of an ASSERT row: the frame states what follows it
 ARGUED = "an argument for another verdict"  # in a judge's reason for "supported"
+REFUSAL = "a refusal: it says the sources hold no answer"
+SAID_BACK = "said back to the user"  # a reply's frame for what the user told it
 
 SENTENCE = "sentence"  # a row read anywhere in the sentence
 OPENING = "opening"  # on the sentence's first words (after the openers every row allows)
 HEAD = "head"  # on the word before a "that" which opens a clause of its own
 NEXT = "next"  # on the sentence after it: it takes back the one before
+BACK = "back"  # on each word of the sentence after it, which holds no other word
+SOURCES = "sources"  # on a clause of an answer: what it says of the sources
+REPLY = "reply"  # on a reply's first words
 REASON = "reason"  # in a judge's reason for a "supported" verdict (``judges.replies``)
 LABEL = "label"  # on the word or two a judge's reason opens with, before ":", "." or a dash
 KIND = "kind"  # on a judge's word for what a statement gets wrong; its standing: the kind
@@ -77,6 +82,9 @@ _SUBJECTS = _one_of(SUBJECT_PRONOUNS | DEMONSTRATIVES | ARTICLES | POSSESSIVES
 _AUXILIARIES = _one_of(FINITE_AUXILIARIES)
 # Words a sentence may open with before what it says, whatever it says ("So, ...", "Hi, ...").
 OPENERS = r"^(?:(?:so|ok(?:ay)?|well|hi|hello|hey|also|and|but|oh|um|now)\b[,:]?\s+)*"
+
+# Where an answer says it looked: the sources it was given, by any name.
+_PLACES = r"(?:documents?|sources?|passages?|context|information|references?|texts?|materials?)"
 
 DENY: tuple[Cue, ...] = (
     Cue(QUESTION, SENTENCE, OPENERS + rf"{_AUXILIARIES}\s+{_SUBJECTS}\b",
@@ -215,6 +223,35 @@ DENY: tuple[Cue, ...] = (
         r"what\s+i\s+said)|sorry\W+(?:i\s+(?:meant|mean)|(?:it|that)\s+(?:was|is)|no|wrong))\b"
         r"|\b(?:i\s+was\s+wrong|that\s+was\s+wrong|i\s+was\s+mistaken)\b",
         "Just kidding."),
+    # a sentence after it of these words alone questions it ("Is that correct?", "Right?"), and
+    # with one of the second row's takes it back ("That is a myth.", "That's not true!")
+    Cue(QUESTIONED, BACK, r"that|that's|this|it|it's|is|was|are|were|not|isn't|wasn't|true|"
+        r"false|untrue|correct|incorrect|right|wrong|accurate|inaccurate|a|an|the|myth|lie|hoax|"
+        r"rumou?r|fake|nonsense|so|really|or|actually|sure|case|confirm|verify|check|can|you|"
+        r"could|please|am|i|i'm|did|do|does|no|nope|yes|yeah|well|just|though|at|all|of|course|"
+        r"totally|completely|entirely|doesn't|don't|didn't|aren't|weren't|outdated|obsolete|"
+        r"information|statement|claim|old|stale|anymore|longer", "Is that correct?"),
+    Cue(TAKEN_BACK, BACK, r"not|false|untrue|incorrect|wrong|myth|lie|hoax|rumou?r|fake|"
+        r"nonsense|inaccurate|nope|no|isn't|wasn't|doesn't|don't|didn't|aren't|weren't|outdated|"
+        r"obsolete", "That is a myth."),
+    # an answer's clause that says the sources hold no answer ("No document says how tall it
+    # is"), read by ``refusals``
+    Cue(REFUSAL, SOURCES, rf"\b(?:no|none of the|neither of the|not one of the)\s+{_PLACES}\b.*"
+        r"\b(?:say|says|state|states|mention|mentions|answer|answers|give|gives|contain|contains|"
+        r"provide|provides|specif(?:y|ies)|confirm|confirms|cover|covers|support|supports)\b"
+        r"|\b(?:do(?:es)?n't|do(?:es)? not|cannot|can't|could ?n[o']t|did ?n[o']t|was ?n[o']t "
+        r"able to|am not able to|unable to)\s+(?:say|state|mention|answer|specify|contain|"
+        rf"provide|find|verify|confirm|see|locate)\b.*\b{_PLACES}\b"
+        r"|\bnothing in (?:the |any )?(?:documents?|sources?|passages?|context)\b.*\b(?:says?|"
+        r"states?|mentions?|gives?)\b"
+        rf"|\b{_PLACES}\s+(?:do(?:es)? not|don't|doesn't|are silent|is silent|say nothing|"
+        r"never (?:say|mention|state))\b"
+        r"|\b(?:there is|there's|i (?:have|found)|with) no (?:information|mention|data|record)\b"
+        rf"|\bnot (?:mentioned|stated|given|specified|covered|found) (?:in|by) (?:the |any )?"
+        rf"{_PLACES}|\b(?:not|never) (?:mentioned|stated|specified)\b"
+        r"|\b(?:is|are|was|were)(?:n't| not) (?:in|found in|part of|included in|backed by|from) "
+        rf"(?:the |any |my )?(?:provided |given |retrieved )?{_PLACES}",
+        "The passages do not give the opening hours."),
     # A judge's reason for "supported" that turns, doubts or judges against it. Each word is
     # read where no allow row below covers it, outside quotes, and where it is not the
     # validated text's or the passages' own ("[1] says the bridge was not closed").
@@ -283,6 +320,15 @@ ASSERT: tuple[Cue, ...] = (
         r"december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|year|years|month|"
         r"months|week|weeks|day|days|century|decade)\b",
         "Sadly, the old bridge collapsed in the storm."),
+    # How a reply opens when it says back what the user told it ("I'm sorry your order hasn't
+    # arrived"): its own words, taken off a claim before it is judged against what the user
+    # said (``said.unframed``); a single word only before a mark
+    Cue(SAID_BACK, REPLY, r"^(?:(?:(?:i'?m|i am|we'?re|we are) (?:so |very |really )?sorry"
+        r"(?: to hear)?(?: that)?|(?:i|we) (?:understand|see|hear|note)(?: that)?"
+        r"|(?:thanks|thank you) for (?:letting (?:me|us) know|telling (?:me|us))(?: that)?"
+        r"|as you (?:said|mentioned|noted|wrote)|you (?:said|mentioned|wrote|told (?:me|us))"
+        r"(?: that)?)[,:;!.]?|(?:unfortunately|sadly|ok(?:ay)?|yes|no|right|sure)[,:;!.])\s+",
+        "I'm sorry your order hasn't arrived."),
     # A judge's reason: the labels it may open with for "supported", and the turns of phrase
     # that keep the verdict (what no passage says otherwise, words said differently).
     Cue(ASSERTED, LABEL, r"^(?:(?:fully|directly|clearly|explicitly|strongly|well)\s+)?"
@@ -382,6 +428,47 @@ KINDS = (
         "not mentioned"),
 )
 
+# How a tool's result stands to its call (``records.failed``, ``records.says_failed``): what
+# says the call failed, each row read on one part of a field (the words of its keys, as
+# ``records.path_words`` gives them: "errorMessage" is "error message"; or its value whole); a
+# result in prose by its first line; and the words by which a claim tells of a failure, which
+# an error result may state.
+FAILED = "the call failed"
+COUNTED = "a count of failures, no failure"
+
+ERROR_KEY = "error key"  # a word of a key: the field is an error where it holds a value
+COUNT_KEY = "count key"  # a word of a key that makes an error key a count
+STATE_KEY = "state key"  # a word of a key whose value says how the call went
+STATE = "state"  # that value, whole
+FLAG_KEY = "flag key"  # a word of a key whose ``false`` says the call failed
+HTTP_KEY = "http key"  # the last key, whole: its number from 400 to 599 is an HTTP error
+RESULT = "result"  # the first line of a result in prose
+TELLS = "tells"  # anywhere in a claim: it tells of a failure or a refusal
+
+RECORDS = (
+    Cue(FAILED, ERROR_KEY, r"errors?|err|exceptions?|faults?", '{"errorMessage": "card declined"}'),
+    Cue(COUNTED, COUNT_KEY, r"count|total|number|num|rate|ratio", '{"error_count": 3}'),
+    Cue(FAILED, STATE_KEY, r"status|state|result|outcome|detail", '{"detail": "Not Found"}'),
+    Cue(FAILED, STATE, r"error|errored|failed|failure|fail|fault|exception|rejected|denied|"
+        r"declined|not[ _-]?found|forbidden|unauthori[sz]ed|invalid|timeout|timed[ _-]?out",
+        '{"order": "A-991", "status": "timed_out"}'),
+    Cue(FAILED, FLAG_KEY, r"ok|success|succeeded|successful", '{"success": false}'),
+    Cue(FAILED, HTTP_KEY, r"status|code|status[ _-]?code|http[ _-]?(?:status|code)?",
+        '{"http_code": 503}'),
+    Cue(FAILED, RESULT, r"(?m)^\W*(?:error|exception|traceback|failed|failure)\b"
+        r"|^[^\n]{0,200}:\s*(?:error|failed|failure|denied|rejected|declined)\W*$",
+        "Cancel order 7731: FAILED"),
+    Cue(FAILED, TELLS, r"\b(?:not|no|never|cannot|can't|couldn't|wasn't|isn't|didn't|won't|"
+        r"unable|fail(?:s|ed|ure)?|error|declined|denied|rejected|refused|unsuccessful|invalid|"
+        r"already|unavailable)\b", "Your card was declined."),
+)
+
+
+def record_row(where: str) -> re.Pattern[str]:
+    """The pattern of the row of ``RECORDS`` read on ``where``."""
+    return next(c.regex for c in RECORDS if c.where == where)
+
+
 CUES = DENY + ASSERT
 SENTENCE_DENY = tuple(c for c in DENY if c.where == SENTENCE)
 RETRACTS = next(c.regex for c in DENY if c.where == NEXT)
@@ -391,3 +478,7 @@ PLAIN_OPENINGS = tuple(c.regex for c in ASSERT if c.where == OPENING)
 REASON_DENY = tuple(c for c in DENY if c.where == REASON)
 REASON_ALLOW = tuple(c for c in ASSERT if c.where == REASON)
 SUPPORT_LABELS = next(c.regex for c in ASSERT if c.where == LABEL)
+SAID_BACK_FRAME = next(c.regex for c in ASSERT if c.where == REPLY)
+REFUSES = next(c.regex for c in DENY if c.where == SOURCES)
+BACK_WORDS = next(c.regex for c in DENY if c.where == BACK and c.standing == QUESTIONED)
+DENIED_BACK = next(c.regex for c in DENY if c.where == BACK and c.standing == TAKEN_BACK)

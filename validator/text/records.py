@@ -22,6 +22,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..types import Field, Scalar
+from . import cues
+from .word_forms import fold
 
 # Fields read of one document: a bound on the work a hostile result can ask for, far above
 # what a tool returns for one answer. Past it, the rest is not read (and a record says so).
@@ -114,24 +116,15 @@ def _key_path(path: str, key: str) -> str:
     return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
 
 
-# What a result says of its call: a key of an error, a status that failed, a flag of success
-# that is false, an HTTP status of an error.
-_ERROR_KEY = frozenset("error errors err exception exceptions fault faults".split())
-_COUNTS = frozenset("count total number num rate ratio".split())  # error_count: 3 is no error
-_STATUS_KEY = frozenset("status state result outcome detail".split())
-_FAILED = re.compile(r"^(?:error|errored|failed|failure|fail|fault|exception|rejected|denied|"
-                     r"declined|not[ _-]?found|forbidden|unauthori[sz]ed|invalid|timeout|"
-                     r"timed[ _-]?out)$", re.IGNORECASE)
-_SUCCESS_KEY = frozenset("ok success succeeded successful".split())
-_HTTP_KEY = re.compile(r"^(?:status|code|status[ _-]?code|http[ _-]?(?:status|code)?)$",
-                       re.IGNORECASE)
-
-
-# The first line of a result in prose that reports a failure ("Error: order already shipped",
-# "Cancel order 7731: FAILED").
-_FAILED_TEXT = re.compile(r"^\W*(?:error|exception|traceback|failed|failure)\b"
-                          r"|^[^\n]{0,200}:\s*(?:error|failed|failure|denied|rejected|declined)"
-                          r"\W*$", re.IGNORECASE | re.MULTILINE)
+# What a result says of its call: the table of cues reads each part of a field.
+_ERROR_KEY = cues.record_row(cues.ERROR_KEY)
+_COUNT_KEY = cues.record_row(cues.COUNT_KEY)
+_STATE_KEY = cues.record_row(cues.STATE_KEY)
+_STATE = cues.record_row(cues.STATE)
+_FLAG_KEY = cues.record_row(cues.FLAG_KEY)
+_HTTP_KEY = cues.record_row(cues.HTTP_KEY)
+_FAILED_TEXT = cues.record_row(cues.RESULT)
+_TELLS = cues.record_row(cues.TELLS)
 
 
 def says_failed(text: str, data: object | None) -> bool:
@@ -149,19 +142,30 @@ def failed(data: object) -> bool:
     for n, (path, value, _, _) in enumerate(_leaves(data, "", "", ())):
         if n >= MAX_FIELDS:
             break
-        words = set(path_words(path))  # errors[0].message: "errors"
-        if (words & _ERROR_KEY and not words & _COUNTS
+        words = path_words(path)  # errors[0].message: "errors"
+        if (_any(_ERROR_KEY, words) and not _any(_COUNT_KEY, words)
                 and value not in (None, False, "", 0)):
             return True
-        if words & _STATUS_KEY and isinstance(value, str) and _FAILED.match(value.strip()):
+        if (isinstance(value, str) and _any(_STATE_KEY, words)
+                and _STATE.fullmatch(value.strip())):
             return True
-        if words & _SUCCESS_KEY and value is False:
+        if value is False and _any(_FLAG_KEY, words):
             return True
         last = re.split(r"[.\[]", path)[-1].strip('"]')
-        if (_HTTP_KEY.match(last) and isinstance(value, int) and not isinstance(value, bool)
+        if (_HTTP_KEY.fullmatch(last) and isinstance(value, int) and not isinstance(value, bool)
                 and 400 <= value <= 599):
             return True
     return False
+
+
+def _any(row: re.Pattern[str], words: list[str]) -> bool:
+    return any(row.fullmatch(w) for w in words)
+
+
+def tells_of_failure(claim: str) -> bool:
+    """Whether ``claim`` tells of a failure or a refusal ("was declined", "could not be
+    issued"), which a result that says its call failed may state."""
+    return bool(_TELLS.search(fold(claim)))
 
 
 def key_words(path: str) -> list[str]:

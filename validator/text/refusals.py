@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from .cues import REFUSES
 from .grammar import (
     ARTICLES,
     CLAUSE_OPENERS,
@@ -26,25 +27,6 @@ from .word_forms import TERM
 _REFUSAL_WORDS = re.compile(
     r"\b(?:documents?|sources?|passages?|context|information|references?|says?|states?|"
     r"mentions?|answers?|gives?|contains?|provides?|specif(?:y|ies)|available|provided)\b",
-    re.IGNORECASE,
-)
-_PLACES = r"(?:documents?|sources?|passages?|context|information|references?|texts?|materials?)"
-_REFUSAL = re.compile(
-    rf"\b(?:no|none of the|neither of the|not one of the)\s+{_PLACES}\b.*\b(?:say|says|state|"
-    r"states|mention|mentions|answer|answers|give|gives|contain|contains|provide|provides|"
-    r"specif(?:y|ies)|confirm|confirms|cover|covers|support|supports)\b"
-    r"|\b(?:do(?:es)?n't|do(?:es)? not|cannot|can't|could ?n[o']t|did ?n[o']t|was ?n[o']t able "
-    r"to|am not able to|unable to)\s+(?:say|state|mention|answer|specify|contain|provide|find|"
-    r"verify|confirm|see|locate)\b.*\b" + _PLACES + r"\b"
-    r"|\bnothing in (?:the |any )?(?:documents?|sources?|passages?|context)\b.*\b(?:says?|"
-    r"states?|mentions?|gives?)\b"
-    rf"|\b{_PLACES}\s+(?:do(?:es)? not|don't|doesn't|are silent|is silent|say nothing|"
-    r"never (?:say|mention|state))\b"
-    rf"|\b(?:there is|there's|i (?:have|found)|with) no (?:information|mention|data|record)\b"
-    rf"|\bnot (?:mentioned|stated|given|specified|covered|found) (?:in|by) (?:the |any )?{_PLACES}"
-    r"|\b(?:not|never) (?:mentioned|stated|specified)\b"
-    rf"|\b(?:is|are|was|were)(?:n't| not) (?:in|found in|part of|included in|backed by|from) "
-    rf"(?:the |any |my )?(?:provided |given |retrieved )?{_PLACES}",
     re.IGNORECASE,
 )
 # Where one clause of a sentence ends and another begins: punctuation, or a joining word.
@@ -90,14 +72,14 @@ def asked_about(text: str) -> str:
 def is_refusal(text: str) -> bool:
     """A sentence that only says the sources hold no answer ("No document says ..."): every
     clause of it a refusal or empty."""
-    return _REFUSAL.search(text) is not None and not _claiming(text)
+    return REFUSES.search(text) is not None and not _claiming(text)
 
 
 def claim_part(text: str) -> str:
     """``text`` without the clauses that say the sources hold no answer, when it also claims
     something ("No document says so, but it closes at 6 pm." -> "It closes at 6 pm."); ``text``
     itself when it has no such clause, or nothing else."""
-    if _REFUSAL.search(text) is None:
+    if REFUSES.search(text) is None:
         return text
     claiming = _claiming(text)
     if not claiming:
@@ -112,5 +94,5 @@ def claim_part(text: str) -> str:
 def _claiming(text: str) -> list[str]:
     """The clauses of ``text`` that are no refusal and hold a word of their own."""
     clauses = [c for c in _CLAUSES.split(text.strip().rstrip(".!")) if c and c.strip()]
-    return [c.strip() for c in clauses if _REFUSAL.search(c) is None
+    return [c.strip() for c in clauses if REFUSES.search(c) is None
             and any(w.lower() not in _EMPTY for w in TERM.findall(c))]

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from ..types import Evidence
 from .conversation import Turn, asserted
+from .cues import SAID_BACK_FRAME
 from .grammar import (
     DEMONSTRATIVES,
     FIRST_PLURAL,
@@ -28,22 +29,11 @@ from .grammar import (
 )
 from .word_forms import TERM, fold, snowball, words
 
-# How a reply opens when it says back what the user told it: its own words, not a claim. Taken
-# off a claim before it is judged against what the user said ("I'm sorry your order hasn't
-# arrived" restates "My order hasn't arrived").
-_FRAMING = re.compile(
-    r"^(?:(?:(?:i'?m|i am|we'?re|we are) (?:so |very |really )?sorry(?: to hear)?(?: that)?"
-    r"|(?:i|we) (?:understand|see|hear|note)(?: that)?"
-    r"|(?:thanks|thank you) for (?:letting (?:me|us) know|telling (?:me|us))(?: that)?"
-    r"|as you (?:said|mentioned|noted|wrote)|you (?:said|mentioned|wrote|told (?:me|us))"
-    r"(?: that)?)[,:;!.]?"  # a phrase: its punctuation may be left out
-    r"|(?:unfortunately|sadly|ok(?:ay)?|yes|no|right|sure)[,:;!.])"  # a word: only before a mark
-    r"\s+", re.IGNORECASE)
-
 
 def unframed(claim: str) -> str:
-    """``claim`` without the reply's framing at its start ("I'm sorry", "As you said,")."""
-    cut = _FRAMING.sub("", fold(claim), count=1)
+    """``claim`` without the reply's framing at its start ("I'm sorry", "As you said,"): the
+    cue table's ``REPLY`` row."""
+    cut = SAID_BACK_FRAME.sub("", fold(claim), count=1)
     return cut[:1].upper() + cut[1:] if cut and cut != claim else claim
 
 

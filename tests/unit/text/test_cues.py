@@ -23,6 +23,33 @@ def test_each_row_that_takes_back_takes_back_the_sentence_before(cue):
     assert unasserted_each(["The order shipped on Monday.", cue.example])[0] == cues.TAKEN_BACK
 
 
+@pytest.mark.parametrize("cue", [c for c in cues.DENY if c.where == cues.BACK],
+                         ids=lambda c: c.example[:40])
+def test_each_row_of_words_alone_after_a_sentence_reads_it_as_its_kind(cue):
+    assert unasserted_each(["The order shipped on Monday.", cue.example])[0] == cue.standing
+
+
+def test_a_sentence_after_with_a_word_of_its_own_neither_questions_nor_takes_back():
+    assert unasserted_each(["The order shipped on Monday.", "Is that the Berlin order?"])[0] is None
+    assert unasserted_each(["The order shipped on Monday.", "That is right."])[0] is None
+
+
+@pytest.mark.parametrize("cue", [c for c in cues.DENY if c.where == cues.SOURCES],
+                         ids=lambda c: c.example[:40])
+def test_each_row_of_what_the_sources_lack_reads_its_example_as_a_refusal(cue):
+    from provenance_guard.text.refusals import is_refusal
+
+    assert is_refusal(cue.example)
+
+
+@pytest.mark.parametrize("cue", [c for c in cues.ASSERT if c.where == cues.REPLY],
+                         ids=lambda c: c.example[:40])
+def test_each_row_of_a_reply_saying_back_takes_its_frame_off(cue):
+    from provenance_guard.text.said import unframed
+
+    assert unframed(cue.example) == "Your order hasn't arrived."
+
+
 @pytest.mark.parametrize("cue", [c for c in cues.ASSERT if c.where in _SENTENCE_ROWS],
                          ids=lambda c: c.example[:40])
 def test_each_allow_row_lets_its_example_assert(cue):
@@ -139,3 +166,16 @@ def test_who_wrote_a_work_is_no_report_of_what_it_says():
 
     assert standing("Beowulf was directed by Zemeckis and written by Neil Gaiman.")[0] is None
     assert standing("The memo, written last May, warns that the plant will close.")[0] == REPORT
+
+
+@pytest.mark.parametrize("cue", cues.RECORDS, ids=lambda c: c.example[:40])
+def test_each_record_row_reads_its_example_as_its_kind(cue):
+    """A tool's result (or a claim, for the row of what tells of a failure) read as the row
+    says: failed, or, for a count of errors, not."""
+    from provenance_guard.text import records
+
+    if cue.where == cues.TELLS:
+        read = records.tells_of_failure(cue.example)
+    else:
+        read = records.says_failed(cue.example, records.parse(cue.example))
+    assert read == (cue.standing == cues.FAILED)

@@ -9,7 +9,19 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..text.cues import ASSERTING_HEADS, FRAMING_HEADS
+from ..text.cues import (
+    ASSERTING_HEADS,
+    ATTEMPT,
+    CONDITION,
+    DENIAL,
+    FRAMING_HEADS,
+    HEDGE,
+    OTHER_THING,
+    PHRASE,
+    REPORT,
+    REQUEST,
+    words_of,
+)
 from ..text.grammar import (
     ARTICLES,
     AUXILIARIES,
@@ -23,13 +35,11 @@ from ..text.grammar import (
 from ..text.word_forms import IRREGULAR, SAME_PARTICIPLES
 from .quantities import Amount
 
-# Words that make a statement hold only on a condition ("The pump stops when the lid is open").
-CONDITIONS = frozenset("if when whenever unless provided assuming".split())
-# Phrases that say "if" ("Tenants may keep pets as long as they pay a deposit"), read as one.
-CONDITION_PHRASES = tuple(tuple(p.split()) for p in (
-    "as long as", "so long as", "subject to", "on condition that", "on the condition that",
-    "in the event of", "in the event that", "in case of", "in case", "weather permitting",
-    "pending", "contingent on", "conditional on"))
+# Words and phrases that make a statement hold only on a condition ("The pump stops when the
+# lid is open", "Tenants may keep pets as long as they pay a deposit"): the cue table's rows.
+CONDITIONS = words_of(CONDITION)
+CONDITION_PHRASES = tuple(sorted((tuple(p.split()) for p in words_of(CONDITION, where=PHRASE)),
+                                 key=lambda p: (-len(p), p)))  # "in case of" before "in case"
 # Words whose presence changes what a statement claims: the evidence's must be in the claim
 # too (the evidence says "may cause", the claim "causes": not the same statement).
 QUALIFIERS = CONDITIONS | frozenset(
@@ -38,32 +48,10 @@ QUALIFIERS = CONDITIONS | frozenset(
     nearly almost over under reportedly allegedly possibly probably likely perhaps
     respectively hardly scarcely barely hopefully
     """.split())  # "respectively": two lists paired in order, which the rules do not pair
-# Words that put a statement forward without asserting it: a denial, a claim or rumour, a
-# belief, hope or fear, a doubt, an open question. "The ministry denied that the minister
-# resigned" does not state "The minister resigned", nor does "Police believe the fire was set
-# deliberately" state that it was. Read as qualifiers (by their stem): a claim must keep them.
-# Reported speech is on the list ("Police said the fire was set deliberately", "According to
-# the defendant, ..."): the rules cannot tell a speaker the source vouches for from one it only
-# quotes, so a claim must keep the attribution; so are a recommendation and a request ("The
-# board recommended that shareholders accept", "asked the council to ban"). Findings ("found",
-# "showed") are not. "suspect" is, as a verb ("Police suspect the fire ..."); as the subject
-# a clause opens with ("The suspect was arrested") it states (``alignment._qualifier``).
-UNASSERTING = frozenset("""claim claims claimed claiming allege alleges alleging deny denies
-    denied denying doubt doubts doubted dispute disputes disputed suspect suspects suspected
-    joke jokes joked joking quip quips quipped think thinks guess guesses guessed
-    reckon reckons reckoned assume assumes assumed
-    speculate speculates speculated speculation rumour rumours rumoured rumor rumors rumored
-    believe believes believed belief hope hopes hoped fear fears feared wonder wonders
-    wondered imagine imagines imagined pretend pretends pretended expect expects expected
-    predict predicts predicted suggest suggests suggested hypothesis hypothesise hypothesize
-    whether unclear unconfirmed unverified unproven myth false untrue supposedly purportedly
-    apparently seemingly seem seems seemed say says said saying told tells according
-    recommend recommends recommended urge urges urged propose proposes proposed demand
-    demands demanded intend intends intended alleged estimate estimates estimated argue argues
-    argued insist insists insisted testify testifies testified tweeted ask asks asked want
-    wants wanted wish wishes wished invite invites invited encourage encourages encouraged
-    persuade persuades persuaded tries tried attempted planned intends intended supposed meant
-    fails failed forgets forgot refuses refused unable neglected declined""".split())
+# Words that put a statement forward without asserting it: a report, a denial, a belief, hope
+# or fear, a request, what was only meant or tried (the cue table's rows, by their standing).
+# Read as qualifiers (by their stem): a claim must keep them.
+UNASSERTING = words_of(REPORT, DENIAL, HEDGE, REQUEST, ATTEMPT)
 REPORTED = "that:"  # the form prefix of a verb that reports the clause after it ("alleged that")
 
 
@@ -94,16 +82,9 @@ LINKS = frozenset("""of about near by for with without from against like unlike 
 # Prepositions that open a phrase of place, time or group ("in patients", "across Europe",
 # "on Android devices"): a word a claim adds there changes the statement's circumstance.
 SETTINGS = frozenset("in on at across during throughout among within".split())
-# Words before a noun that make it another thing ("the former CEO", "the vice president", "a
-# half-brother", "a fake diamond", "a toy tank", "the draft law"): never left out, as a title or
-# a plain adjective may be ("the engineer Gustave Eiffel", "a lattice tower").
-TITLE_CHANGERS = frozenset("""former ex vice deputy acting interim assistant associate
-    honorary co half step elect designate outgoing incoming caretaker fake false alleged counterfeit
-    imitation mock pseudo toy replica faux fictional fictitious legendary mythical legend myth
-    hoax draft proposed purported
-    proclaimed styled would-be so-called supposed potential prospective future virtual
-    hypothetical simulated bogus sham quack fraudulent debunked spurious theoretical unbuilt
-    forged experimental possible part majority minority""".split())
+# Words before a noun that make it another thing ("the former CEO", "a fake diamond"): the cue
+# table's row.
+TITLE_CHANGERS = words_of(OTHER_THING)
 # The token a list of alternatives ends with (its form and its kind): "Anna or Ben will win"
 # does not state "Anna will win", nor "Anna and Ben will win"; it states itself.
 ALTERNATIVES = "or:"

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from ..text import records as structured
+from ..text.cues import NOT_DONE, OFFERED, RECORD_STATE_KEY, RECORD_WORD, words_of
 from ..text.grammar import BE, FINITE_AUXILIARIES, MODALS, NEGATIONS, PERSON_OF
 from ..text.word_forms import (
     IRREGULAR,
@@ -112,6 +113,11 @@ class _Claim:
         return frozenset(snowball(w.lower()) for w in LETTERS.findall(self.text)
                          if stem(w) == word)
 
+    def as_written(self, word: str) -> str:
+        """The word it writes whose ``stem`` is ``word`` ("shipped" for "shipp"), for a
+        reason to quote."""
+        return next((w for w in LETTERS.findall(self.text) if stem(w) == word), word)
+
     @classmethod
     def read(cls, claim: str) -> _Claim:
         claim = _ORDINAL.sub(r"\1", _NON.sub("not ", claim))
@@ -184,7 +190,8 @@ def state(claim: str, fields: Sequence[Field], extra: str = "") -> Outcome:
                      if not _synonym_of(w, said, read))
     standing = _standing(said, read)
     if missing and standing is None:
-        return Outcome("unsupported", "no field says " + ", ".join(repr(w) for w in missing[:3]),
+        return Outcome("unsupported", "no field says " + ", ".join(
+            repr(said.as_written(w)) for w in missing[:3]),
                        coverage=share, anchored=True, held=held, fault=FailureKind.ADDITION)
     # a record that says it is not done says nothing done, whatever the word: its status is
     # what decided, and the reason names it
@@ -204,17 +211,13 @@ def state(claim: str, fields: Sequence[Field], extra: str = "") -> Outcome:
 # Words of a field that say that what it names is not (yet) so: the rule checker's qualifiers
 # and words that put a statement forward without asserting it (``tokens``), and those that
 # records use for what is only planned or asked for (`ready_to_ship`, `refund_pending`,
-# `estimated_arrival`, `shipping_on_hold`, `cancel_failed`).
-_NOT_YET = {snowball(w) for w in (*QUALIFIERS, *UNASSERTING, *"""pending requested request
-    requests scheduled planned plan estimated estimate eta target ready hold awaiting await
-    queued draft proposed tentative failed failure denied rejected""".split())}
-
-
+# `estimated_arrival`, `shipping_on_hold`, `cancel_failed`: the cue table's rows).
+_NOT_YET = {snowball(w) for w in (*QUALIFIERS, *UNASSERTING, *words_of(NOT_DONE, where=RECORD_WORD))}
 # The keys whose value says where the whole record stands (`status: requested`, `kind: quote`).
-_STATE_KEYS = frozenset(snowball(w) for w in "status state stage kind type phase".split())
+_STATE_KEYS = frozenset(snowball(w) for w in words_of(NOT_DONE, where=RECORD_STATE_KEY))
 # What a record says of itself that keeps it from being done: a `_NOT_YET` word, or "to be"
 # (`to_be_shipped`), or an offer not taken up (`kind: quote`).
-_NOT_DONE = {*_NOT_YET, *(snowball(w) for w in "quote quotation offer".split())}
+_NOT_DONE = {*_NOT_YET, *(snowball(w) for w in words_of(OFFERED, where=RECORD_WORD))}
 
 
 def _standing(said: _Claim, read: list[Read]) -> Outcome | None:

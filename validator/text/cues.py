@@ -428,6 +428,28 @@ KINDS = (
         "not mentioned"),
 )
 
+WORD = "word"  # one word of a source's clause, whole
+PHRASE = "phrase"  # a run of its words
+ATTEMPT = "meant, asked or tried, not done"
+OTHER_THING = "another thing than its noun"
+
+
+def _words(text: str) -> str:
+    return "|".join(text.split())
+
+
+def _phrases(*phrases: str) -> str:
+    return "|".join(phrases)
+
+
+@dataclass(frozen=True)
+class WordCue(Cue):
+    unstated: str = ""  # a claim the example does not state
+
+    def words(self) -> frozenset[str]:
+        return frozenset(self.pattern.split("|"))
+
+
 # How a tool's result stands to its call (``records.failed``, ``records.says_failed``): what
 # says the call failed, each row read on one part of a field (the words of its keys, as
 # ``records.path_words`` gives them: "errorMessage" is "error message"; or its value whole); a
@@ -444,6 +466,10 @@ FLAG_KEY = "flag key"  # a word of a key whose ``false`` says the call failed
 HTTP_KEY = "http key"  # the last key, whole: its number from 400 to 599 is an HTTP error
 RESULT = "result"  # the first line of a result in prose
 TELLS = "tells"  # anywhere in a claim: it tells of a failure or a refusal
+NOT_DONE = "not done yet"
+OFFERED = "an offer not taken up"
+RECORD_WORD = "record word"  # a word of a record's state, or of a key whose value is true
+RECORD_STATE_KEY = "record state key"  # the last word of a key whose value is the record's state
 
 RECORDS = (
     Cue(FAILED, ERROR_KEY, r"errors?|err|exceptions?|faults?", '{"errorMessage": "card declined"}'),
@@ -461,12 +487,93 @@ RECORDS = (
     Cue(FAILED, TELLS, r"\b(?:not|no|never|cannot|can't|couldn't|wasn't|isn't|didn't|won't|"
         r"unable|fail(?:s|ed|ure)?|error|declined|denied|rejected|refused|unsuccessful|invalid|"
         r"already|unavailable)\b", "Your card was declined."),
+    # What a record says of itself that keeps it from being done: a word of its state or of a
+    # yes field (`status: requested`, `ready_to_collect: true`, `refund_pending`), or an offer
+    # not taken up (`kind: quote`), under a key whose value says where the whole record stands.
+    # The example is a record and ``unstated`` a claim the rule checker does not find in it.
+    WordCue(NOT_DONE, RECORD_WORD, _words("""pending requested request requests scheduled
+        planned plan estimated estimate eta target ready hold awaiting await queued draft
+        proposed tentative failed failure denied rejected"""),
+        '{"refund": {"status": "scheduled", "amount": 42.0, "currency": "GBP"}}',
+        unstated="You were refunded £42."),
+    WordCue(OFFERED, RECORD_WORD, _words("quote quotation offer"),
+        '{"order": {"status": "offer", "product": "kit", "total": 3400}}',
+        unstated="You ordered the kit for a total of 3,400."),
+    WordCue(NOT_DONE, RECORD_STATE_KEY, _words("status state stage kind type phase"),
+        '{"order_id": "H-1", "phase": "awaiting_pickup"}', unstated="Your order H-1 shipped."),
 )
 
 
 def record_row(where: str) -> re.Pattern[str]:
     """The pattern of the row of ``RECORDS`` read on ``where``."""
     return next(c.regex for c in RECORDS if c.where == where)
+
+
+# Words of a source's clause that the rule checker reads one at a time (``rules.tokens``):
+# words that put what the clause says forward without asserting it, read as qualifiers a claim
+# must keep ("Police believe the fire was set deliberately" does not state that it was); words
+# and phrases that make it hold only on a condition; words before a noun that make it another
+# thing ("the former CEO", "a fake diamond", "the draft law"), never left out as a title or a
+# plain adjective may be ("the engineer Gustave Eiffel", "a lattice tower"). A row's pattern is
+# its words (``WORD``) or phrases (``PHRASE``), read as a set; its example is a source sentence
+# whose frame only this row catches, and ``unstated`` a claim the rule checker does not find
+# stated in it (tests/unit/text/test_cues.py).
+# Reported speech is on the list ("Police said the fire was set deliberately"): the rules cannot
+# tell a speaker the source vouches for from one it only quotes, so a claim keeps the
+# attribution. Findings ("found", "showed") are not. "suspect" is, as a verb ("Police suspect
+# the fire ..."); as the subject a clause opens with ("The suspect was arrested") it states
+# (``alignment._qualifier``).
+RULE_WORDS: tuple[WordCue, ...] = (
+    WordCue(REPORT, WORD, _words("""claim claims claimed claiming allege alleges alleging alleged
+        joke jokes joked joking quip quips quipped say says said saying told tells according
+        argue argues argued insist insists insisted testify testifies testified tweeted"""),
+        "The bridge, the mayor joked, is haunted.", unstated="The bridge is haunted."),
+    WordCue(DENIAL, WORD, _words("""deny denies denied denying doubt doubts doubted dispute
+        disputes disputed myth false untrue"""),
+        "The ministry denied the minister resigned.", unstated="The minister resigned."),
+    WordCue(HEDGE, WORD, _words("""suspect suspects suspected think thinks guess guesses
+        guessed reckon reckons reckoned assume assumes assumed speculate speculates speculated
+        speculation rumour rumours rumoured rumor rumors rumored believe believes believed
+        belief hope hopes hoped fear fears feared wonder wonders wondered imagine imagines
+        imagined pretend pretends pretended expect expects expected predict predicts predicted
+        suggest suggests suggested hypothesis hypothesise hypothesize whether unclear
+        unconfirmed unverified unproven supposedly purportedly apparently seemingly seem seems
+        seemed estimate estimates estimated"""),
+        "The bridge, residents believe, is haunted.", unstated="The bridge is haunted."),
+    WordCue(REQUEST, WORD, _words("""recommend recommends recommended urge urges urged propose
+        proposes proposed demand demands demanded ask asks asked want wants wanted wish wishes
+        wished invite invites invited encourage encourages encouraged persuade persuades
+        persuaded"""),
+        "The board urged shareholders to accept the offer.",
+        unstated="Shareholders accepted the offer."),
+    WordCue(ATTEMPT, WORD, _words("""intend intends intended planned tries tried attempted
+        supposed meant fails failed forgets forgot refuses refused unable neglected declined"""),
+        "Acme tried to buy Zenit in 2019.", unstated="Acme bought Zenit in 2019."),
+    WordCue(CONDITION, WORD, _words("if when whenever unless provided assuming"),
+        "The pump stops when the lid is open.", unstated="The pump stops."),
+    WordCue(CONDITION, PHRASE, _phrases(
+        "as long as", "so long as", "subject to", "on condition that", "on the condition that",
+        "in the event of", "in the event that", "in case of", "in case", "weather permitting",
+        "pending", "contingent on", "conditional on"),
+        "Tenants may keep pets as long as they pay a deposit.",
+        unstated="Tenants may keep pets."),
+    WordCue(OTHER_THING, WORD, _words("""former ex vice deputy acting interim assistant
+        associate honorary co half step elect designate outgoing incoming caretaker fake false
+        alleged counterfeit imitation mock pseudo toy replica faux fictional fictitious
+        legendary mythical legend myth hoax draft proposed purported proclaimed styled
+        would-be so-called supposed potential prospective future virtual hypothetical simulated
+        bogus sham quack fraudulent debunked spurious theoretical unbuilt forged experimental
+        possible part majority minority"""),
+        "A fake diamond was sold for $3,000.", unstated="A diamond was sold for $3,000."),
+)
+
+
+def words_of(*standings: str, where: str = WORD) -> frozenset[str]:
+    """The words (or phrases) of the rows of words read on ``where`` with one of
+    ``standings``."""
+    return frozenset().union(*(c.words() for c in (*RULE_WORDS, *RECORDS)
+                               if isinstance(c, WordCue) and c.where == where
+                               and c.standing in standings))
 
 
 CUES = DENY + ASSERT

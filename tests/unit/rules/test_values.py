@@ -234,7 +234,7 @@ def test_an_item_is_judged_with_its_order_not_the_order_alone():
     order's fields, named in the reason for what it lacks."""
     data = {"order": "A-1", "items": [{"name": "blue rain jacket", "qty": 1}]}
     found = rules.check("The order contains one blue rain jacket.", evidence(data))
-    assert not found.supported and "'contain'" in found.reason, found.reason
+    assert not found.supported and "'contains'" in found.reason, found.reason
     assert "blue" not in found.reason
 
 
@@ -419,3 +419,8 @@ def test_records_read_as_the_review_asked(claim, record, supported):
     found = rules.check(claim, evidence(record))
     assert found.supported is supported, found.reason
     assert not (found.contradiction and "InTransit" in str(record))
+
+
+def test_a_word_no_field_says_is_named_as_the_claim_writes_it():
+    found = rules.check("Your order H-1 shipped.", evidence({"order_id": "H-1", "colour": "red"}))
+    assert not found.supported and "no field says 'shipped'" in found.reason, found.reason

@@ -35,10 +35,12 @@ from ..text.grammar import (
     FIRST_SINGULAR,
     HAVE,
     MODALS,
+    PAST_BE_HAVE,
     PERSON_OF,
     POSSESSIVE,
     POSSESSIVES,
     PREPOSITIONS,
+    PRESENT_BE_HAVE,
     QUANTIFIERS,
     RELATIVES,
     SECOND,
@@ -306,7 +308,7 @@ def _doer(claim: Clause, said: Sequence[Token], pairs: list[tuple[int, int]]) ->
     did in the past, of no one else."""
     if not claim or claim[0].text.lower() not in SPEAKERS or claim[0].referent or not pairs:
         return None
-    past = any(t.form in _THEN or t.form == "did" or suffix(t) == "ed"
+    past = any(t.form in PAST_BE_HAVE or t.form == "did" or suffix(t) == "ed"
                or t.text.lower() in IRREGULAR for t in claim)
     if past and any(t.kind == "qualifier" for t in claim):
         return None
@@ -729,12 +731,12 @@ def _then_not_now(claim: Clause, said: list[Token], pairs, at: Sequence[int]) ->
     spoken = _spoken(said, pairs)
     matched = {id(said[j]) for _, j in pairs}
     unmatched = [t for t in spoken if id(t) not in matched]
-    if not tenses.isdisjoint(_NOW) and tenses.isdisjoint(_THEN):  # among the matched words,
+    if not tenses.isdisjoint(PRESENT_BE_HAVE) and tenses.isdisjoint(PAST_BE_HAVE):  # among the matched words,
         # not another clause's ("The hotel, which has 300 rooms, was sold last month")
         low, high = min(j for _, j in pairs), max(j for _, j in pairs)
         bearing = {id(t) for t in spoken}  # not an aside's ("The vaccine, which was made
         # at Oxford, is given in two doses")
-        past = next((t for t in said[low:high] if _tense_word(t) in _THEN and id(t) in bearing),
+        past = next((t for t in said[low:high] if _tense_word(t) in PAST_BE_HAVE and id(t) in bearing),
                     None)
     else:  # "won", "had won"; "set" where the claim says "sets"
         past = next((said[j] for i, j in pairs if _present(claim, at[i]) and (
@@ -742,7 +744,7 @@ def _then_not_now(claim: Clause, said: list[Token], pairs, at: Sequence[int]) ->
             and not (j and said[j - 1].form in AUXILIARIES - HAVE)
             and dated(unmatched) is not None)), None)
     if past is None or dated([said[j] for _, j in pairs]) is not None and not any(
-            _tense_word(t) in _NOW - {"have"} or tense(t) == "s" for t in claim):
+            _tense_word(t) in PRESENT_BE_HAVE - {"have"} or tense(t) == "s" for t in claim):
         return None  # a bare verb with the source's date, as a question's "did" leaves it:
         # "When did the Berlin Wall fall?" "1989." ("opens in April" is still the present)
     when = dated(unmatched)
@@ -833,7 +835,7 @@ def _now_not_then(claim: Clause, said: list[Token], pairs, dropped: Set[int] = f
         return None
     copulas = {id(said[k - 1]) for k in dropped if k}
     spoken = {t.text.lower() for t in _spoken(said, pairs) if id(t) not in copulas}
-    if spoken.isdisjoint(("is", "are")) or not spoken.isdisjoint(_THEN):
+    if spoken.isdisjoint(("is", "are")) or not spoken.isdisjoint(PAST_BE_HAVE):
         return None
     return "the source says it is so, not that it was; the sentence says it was"
 
@@ -885,10 +887,6 @@ def _name_cut(claim: Clause, said: list[Token], pairs, referents: Set[int] = fro
                 return (f"the source's name is {whole!r}; the sentence says only "
                         f"{said[j].text!r}, which names another")
     return None
-
-
-_NOW = frozenset(("is", "are", "has", "have"))
-_THEN = frozenset(("was", "were", "had"))
 
 
 def _done_to(tokens: Sequence[Token], k: int) -> bool:
@@ -965,7 +963,7 @@ def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int],
         if unasserting and not (stating and (j < low or _attributes(said, j))):
             continue  # "the group that claimed responsibility": not said of the statement
         if token.form in bounds and dated(said[j + 1:j + 3]) is not None and any(
-                t.text.lower() in _THEN or tense(t) == "ed" for t in claim):
+                t.text.lower() in PAST_BE_HAVE or tense(t) == "ed" for t in claim):
             continue  # "was the principal until 2019": she was; a past claim keeps no bound
         if token.form == "respectively" and not _paired(said, pairs):
             continue  # the claim draws on no item of the lists it pairs

@@ -18,6 +18,7 @@ from ..text.grammar import (
     AUXILIARIES,
     BE,
     PARTICLES,
+    PAST_BE_HAVE,
     POSSESSIVES,
     PREPOSITIONS,
     RELATIVES,
@@ -208,7 +209,7 @@ _TIME = _EVENT_WORDS - {"till"} | {"during", "throughout", "within"}
 
 def _past(clause: list[Token]) -> bool:
     """Whether ``clause`` is said in the past ("was", "had", "moved", "took")."""
-    return any(t.text.lower() in ("was", "were", "had") or suffix(t) == "ed"
+    return any(t.text.lower() in PAST_BE_HAVE or suffix(t) == "ed"
                or t.kind == "word" and t.text.lower() in IRREGULAR for t in clause)
 
 

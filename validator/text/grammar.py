@@ -39,6 +39,9 @@ BE = FINITE_BE | frozenset(("be", "been", "being"))
 DO = frozenset(("do", "does", "did"))  # do-support: "Did it ship?", "do not say"
 HAVE = frozenset(("has", "have", "had"))
 AUXILIARIES = BE | HAVE | DO
+# The tense a finite "be" or "have" carries: "is" and "has" the present, "was" and "had" the past.
+PAST_BE_HAVE = frozenset(("was", "were", "had"))
+PRESENT_BE_HAVE = (FINITE_BE | HAVE) - PAST_BE_HAVE
 # Words that carry no claim of their own: the rules skip them where the evidence has them and
 # do not require them where the claim has them; a user's words are compared without them.
 # Negations, qualifiers and opposites are read apart.

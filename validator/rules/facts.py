@@ -36,6 +36,7 @@ from .quantities import (
     NUMBER_WORDS,
     TIME_OF_DAY,
     TIME_WORDS,
+    UNIT_WORDS,
     Amount,
     Number,
     bound_before,
@@ -45,7 +46,7 @@ from .quantities import (
 )
 
 _TOKEN = re.compile(rf"[A-Za-z]{{0,3}}{SIGN_CLASS}|{TIME_WORDS}"
-                    rf"|{NUMBER_PATTERN}(?:st|nd|rd|th)?|{WORD_PATTERN}|%|\S")
+                    rf"|{NUMBER_PATTERN}(?:st|nd|rd|th)?|{UNIT_WORDS}|{WORD_PATTERN}|%|\S")
 _RANGE_WORDS = DASHES | {"to", "and"}
 
 

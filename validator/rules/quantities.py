@@ -28,17 +28,25 @@ allows: the claim may say less than the source ("about 50,000" for "48,000", "ov
 "about 48,000"), never more ("48,000" for "about 48,000", "roughly 7.2 million" for "about 7
 million"). The same value written another way is the same ("1.2 million", "1,200,000"). Two
 numbers *conflict* when no value is allowed by both ("about 45,000" against "about 48,000").
-Units of one dimension convert first ("1,083 feet" for "330 metres", rounded at 0.5%); other
-units, and currencies, never equal each other.
+Units of one dimension convert first ("1,083 feet" for "330 metres", "86°F" for "30°C",
+rounded at 0.5%); other units, and currencies, never equal each other. A unit is read by its
+name or symbol after a number: spans of time and the table's counts (``UNITS``), and every
+unit of length, area, volume, mass, speed, temperature, energy and power that pint's registry
+knows ("litres", "km/h", "kWh"), which also converts them.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+import pint
+
+from ..text.grammar import FUNCTION_WORDS as GRAMMAR_FUNCTION_WORDS
 from ..text.grammar import NUMBER_WORDS
 from ..text.grammar import PREPOSITIONS as GRAMMAR_PREPOSITIONS
 from ..text.word_forms import DASHES, NUMBER_PATTERN
@@ -67,12 +75,10 @@ PREPOSITIONS = frozenset(p for p in _BOUNDS if p in GRAMMAR_PREPOSITIONS)  # "ov
 EXTREMES = frozenset(("up to", "a maximum of", "maximum of", "a minimum of", "minimum of"))
 LONGEST_BOUND = max(len(p.split()) for p in BOUND_WORDS)
 
-# Units that convert: each to (its dimension's base unit, how many base units one is).
+# Spans of time, each to (its dimension, how many of its base one is). A month is no fixed
+# number of days, so spans of seconds and of months are two dimensions ("30 days" is not "1
+# month"); every other unit converts by pint's registry (``measure``).
 _BASE = {
-    "metre": ("metre", 1.0), "kilometre": ("metre", 1000.0), "centimetre": ("metre", 0.01),
-    "millimetre": ("metre", 0.001), "foot": ("metre", 0.3048), "inch": ("metre", 0.0254),
-    "yard": ("metre", 0.9144), "mile": ("metre", 1609.344),
-    "kilogram": ("kilogram", 1.0), "gram": ("kilogram", 0.001), "tonne": ("kilogram", 1000.0),
     "second": ("second", 1.0), "minute": ("second", 60.0), "hour": ("second", 3600.0),
     "day": ("second", 86400.0), "week": ("second", 604800.0),
     "month": ("month", 1.0), "year": ("month", 12.0),
@@ -85,7 +91,7 @@ TIME_UNITS = frozenset(u for u, (base, _) in _BASE.items() if base in ("second",
 SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9,
           "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12}
 _CURRENCY_SCALES = frozenset(("m", "b"))
-UNITS = {  # a word after a number -> its unit; _BASE says which convert (a currency: ``money``)
+UNITS = {  # a word after a number -> its unit (a currency: ``money``; more units: ``unit_of``)
     **{w: "metre" for w in ("m", "meter", "meters", "metre", "metres")},
     **{w: "kilometre" for w in ("km", "kilometer", "kilometers", "kilometre", "kilometres")},
     **{w: "centimetre" for w in ("cm", "centimetre", "centimetres", "centimeter", "centimeters")},
@@ -95,17 +101,93 @@ UNITS = {  # a word after a number -> its unit; _BASE says which convert (a curr
     **{w: "kilogram" for w in ("kg", "kilogram", "kilograms")},
     **{w: "gram" for w in ("g", "gram", "grams")},
     **{w: "tonne" for w in ("tonne", "tonnes", "ton", "tons")},
+    **{w: "litre" for w in ("l", "litre", "litres", "liter", "liters")},
     **{w: "second" for w in ("second", "seconds", "sec", "secs")},
     **{w: "minute" for w in ("minute", "minutes", "min", "mins")},
     **{w: "hour" for w in ("hour", "hours", "hr", "hrs")}, **{w: "day" for w in ("day", "days")},
     **{w: "week" for w in ("week", "weeks")}, **{w: "month" for w in ("month", "months")},
-    **{w: "year" for w in ("year", "years", "yr", "yrs")}, "percent": "%", "%": "%",
+    **{w: "year" for w in ("year", "years", "yr", "yrs")}, "percent": "%", "pct": "%", "%": "%",
     **{w: "person" for w in ("people", "person", "persons")},
     **{w: "visitor" for w in ("visitor", "visitors")},
     **{w: "employee" for w in ("employee", "employees")},
 }
 
 _NUMERAL = re.compile(rf"({NUMBER_PATTERN})(?:st|nd|rd|th)?$")
+
+
+# The dimensions a unit of pint's registry is read in after a number; whatever else it knows
+# ("3 turns", "2 bits", "5 at" for an atmosphere) stays a word.
+_MEASURED = ("[length]", "[length] ** 2", "[length] ** 3", "[mass]", "[temperature]",
+             "[length] / [time]", "[mass] * [length] ** 2 / [time] ** 2",
+             "[mass] * [length] ** 2 / [time] ** 3")
+# Units the tokenizers keep as one word: a scale of temperature ("20°C"), a rate after a number
+# ("161 km/h", "9.8 m/s"; "and/or" stays two words).
+UNIT_WORDS = r"°[CFK]\b|(?:(?<=\d)|(?<=\d\s))[A-Za-z]{1,3}/[A-Za-z]{1,3}\b"
+_TABLE_UNITS = frozenset(UNITS.values())
+_ORDINAL_ENDINGS = frozenset(("st", "nd", "rd", "th"))
+_TEMPERATURES = frozenset(("degree_Celsius", "degree_Fahrenheit", "kelvin"))
+_LONGEST_UNIT = 24  # characters: no unit's name or symbol is longer
+_LOCK = threading.Lock()
+
+
+_PINT: list[tuple[pint.UnitRegistry, frozenset]] = []
+
+
+def _registry() -> tuple[pint.UnitRegistry, frozenset]:
+    """pint's units, built once, on the first unit the table does not hold (a quarter of a
+    second, never written to disk), and the dimensions read."""
+    if not _PINT:
+        with _LOCK:
+            if not _PINT:
+                registry: pint.UnitRegistry = pint.UnitRegistry(cache_folder=None)
+                _PINT.append((registry, frozenset(registry.get_dimensionality(d)
+                                                  for d in _MEASURED)))
+    return _PINT[0]
+
+
+@functools.lru_cache(maxsize=4096)
+def _pint_unit(word: str) -> str | None:
+    """The name of pint's unit ``word`` names, as written (a symbol's case matters: "MW" is
+    no "mW"), where it measures a dimension that is read; None otherwise."""
+    if (len(word) < 2 or len(word) > _LONGEST_UNIT or word.lower() in GRAMMAR_FUNCTION_WORDS
+            or word.lower() in _ORDINAL_ENDINGS):
+        return None  # a letter alone is the table's or none ("5 c" is no speed of light), an
+        # ordinal's ending no unit ("3rd" is no 3 rods)
+    registry, measured = _registry()
+    for written in dict.fromkeys((word, word.lower() if word.istitle() and len(word) > 3
+                                  else word)):  # "Celsius", "Litres" as names are written
+        try:
+            unit = registry.parse_units(written)
+        except (pint.PintError, ValueError, TypeError, AttributeError, KeyError, SyntaxError):
+            continue  # not a unit, or not one expression ("5 / ")
+        if unit.dimensionality in measured and str(unit):
+            return str(unit)
+    return None
+
+
+def is_unit(name: str | None) -> bool:
+    """Whether ``name`` is a unit a number is measured in, the table's or pint's."""
+    return name in _TABLE_UNITS or name is not None and _pint_unit(name) is not None
+
+
+def unit_of(word: str) -> str | None:
+    """The unit ``word`` names after a number: one of the table's (``UNITS``: "metres",
+    "days", "people"), or one of pint's in a dimension that is read ("litres", "°C", "kWh");
+    None for any other word."""
+    return UNITS.get(word.lower()) or _pint_unit(word)
+
+
+@functools.lru_cache(maxsize=1024)
+def measure(unit: str | None) -> tuple[str | None, float, float]:
+    """``unit``'s dimension, and how a value in it converts to that dimension's base:
+    base = value * factor + offset (an offset only for a temperature). A unit pint does not
+    read (a currency, "%", a count of people) is a dimension of its own."""
+    if unit is None or unit in _BASE or _pint_unit(unit) is None:
+        base, factor = _BASE.get(unit or "", (unit, 1.0))
+        return base, factor, 0.0
+    registry, _ = _registry()
+    one, zero = (registry.Quantity(x, unit).to_base_units() for x in (1.0, 0.0))
+    return str(one.dimensionality), float(one.magnitude - zero.magnitude), float(zero.magnitude)
 
 
 def value_of(word: str) -> float | None:
@@ -158,11 +240,16 @@ def read_number(words: Sequence[str], i: int, phrase: str = "", *, source: str |
     elif unit is None and low(j) == "percentage" and low(j + 1) in ("point", "points"):
         unit, j = "percentage point", j + 2  # "2 percentage points" is no "2 percent"
     elif unit is None:
-        k = j + 1 if low(j) in ("-", "‑") and low(j + 1) in UNITS else j  # "a 7-year warranty"
-        if low(k) not in UNITS and low(k).isalpha() and _spans_time(low(k + 1)):
+        def unit_at(k: int) -> str | None:
+            return unit_of(words[k]) if 0 <= k < len(words) else None
+
+        k = j + 1 if low(j) in ("-", "‑") and unit_at(j + 1) else j  # "a 7-year warranty"
+        if unit_at(k) is None and low(k).isalpha() and _spans_time(low(k + 1)):
             k += 1  # "5 business days", "3 calendar months": a span of time, the word kept
-        if low(k) in UNITS:
-            unit, j = UNITS[low(k)], k + 1
+        if low(k) in ("degree", "degrees") and (scale_of := unit_at(k + 1)) in _TEMPERATURES:
+            unit, j = scale_of, k + 2  # "30 degrees Celsius"
+        elif (named_unit := unit_at(k)) is not None:
+            unit, j = named_unit, k + 1
         elif code_after := money.code(words[j]) if j < len(words) else None:  # "5 EUR"
             unit, j = code_after, j + 1
     if phrase and ambiguous(phrase.lower(), unit):
@@ -306,20 +393,23 @@ class Amount:
         return math.isinf(low) or math.isinf(high)
 
     @property
-    def base(self) -> tuple[str | None, float]:
-        """Its unit's base unit and the factor to it."""
-        return _BASE.get(self.unit or "", (self.unit, 1.0))
+    def base(self) -> tuple[str | None, float, float]:
+        """Its unit's dimension, and the factor and offset to the dimension's base unit."""
+        return measure(self.unit)
 
     def interval(self, converted: bool = False, factor: float | None = None
                  ) -> tuple[float, float, bool, bool]:
-        """(low, high, low open, high open) in base units (times ``factor`` if given).
-        ``converted``: compared with another unit of its dimension, so an exact figure may be
-        rounded (ROUNDING)."""
-        factor = self.base[1] if factor is None else factor
-        x, half = self.value * factor, self.step * factor / 2
-        near = min(half, ROUNDING * abs(x)) if self.rounded else 0.0
+        """(low, high, low open, high open) in base units (times ``factor``, if given,
+        instead). ``converted``: compared with another unit of its dimension, so an exact
+        figure may be rounded (ROUNDING)."""
+        _, to_base, offset = self.base
+        if factor is not None:
+            to_base, offset = factor, 0.0
+        x, half = self.value * to_base + offset, self.step * to_base / 2
+        size = abs(self.value * to_base)  # what is rounded: the value, not where its scale starts
+        near = min(half, ROUNDING * size) if self.rounded else 0.0
         if converted:
-            near = max(near, ROUNDING * abs(x))
+            near = max(near, ROUNDING * size)
         return {
             "": (x - near, x + near, False, False),
             "about": (x - half, x + half, False, False),
@@ -343,8 +433,9 @@ class Amount:
         """Whether every value ``source`` allows is one this (a claim's number) allows."""
         if not self.comparable(source):
             return False
-        if source.unit is None and money.is_currency(self.unit):
-            return False  # "$30" says more than a bare "30": its currency
+        if source.unit is None and self.unit is not None:
+            return False  # "$30" says more than a bare "30": its currency; "300 people" or
+            # "3 points" more than "300" and "3" (of cars, of goals): what it counts
         if source.bound == "" and self.bound in ("", "at least", "at most") and (
                 self.unit, self.value) == (source.unit, source.value):
             return True  # one value, written two ways ("1.2 million", "1,200,000"), or a
@@ -438,13 +529,13 @@ def bound_before(words: list[str], end: int, unit: str | None) -> tuple[str, int
 
 def _spans_time(word: str) -> bool:
     """Whether ``word`` is a unit of time ("days", "months")."""
-    return word in UNITS and UNITS[word] in TIME_UNITS
+    return UNITS.get(word) in TIME_UNITS
 
 
 def ambiguous(phrase: str, unit: str | None) -> bool:
     """"over" before a span of time may be no bound ("repaid over 20 years": during them); it
     is then read as a word, and the number as exact."""
-    return phrase == "over" and _BASE.get(unit or "", ("",))[0] in ("second", "month")
+    return phrase == "over" and unit in TIME_UNITS
 
 
 def mismatch(claim: Amount, source: Amount) -> str:
@@ -461,6 +552,8 @@ def mismatch(claim: Amount, source: Amount) -> str:
         return f"{said}: another {'currency' if money_ else 'unit'}"
     if claim.conflicts(source):
         return f"{said}: another value"
+    if claim.unit is not None and source.unit is None:
+        return f"{said}: the source gives no {'currency' if money.is_currency(claim.unit) else 'unit'}"
     low, high, _, _ = claim.interval()
     s_low, s_high, _, _ = source.interval()
     if high - low < s_high - s_low:
@@ -475,8 +568,9 @@ def describe(number: Amount) -> str:
     if number.bound in ("", "over", "at least", "under", "at most"):
         return repr(text)
     low, high, _, _ = number.interval()
-    factor = number.base[1]
-    return f"{text!r} ({_figure(low / factor)} to {_figure(high / factor)})"
+    _, factor, offset = number.base
+    return (f"{text!r} ({_figure((low - offset) / factor)} to "
+            f"{_figure((high - offset) / factor)})")
 
 
 def _figure(x: float) -> str:

@@ -45,7 +45,7 @@ def judged(claim, source):
     ("The trail is about 3 miles long.", "The trail is 5 km long."),  # 3.1 miles
     ("The tower is 1,083 feet tall.", "The tower is 330 metres tall."),  # 1,082.7 feet
     ("The drug acts within 90 minutes.", "The drug acts within 1.5 hours."),
-    ("The trail is 5 long.", "The trail is 5 km long."),  # a unit on one side only
+    ("The trail is 5 long.", "The trail is 5 km long."),  # a unit in the source only
 ])
 def test_what_a_number_allows_includes_the_source(claim, source):
     found = judged(claim, source)
@@ -164,3 +164,45 @@ def test_one_reading_of_a_number_for_every_check(claim, source, kind):
     assert found.kind == kind, found
     [said] = read_facts(claim).quantities
     assert any(said.stated_by(q) for q in read_facts(source).quantities) == (kind == "aligned")
+
+
+@pytest.mark.parametrize("claim,source", [
+    # units pint's registry reads and converts, in any notation it knows
+    ("The room was 68°F.", "The room was 20°C."),  # an offset, not a factor
+    ("The room was 20 degrees Celsius.", "The room was 68°F."),
+    ("The pool holds about 13,000 gallons.", "The pool holds 50,000 litres."),
+    ("The farm covers about 250 acres.", "The farm covers 100 hectares."),
+    ("The car reached 100 mph.", "The car reached 161 km/h."),
+    ("The plant produces 5 MW.", "The plant produces 5,000 kW."),
+    ("The bottle holds 0.75 L.", "The bottle holds 750 ml."),
+])
+def test_units_of_every_measured_dimension_convert(claim, source):
+    assert judged(claim, source).label == SUPPORTED, judged(claim, source).reason
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("The room was 25°C.", "The room was 68°F."),
+    ("The pool holds 50,000 gallons.", "The pool holds 50,000 litres."),
+    ("The plant produces 5 mW.", "The plant produces 5 MW."),  # a symbol's case is its unit
+    ("The tank holds 2 gallons.", "The tank holds 2 litres."),
+])
+def test_a_unit_pint_reads_is_a_value_another_unit_of_its_dimension_contradicts(claim, source):
+    assert judged(claim, source).label == CONTRADICTED, judged(claim, source).reason
+
+
+@pytest.mark.parametrize("claim,source", [
+    # a unit says more than a bare number: what the source's number counts is not the claim's
+    ("The festival drew 300 people.", "The festival drew 300 cars."),
+    ("The team scored 3 points.", "The team scored 3 goals."),
+    ("The trail is 5 km long.", "The trail is 5 long."),
+])
+def test_a_unit_the_source_does_not_give_is_not_stated(claim, source):
+    verdict = judged(claim, source)
+    assert verdict.label != SUPPORTED and "gives no unit" in verdict.reason, verdict.reason
+
+
+@pytest.mark.parametrize("word", ["at", "in", "are", "a", "c", "rd", "th", "populous", "goals"])
+def test_a_word_that_is_no_unit_of_a_measured_dimension_stays_a_word(word):
+    from provenance_guard.rules.quantities import unit_of
+
+    assert unit_of(word) is None

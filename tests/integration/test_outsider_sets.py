@@ -385,8 +385,29 @@ SAYING_IT_AGAIN_FALSE_ALARMS = {
 }
 
 
+# The set on records, turns, refusals and frames (tests/data/outsider/records_and_turns),
+# written blind from the docs once every wording of how a text stands to what it says was a row
+# of the cue table. Limits: a user's sentence about a place they call theirs ("my pharmacy")
+# read as about the user; a condition in the second of two coordinated clauses; two refusals
+# worded otherwise (arguable). True cases that fail closed: a key said in other words ("worth"
+# for `value`, "price" for `amount`), a refusal that a passage answers in part ("closed on
+# Mondays" for "when it closes"), a refusal that names no sources, the failure told in a
+# result's own words beside a limit the result gives ("less than 24 hours"), and arguable
+# ones (a sibling item's error, "Error budget", implicative verbs, an attribution moved).
+RECORDS_AND_TURNS_LIMITS = {
+    "rt193": "a user's sentence about a place they call theirs, read as about the user",
+    "rt368": "a condition in the second of two coordinated clauses",
+    **dict.fromkeys(("rt232", "rt260"), "a refusal worded otherwise (arguable)"),
+}
+RECORDS_AND_TURNS_FALSE_ALARMS = {
+    "rt013", "rt019", "rt076", "rt131", "rt136", "rt215", "rt219", "rt233", "rt243", "rt248",
+    "rt255", "rt257", "rt267", "rt269", "rt311", "rt314", "rt353", "rt369",
+}
+
+
 @pytest.mark.parametrize("name,least,limits,false_alarms", [
     ("saying_it_again", 280, SAYING_IT_AGAIN_LIMITS, SAYING_IT_AGAIN_FALSE_ALARMS),
+    ("records_and_turns", 370, RECORDS_AND_TURNS_LIMITS, RECORDS_AND_TURNS_FALSE_ALARMS),
     ("one_reading", 370, ONE_READING_LIMITS, ONE_READING_FALSE_ALARMS),
     ("frames", 330, FRAMES_LIMITS, FRAMES_FALSE_ALARMS),
     ("saying_less", 300, SAYING_LESS_LIMITS, SAYING_LESS_FALSE_ALARMS),

@@ -63,6 +63,7 @@ from .reading import bare, read
 from .restatements import ing_noun, of_what_it_is, range_ends, turned
 from .tokens import (
     ALTERNATIVES,
+    ATTRIBUTED,
     CONDITIONS,
     CONTENT_PREPOSITIONS,
     LINKS,
@@ -439,6 +440,8 @@ def same(a: Token, b: Token) -> bool:
         return True
     if a.kind == b.kind == "word":
         return synonyms(a.form, b.form)
+    if a.kind == b.kind == "qualifier":  # "said" after a statement is the "said" before it
+        return _bare(a.form) == _bare(b.form)
     if {a.kind, b.kind} == {"word", "name"}:  # a name that opens its sentence reads as a word
         return bare(a.text) == bare(b.text)
     # "07:45" of "07:45:30": a time may leave its seconds out
@@ -943,12 +946,12 @@ def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int],
     bounds = BOUNDED_IN_TIME if stating else frozenset()
     # a name is named all the same under a condition ("When Mr. Burns discovers ...")
     marks = ("qualifier", QUESTION, ALTERNATIVES) if stating else (QUESTION, ALTERNATIVES)
-    mine = {t.form for t in claim if t.kind in marks or t.form in bounds}
+    mine = {_bare(t.form) for t in claim if t.kind in marks or t.form in bounds}
     spoken = {id(t) for t in _spoken(said, pairs)}
     low = min((j for _, j in pairs), default=0)
     for j, token in enumerate(said):
         if (token.kind not in marks and token.form not in bounds
-                or token.form in mine or j in dropped):
+                or _bare(token.form) in mine or j in dropped):
             continue
         if token.form == "only" and j == 0:
             continue  # "Only the first floor was flooded" states that it was
@@ -956,11 +959,13 @@ def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int],
                 t.kind == "qualifier" and t.form in _PERMITTING for t in said[:j])):
             continue  # "Rutgers, or RU": a name is named all the same; "Visitors can climb
             # the stairs or take a lift": each is allowed
-        unasserting = token.text.lower() in UNASSERTING or token.form.startswith(REPORTED)
+        attributed = token.form.startswith(ATTRIBUTED)  # "..., managers told staff."
+        unasserting = (token.text.lower() in UNASSERTING or token.form.startswith(REPORTED)
+                       or attributed)
         if unasserting and j == 0 and next(
                 (t.form in AUXILIARIES for t in said[1:] if not t.aside), False):
             continue  # the noun a clause opens with: "The suspect (, a man,) was arrested"
-        if unasserting and not (stating and (j < low or _attributes(said, j))):
+        if unasserting and not (stating and (attributed or j < low or _attributes(said, j))):
             continue  # "the group that claimed responsibility": not said of the statement
         if token.form in bounds and dated(said[j + 1:j + 3]) is not None and any(
                 t.text.lower() in PAST_BE_HAVE or tense(t) == "ed" for t in claim):
@@ -985,6 +990,13 @@ def _qualifier(claim: Clause, said: list[Token], pairs, dropped: Set[int],
         return (f"the source qualifies it with {token.text!r}, which the sentence leaves out",
                 fault)
     return None
+
+
+def _bare(form: str) -> str:
+    """A token's form without the mark of how it reports ("that:alleg", "said:say"): an
+    attribution the claim keeps in another order is kept ("According to the council, ..."
+    for "..., the council said")."""
+    return form.removeprefix(REPORTED).removeprefix(ATTRIBUTED)
 
 
 _PERMITTING = frozenset(("can", "may", "could"))  # "can X or Y" says "can X" and "can Y"

@@ -254,8 +254,15 @@ def _decide(claim: str, evidence: Sequence[Evidence]) -> Findings:
     # error result is evidence of the error alone
     found = _mapped(_decide_on(claim, [evidence[n] for n in kept]), kept)
     words = content_words(claim)
-    failing = [n for n, e in enumerate(evidence) if e.tool is not None and e.tool.error
-               and words & content_words(f"{e.tool.name.replace('_', ' ')} {e.text}")]
+    failed = [n for n, e in enumerate(evidence) if e.tool is not None and e.tool.error]
+    failing = [n for n in failed if words & _call_words(evidence[n])]
+    if found.reason == _NO_EVIDENCE and failed:  # all it was given failed: the reason says so
+        n = (failing or failed)[0]
+        tool = evidence[n].tool
+        assert tool is not None
+        return replace(found, reason=f"the call {tool.name} ({tool.call_id}) failed: its result "
+                       "is evidence of the failure, not of what it was asked to do",
+                       fault=FailureKind.FAILED_TOOL, basis=n)
     if not failing or found.supported:
         return found
     # a claim of what a failed call attempted: where the failed call's result holds as much of
@@ -277,6 +284,12 @@ def _decide(claim: str, evidence: Sequence[Evidence]) -> Findings:
                         f"{attempt.reason}", attempt.coverage, attempt.quotes,
                         fault=FailureKind.FAILED_TOOL, basis=basis)
     return found
+
+
+def _call_words(evidence: Evidence) -> frozenset[str]:
+    """The content words of a tool's result and of the name of its call."""
+    name = evidence.tool.name.replace("_", " ") if evidence.tool is not None else ""
+    return content_words(f"{name} {evidence.text}")
 
 
 def _borrowed(claim: str, borrowed: re.Match, evidence: Sequence[Evidence]) -> Findings:

@@ -124,7 +124,6 @@ _MEASURED = ("[length]", "[length] ** 2", "[length] ** 3", "[mass]", "[temperatu
 # ("161 km/h", "9.8 m/s"; "and/or" stays two words).
 UNIT_WORDS = r"°[CFK]\b|(?:(?<=\d)|(?<=\d\s))[A-Za-z]{1,3}/[A-Za-z]{1,3}\b"
 _TABLE_UNITS = frozenset(UNITS.values())
-_ORDINAL_ENDINGS = frozenset(("st", "nd", "rd", "th"))
 _TEMPERATURES = frozenset(("degree_Celsius", "degree_Fahrenheit", "kelvin"))
 _LONGEST_UNIT = 24  # characters: no unit's name or symbol is longer
 _LOCK = threading.Lock()
@@ -150,7 +149,7 @@ def _pint_unit(word: str) -> str | None:
     """The name of pint's unit ``word`` names, as written (a symbol's case matters: "MW" is
     no "mW"), where it measures a dimension that is read; None otherwise."""
     if (len(word) < 2 or len(word) > _LONGEST_UNIT or word.lower() in GRAMMAR_FUNCTION_WORDS
-            or word.lower() in _ORDINAL_ENDINGS):
+            or word.lower() in ("st", "nd", "rd", "th")):
         return None  # a letter alone is the table's or none ("5 c" is no speed of light), an
         # ordinal's ending no unit ("3rd" is no 3 rods)
     registry, measured = _registry()

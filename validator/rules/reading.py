@@ -13,16 +13,23 @@ from dataclasses import replace
 
 from ..storage import MiB, memoize
 from ..text.citations import MARKER
+from ..text.cues import ASSERTING_HEADS
 from ..text.grammar import (
     ARTICLES,
     AUXILIARIES,
     BE,
+    CLAUSE_OPENERS,
+    COORDINATORS,
+    MODALS,
     NEGATIONS,
     OBJECT_PRONOUNS,
     PARTICLES,
+    POSSESSIVES,
+    PREPOSITIONS,
     QUANTIFIERS,
     RELATIVES,
     SUBJECT_PRONOUNS,
+    SUBORDINATORS,
     THIRD_PERSON,
     TIME_ADVERBS,
     TIME_NOUNS,
@@ -55,6 +62,7 @@ from .restatements import (
 )
 from .tokens import (
     ALTERNATIVES,
+    ATTRIBUTED,
     BOUNDARIES,
     CONDITION_PHRASES,
     CONDITIONS,
@@ -88,7 +96,7 @@ _PLACE = frozenset(("in", "on", "at"))
 _RANGE_OPENERS = {"between": ("and",), "from": ("to", "until", "till", "through")}
 _CONTRACTED = {"cannot": "can", "can't": "can", "won't": "will", "shan't": "shall"}
 _TOKEN = re.compile(rf"[A-Za-z]{{1,3}}{money.SIGN_CLASS}|{quantities.TIME_WORDS}|{ISO_DATE.pattern}"
-                    rf"|{NUMBER_PATTERN}|{WORD_PATTERN}|[%;:,()]|{money.SIGN_CLASS}")
+                    rf"|{NUMBER_PATTERN}|{quantities.UNIT_WORDS}|{WORD_PATTERN}|[%;:,()]|{money.SIGN_CLASS}")
 
 
 @memoize(4096, 16 * MiB, bytes_per_char=48)
@@ -403,6 +411,7 @@ def _tokens(text: str) -> list[Token]:
             raw[first:last + 1] = [text[title.start() + 1:title.end() - 1]]
             spans[first:last + 1] = [title.span()]
             quoted.add(title.span())
+    attributed = _attribution(raw)
     tokens: list[Token] = []
     bound_text = ""  # a hedge or bound read before a number ("about", "more than")
     article = False  # the word before was an article
@@ -464,7 +473,7 @@ def _tokens(text: str) -> list[Token]:
                 tokens[-1] = replace(tokens[-1], detail=True)
             bound_text = ""
         elif lowered in quantities.NUMBER_WORDS and i + 1 < len(raw) and \
-                raw[i + 1].lower() in quantities.UNITS:  # "two hours", a measure like "2 hours"
+                quantities.unit_of(raw[i + 1]):  # "two hours", a measure like "2 hours"
             i = _number(raw, i, bound_text, tokens, text, spans)
             bound_text = ""
         elif month := month_at(raw, i):
@@ -535,6 +544,8 @@ def _tokens(text: str) -> list[Token]:
             if token.kind == "word" and i + 1 < len(raw) and reports(word, raw[i + 1],
                                                                    raw[i - 1] if i else ""):
                 token = replace(token, form=f"{REPORTED}{token.form}", kind="qualifier")
+            elif i == attributed:  # "..., the company reported.": its word, not a fact
+                token = replace(token, form=f"{ATTRIBUTED}{token.form}", kind="qualifier")
             tokens.append(replace(token, opened=True) if article and token.content else token)
         article = False
         i += 1
@@ -542,6 +553,63 @@ def _tokens(text: str) -> list[Token]:
         if tokens[k - 1].scope and tokens[k - 1].form == "next":
             tokens[k] = replace(tokens[k], scope=True)
     return _in_time_order(tokens)
+
+
+def _attribution(raw: list[str]) -> int | None:
+    """The place of the verb of an attribution that ends a sentence after a comma: a subject of
+    a few words, a verb in the past or the present, then at most its object and a time or place
+    ("..., the company reported", "..., managers told staff on Friday", "..., its owner
+    boasts"). Whatever the verb (a new one is read so too), the statement before it is the
+    subject's word; not a finding ("..., the study found", the cue table's asserting heads),
+    not a stretch that opens a clause of its own ("..., which ...", "..., and ...") or has no
+    subject ("..., killing five", "..., built in 1901"), and not the main clause after a
+    sentence's opening phrase ("When the lid is open, the pump stops")."""
+    if "," not in raw:
+        return None
+    comma = len(raw) - 1 - raw[::-1].index(",")
+    written = raw[comma + 1:]
+    stretch = [w.lower() for w in written]
+    if comma < 3 or not 2 <= len(stretch) <= _LONGEST_ATTRIBUTION or any(
+            w in _OPENS_A_CLAUSE for w in stretch):
+        return None
+    before = raw[:comma]
+    segment = [w.lower() for w in before[len(before) - before[::-1].index(","):]] if (
+        "," in before) else [w.lower() for w in before]
+    if not segment:
+        return None  # ", ,": no clause between the marks
+    opening = segment[1] if len(segment) > 1 and segment[0] in COORDINATORS else segment[0]
+    if (opening in _OPENS_A_CLAUSE or opening in CONDITIONS or opening in PREPOSITIONS
+            or opening.endswith(("ing", "ed"))):
+        return None  # "When the lid is open, the pump stops", "..., and if it rains, the
+        # garden closes": the clause after the comma is the sentence's own
+    if not any(w in AUXILIARIES or w in MODALS or _verb_like(w) for w in raw[1:comma]):
+        return None  # "Sadly, however, the museum closed", "On Monday, 6 May 2024, the ferry
+        # resumed": no statement before it (a capital "May" is the month)
+    k = 1 if stretch[0] in ARTICLES or stretch[0] in POSSESSIVES else 0
+    subject = k
+    while (k < len(stretch) and k - subject < 3 and stretch[k].replace("'", "").isalpha()
+           and stretch[k] not in FUNCTION_WORDS and not stretch[k].endswith("ing")
+           and not (k > subject and _verb_like(written[k]))):
+        k += 1
+    if k == subject or k >= len(stretch) or not _verb_like(written[k]):
+        return None
+    rest = written[k + 1:]
+    if any(_verb_like(w) for w in rest) or len(rest) > 4:
+        return None
+    return comma + 1 + k
+
+
+_LONGEST_ATTRIBUTION = 9  # words: a subject of three, a verb, an object and a time
+_OPENS_A_CLAUSE = RELATIVES | SUBORDINATORS | CLAUSE_OPENERS | COORDINATORS
+
+
+def _verb_like(word: str) -> bool:
+    """Whether ``word`` as written may be a verb that tells of what was said: a past
+    ("reported", "told") or a present ("says") in lower case, not a finding ("found",
+    "shows")."""
+    return word[:1].islower() and (
+        word.endswith("ed") or word in IRREGULAR or word.endswith("s") and not
+        word.endswith("ss") and len(word) > 3) and not ASSERTING_HEADS.fullmatch(word)
 
 
 def _utc(zone: str) -> bool:

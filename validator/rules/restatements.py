@@ -27,7 +27,9 @@ from ..text.grammar import (
 from ..text.word_forms import IRREGULAR
 from . import quantities
 from .tokens import (
+    ATTRIBUTED,
     BOUNDARIES,
+    CONDITIONS,
     CONTENT_PREPOSITIONS,
     LINKS,
     PASSIVE,
@@ -90,7 +92,9 @@ def fronted(tokens: list[Token]) -> list[Token]:
     comma = next((k for k, t in enumerate(tokens) if t.text == "," and not weekday_comma(
         tokens, k)), None)  # "On Monday, 3 June 2024, ...": to the date's end
     opener = tokens[0].text.lower()
-    if (opener in _FRONTED or opener in _FRONTED_PLACE_OR_TIME) and comma and comma > 1:
+    condition_first = opener in CONDITIONS or tokens[0].kind == "qualifier" and (
+        tokens[0].form == "if")  # "Unless it rains, ...", "As long as the receipt is kept, ..."
+    if (condition_first or opener in _FRONTED_PLACE_OR_TIME) and comma and comma > 1:
         # "When the lid is open, the pump stops": to the end of the clause it conditions
         condition = [t for t in tokens[:comma] if t.text != ","]
         rest = tokens[comma + 1:]
@@ -165,14 +169,20 @@ def attributed(tokens: list[Token]) -> list[Token]:
         speaker, said = tokens[commas[-1] + 3:], tokens[:commas[-1]]
         verb = tokens[commas[-1] + 1]
     elif commas and commas[-1] > 1 and len(tail := tokens[commas[-1] + 1:]) > 1 and (
-            tail[-1].form == "say" or tail[0].form == "say"):  # "S, the airline said"
+            _says(tail[-1]) or _says(tail[0])):  # "S, the airline said"
         said = tokens[:commas[-1]]
-        speaker, verb = (tail[:-1], tail[-1]) if tail[-1].form == "say" else (tail[1:], tail[0])
+        speaker, verb = (tail[:-1], tail[-1]) if _says(tail[-1]) else (tail[1:], tail[0])
     else:
         return tokens
     if not speaker or has_verb(speaker) or not _says_something(said):
         return tokens
     return [*speaker, verb, *said]
+
+
+def _says(token: Token) -> bool:
+    """Whether ``token`` is a verb of saying ("said", "told"), or the verb of an attribution
+    after a statement (``reading``: "..., the company reported")."""
+    return token.form in ("say", f"{ATTRIBUTED}say") or token.form.startswith(ATTRIBUTED)
 
 
 def _according(tokens: list[Token], k: int) -> bool:
@@ -190,9 +200,6 @@ def _adverb(token: Token) -> bool:
     apposition ("The film, made in 2005, ...") nor a place ("Uniondale, New York")."""
     word = token.text.lower()
     return token.kind == "word" and (word.endswith("ly") or word in TIME_ADVERBS)
-
-
-_FRONTED = frozenset(("if", "when", "whenever"))  # conditions read at the clause's end
 
 
 # Prepositions of place and time whose phrase, said first up to its comma, is read at the end:

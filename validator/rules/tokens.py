@@ -53,6 +53,8 @@ QUALIFIERS = CONDITIONS | frozenset(
 # Read as qualifiers (by their stem): a claim must keep them.
 UNASSERTING = words_of(REPORT, DENIAL, HEDGE, REQUEST, ATTEMPT)
 REPORTED = "that:"  # the form prefix of a verb that reports the clause after it ("alleged that")
+ATTRIBUTED = "said:"  # the form prefix of a verb that attributes the statement before it
+# ("Sales rose 8%, the company reported.")
 
 
 def reports(word: str, following: str, before: str = "") -> bool:

@@ -33,6 +33,7 @@ from ..text.word_forms import (
     STOPWORDS,
     TERM,
     content_words,
+    month_at,
     snowball,
     stem,
 )
@@ -47,7 +48,7 @@ from .fields import (
     read_fields,
     shown_value,
 )
-from .quantities import BOUND_WORDS, NUMBER_WORDS, SCALES, TIME_OF_DAY, UNITS, Amount
+from .quantities import BOUND_WORDS, NUMBER_WORDS, SCALES, TIME_OF_DAY, Amount, is_unit
 from .tokens import QUALIFIERS, UNASSERTING
 from .word_lists import synonyms
 
@@ -56,14 +57,13 @@ _ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th)\b")  # "15th": the day 15
 _NON = re.compile(r"\bnon-(?=\w)", re.IGNORECASE)  # "non-refundable": not refundable
 # Words that join what a sentence says, not what it says of the record.
 _CONNECTIVES = frozenset("because since due therefore thus hence yet still currently".split())
-_UNITS = frozenset(UNITS.values())
 _BOUND_WORDS = frozenset(stem(w) for phrase in BOUND_WORDS for w in phrase.split())
 
 
 def _counted_as_bare(q: Amount) -> Amount:
     """A count of a noun ("1,250 tents", "two frothers") as its number: a record gives the
     count under a key ("quantity_available"), the noun is for the words to match."""
-    if q.unit is None or q.unit in _UNITS or q.unit == TIME_OF_DAY or money.is_currency(q.unit):
+    if q.unit is None or is_unit(q.unit) or q.unit == TIME_OF_DAY or money.is_currency(q.unit):
         return q
     return replace(q, unit=None)
 
@@ -105,8 +105,11 @@ class _Claim:
 
     @cached_property
     def forms(self) -> frozenset[str]:
-        """The Snowball forms of its words, function words too."""
-        return frozenset(snowball(w.lower()) for w in LETTERS.findall(self.text))
+        """The Snowball forms of its words, function words too; a month's name is no word of
+        it ("on May 20" says no "may")."""
+        words = [w.strip(PUNCTUATION) for w in self.text.split()]
+        return frozenset(snowball(piece.lower()) for k, word in enumerate(words)
+                         if not month_at(words, k) for piece in LETTERS.findall(word))
 
     def forms_of(self, word: str) -> frozenset[str]:
         """The Snowball forms of the words it writes whose ``stem`` is ``word``."""

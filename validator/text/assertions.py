@@ -331,11 +331,12 @@ def standing_each(sentences: Sequence[str]) -> list[tuple[str | None, int]]:
 
 def _back(sentence: str) -> str | None:
     """TAKEN_BACK or QUESTIONED when ``sentence`` takes back (``RETRACTS``) or only questions
-    the one before it: then all of its words are of the cue table's ``BACK`` rows."""
+    the one before it: then all of its words are of the cue table's ``BACK`` rows, or
+    adverbs that only say how it is said ("That's a myth, apparently.")."""
     if RETRACTS.search(fold(sentence)):
         return TAKEN_BACK
     said = words(sentence)
-    if not said or not all(BACK_WORDS.fullmatch(w) for w in said):
+    if not said or not all(BACK_WORDS.fullmatch(w) or w.endswith("ly") for w in said):
         return None
     if _QUESTION_MARKS.search(sentence):
         return QUESTIONED

@@ -472,18 +472,21 @@ RECORD_WORD = "record word"  # a word of a record's state, or of a key whose val
 RECORD_STATE_KEY = "record state key"  # the last word of a key whose value is the record's state
 
 RECORDS = (
-    Cue(FAILED, ERROR_KEY, r"errors?|err|exceptions?|faults?", '{"errorMessage": "card declined"}'),
+    Cue(FAILED, ERROR_KEY, r"errors?|err|exceptions?|faults?|failures?",
+        '{"transfer_id": "T-1", "failure_reason": "insufficient funds"}'),
     Cue(COUNTED, COUNT_KEY, r"count|total|number|num|rate|ratio", '{"error_count": 3}'),
     Cue(FAILED, STATE_KEY, r"status|state|result|outcome|detail", '{"detail": "Not Found"}'),
     Cue(FAILED, STATE, r"error|errored|failed|failure|fail|fault|exception|rejected|denied|"
-        r"declined|not[ _-]?found|forbidden|unauthori[sz]ed|invalid|timeout|timed[ _-]?out",
+        r"declined|not[ _-]?found|forbidden|unauthori[sz]ed|invalid|timeout|timed[ _-]?out|"
+        r"unsuccessful|aborted|refused|rolled[ _-]?back",
         '{"order": "A-991", "status": "timed_out"}'),
     Cue(FAILED, FLAG_KEY, r"ok|success|succeeded|successful", '{"success": false}'),
     Cue(FAILED, HTTP_KEY, r"status|code|status[ _-]?code|http[ _-]?(?:status|code)?",
         '{"http_code": 503}'),
-    Cue(FAILED, RESULT, r"(?m)^\W*(?:error|exception|traceback|failed|failure)\b"
-        r"|^[^\n]{0,200}:\s*(?:error|failed|failure|denied|rejected|declined)\W*$",
-        "Cancel order 7731: FAILED"),
+    Cue(FAILED, RESULT, r"(?m)^\W*(?:error|exception|traceback|failed|failure|timeout|"
+        r"timed\s+out)\b|^[^\n]{0,200}\b(?:error|failed|failure|denied|rejected|declined|"
+        r"timed\s+out|unsuccessful|aborted)\W*$",
+        "Cancelling booking 7710 ... failed\nLocal state: booking 7710 is cancelled."),
     Cue(FAILED, TELLS, r"\b(?:not|no|never|cannot|can't|couldn't|wasn't|isn't|didn't|won't|"
         r"unable|fail(?:s|ed|ure)?|error|declined|denied|rejected|refused|unsuccessful|invalid|"
         r"already|unavailable)\b", "Your card was declined."),
@@ -493,7 +496,7 @@ RECORDS = (
     # The example is a record and ``unstated`` a claim the rule checker does not find in it.
     WordCue(NOT_DONE, RECORD_WORD, _words("""pending requested request requests scheduled
         planned plan estimated estimate eta target ready hold awaiting await queued draft
-        proposed tentative failed failure denied rejected"""),
+        proposed tentative failed failure denied rejected progress processing deadline"""),
         '{"refund": {"status": "scheduled", "amount": 42.0, "currency": "GBP"}}',
         unstated="You were refunded £42."),
     WordCue(OFFERED, RECORD_WORD, _words("quote quotation offer"),

@@ -149,13 +149,18 @@ def failed(data: object) -> bool:
         if (isinstance(value, str) and _any(_STATE_KEY, words)
                 and _STATE.fullmatch(value.strip())):
             return True
-        if value is False and _any(_FLAG_KEY, words):
+        if _false(value) and _any(_FLAG_KEY, words):
             return True
         last = re.split(r"[.\[]", path)[-1].strip('"]')
         if (_HTTP_KEY.fullmatch(last) and isinstance(value, int) and not isinstance(value, bool)
                 and 400 <= value <= 599):
             return True
     return False
+
+
+def _false(value: object) -> bool:
+    """``false``, also written as a string ("false", "no")."""
+    return value is False or isinstance(value, str) and value.strip().lower() in ("false", "no")
 
 
 def _any(row: re.Pattern[str], words: list[str]) -> bool:

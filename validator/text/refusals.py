@@ -24,13 +24,17 @@ from .grammar import (
 )
 from .word_forms import TERM
 
+# The words of a refusal's own frame: where it looked and what it says they do not do ("The
+# documents don't say when ..."), none of them what it asks about.
 _REFUSAL_WORDS = re.compile(
-    r"\b(?:documents?|sources?|passages?|context|information|references?|says?|states?|"
-    r"mentions?|answers?|gives?|contains?|provides?|specif(?:y|ies)|available|provided)\b",
+    r"\b(?:documents?|sources?|passages?|context|information|references?|texts?|materials?|"
+    r"says?|states?|mentions?|answers?|gives?|contains?|provides?|specif(?:y|ies)|available|"
+    r"provided)\b",
     re.IGNORECASE,
 )
-# Where one clause of a sentence ends and another begins: punctuation, or a joining word.
-_CLAUSES = re.compile(r"\s*[,;:()\u2013\u2014]\s*|\s+-\s+|\s+(?=(?:but|although|though|yet|"
+# Where one clause of a sentence ends and another begins: punctuation (not inside "7:15" or
+# "1,200"), or a joining word.
+_CLAUSES = re.compile(r"\s*(?:[;()\u2013\u2014]|[,:](?!\d))\s*|\s+-\s+|\s+(?=(?:but|although|though|yet|"
                       r"while|whereas|however|except|which)\b)", re.IGNORECASE)
 # Words that say nothing of their own in a clause beside a refusal ("so", "but this").
 _EMPTY = CLAUSE_OPENERS | COORDINATORS | ARTICLES | DEMONSTRATIVES | RELATIVES | {
@@ -63,10 +67,16 @@ def asked_about(text: str) -> str:
     bare = [w.lower().strip(",.;:?!") for w in words]
     first = next((k for k, w in enumerate(bare) if w in _ASKING), None)
     if first is None:  # "No   the museum was painted blue": the denial that opens it
-        first = next((k for k, w in enumerate(bare) if w and w not in _FRAME), len(words))
+        first = next((k for k, w in enumerate(bare) if w and not _framing(w)), len(words))
     return " ".join(w for k, (w, b) in enumerate(zip(words, bare, strict=True))
-                    if b not in _ASKING and not (k < first and b in _FRAME)
+                    if b not in _ASKING and not (k < first and _framing(b))
                     and not (k == first + 1 and b in DO))
+
+
+def _framing(word: str) -> bool:
+    """Whether ``word`` (lower case) belongs to the denial before what is asked: a negation,
+    do-support, a contracted "n't" ("The documents don't say when ..."), an article."""
+    return word in _FRAME or word.endswith("n't") or word in ARTICLES
 
 
 def is_refusal(text: str) -> bool:

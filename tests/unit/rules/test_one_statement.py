@@ -879,3 +879,63 @@ def test_a_first_name_that_reads_as_a_modal_is_still_a_name():
 ])
 def test_the_reason_names_what_decided(claim, source, named):
     assert named in check(claim, [Evidence(source)]).reason
+
+
+@pytest.mark.parametrize("claim,source,verb", [
+    # an attribution after the statement, whatever its verb: the statement is its subject's word
+    ("Sales at Brennan Foods rose 8 percent in May.",
+     "Sales at Brennan Foods rose 8 percent in May, the company reported.", "reported"),
+    ("The tap water in Ormsby is safe to drink.",
+     "The tap water in Ormsby is safe to drink, officials stated on Tuesday.", "stated"),
+    ("Two wards will close next year.",
+     "Two wards will close next year, managers told staff on Friday.", "told"),
+    ("The new stand will be finished by August.",
+     "The new stand will be finished by August, the club's chairman vowed.", "vowed"),
+    ("The ferry will run all winter.", "The ferry will run all winter, its owner boasts.",
+     "boasts"),
+])
+def test_a_statement_a_source_attributes_after_it_is_not_stated(claim, source, verb):
+    found = check(claim, [Evidence(source)])
+    assert not found.supported and f"'{verb}'" in found.reason, found.reason
+
+
+@pytest.mark.parametrize("claim,source", [
+    # what follows the comma has no subject and verb of its own, or is a finding
+    ("The Harbour Museum opened in 1932.", "The Harbour Museum opened in 1932, the year the war ended."),
+    ("The bridge collapsed.", "The bridge collapsed, killing five people."),
+    ("The team won the final.", "The team won the final, beating Leeds 2-1."),
+    ("The firm moved to Oslo.", "The firm moved to Oslo, its home since 1990."),
+    ("Trains run every hour.", "Trains run every hour, the timetable shows."),
+    ("The museum opened in 1932.", "The museum opened in 1932, a study found."),
+    # the clause after the comma is the sentence's own: after an opening phrase or an aside
+    ("The bakery on Elm Street still sells bread daily.",
+     "The bakery on Elm Street, opened by the Rossi family in 1978, still sells bread daily."),
+    ("The ferry resumed service on 6 May 2024.", "On Monday, 6 May 2024, the ferry resumed service."),
+    ("The bridge reopened.", "Finally, after two years, the bridge reopened."),
+    ("The pump stops when the lid is open.", "When the lid is open, the pump stops."),
+])
+def test_a_stretch_after_a_comma_that_attributes_nothing_leaves_the_statement_stated(claim,
+                                                                                     source):
+    assert check(claim, [Evidence(source)]).supported
+
+
+@pytest.mark.parametrize("claim,source", [
+    # a condition said first, however it is worded, is read at the end of its clause
+    ("The regatta starts at noon, provided the weather holds.",
+     "Provided the weather holds, the regatta starts at noon."),
+    ("Refunds are issued as long as the receipt is kept.",
+     "As long as the receipt is kept, refunds are issued."),
+    ("The final is played at 3 pm unless it rains.", "Unless it rains, the final is played at 3 pm."),
+    ("The ferry will not run in the event of a strike.",
+     "In the event of a strike, the ferry will not run."),
+])
+def test_a_condition_kept_in_another_order_is_stated(claim, source):
+    assert check(claim, [Evidence(source)]).supported
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("The final is played at 3 pm.", "Unless it rains, the final is played at 3 pm."),
+    ("The regatta starts at noon.", "Provided the weather holds, the regatta starts at noon."),
+])
+def test_a_condition_said_first_is_never_left_out(claim, source):
+    assert not check(claim, [Evidence(source)]).supported

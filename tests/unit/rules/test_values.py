@@ -424,3 +424,19 @@ def test_records_read_as_the_review_asked(claim, record, supported):
 def test_a_word_no_field_says_is_named_as_the_claim_writes_it():
     found = rules.check("Your order H-1 shipped.", evidence({"order_id": "H-1", "colour": "red"}))
     assert not found.supported and "no field says 'shipped'" in found.reason, found.reason
+
+
+def test_a_claim_given_only_a_failed_call_names_the_call_that_failed():
+    tool = Tool("transfer_funds", "call_7", 3, error=True)
+    data = {"transfer_id": "T-661", "amount": 250, "to_account": "ES-22",
+            "failure_reason": "insufficient funds"}
+    found = rules.check("250 euros were sent to account ES-22.", evidence(data, tool=tool))
+    assert not found.supported and found.basis == 0
+    assert found.reason.startswith("the call transfer_funds (call_7) failed"), found.reason
+
+
+def test_a_month_named_may_is_no_modal_that_says_the_claim_is_not_done():
+    data = {"shipment": {"order_id": 6620, "carrier": "UPS", "status": "scheduled",
+                         "ship_date": "2026-05-20"}}
+    found = rules.check("Order 6620 shipped with UPS on May 20, 2026.", evidence(data))
+    assert not found.supported and "'scheduled'" in found.reason, found.reason

@@ -31,6 +31,13 @@ def test_each_row_of_words_alone_after_a_sentence_reads_it_as_its_kind(cue):
     assert unasserted_each(["The order shipped on Monday.", cue.example])[0] == cue.standing
 
 
+@pytest.mark.parametrize("after", ["That's a myth, apparently.", "Honestly, that is false.",
+                                   "Is that really true, seriously?"])
+def test_an_adverb_beside_the_words_that_take_back_still_takes_back(after):
+    assert unasserted_each(["My plan includes free roaming.", after])[0] in (cues.TAKEN_BACK,
+                                                                             cues.QUESTIONED)
+
+
 def test_a_sentence_after_with_a_word_of_its_own_neither_questions_nor_takes_back():
     assert unasserted_each(["The order shipped on Monday.", "Is that the Berlin order?"])[0] is None
     assert unasserted_each(["The order shipped on Monday.", "That is right."])[0] is None

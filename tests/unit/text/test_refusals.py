@@ -4,7 +4,7 @@ beside a claim excuses nothing: the claim is what is judged."""
 import pytest
 
 from provenance_guard import ProvenanceLLM
-from provenance_guard.text.refusals import claim_part, is_refusal
+from provenance_guard.text.refusals import claim_part, is_refusal, refusal_topic
 
 EIFFEL = ["The Eiffel Tower was finished in 1889. It is 330 metres tall."]
 
@@ -87,3 +87,22 @@ def test_a_refusal_is_judged_by_what_it_asks_about(text, question, passed):
 
 def test_a_claim_about_a_text_that_opens_with_nothing_is_no_refusal():
     assert not is_refusal("Nothing in the text of the treaty gives Spain the right to leave.")
+
+
+@pytest.mark.parametrize(("text", "topic"), [
+    ("The documents don't say when the Corran Bridge opened.", "Corran Bridge opened"),
+    ("The sources do not mention how much a ferry ticket costs.", "a ferry ticket costs"),
+    ("The passages didn't give the fare.", "fare"),
+])
+def test_a_refusal_asks_about_what_it_names_not_its_own_denial(text, topic):
+    assert refusal_topic(text).rstrip(".").endswith(topic)
+    assert "n't" not in refusal_topic(text) and " not " not in refusal_topic(text)
+
+
+@pytest.mark.parametrize("text", [
+    "The sources don't give the crossing time, and the ferry leaves at 7:15 am.",
+    "I can't find the operator in the documents; the ferry carries 1,200 people.",
+])
+def test_a_claim_beside_a_refusal_keeps_its_times_and_numbers_whole(text):
+    kept = claim_part(text)
+    assert ("7:15 am" in kept) or ("1,200 people" in kept), kept

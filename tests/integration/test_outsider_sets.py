@@ -20,7 +20,10 @@ CONTENT_LIMITS = {
                                          "evidence is not caught",
     ("llm", "dc-german"): "disclaimers are read in English",
 }
-CONTENT_FALSE_ALARMS = {("rules", "rc-true-euros")}  # the rules read "can't go" as a qualifier
+# The rules read "can't go" as a qualifier; and a statement attributed after it ("..., the owners
+# announced") is its speaker's word (docs/failure-behaviour.md), which this set, written before,
+# took as a plain statement.
+CONTENT_FALSE_ALARMS = {("rules", "rc-true-euros"), ("rules", "sna-true-factory")}
 # Agent answers the rules still pass that must fail: the documented limits, by set
 _RELATION = "which side of a relation a name is on (from/to, follows, parent of) is not read"
 _QUANTIFIER = "a claim of all or both is judged against one record"
@@ -174,7 +177,7 @@ def test_the_agent_sets_pass_nothing_they_must_fail_beyond_the_documented_limits
 # (an LLM judge reads it); a value of the same measure the sources give of something else (a
 # rate for new customers, another plan's price) holds a true restatement back: it fails closed.
 GROUNDING_LIMITS = {"F08": "a plan's name the sources give otherwise, with no value or code"}
-GROUNDING_FALSE_ALARMS = {"P04", "P06", "P12"}
+GROUNDING_FALSE_ALARMS = {"P04", "P06", "P12", "P09"}  # P09: an average home's kWh
 
 
 def test_the_grounding_set_lets_no_buried_record_be_outweighed_by_the_user():

@@ -28,7 +28,7 @@ from ..text import records as structured
 from ..text.conversation import ROLES
 from ..text.grammar import NEGATIONS
 from ..text.sentences import split_sentences
-from ..text.word_forms import LETTERS, content_words, fold, snowball, stem
+from ..text.word_forms import LETTERS, content_words, fold, snowball, snowball_forms, stem
 from ..types import Field
 from . import money
 from .facts import Facts, read_facts
@@ -70,8 +70,9 @@ class Read:
 
     @cached_property
     def forms(self) -> frozenset[str]:
-        """The Snowball forms of the words of its key and value."""
-        return frozenset(snowball(w.lower()) for w in LETTERS.findall(self.text))
+        """The Snowball forms of the words of its key and value (a month's name is none:
+        "May 2026" holds no "may")."""
+        return snowball_forms(self.text)
 
     @cached_property
     def key_forms(self) -> list[str]:

@@ -33,8 +33,8 @@ from ..text.word_forms import (
     STOPWORDS,
     TERM,
     content_words,
-    month_at,
     snowball,
+    snowball_forms,
     stem,
 )
 from ..types import Evidence, FailureKind, Field
@@ -107,9 +107,7 @@ class _Claim:
     def forms(self) -> frozenset[str]:
         """The Snowball forms of its words, function words too; a month's name is no word of
         it ("on May 20" says no "may")."""
-        words = [w.strip(PUNCTUATION) for w in self.text.split()]
-        return frozenset(snowball(piece.lower()) for k, word in enumerate(words)
-                         if not month_at(words, k) for piece in LETTERS.findall(word))
+        return snowball_forms(self.text)
 
     def forms_of(self, word: str) -> frozenset[str]:
         """The Snowball forms of the words it writes whose ``stem`` is ``word``."""

@@ -163,6 +163,17 @@ def snowball(word: str) -> str:
     return _snowball_stemmer().stem(word.lower())
 
 
+def snowball_forms(text: str) -> frozenset[str]:
+    """The Snowball forms of the words of ``text``, function words too; a month's name is no
+    word of it (``month_at``: "on May 20" holds no "may", "prices may rise" does)."""
+    words = [w.strip(_EDGES) for w in text.split()]
+    return frozenset(snowball(piece) for k, word in enumerate(words) if not month_at(words, k)
+                     for piece in LETTERS.findall(word))
+
+
+_EDGES = "\"'“”‘’()[]{},;:.!?`"  # marks around a word
+
+
 def content_words(text: str) -> frozenset[str]:
     return frozenset(
         stem(w) for w in WORD.findall(text)

@@ -440,3 +440,11 @@ def test_a_month_named_may_is_no_modal_that_says_the_claim_is_not_done():
                          "ship_date": "2026-05-20"}}
     found = rules.check("Order 6620 shipped with UPS on May 20, 2026.", evidence(data))
     assert not found.supported and "'scheduled'" in found.reason, found.reason
+
+
+@pytest.mark.parametrize("data,claim,supported", [
+    ({"order_id": 7, "shipped_on": "May 2026"}, "The order shipped in May.", True),
+    ({"order_id": 7, "note": "may ship late"}, "Order 7 ships late.", False),  # the modal
+])
+def test_a_month_in_a_value_is_no_modal_and_a_modal_is_one(data, claim, supported):
+    assert rules.check(claim, evidence(data)).supported is supported

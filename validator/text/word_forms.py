@@ -1,6 +1,7 @@
 """Word forms, without a model: the one reader of words for every module (words, their two
-stems, folded quotes and dashes), content words, month and weekday names, irregular past forms,
-and written-out numbers as digits."""
+stems, folded quotes and dashes), content words, month and weekday names (English, and other
+languages' months beside a number, from CLDR through Babel), irregular past forms, and
+written-out numbers as digits."""
 
 from __future__ import annotations
 
@@ -38,10 +39,11 @@ def month_at(words: Sequence[str], i: int) -> int | None:
         return None
     word = words[i].lower().rstrip(".")
     month = MONTH_OF.get(word)
-    if month is None:
-        return None
     after = words[i + 1] if i + 1 < len(words) else ""
     before = words[i - 1].lower() if i else ""
+    if month is None:  # another language's month, beside its day or year ("2. Mai 2024")
+        beside = after[:1].isdigit() or before.rstrip(".").isdigit()
+        return _other_months().get(word) if beside and word.isalpha() else None
     timed = before in _IN_TIME
     if after[:1].isupper() and after.isalpha() and after.lower() not in MONTH_OF and (
             not timed or before == "by"):
@@ -50,6 +52,21 @@ def month_at(words: Sequence[str], i: int) -> int | None:
             timed and (words[i][:1] == "M" or not after[:1].islower()))):
         return None
     return month
+
+
+@lru_cache(maxsize=1)
+def _other_months() -> dict[str, int]:
+    """The months' full names in the other languages the sentence splitter knows (CLDR's,
+    through Babel: "Mai", "juin", "settembre", "мая"), read once, when first asked for."""
+    from babel.dates import get_month_names
+    from pysbd.languages import LANGUAGE_CODES
+
+    names: dict[str, int] = {}
+    for code in sorted(LANGUAGE_CODES):
+        for context in ("format", "stand-alone"):
+            for month, name in get_month_names("wide", context, locale=code).items():
+                names.setdefault(name.lower(), month)
+    return {name: month for name, month in names.items() if name not in MONTH_OF}
 
 
 # Names of a part of the day or the year, and the marks after a number that make it a time or a

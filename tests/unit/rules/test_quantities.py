@@ -206,3 +206,8 @@ def test_a_word_that_is_no_unit_of_a_measured_dimension_stays_a_word(word):
     from provenance_guard.rules.quantities import unit_of
 
     assert unit_of(word) is None
+
+
+def test_a_date_in_another_language_is_a_date():
+    verdict = judged("Der Zug fuhr am 2. Mai 2024 ab.", "Der Zug fuhr am 3. Mai 2024 ab.")
+    assert verdict.label == CONTRADICTED and verdict.failure_kind == "date", verdict.reason

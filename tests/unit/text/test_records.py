@@ -108,6 +108,10 @@ def test_nan_and_infinity_are_read_not_raised():
     ("This may cause cancer".split(), 1, None),  # a word of time before it, still the modal
     ("last may".split(), 1, None),
     ("the end of may".split(), 3, 5),  # nothing after it: no modal
+    # another language's month, only beside its day or year
+    ("am 2. Mai 2024".split(), 2, 5), ("le 3 juin".split(), 2, 6),
+    ("il 4 settembre".split(), 2, 9), ("Mai ist schön".split(), 0, None),
+    ("Please set 5 alarms".split(), 1, None),
     ("In August Paris hosted".split(), 1, 8),  # after a word of time, a month before a name
     ("shipped in May I think".split(), 2, 5),
     ("in May the prices rose".split(), 1, 5),

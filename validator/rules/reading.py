@@ -585,18 +585,15 @@ def _attribution(raw: list[str]) -> int | None:
     if not any(w in AUXILIARIES or w in MODALS or _verb_like(w) for w in raw[1:comma]):
         return None  # "Sadly, however, the museum closed", "On Monday, 6 May 2024, the ferry
         # resumed": no statement before it (a capital "May" is the month)
-    k = 1 if stretch[0] in ARTICLES or stretch[0] in POSSESSIVES else 0
-    subject = k
-    while (k < len(stretch) and k - subject < 3 and stretch[k].replace("'", "").isalpha()
-           and stretch[k] not in FUNCTION_WORDS and not stretch[k].endswith("ing")
-           and not (k > subject and _verb_like(written[k]))):
-        k += 1
-    if k == subject or k >= len(stretch) or not _verb_like(written[k]):
-        return None
-    rest = written[k + 1:]
-    if any(_verb_like(w) for w in rest) or len(rest) > 4:
-        return None
-    return comma + 1 + k
+    start = 1 if stretch[0] in ARTICLES or stretch[0] in POSSESSIVES else 0
+    for verb in range(min(start + 3, len(stretch) - 1), start, -1):  # the latest verb first:
+        # "local residents reported" has its verb after a plural noun
+        subject, rest = stretch[start:verb], written[verb + 1:]
+        if (_verb_like(written[verb]) and len(rest) <= 4 and not any(map(_verb_like, rest))
+                and all(w.replace("'", "").isalpha() and w not in FUNCTION_WORDS
+                        and not w.endswith("ing") for w in subject)):
+            return comma + 1 + verb
+    return None
 
 
 _LONGEST_ATTRIBUTION = 9  # words: a subject of three, a verb, an object and a time

@@ -893,6 +893,8 @@ def test_the_reason_names_what_decided(claim, source, named):
      "The new stand will be finished by August, the club's chairman vowed.", "vowed"),
     ("The ferry will run all winter.", "The ferry will run all winter, its owner boasts.",
      "boasts"),
+    ("Sales rose 8 percent in May.", "Sales rose 8 percent in May, local residents reported.",
+     "reported"),  # a verb after a plural noun
 ])
 def test_a_statement_a_source_attributes_after_it_is_not_stated(claim, source, verb):
     found = check(claim, [Evidence(source)])

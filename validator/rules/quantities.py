@@ -127,9 +127,7 @@ _TABLE_UNITS = frozenset(UNITS.values())
 _TEMPERATURES = frozenset(("degree_Celsius", "degree_Fahrenheit", "kelvin"))
 _LONGEST_UNIT = 24  # characters: no unit's name or symbol is longer
 _LOCK = threading.Lock()
-
-
-_PINT: list[tuple[pint.UnitRegistry, frozenset]] = []
+_PINT: list[tuple[pint.UnitRegistry, frozenset]] = []  # the registry, once built
 
 
 def _registry() -> tuple[pint.UnitRegistry, frozenset]:
@@ -157,10 +155,11 @@ def _pint_unit(word: str) -> str | None:
                                   else word)):  # "Celsius", "Litres" as names are written
         try:
             unit = registry.parse_units(written)
-        except (pint.PintError, ValueError, TypeError, AttributeError, KeyError, SyntaxError):
-            continue  # not a unit, or not one expression ("5 / ")
-        if unit.dimensionality in measured and str(unit):
-            return str(unit)
+            name = str(unit) if unit.dimensionality in measured else ""
+        except Exception:  # noqa: BLE001  any word may follow a number: pint raises a dozen
+            continue  # kinds at one that is no unit expression ("km/", "5 / ", "C'd²Np")
+        if name:
+            return name
     return None
 
 
@@ -185,7 +184,10 @@ def measure(unit: str | None) -> tuple[str | None, float, float]:
         base, factor = _BASE.get(unit or "", (unit, 1.0))
         return base, factor, 0.0
     registry, _ = _registry()
-    one, zero = (registry.Quantity(x, unit).to_base_units() for x in (1.0, 0.0))
+    try:
+        one, zero = (registry.Quantity(x, unit).to_base_units() for x in (1.0, 0.0))
+    except Exception:  # noqa: BLE001  a unit pint parses and cannot convert is its own
+        return unit, 1.0, 0.0
     return str(one.dimensionality), float(one.magnitude - zero.magnitude), float(zero.magnitude)
 
 

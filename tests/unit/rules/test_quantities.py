@@ -211,3 +211,9 @@ def test_a_word_that_is_no_unit_of_a_measured_dimension_stays_a_word(word):
 def test_a_date_in_another_language_is_a_date():
     verdict = judged("Der Zug fuhr am 2. Mai 2024 ab.", "Der Zug fuhr am 3. Mai 2024 ab.")
     assert verdict.label == CONTRADICTED and verdict.failure_kind == "date", verdict.reason
+
+
+@pytest.mark.parametrize("word", ["km/", "C'd²Np", "1X/", "m²/", "°", "µ", "kWh/h/h", "x" * 40])
+def test_a_word_after_a_number_that_no_parser_reads_fails_closed_without_an_error(word):
+    verdict = check(f"The tank holds 5 {word} today.", [Evidence(f"The tank holds 7 {word} today.")])
+    assert not verdict.supported

@@ -135,10 +135,11 @@ def says_failed(text: str, data: object | None) -> bool:
 
 def failed(data: object) -> bool:
     """Whether a JSON result says that its call failed, anywhere in it: a key of an error
-    (``error``, ``errorMessage``, ``ERR``) with a value that is not empty, false or null; a
-    status, state, result or outcome that is a failure ("error", "failed", "not_found"); a
-    success flag that is false (``"ok": false``); an HTTP status of 400 or more under a key for
-    one (``status``, ``code``, ``status_code``)."""
+    (``error``, ``errorMessage``, ``ERR``, ``failure_reason``) with a value that is not empty,
+    false or null; a status, state, result or outcome that is a failure ("error", "failed",
+    "not_found", "aborted"); a success flag that is false (``"ok": false``, ``"success":
+    "false"``); an HTTP status of 400 or more under a key for one (``status``, ``code``,
+    ``status_code``). Each wording is a row of the cue table's ``RECORDS``."""
     for n, (path, value, _, _) in enumerate(_leaves(data, "", "", ())):
         if n >= MAX_FIELDS:
             break

@@ -182,7 +182,7 @@ def attributed(tokens: list[Token]) -> list[Token]:
 def _says(token: Token) -> bool:
     """Whether ``token`` is a verb of saying ("said", "told"), or the verb of an attribution
     after a statement (``reading``: "..., the company reported")."""
-    return token.form in ("say", f"{ATTRIBUTED}say") or token.form.startswith(ATTRIBUTED)
+    return token.form == "say" or token.form.startswith(ATTRIBUTED)
 
 
 def _according(tokens: list[Token], k: int) -> bool:

@@ -28,7 +28,15 @@ from ..text import records as structured
 from ..text.conversation import ROLES
 from ..text.grammar import NEGATIONS
 from ..text.sentences import split_sentences
-from ..text.word_forms import LETTERS, content_words, fold, snowball, snowball_forms, stem
+from ..text.word_forms import (
+    LETTERS,
+    PUNCTUATION,
+    content_words,
+    fold,
+    snowball,
+    snowball_forms,
+    stem,
+)
 from ..types import Field
 from . import money
 from .facts import Facts, read_facts
@@ -47,11 +55,6 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 # A code that mixes letters and digits ("A-5521", "RF-2201", "TNT-2P"): a name, not a number.
 CODE = re.compile(r"\b(?!\d+(?:[.,]\d+)?-[A-Za-z]+\b)"  # "12-month" is a measure, no code
                    r"(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*\b")
-
-
-
-
-PUNCTUATION = "\"'“”‘’()[]{},;:.!?"
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from ..text.word_forms import (
     LETTERS,
     MONTH_OF,
     NEGATIVE_PREFIXES,
+    PUNCTUATION,
     STOPWORDS,
     TERM,
     content_words,
@@ -42,7 +43,6 @@ from . import money
 from .facts import Facts, read_facts
 from .fields import (
     CODE,
-    PUNCTUATION,
     Read,
     plain_words,
     read_fields,

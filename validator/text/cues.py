@@ -84,7 +84,7 @@ _AUXILIARIES = _one_of(FINITE_AUXILIARIES)
 OPENERS = r"^(?:(?:so|ok(?:ay)?|well|hi|hello|hey|also|and|but|oh|um|now)\b[,:]?\s+)*"
 
 # Where an answer says it looked: the sources it was given, by any name.
-_PLACES = r"(?:documents?|sources?|passages?|context|information|references?|texts?|materials?)"
+PLACES = r"(?:documents?|sources?|passages?|context|information|references?|texts?|materials?)"
 
 DENY: tuple[Cue, ...] = (
     Cue(QUESTION, SENTENCE, OPENERS + rf"{_AUXILIARIES}\s+{_SUBJECTS}\b",
@@ -236,21 +236,21 @@ DENY: tuple[Cue, ...] = (
         r"obsolete", "That is a myth."),
     # an answer's clause that says the sources hold no answer ("No document says how tall it
     # is"), read by ``refusals``
-    Cue(REFUSAL, SOURCES, rf"\b(?:no|none of the|neither of the|not one of the)\s+{_PLACES}\b.*"
+    Cue(REFUSAL, SOURCES, rf"\b(?:no|none of the|neither of the|not one of the)\s+{PLACES}\b.*"
         r"\b(?:say|says|state|states|mention|mentions|answer|answers|give|gives|contain|contains|"
         r"provide|provides|specif(?:y|ies)|confirm|confirms|cover|covers|support|supports)\b"
         r"|\b(?:do(?:es)?n't|do(?:es)? not|cannot|can't|could ?n[o']t|did ?n[o']t|was ?n[o']t "
         r"able to|am not able to|unable to)\s+(?:say|state|mention|answer|specify|contain|"
-        rf"provide|find|verify|confirm|see|locate)\b.*\b{_PLACES}\b"
+        rf"provide|find|verify|confirm|see|locate)\b.*\b{PLACES}\b"
         r"|\bnothing in (?:the |any )?(?:documents?|sources?|passages?|context)\b.*\b(?:says?|"
         r"states?|mentions?|gives?)\b"
-        rf"|\b{_PLACES}\s+(?:do(?:es)? not|don't|doesn't|are silent|is silent|say nothing|"
+        rf"|\b{PLACES}\s+(?:do(?:es)? not|don't|doesn't|are silent|is silent|say nothing|"
         r"never (?:say|mention|state))\b"
         r"|\b(?:there is|there's|i (?:have|found)|with) no (?:information|mention|data|record)\b"
         rf"|\bnot (?:mentioned|stated|given|specified|covered|found) (?:in|by) (?:the |any )?"
-        rf"{_PLACES}|\b(?:not|never) (?:mentioned|stated|specified)\b"
+        rf"{PLACES}|\b(?:not|never) (?:mentioned|stated|specified)\b"
         r"|\b(?:is|are|was|were)(?:n't| not) (?:in|found in|part of|included in|backed by|from) "
-        rf"(?:the |any |my )?(?:provided |given |retrieved )?{_PLACES}",
+        rf"(?:the |any |my )?(?:provided |given |retrieved )?{PLACES}",
         "The passages do not give the opening hours."),
     # A judge's reason for "supported" that turns, doubts or judges against it. Each word is
     # read where no allow row below covers it, outside quotes, and where it is not the

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .cues import REFUSES
+from .cues import PLACES, REFUSES
 from .grammar import (
     ARTICLES,
     CLAUSE_OPENERS,
@@ -27,9 +27,8 @@ from .word_forms import TERM
 # The words of a refusal's own frame: where it looked and what it says they do not do ("The
 # documents don't say when ..."), none of them what it asks about.
 _REFUSAL_WORDS = re.compile(
-    r"\b(?:documents?|sources?|passages?|context|information|references?|texts?|materials?|"
-    r"says?|states?|mentions?|answers?|gives?|contains?|provides?|specif(?:y|ies)|available|"
-    r"provided)\b",
+    rf"\b(?:{PLACES}|says?|states?|mentions?|answers?|gives?|contains?|provides?|"
+    r"specif(?:y|ies)|available|provided)\b",
     re.IGNORECASE,
 )
 # Where one clause of a sentence ends and another begins: punctuation (not inside "7:15" or

@@ -183,12 +183,12 @@ def snowball(word: str) -> str:
 def snowball_forms(text: str) -> frozenset[str]:
     """The Snowball forms of the words of ``text``, function words too; a month's name is no
     word of it (``month_at``: "on May 20" holds no "may", "prices may rise" does)."""
-    words = [w.strip(_EDGES) for w in text.split()]
+    words = [w.strip(PUNCTUATION) for w in text.split()]
     return frozenset(snowball(piece) for k, word in enumerate(words) if not month_at(words, k)
                      for piece in LETTERS.findall(word))
 
 
-_EDGES = "\"'“”‘’()[]{},;:.!?`"  # marks around a word
+PUNCTUATION = "\"'“”‘’()[]{},;:.!?"  # the marks around a word, stripped before it is read
 
 
 def content_words(text: str) -> frozenset[str]:
